@@ -1,0 +1,358 @@
+"""The engine contract shared by every game.
+
+An engine is pure: no I/O, no text for humans, no global randomness. Every game module defines one
+subclass of :class:`Engine` and registers an instance in :data:`engines.GAMES`.
+
+The surface (DESIGN.md section 3):
+
+- ``new_game(players, seed, options) -> state``
+- ``to_act(state)`` the seats that may act now
+- ``check(state, seat, action)`` raises :class:`IllegalAction` with a reason code; legality is written
+  there once and both ``legal_actions`` and ``apply`` derive from it
+- ``apply(state, seat, action) -> (state, events)``
+- ``view(state, seat | None)``: the only way hidden information leaves the engine
+- ``outcome(state)``: ``None`` while the game runs
+- ``notation(action)`` / ``parse_notation(text)``: the compact language-neutral form of an action
+- ``dump(state)`` / ``load(data)``: JSON-ready snapshot
+- ``ai_action(name, view, legal, rng)``: AI players see only their seat's view
+
+States, actions, views and events are frozen dataclasses with tuple fields. Every state carries
+``seed`` (str) and ``ply`` (actions applied so far); randomness comes from :func:`rng_for`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Seat = int
+
+
+class EngineError(Exception):
+    """Base class of the errors an engine raises on bad input."""
+
+
+class IllegalAction(EngineError):
+    """An action that is well formed but not allowed now. ``code`` is a stable reason code."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code!r}, {self.params!r})"
+
+
+class BadNotation(EngineError):
+    """A notation string that names no action of the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for ``to`` (``None`` = everyone, else these seats only).
+
+    ``params`` is a tuple of (name, value) pairs of numbers, codes and card ids; never sentences.
+    """
+
+    code: str
+    to: tuple[Seat, ...] | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+    @property
+    def p(self) -> dict[str, Any]:
+        return dict(self.params)
+
+    def __getitem__(self, key: str) -> Any:
+        for name, value in self.params:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for name, value in self.params:
+            if name == key:
+                return value
+        return default
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Whether a recipient (a seat, or ``None`` for the public table) may see this event."""
+        if self.to is None:
+            return True
+        return seat is not None and seat in self.to
+
+
+def ev(code: str, to: Iterable[Seat] | Seat | None = None, **params: Any) -> Event:
+    """Build an event; ``to`` may be one seat, several seats or ``None`` (public)."""
+    if isinstance(to, int):
+        audience: tuple[Seat, ...] | None = (to,)
+    elif to is None:
+        audience = None
+    else:
+        audience = tuple(to)
+    return Event(code, audience, tuple(params.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``ranks[s]`` is seat s's place (1 = best; tied seats share a place, the next place skips).
+    ``scores[s]`` is the game's own score measure for seat s (lower or higher is better per game).
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    low_wins: bool = False
+
+
+def rank_by(scores: tuple[int, ...], low_wins: bool, tiebreak: tuple[int, ...] | None = None) -> Outcome:
+    """Standard competition ranking (1, 1, 3) of seats by score, optionally with a tiebreak key."""
+    sign = 1 if low_wins else -1
+    keys = [(sign * s, (tiebreak[i] if tiebreak else 0)) for i, s in enumerate(scores)]
+    ranks = tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
+    winners = tuple(i for i, r in enumerate(ranks) if r == 1)
+    return Outcome(ranks=ranks, scores=tuple(scores), winners=winners, low_wins=low_wins)
+
+
+def rng_for(seed: str, ply: int, purpose: str) -> random.Random:
+    """The one source of randomness: a generator seeded from the game seed, the ply and a purpose."""
+    return random.Random(f"{seed}:{ply}:{purpose}")
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON codec for frozen dataclasses with tuple fields
+
+
+def encode(obj: Any) -> Any:
+    """Turn a tree of dataclasses, enums, tuples, frozensets and dicts into JSON-ready values."""
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    if isinstance(obj, enum.Enum):
+        return {"$e": type(obj).__name__, "v": encode(obj.value)}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out: dict[str, Any] = {"$": type(obj).__name__}
+        for f in dataclasses.fields(obj):
+            out[f.name] = encode(getattr(obj, f.name))
+        return out
+    if isinstance(obj, tuple | list):
+        return [encode(x) for x in obj]
+    if isinstance(obj, frozenset | set):
+        return {"$set": sorted((encode(x) for x in obj), key=repr)}
+    if isinstance(obj, Mapping):
+        if all(isinstance(k, str) and not k.startswith("$") for k in obj):
+            return {k: encode(v) for k, v in obj.items()}
+        return {"$map": [[encode(k), encode(v)] for k, v in obj.items()]}
+    raise TypeError(f"cannot encode {type(obj).__name__}")
+
+
+def decode(data: Any, types: Mapping[str, type]) -> Any:
+    """Inverse of :func:`encode`; lists become tuples, ``types`` maps class names to classes."""
+    if data is None or isinstance(data, bool | int | float | str):
+        return data
+    if isinstance(data, list):
+        return tuple(decode(x, types) for x in data)
+    if isinstance(data, dict):
+        if "$" in data:
+            cls = types[data["$"]]
+            kwargs = {k: decode(v, types) for k, v in data.items() if k != "$"}
+            return cls(**kwargs)
+        if "$e" in data:
+            return types[data["$e"]](decode(data["v"], types))
+        if "$set" in data:
+            return frozenset(decode(x, types) for x in data["$set"])
+        if "$map" in data:
+            return {decode(k, types): decode(v, types) for k, v in data["$map"]}
+        return {k: decode(v, types) for k, v in data.items()}
+    raise TypeError(f"cannot decode {type(data).__name__}")
+
+
+def types_of(namespace: Mapping[str, Any]) -> dict[str, type]:
+    """Every dataclass and enum class defined in a module namespace, for :func:`decode`."""
+    return {
+        name: obj
+        for name, obj in namespace.items()
+        if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum))
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine base class
+
+AIPolicy = Callable[[Any, tuple[Any, ...], random.Random], Any]
+
+
+class Engine(ABC):
+    """Base class of every game engine. Subclasses are stateless; all state lives in the state value."""
+
+    id: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int] = 2
+    Options: ClassVar[type]
+    #: AI policies by name; each gets the seat's view, its legal actions and a seeded generator.
+    ais: ClassVar[dict[str, AIPolicy]] = {}
+    #: the AI used for seats that the chat fills with a bot, and the one `simulate` pits against random
+    default_ai: ClassVar[str] = "random"
+    #: class name -> class, for load(); set by subclasses with ``types_of(globals())``
+    types: ClassVar[dict[str, type]] = {}
+    #: engines whose games may legitimately be long set a higher limit for playouts
+    max_plies: ClassVar[int] = 20_000
+
+    # --- creation ------------------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, players: int, seed: str, options: Any = None) -> Any:
+        """A fresh game for ``players`` seats; ``options=None`` means the spec's defaults."""
+
+    def options_from_dict(self, data: Mapping[str, Any] | None) -> Any:
+        """Options from a plain mapping (unknown keys raise ``ValueError``)."""
+        data = dict(data or {})
+        names = {f.name for f in dataclasses.fields(self.Options)}
+        unknown = set(data) - names
+        if unknown:
+            raise ValueError(f"unknown options: {sorted(unknown)}")
+        return self.Options(**data)
+
+    def options_to_dict(self, options: Any) -> dict[str, Any]:
+        return {f.name: encode(getattr(options, f.name)) for f in dataclasses.fields(options)}
+
+    # --- turn order and legality -----------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: Any) -> tuple[Seat, ...]:
+        """Seats that may act now; empty when the game is over."""
+
+    @abstractmethod
+    def candidate_actions(self, state: Any, seat: Seat) -> Iterable[Any]:
+        """A superset of the legal actions; :meth:`legal_actions` filters it through :meth:`check`."""
+
+    @abstractmethod
+    def check(self, state: Any, seat: Seat, action: Any) -> None:
+        """Raise :class:`IllegalAction` with a reason code if ``seat`` may not take ``action`` now."""
+
+    def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        out = []
+        for action in self.candidate_actions(state, seat):
+            try:
+                self.check(state, seat, action)
+            except IllegalAction:
+                continue
+            out.append(action)
+        return tuple(out)
+
+    def is_legal(self, state: Any, seat: Seat, action: Any) -> bool:
+        try:
+            self.check(state, seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    # --- transitions -------------------------------------------------------------------------
+    def apply(self, state: Any, seat: Seat, action: Any) -> tuple[Any, tuple[Event, ...]]:
+        """Check, then perform. The returned state has ``ply`` one higher."""
+        self.check(state, seat, action)
+        return self.perform(state, seat, action)
+
+    @abstractmethod
+    def perform(self, state: Any, seat: Seat, action: Any) -> tuple[Any, tuple[Event, ...]]:
+        """Carry out an action already known to be legal."""
+
+    # --- information ---------------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: Any, seat: Seat | None) -> Any:
+        """What ``seat`` may know (``None``: the public table)."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """The result, or ``None`` while the game runs."""
+
+    @abstractmethod
+    def hidden_tokens(self, state: Any, seat: Seat | None) -> frozenset[str]:
+        """Identifiers (card instance ids and the like) that ``seat`` must not find in its view.
+
+        The contract test encodes ``view(state, seat)`` to JSON and checks that none of these
+        strings occurs in it.
+        """
+
+    def seat_count(self, state: Any) -> int:
+        return int(state.players)
+
+    # --- notation --------------------------------------------------------------------------------
+    @abstractmethod
+    def notation(self, action: Any) -> str:
+        """The compact language-neutral form, e.g. ``replace 2`` or ``swap 1 seat2 3``."""
+
+    @abstractmethod
+    def parse_notation(self, text: str) -> Any:
+        """Inverse of :meth:`notation`; raises :class:`BadNotation`."""
+
+    # --- persistence ----------------------------------------------------------------------------
+    def dump(self, state: Any) -> dict[str, Any]:
+        data = encode(state)
+        assert isinstance(data, dict)
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> Any:
+        return decode(dict(data), self.types)
+
+    # --- AI -----------------------------------------------------------------------------------
+    def ai_action(self, name: str, view: Any, legal: tuple[Any, ...], rng: random.Random) -> Any:
+        """The move of AI ``name`` given only its seat's view and its legal actions."""
+        policy = self.ais.get(name)
+        if policy is None:
+            return rng.choice(legal)
+        return policy(view, legal, rng)
+
+    def ai_rng(self, state: Any, seat: Seat) -> random.Random:
+        return rng_for(state.seed, state.ply, f"ai{seat}")
+
+
+def random_policy(view: Any, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    """Uniformly random among the legal actions."""
+    return rng.choice(legal)
+
+
+def replay(engine: Engine, players: int, seed: str, options: Any, log: Iterable[tuple[Seat, str]]) -> Any:
+    """Rebuild a state from ``(options, seed, action log)``: the log is (seat, notation) pairs."""
+    state = engine.new_game(players, seed, options)
+    for seat, text in log:
+        state, _ = engine.apply(state, seat, engine.parse_notation(text))
+    return state
+
+
+def play_ai_game(
+    engine: Engine,
+    seats_ai: tuple[str, ...],
+    seed: str,
+    options: Any = None,
+    on_step: Callable[[Any, Seat, Any, tuple[Event, ...]], None] | None = None,
+) -> tuple[Any, list[tuple[Seat, str]]]:
+    """Play a whole game with AI ``seats_ai[s]`` in each seat; returns the final state and the log."""
+    state = engine.new_game(len(seats_ai), seed, options)
+    log: list[tuple[Seat, str]] = []
+    while engine.outcome(state) is None:
+        if state.ply > engine.max_plies:
+            raise RuntimeError(f"game did not end within {engine.max_plies} actions")
+        seats = engine.to_act(state)
+        if not seats:
+            raise RuntimeError("no seat may act but the game is not over")
+        seat = seats[0]
+        legal = engine.legal_actions(state, seat)
+        if not legal:
+            raise RuntimeError(f"seat {seat} must act but has no legal action")
+        action = engine.ai_action(seats_ai[seat], engine.view(state, seat), legal, engine.ai_rng(state, seat))
+        new_state, events = engine.apply(state, seat, action)
+        log.append((seat, engine.notation(action)))
+        if on_step is not None:
+            on_step(new_state, seat, action, events)
+        state = new_state
+    return state, log

@@ -1,0 +1,121 @@
+"""The shared contract every registered engine must keep (PettingZoo api_test in spirit)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from engines import GAMES
+from engines.base import IllegalAction, play_ai_game, replay
+
+GAME_IDS = sorted(GAMES)
+
+
+def player_counts(engine):
+    counts = {engine.min_players, engine.max_players, engine.default_players}
+    return sorted(counts)
+
+
+def cases():
+    for game in GAME_IDS:
+        for n in player_counts(GAMES[game]):
+            yield pytest.param(game, n, id=f"{game}-{n}p")
+
+
+@pytest.mark.parametrize(("game", "players"), list(cases()))
+def test_random_playouts_end_and_respect_the_contract(game, players):
+    engine = GAMES[game]
+    for g in range(4):
+        seed = f"contract:{g}"
+        steps = []
+
+        def on_step(state, seat, action, events, steps=steps):
+            steps.append(state)
+
+        state, log = play_ai_game(engine, ("random",) * players, seed, None, on_step)
+        outcome = engine.outcome(state)
+        assert outcome is not None
+        assert len(outcome.ranks) == players and min(outcome.ranks) == 1
+        assert engine.to_act(state) == ()
+        # replay from (options, seed, log) gives the same final state
+        assert replay(engine, players, seed, None, log) == state
+        # dump/load round trip through JSON text, at a sample of steps
+        for st in steps[:: max(1, len(steps) // 25)] + [state]:
+            text = json.dumps(engine.dump(st))
+            assert engine.load(json.loads(text)) == st
+
+
+@pytest.mark.parametrize(("game", "players"), list(cases()))
+def test_same_seed_same_game(game, players):
+    engine = GAMES[game]
+    a, log_a = play_ai_game(engine, ("random",) * players, "det", None)
+    b, log_b = play_ai_game(engine, ("random",) * players, "det", None)
+    assert log_a == log_b and a == b
+    c, log_c = play_ai_game(engine, ("random",) * players, "det-other", None)
+    assert log_c != log_a or c != a
+
+
+@pytest.mark.parametrize(("game", "players"), list(cases()))
+def test_views_hide_what_a_seat_may_not_see(game, players):
+    engine = GAMES[game]
+    checked = 0
+
+    def on_step(state, seat, action, events):
+        nonlocal checked
+        if state.ply % 3:
+            return
+        for observer in [None, *range(players)]:
+            text = json.dumps(engine.dump(engine.view(state, observer)) if dataclasses.is_dataclass(
+                engine.view(state, observer)) else engine.view(state, observer), default=str)
+            for token in engine.hidden_tokens(state, observer):
+                assert token not in text, (observer, token)
+            checked += 1
+        # an event addressed to some seats carries nothing for the public table
+        for e in events:
+            if e.to is not None:
+                assert all(0 <= s < players for s in e.to)
+
+    for g in range(3):
+        play_ai_game(engine, ("random",) * players, f"hidden:{g}", None, on_step)
+    assert checked > 0
+
+
+@pytest.mark.parametrize(("game", "players"), list(cases()))
+def test_only_seats_to_act_have_actions_and_notation_round_trips(game, players):
+    engine = GAMES[game]
+    seen_illegal = 0
+
+    def on_step(state, seat, action, events):
+        nonlocal seen_illegal
+        if engine.outcome(state) is not None:
+            return
+        acting = engine.to_act(state)
+        for s in range(players):
+            legal = engine.legal_actions(state, s)
+            if s not in acting:
+                assert legal == (), (s, acting)
+                continue
+            for a in legal:
+                assert engine.parse_notation(engine.notation(a)) == a
+                assert len(f"m123456:99999:{engine.notation(a)}".encode()) <= 64
+        idle = [s for s in range(players) if s not in acting]
+        if idle and acting:
+            some = engine.legal_actions(state, acting[0])[0]
+            with pytest.raises(IllegalAction):
+                engine.apply(state, idle[0], some)
+            seen_illegal += 1
+
+    play_ai_game(engine, ("random",) * players, "notation", None, on_step)
+    if players > 1:
+        assert seen_illegal > 0
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_named_ai_plays_legal_moves_from_its_view_only(game):
+    engine = GAMES[game]
+    for name in sorted(engine.ais):
+        seats = (name,) * engine.default_players
+        state, log = play_ai_game(engine, seats, f"ai:{name}", None)
+        assert engine.outcome(state) is not None
