@@ -42,7 +42,7 @@ def test_random_playouts_end_and_respect_the_contract(game, players):
         # replay from (options, seed, log) gives the same final state
         assert replay(engine, players, seed, None, log) == state
         # dump/load round trip through JSON text, at a sample of steps
-        for st in steps[:: max(1, len(steps) // 25)] + [state]:
+        for st in [*steps[::max(1, len(steps) // 25)], state]:
             text = json.dumps(engine.dump(st))
             assert engine.load(json.loads(text)) == st
 
@@ -117,5 +117,5 @@ def test_every_named_ai_plays_legal_moves_from_its_view_only(game):
     engine = GAMES[game]
     for name in sorted(engine.ais):
         seats = (name,) * engine.default_players
-        state, log = play_ai_game(engine, seats, f"ai:{name}", None)
+        state, _log = play_ai_game(engine, seats, f"ai:{name}", None)
         assert engine.outcome(state) is not None
