@@ -214,6 +214,11 @@ class Engine(ABC):
     def new_game(self, players: int, seed: str, options: Any = None) -> Any:
         """A fresh game for ``players`` seats; ``options=None`` means the spec's defaults."""
 
+    def start_events(self, state: Any) -> tuple[Event, ...]:
+        """The events of the setup ``new_game`` performed (the first deal, the initial look), so
+        that the chat can show each seat what it saw. Engines with hidden setup override this."""
+        return ()
+
     def options_from_dict(self, data: Mapping[str, Any] | None) -> Any:
         """Options from a plain mapping (unknown keys raise ``ValueError``)."""
         data = dict(data or {})

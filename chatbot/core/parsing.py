@@ -1,0 +1,53 @@
+"""Results of understanding a player's text, shared by the core and every game's parser."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One or more actions (notations) to apply in order, e.g. ``("discard", "next")``."""
+
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NotUnderstood:
+    """Nothing in the text names an action of this game."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotLegal:
+    """The text names an action that the rules forbid now; ``code`` is the engine's reason code."""
+
+    code: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguous:
+    """Several actions fit; ``candidates`` are notations the player can choose between.
+
+    ``missing`` names what the text did not say (e.g. ``"opponent_card"``), for the hint.
+    """
+
+    candidates: tuple[str, ...]
+    missing: str | None = None
+
+
+ParseResult = Parsed | NotUnderstood | NotLegal | Ambiguous
+
+
+@dataclass(frozen=True, slots=True)
+class ParseContext:
+    """What a game's parser may use: the speaker's language and seat, the legal actions now (as
+    notations), the speaker's view (or the public view for onlookers), and the seat names."""
+
+    lang: str
+    seat: int | None
+    legal: tuple[str, ...]
+    view: Any
+    seat_names: tuple[str, ...]
+    extra: dict[str, Any] = field(default_factory=dict)

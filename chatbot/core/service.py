@@ -1,0 +1,764 @@
+"""The match service: one use case per inbound message.
+
+Find the chat's match, check the version, apply the action through the engine, store the action and
+the new snapshot in one transaction, then render one public message from the public view and one
+private message per affected seat from that seat's view, each in its recipient's language.
+
+Hidden information reaches only private messages: group texts are rendered from ``view(state,
+None)`` and public events; private texts from ``view(state, seat)`` and that seat's events.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from chatbot.core import i18n
+from chatbot.core.commands import Command, parse_command
+from chatbot.core.i18n import Translator, normalise_language
+from chatbot.core.nlp import Lemmatizer
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.core.ports import (
+    CANCELLED,
+    LOBBY,
+    OVER,
+    RUNNING,
+    MatchRec,
+    Repository,
+    RoomRec,
+    SeatRec,
+    UserRec,
+)
+from chatbot.core.rules import find_topics, game_named
+from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.games import UIS
+from chatbot.games.base import GameUI, RenderContext
+from engines import GAMES
+from engines.base import BadNotation, Engine, Event, IllegalAction, decode, encode
+
+log = logging.getLogger(__name__)
+
+#: button data of lobby buttons: "<match>:<version>:@<command>"
+META_PREFIX = "@"
+RECENT_ACTIONS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """The sender of an inbound message, resolved against storage."""
+
+    user: UserRec
+    lang: str
+    room: RoomRec | None
+
+
+class BotCore:
+    """Transport-agnostic bot: ``handle`` one inbound message, ``step_ai`` one AI move."""
+
+    def __init__(self, repo: Repository, *, seed: str | None = None, bot_name: str = "Pelibotti",
+                 lemmatizer: Lemmatizer | None = None, uis: dict[str, GameUI] | None = None,
+                 games: dict[str, Engine] | None = None) -> None:
+        self.repo = repo
+        self.base_seed = seed
+        self.bot_name = bot_name
+        self.lemmatizer = lemmatizer or Lemmatizer()
+        self.uis = uis if uis is not None else UIS
+        self.games = games if games is not None else GAMES
+
+    # ------------------------------------------------------------------------------------------
+    # entry points
+
+    def handle(self, msg: Inbound) -> list[Outbound]:
+        """Answer one inbound message. Never raises for bad input: errors become hints."""
+        try:
+            return self._handle(msg)
+        except Exception:  # the bot must never crash on input; log and apologise
+            log.exception("error while handling %r", msg)
+            speaker_lang = normalise_language(msg.lang_hint) or i18n.DEFAULT_LANGUAGE
+            t = i18n.translator(speaker_lang)
+            return [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
+
+    def step_ai(self, match_id: int) -> list[Outbound]:
+        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise."""
+        match = self.repo.match(match_id)
+        if match is None or match.status != RUNNING or match.state is None:
+            return []
+        engine = self.games[match.game]
+        state = engine.load(match.state)
+        for seat in engine.to_act(state):
+            rec = match.seats[seat]
+            if rec.ai is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
+            return self._apply(match, seat, engine.notation(action), reply_to=None)
+        return []
+
+    def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
+        """Let AI seats move until a person must act or the game ends."""
+        out: list[Outbound] = []
+        for _ in range(limit):
+            step = self.step_ai(match_id)
+            if not step:
+                break
+            out.extend(step)
+        return out
+
+    def ai_pending(self) -> list[int]:
+        """Running matches in which an AI seat is to act (after a restart, for example)."""
+        pending = []
+        for match in self.repo.running_matches():
+            if match.state is None:
+                continue
+            engine = self.games[match.game]
+            state = engine.load(match.state)
+            if any(match.seats[s].ai for s in engine.to_act(state)):
+                pending.append(match.id)
+        return pending
+
+    def table_messages(self) -> list[Outbound]:
+        """The current table of every running match, for transports that re-post after a restart."""
+        out = []
+        for match in self.repo.running_matches():
+            room = self.repo.room_by_id(match.room_id)
+            out.extend(self._render_match(match, room, events=(), actor=None, privates=False))
+        return out
+
+    # ------------------------------------------------------------------------------------------
+    # dispatch
+
+    def _handle(self, msg: Inbound) -> list[Outbound]:
+        user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
+        room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
+        lang = user.lang or normalise_language(msg.lang_hint) or (room.lang if room else None) or "fi"
+        speaker = Speaker(user, lang, room)
+        t = i18n.translator(lang)
+        if msg.button is not None:
+            return self._button(msg, speaker, t)
+        text = (msg.text or "").strip()
+        if not text:
+            return []
+        command = parse_command(text)
+        if command is not None:
+            handled = self._command(msg, speaker, t, command)
+            if handled is not None:
+                return handled
+        return self._game_text(msg, speaker, t, text)
+
+    def _reply(self, msg: Inbound, t: Translator, text: str, buttons: Sequence[Sequence[Button]] = (),
+               private: bool | None = None) -> Outbound:
+        """An answer to the sender where they wrote (or in private when ``private``)."""
+        if private or (private is None and msg.private):
+            return Outbound(msg.platform, text, user_id=msg.user_id, buttons=_rows(buttons),
+                            reply_to=msg.message_id, lang=t.lang)
+        return Outbound(msg.platform, text, chat_id=msg.chat_id, buttons=_rows(buttons),
+                        reply_to=msg.message_id, lang=t.lang)
+
+    # ------------------------------------------------------------------------------------------
+    # meta commands
+
+    def _command(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
+        name = cmd.name
+        if name == "help":
+            return [self._reply(msg, t, self._help_text(msg, sp, t))]
+        if name == "lang":
+            return self._set_language(msg, sp, cmd)
+        if name == "rules":
+            return [self._reply(msg, t, self._rules_text(msg, sp, t, cmd))]
+        if name == "games":
+            return [self._reply(msg, t, self._games_text(t))]
+        if name == "hand":
+            return self._hand(msg, sp, t)
+        if name == "status":
+            return self._status(msg, sp, t)
+        if msg.private and sp.room is None:
+            match = self._private_match(sp.user)
+            if name in {"leave", "cancel"} and match is not None:
+                return self._leave_or_cancel(msg, sp, t, match, name)
+            if name == "new" and not cmd.args:
+                return [self._reply(msg, t, t.gettext(
+                    "Games are set up in a group chat: add me to a group and write “new” there."))]
+            return None if name == "new" else [self._reply(msg, t, t.gettext(
+                "That works in the group chat of a game, not here."))]
+        assert sp.room is not None
+        match = self.repo.active_match(sp.room.id)
+        if name == "new":
+            ui = game_named(cmd.args, self.uis.values()) if cmd.args else None
+            if ui is None and cmd.args and match is not None and match.status == RUNNING:
+                return None  # "uusi kortti" during a game is a game command, not "new game"
+            return self._new(msg, sp, t, match, ui, cmd)
+        if match is None:
+            return [self._reply(msg, t, t.gettext(
+                "There is no game at this table. Start one with “new” and the name of a game.")
+                + "\n" + self._games_text(t))]
+        if name == "join":
+            return self._join(msg, sp, t, match)
+        if name in {"add_ai", "remove_ai"}:
+            return self._ai_seat(msg, sp, t, match, cmd)
+        if name == "start":
+            return self._start(msg, sp, t, match)
+        if name in {"leave", "cancel"}:
+            return self._leave_or_cancel(msg, sp, t, match, name)
+        return None
+
+    def _help_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
+        lines = [
+            t.gettext("I host table games. Commands:"),
+            t.gettext("• new GAME – set up a game (e.g. “new majavajengi”)"),
+            t.gettext("• join – take a seat; add bot / remove bot – AI players"),
+            t.gettext("• start – deal the cards; leave – give your seat to an AI; cancel – end the game"),
+            t.gettext("• status – the table; hand – your cards in private"),
+            t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
+            t.gettext("• language fi / language en – choose your language"),
+            t.gettext("In a game, write what you want to do, or use the buttons."),
+        ]
+        match = self._context_match(msg, sp)
+        if match is not None and match.status == RUNNING and match.state is not None:
+            seat = self._seat_of(match, sp.user, prefer_acting=True)
+            if seat is not None:
+                lines.append(self._hint(match, seat, t, private=msg.private))
+        return "\n".join(lines)
+
+    def _games_text(self, t: Translator) -> str:
+        names = []
+        for gid, ui in self.uis.items():
+            engine = self.games.get(gid)
+            if engine is None:
+                continue
+            names.append(t.gettext("{game} ({low}–{high} players): new {alias}").format(
+                game=ui.title(t), low=engine.min_players, high=engine.max_players, alias=ui.aliases[0]))
+        return t.gettext("Games:") + "\n" + "\n".join(f"• {n}" for n in names)
+
+    def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
+        wanted = normalise_language(cmd.args[0]) if cmd.args else None
+        t_now = i18n.translator(sp.lang)
+        if wanted is None:
+            return [self._reply(msg, t_now, t_now.gettext(
+                "Choose a language: “language fi” (suomi) or “language en” (English)."))]
+        self.repo.set_user_lang(sp.user.id, wanted)
+        if sp.room is not None:
+            self.repo.set_room_lang(sp.room.id, wanted)
+        t = i18n.translator(wanted)
+        return [self._reply(msg, t, t.gettext("I will speak English with you."))]
+
+    def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str:
+        match = self._context_match(msg, sp)
+        current = match.game if match else None
+        words = [w for w in cmd.args]
+        named = game_named(words, self.uis.values()) if words else None
+        if named is not None:
+            current = named.game_id
+        topics = find_topics(cmd.raw_args, self._ordered_uis(current), self.lemmatizer, prefer=current) \
+            if words else []
+        if topics and (named is None or len(words) > 1):
+            ui, topic = topics[0]
+            return f"{ui.title(t)} – {t.gettext(topic.text)}"
+        ui = self.uis.get(current) if current else None
+        if ui is None:
+            return t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self._games_text(t)
+        overview = ui.rule_topics()
+        first = [t.gettext(x.text) for x in overview[:2]]
+        keys = [x.title or x.key.split(".", 1)[-1] for x in overview[2:]]
+        return "\n\n".join([f"{ui.title(t)}", *first, t.gettext(
+            "Ask about any rule, for example: {examples}.").format(examples=t.format_list(
+                [t.gettext(k) for k in keys[:8]]))])
+
+    def _ordered_uis(self, prefer: str | None) -> list[GameUI]:
+        if prefer and prefer in self.uis:
+            return [self.uis[prefer]]
+        return list(self.uis.values())
+
+    # --- lobby ---------------------------------------------------------------------------------
+    def _new(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec | None,
+             ui: GameUI | None, cmd: Command) -> list[Outbound]:
+        if match is not None:
+            title = self.uis[match.game].title(t)
+            return [self._reply(msg, t, t.gettext(
+                "This table already has a game: {game}. End it first with “cancel”.").format(game=title))]
+        if ui is None:
+            return [self._reply(msg, t, t.gettext("Which game shall we play?") + "\n" + self._games_text(t))]
+        engine = self.games[ui.game_id]
+        try:
+            options = self._parse_options(ui, engine, cmd.args)
+        except ValueError as exc:
+            return [self._reply(msg, t, t.gettext("I did not understand the option {option}.").format(
+                option=str(exc)))]
+        assert sp.room is not None
+        seed = self._seed(sp.room)
+        seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
+        created = self.repo.create_match(sp.room.id, ui.game_id, options, seed, sp.user.id, seats)
+        return self._lobby_messages(created, sp.room)
+
+    def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
+        words = ui.option_words()
+        options: dict[str, Any] = {}
+        for arg in args:
+            if "=" not in arg:
+                continue
+            key, _, value = arg.partition("=")
+            key = words.get(key.casefold(), key.casefold())
+            val: Any = int(value) if value.lstrip("-").isdigit() else value
+            options[key] = val
+        engine.options_from_dict(options)  # raises ValueError on unknown keys
+        return options
+
+    def _seed(self, room: RoomRec) -> str:
+        """A fresh random seed; with a configured base seed the match id fixes it at the start."""
+        return secrets.token_hex(8)
+
+    def _match_seed(self, match: MatchRec) -> str:
+        return f"{self.base_seed}:{match.id}" if self.base_seed is not None else match.seed
+
+    def _lobby_messages(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
+        t = i18n.translator(room.lang or "fi")
+        ui = self.uis[match.game]
+        engine = self.games[match.game]
+        names = t.format_list([s.name + (" 🤖" if s.ai else "") for s in match.seats])
+        text = "\n".join([
+            t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
+                game=ui.title(t), low=engine.min_players, high=engine.max_players),
+            t.gettext("Seated: {names}").format(names=names),
+            t.gettext("Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."),
+        ])
+        v = match.version
+        buttons = [[Button(t.gettext("Join"), f"{match.id}:{v}:@join"),
+                    Button(t.gettext("Add bot"), f"{match.id}:{v}:@add_ai"),
+                    Button(t.gettext("Start"), f"{match.id}:{v}:@start")]]
+        return [Outbound(room.platform, text, chat_id=room.ext_id, buttons=_rows(buttons),
+                         key=f"table:{match.id}", lang=t.lang)]
+
+    def _join(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+        assert sp.room is not None
+        if match.status != LOBBY:
+            if self._seat_of(match, sp.user) is not None:
+                return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
+            return [self._reply(msg, t, t.gettext("The game has already started; join the next one."))]
+        if any(s.user_id == sp.user.id for s in match.seats):
+            return [self._reply(msg, t, t.gettext("You already have a seat."))]
+        engine = self.games[match.game]
+        if len(match.seats) >= engine.max_players:
+            return [self._reply(msg, t, t.gettext("The table is full."))]
+        seats = (*match.seats, SeatRec(seat=len(match.seats), name=self._unique_name(match, sp.user.name),
+                                       user_id=sp.user.id))
+        if not self.repo.update_lobby(match.id, match.version, seats):
+            return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self._lobby_messages(updated, sp.room)
+
+    def _unique_name(self, match: MatchRec, name: str) -> str:
+        taken = {s.name for s in match.seats}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name} {n}" in taken:
+            n += 1
+        return f"{name} {n}"
+
+    def _ai_seat(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command) -> list[Outbound]:
+        assert sp.room is not None
+        if match.status != LOBBY:
+            return [self._reply(msg, t, t.gettext("Seats can be changed only before the game starts."))]
+        engine = self.games[match.game]
+        if cmd.name == "add_ai":
+            if len(match.seats) >= engine.max_players:
+                return [self._reply(msg, t, t.gettext("The table is full."))]
+            kind = _ai_kind(cmd.args, engine)
+            number = 1 + sum(1 for s in match.seats if s.ai)
+            seats = (*match.seats, SeatRec(seat=len(match.seats), name=f"Botti {number}", ai=kind))
+        else:
+            bots = [s for s in match.seats if s.ai]
+            if not bots:
+                return [self._reply(msg, t, t.gettext("There is no AI player to remove."))]
+            remaining = [s for s in match.seats if s is not bots[-1]]
+            seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
+        if not self.repo.update_lobby(match.id, match.version, seats):
+            return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self._lobby_messages(updated, sp.room)
+
+    def _start(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+        assert sp.room is not None
+        if match.status != LOBBY:
+            return [self._reply(msg, t, t.gettext("The game is already running."))]
+        if not any(s.user_id == sp.user.id for s in match.seats):
+            return [self._reply(msg, t, t.gettext("Only a seated player can start the game. Write “join” first."))]
+        engine = self.games[match.game]
+        seats = list(match.seats)
+        target = max(engine.min_players, engine.default_players) if len(seats) < engine.min_players else len(seats)
+        while len(seats) < target:
+            number = 1 + sum(1 for s in seats if s.ai)
+            seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=engine.default_ai))
+        options = engine.options_from_dict(match.options)
+        seed = self._match_seed(match)
+        state = engine.new_game(len(seats), seed, options)
+        if not self.repo.start_match(match.id, match.version, tuple(seats), engine.dump(state), seed):
+            return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
+        started = self.repo.match(match.id)
+        assert started is not None
+        events = engine.start_events(engine.load(started.state or {}))
+        return self._render_match(started, sp.room, events=events, actor=None)
+
+    def _leave_or_cancel(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec,
+                         name: str) -> list[Outbound]:
+        room = self.repo.room_by_id(match.room_id)
+        tg = i18n.translator(room.lang or "fi")
+        seated = [s for s in match.seats if s.user_id == sp.user.id]
+        if not seated:
+            return [self._reply(msg, t, t.gettext("You have no seat in this game."))]
+        humans_left = [s for s in match.seats if s.user_id is not None and s.user_id != sp.user.id]
+        title = self.uis[match.game].title(tg)
+        if name == "cancel" or (match.status == LOBBY and not humans_left):
+            self.repo.update_lobby(match.id, match.version, match.seats, status=CANCELLED)
+            return [Outbound(room.platform, tg.gettext("The game {game} was cancelled by {name}.").format(
+                game=title, name=sp.user.name), chat_id=room.ext_id, key=f"table:{match.id}", lang=tg.lang)]
+        if match.status == LOBBY:
+            remaining = [s for s in match.seats if s.user_id != sp.user.id]
+            seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
+            self.repo.update_lobby(match.id, match.version, seats)
+            updated = self.repo.match(match.id)
+            assert updated is not None
+            return self._lobby_messages(updated, room)
+        if not humans_left:
+            self.repo.update_lobby(match.id, match.version, match.seats, status=CANCELLED)
+            return [Outbound(room.platform, tg.gettext(
+                "{name} left and nobody else is playing, so the game {game} ended.").format(
+                name=sp.user.name, game=title), chat_id=room.ext_id, key=f"table:{match.id}", lang=tg.lang)]
+        engine = self.games[match.game]
+        seats = tuple(replace(s, user_id=None, ai=engine.default_ai) if s.user_id == sp.user.id else s
+                      for s in match.seats)
+        self.repo.update_lobby(match.id, match.version, seats, status=RUNNING)
+        text = tg.gettext("{name} left the game; an AI player takes over the seat.").format(name=sp.user.name)
+        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+
+    def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
+        match = self._context_match(msg, sp)
+        if match is None:
+            return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
+        room = self.repo.room_by_id(match.room_id)
+        if match.status == LOBBY:
+            return self._lobby_messages(match, room)
+        out = self._render_match(match, room, events=(), actor=None, privates=False, keyed=False)
+        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        if seat is not None:
+            out.extend(self._private_prompt(match, room, seat, events=(), force=True))
+        return out
+
+    def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
+        match = self._context_match(msg, sp)
+        seat = self._seat_of(match, sp.user, prefer_acting=True) if match else None
+        if match is None or seat is None or match.status != RUNNING:
+            return [self._reply(msg, t, t.gettext("You are not playing in a running game."))]
+        room = self.repo.room_by_id(match.room_id)
+        return self._private_prompt(match, room, seat, events=(), force=True)
+
+    # ------------------------------------------------------------------------------------------
+    # game commands
+
+    def _context_match(self, msg: Inbound, sp: Speaker) -> MatchRec | None:
+        if sp.room is not None:
+            return self.repo.active_match(sp.room.id)
+        return self._private_match(sp.user)
+
+    def _private_match(self, user: UserRec) -> MatchRec | None:
+        """The user's match for a private message: the one where they must act, else the latest."""
+        matches = [m for m in self.repo.matches_of_user(user.id) if m.status in {RUNNING, LOBBY}]
+        for m in matches:
+            if m.status == RUNNING and m.state is not None:
+                engine = self.games[m.game]
+                state = engine.load(m.state)
+                if any(m.seats[s].user_id == user.id for s in engine.to_act(state)):
+                    return m
+        return matches[-1] if matches else None
+
+    def _seat_of(self, match: MatchRec | None, user: UserRec, prefer_acting: bool = False) -> int | None:
+        if match is None:
+            return None
+        mine = [s.seat for s in match.seats if s.user_id == user.id]
+        if not mine:
+            return None
+        if prefer_acting and match.state is not None and match.status == RUNNING:
+            engine = self.games[match.game]
+            acting = engine.to_act(engine.load(match.state))
+            for s in mine:
+                if s in acting:
+                    return s
+        return mine[0]
+
+    def _game_text(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> list[Outbound]:
+        match = self._context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            if msg.private:
+                return [self._reply(msg, t, t.gettext(
+                    "I did not understand. Write “help” for the commands, or ask about the rules."))]
+            return []  # ordinary chat in a group without a game
+        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        state = engine.load(match.state)
+        acting = engine.to_act(state)
+        view = engine.view(state, seat)
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat)) if seat is not None else ()
+        names = tuple(s.name for s in match.seats)
+        ctx = ParseContext(lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names)
+        result = ui.parse(text, ctx)
+        if seat is None:
+            if isinstance(result, NotUnderstood):
+                return []
+            return [self._reply(msg, t, t.gettext("You are not playing in this game."))]
+        private_info = not self._group_safe(ui, engine, state, seat)
+        match result:
+            case Parsed(actions=actions) if actions:
+                return self._apply_many(match, seat, actions, msg, t)
+            case NotLegal(code=code, params=params):
+                if code == "not_your_turn" or seat not in acting:
+                    who = t.format_list([names[s] for s in acting])
+                    return [self._reply(msg, t, t.gettext("It is not your turn; now it is {name}’s turn.")
+                                        .format(name=who))]
+                rctx = RenderContext(t, names, seat, match.options)
+                reason = ui.reason_text(code, dict(params), rctx)
+                return [self._reply(msg, t, reason + "\n" + self._hint(match, seat, t, private=msg.private),
+                                    private=True if private_info else None)]
+            case Ambiguous(candidates=candidates):
+                rctx = RenderContext(t, names, seat, match.options)
+                buttons = [[Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
+                           for c in candidates[:8]]
+                labels = t.format_list([ui.action_label(c, view, rctx) for c in candidates[:8]], style="or")
+                return [self._reply(msg, t, t.gettext("Which one do you mean: {options}?").format(options=labels),
+                                    buttons, private=True if private_info else None)]
+        if seat not in acting:
+            if msg.private:
+                who = t.format_list([names[s] for s in acting])
+                return [self._reply(msg, t, t.gettext("It is {name}’s turn now.").format(name=who))]
+            return []
+        return [self._reply(msg, t, t.gettext("I did not understand that.") + " "
+                            + self._hint(match, seat, t, private=msg.private),
+                            private=True if private_info and not msg.private else None)]
+
+    def _group_safe(self, ui: GameUI, engine: Engine, state: Any, seat: int) -> bool:
+        """Whether the seat's legal actions may be listed in the group without revealing anything."""
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        return set(ui.group_actions(legal, engine.view(state, None))) == set(legal)
+
+    def _hint(self, match: MatchRec, seat: int, t: Translator, private: bool) -> str:
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        assert match.state is not None
+        state = engine.load(match.state)
+        names = tuple(s.name for s in match.seats)
+        if seat not in engine.to_act(state):
+            who = t.format_list([names[s] for s in engine.to_act(state)])
+            return t.gettext("Now it is {name}’s turn.").format(name=who)
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        if not private and not self._group_safe(ui, engine, state, seat):
+            return t.gettext("Your options are in our private chat.")
+        rctx = RenderContext(t, names, seat, match.options)
+        view = engine.view(state, seat)
+        labels = _dedupe([ui.action_label(n, view, rctx) for n in legal])
+        return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
+
+    def _button(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
+        data = msg.button or ""
+        parts = data.split(":", 2)
+        stale = [self._reply(msg, t, t.gettext("That button is stale; use the latest message."),
+                             private=msg.private)]
+        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+            return stale
+        match = self.repo.match(int(parts[0]))
+        if match is None or match.status not in {LOBBY, RUNNING}:
+            return stale
+        if int(parts[1]) != match.version:
+            return stale
+        notation = parts[2]
+        if notation.startswith(META_PREFIX):
+            room = self.repo.room_by_id(match.room_id)
+            sp_room = Speaker(sp.user, sp.lang, room)
+            cmd = Command(notation[1:])
+            if cmd.name not in {"join", "add_ai", "start"}:
+                return stale
+            gmsg = replace(msg, chat_id=room.ext_id, private=False)
+            return self._command(gmsg, sp_room, t, cmd) or []
+        if match.status != RUNNING or match.state is None:
+            return stale
+        engine = self.games[match.game]
+        state = engine.load(match.state)
+        mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
+        acting = [s for s in engine.to_act(state) if s in mine]
+        if not mine:
+            return [self._reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
+        if not acting:
+            return [self._reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
+        return self._apply_many(match, acting[0], (notation,), msg, t)
+
+    def _apply_many(self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound | None,
+                    t: Translator) -> list[Outbound]:
+        out: list[Outbound] = []
+        current = match
+        for i, notation in enumerate(notations):
+            engine = self.games[current.game]
+            assert current.state is not None
+            state = engine.load(current.state)
+            try:
+                action = engine.parse_notation(notation)
+                engine.check(state, seat, action)
+            except (IllegalAction, BadNotation) as exc:
+                if i > 0:
+                    break  # a follow-up step ("…and knock") that is not possible now is dropped
+                if msg is None:
+                    return out
+                code = exc.code if isinstance(exc, IllegalAction) else "bad_action"
+                params = exc.params if isinstance(exc, IllegalAction) else {}
+                ui = self.uis[current.game]
+                names = tuple(s.name for s in current.seats)
+                reason = ui.reason_text(code, params, RenderContext(t, names, seat, current.options))
+                private_info = not self._group_safe(ui, engine, state, seat)
+                return [self._reply(msg, t, reason + "\n" + self._hint(current, seat, t, msg.private),
+                                    private=True if private_info else None)]
+            out.extend(self._apply(current, seat, notation, reply_to=msg.message_id if msg else None))
+            refreshed = self.repo.match(current.id)
+            if refreshed is None or refreshed.status != RUNNING:
+                break
+            current = refreshed
+        return out
+
+    def _apply(self, match: MatchRec, seat: int, notation: str, reply_to: str | None) -> list[Outbound]:
+        engine = self.games[match.game]
+        assert match.state is not None
+        state = engine.load(match.state)
+        action = engine.parse_notation(notation)
+        new_state, events = engine.apply(state, seat, action)
+        status = OVER if engine.outcome(new_state) is not None else RUNNING
+        ok = self.repo.commit_action(match.id, match.version, seat, notation, [encode(e) for e in events],
+                                     engine.dump(new_state), status)
+        room = self.repo.room_by_id(match.room_id)
+        if not ok:
+            t = i18n.translator(room.lang or "fi")
+            return [Outbound(room.platform, t.gettext("Someone acted at the same moment; please try again."),
+                             chat_id=room.ext_id, lang=t.lang)]
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self._render_match(updated, room, events=events, actor=seat)
+
+    # ------------------------------------------------------------------------------------------
+    # rendering
+
+    def _recent_public_events(self, match: MatchRec, engine: Engine) -> list[list[Event]]:
+        assert match.state is not None
+        ply = int(match.state.get("ply", 0))
+        types = {**engine.types, "Event": Event}
+        out = []
+        for rec in self.repo.actions(match.id, since_ply=max(0, ply - RECENT_ACTIONS)):
+            events = [decode(e, types) for e in rec.events]
+            out.append([e for e in events if isinstance(e, Event) and e.public])
+        return out
+
+    def _render_match(self, match: MatchRec, room: RoomRec, events: Sequence[Event], actor: int | None,
+                      privates: bool = True, keyed: bool = True) -> list[Outbound]:
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        assert match.state is not None
+        state = engine.load(match.state)
+        names = tuple(s.name for s in match.seats)
+        t = i18n.translator(room.lang or "fi")
+        ctx = RenderContext(t, names, None, match.options)
+        public_view = engine.view(state, None)
+        lines: list[str] = []
+        steps = self._recent_public_events(match, engine)
+        if events and steps:
+            steps = steps[:-1]  # the newest action's events are the fresh ones below
+        for step in steps:
+            lines.extend(ui.render_events(step, ctx))
+        fresh = ui.render_events([e for e in events if e.public], ctx)
+        recent = lines[-8:]
+        body = ui.render_table(public_view, ctx)
+        text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
+        buttons: list[list[Button]] = []
+        acting = engine.to_act(state)
+        for seat in acting:
+            rec = match.seats[seat]
+            if rec.user_id is None:
+                continue
+            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+            group_legal = ui.group_actions(legal, public_view)
+            for row in ui.button_rows(group_legal, public_view, ctx):
+                buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        image = ui.render_image(public_view, ctx)
+        out = [Outbound(room.platform, text, chat_id=room.ext_id, buttons=_rows(buttons), image=image,
+                        key=f"table:{match.id}" if keyed else None, lang=t.lang)]
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            out.append(Outbound(room.platform, self._final_text(ui, engine, state, ctx, outcome),
+                                chat_id=room.ext_id, lang=t.lang))
+        if privates:
+            for rec in match.seats:
+                if rec.user_id is None:
+                    continue
+                mine = [e for e in events if e.to is not None and rec.seat in e.to]
+                out.extend(self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting))
+        return out
+
+    def _final_text(self, ui: GameUI, engine: Engine, state: Any, ctx: RenderContext, outcome: Any) -> str:
+        t = ctx.t
+        winners = t.format_list([ctx.name(s) for s in outcome.winners])
+        lines = [t.ngettext("🏆 The winner is {names}!", "🏆 The winners are {names}!",
+                            len(outcome.winners)).format(names=winners)]
+        order = sorted(range(len(outcome.ranks)), key=lambda s: outcome.ranks[s])
+        for s in order:
+            lines.append(t.gettext("{rank}. {name}: {score}").format(
+                rank=outcome.ranks[s], name=ctx.name(s), score=t.format_number(outcome.scores[s])))
+        lines.append(t.gettext("Thanks for playing! Write “new” for another game."))
+        return "\n".join(lines)
+
+    def _private_prompt(self, match: MatchRec, room: RoomRec, seat: int, events: Sequence[Event],
+                        force: bool) -> list[Outbound]:
+        rec = match.seats[seat]
+        if rec.user_id is None or (not events and not force):
+            return []
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        assert match.state is not None
+        state = engine.load(match.state)
+        user = self.repo.user_by_id(rec.user_id)
+        t = i18n.translator(user.lang or room.lang or "fi")
+        names = tuple(s.name for s in match.seats)
+        ctx = RenderContext(t, names, seat, match.options)
+        view = engine.view(state, seat)
+        parts = [ui.title(t) + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1
+                                else "")]
+        parts.extend(f"▸ {x}" for x in ui.render_events(events, ctx))
+        panel = ui.render_private(view, ctx)
+        if panel:
+            parts.append(panel)
+        buttons: list[list[Button]] = []
+        if seat in engine.to_act(state):
+            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+            parts.append(t.gettext("Your turn, {name}! What will you do?").format(name=rec.name))
+            for row in ui.button_rows(legal, view, ctx):
+                buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        return [Outbound(room.platform, "\n".join(parts), user_id=user.ext_id, buttons=_rows(buttons),
+                         lang=t.lang)]
+
+
+def _rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:
+    return tuple(tuple(row) for row in buttons if row)
+
+
+def _dedupe(items: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    return [x for x in items if not (x in seen or seen.add(x))]
+
+
+def _ai_kind(args: Sequence[str], engine: Engine) -> str:
+    words = {w.casefold() for w in args}
+    aliases = {"satunnainen": "random", "random": "random", "helppo": "random", "easy": "random",
+               "fiksu": "smart", "smart": "smart", "vahva": "strong", "strong": "strong",
+               "järkevä": "sensible", "jarkeva": "sensible", "sensible": "sensible", "normal": "sensible"}
+    for w in words:
+        kind = aliases.get(w, w)
+        if kind in engine.ais:
+            return kind
+    return engine.default_ai

@@ -1,0 +1,87 @@
+"""All tables in one module. JSON columns are replaced, never changed in place (SQLAlchemy does not
+see in-place changes of a plain JSON column)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class User(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("platform", "ext_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(index=True)
+    ext_id: str
+    name: str
+    lang: str | None = None
+    created_at: datetime = Field(default_factory=_now)
+
+
+class Room(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("platform", "ext_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(index=True)
+    ext_id: str
+    lang: str | None = None
+    created_at: datetime = Field(default_factory=_now)
+
+
+class Match(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", index=True)
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: str
+    #: optimistic concurrency: every change is ``UPDATE ... WHERE version = :seen``
+    version: int = 0
+    status: str = Field(index=True)
+    host_user_id: int | None = Field(default=None, foreign_key="user.id")
+    meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=_now)
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    seat: int
+    name: str
+    user_id: int | None = Field(default=None, foreign_key="user.id", index=True)
+    ai: str | None = None
+
+
+class Snapshot(SQLModel, table=True):
+    """The engine state after the latest action, as written by the engine's own ``dump``."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    version: int
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class ActionLog(SQLModel, table=True):
+    """Append-only: one row per applied action, with the events it produced (codes, not text)."""
+
+    __table_args__ = (UniqueConstraint("match_id", "ply"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    ply: int
+    seat: int
+    notation: str
+    events: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    at: datetime = Field(default_factory=_now)
+
+
+class KeyValue(SQLModel, table=True):
+    """Small transport state: sync tokens, direct-room ids, message ids to edit."""
+
+    namespace: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    value: Any = Field(default=None, sa_column=Column(JSON))
