@@ -15,8 +15,9 @@ What is hidden from whom
 Cards are instance ids ``<kind>.<n>`` (``B1.1`` ... ``G6.5``). Actions name kinds, never instances:
 copies of a kind are identical for the rules, so the engine moves the copy that has been in the hand
 longest. (Moving e.g. the lowest-numbered copy would leak which other copies the hand lacks; the
-arrival order is as random as the shuffle, so the id shown reveals nothing beyond the kind.) Views show instance ids only for cards the observer may see; ``hidden_tokens`` are the
-instance ids in the draw pile and in the other seats' hands.
+arrival order is as random as the shuffle, so the id shown reveals nothing beyond the kind.) Views
+show instance ids only for cards the observer may see; ``hidden_tokens`` are the instance ids in the
+draw pile and in the other seats' hands.
 
 Tests inject the deck order with ``ENGINE.new_game(players, seed, options, deck=[...])``: ``deck[0]``
 is the top card. Entries are instance ids or bare kinds (a kind gets its lowest unused copy number).
@@ -872,7 +873,8 @@ class ColorettoAmazonas(Engine):
             return PublicView(**common)
         me = state.seats[seat]
         legal = tuple(self.notation(a) for a in self.legal_actions(state, seat))
-        return PrivateView(**common, seat=seat, hand=sort_hand(me.hand), last_drawn=me.last_drawn, legal=legal)
+        return PrivateView(**common, seat=seat, hand=sort_hand(me.hand), last_drawn=me.last_drawn,
+                           legal=legal)
 
     def outcome(self, state: State) -> Outcome | None:
         return final_outcome(state) if state.phase == OVER else None

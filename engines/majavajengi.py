@@ -42,6 +42,12 @@ from engines.base import (
     types_of,
 )
 
+__all__ = [
+    "CANONICAL_DECK", "ENGINE", "KIND", "VALUE", "Action", "Discard", "Draw", "Draw2", "End", "Knock",
+    "Majavajengi", "MajavajengiOptions", "MajavajengiSeatView", "MajavajengiState", "MajavajengiView",
+    "Next", "Peek", "Replace", "Stop", "Swap", "Take", "new_game_with_deck", "smart_policy",
+]
+
 # ---------------------------------------------------------------------------------------------
 # Constants
 
@@ -55,6 +61,8 @@ CANONICAL_DECK: tuple[str, ...] = tuple(
 KIND: dict[str, str] = {card: card.partition(".")[0] for card in CANONICAL_DECK}
 VALUE: dict[str, int] = {f"N{v}": v for v in range(10)}
 POSITIONS = 4
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
 
 # phases (string codes, also used in views)
 START = "start"
@@ -143,7 +151,7 @@ class MajavajengiState:
     known: Known  # [observer][seat][position] = kind or None
     round_scores: tuple[tuple[int, ...], ...]  # one tuple per finished round
     totals: tuple[int, ...]
-    preset_decks: tuple[tuple[str, ...], ...] = ()  # deck orders for the coming rounds (tests)
+    preset_decks: tuple[tuple[str, ...], ...] = ()  # deck order of round r at index r - 1 (tests)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,9 +398,8 @@ def _draw_held(t: _Table, seat: int, in_draw2: bool) -> None:
 
 def _start_round(t: _Table, round_no: int, start_seat: int) -> None:
     """Spec §3.2: shuffle (or take the preset deck), deal in four passes, turn up the discard."""
-    if t.preset_decks:
-        deck = list(t.preset_decks[0])
-        t.preset_decks = t.preset_decks[1:]
+    if round_no <= len(t.preset_decks):
+        deck = list(t.preset_decks[round_no - 1])
     else:
         deck = list(CANONICAL_DECK)
         t.rng(f"deal{round_no}:").shuffle(deck)
@@ -471,6 +478,8 @@ def _end_round(t: _Table) -> None:
 
 
 def _pass_turn(t: _Table) -> None:
+    # [decided] every finished turn emits turn_ended (after knocked, if any); next_seat is None when
+    # the turn ended the round
     nxt = (t.turn + 1) % t.players
     t.emit("turn_ended", seat=t.turn, next_seat=nxt)
     t.turn = nxt
@@ -537,9 +546,43 @@ def _check_pos(pos: object) -> None:
 
 
 def _need_held(state: MajavajengiState, kind: str) -> None:
+    # [decided] own reason code; the held kind is not a parameter, so the reason may be shown anywhere
     assert state.held is not None
     if KIND[state.held] != kind:
         raise IllegalAction("wrong_card", needed=kind)
+
+
+def new_game_with_deck(players: int, seed: str, options: MajavajengiOptions | None,
+                       decks: Sequence[Sequence[str]]) -> MajavajengiState:
+    """A new game whose round r (1-based) is dealt from ``decks[r - 1]`` instead of a shuffle.
+
+    Each deck order lists cards from the top: instance ids (``N5.2``) or kinds (``N5`` = its lowest
+    unused copy); the cards not listed follow in canonical order. Rounds beyond ``decks`` are shuffled.
+    The deal takes ``4 x players`` cards (pass k fills position k, clockwise from the start seat),
+    then one card starts the discard pile; the rest is the draw pile, top first.
+    """
+    full = tuple(_deck_from(d) for d in decks)
+    return _setup(players, seed, options or MajavajengiOptions(), full)[0]
+
+
+def _setup(players: int, seed: str, options: MajavajengiOptions,
+           decks: tuple[tuple[str, ...], ...]) -> tuple[MajavajengiState, tuple[Event, ...]]:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError("players must be 2-6")
+    rounds = validate_options(options, players)
+    if options.first_round_start == "host":
+        start = options.first_start_seat
+    else:
+        start = rng_for(seed, 0, "first_start").randrange(players)
+    blank = MajavajengiState(
+        seed=seed, ply=0, players=players, options=options, rounds=rounds, round=0, start_seat=start,
+        turn=start, phase=START, draw_pile=(), discard=(), layouts=(), held=None, draw2_left=0,
+        in_draw2=False, knocker=None, turns_taken=0, last_lap_left=None, known=(),
+        round_scores=(), totals=(0,) * players, preset_decks=decks,
+    )
+    t = _Table(blank)
+    _start_round(t, 1, start)
+    return t.freeze(), tuple(t.events)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -548,8 +591,8 @@ def _need_held(state: MajavajengiState, kind: str) -> None:
 
 class Majavajengi(Engine):
     id = "majavajengi"
-    min_players = 2
-    max_players = 6
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     default_players = 2
     Options = MajavajengiOptions
     default_ai = "smart"
@@ -557,6 +600,11 @@ class Majavajengi(Engine):
     # --- creation ------------------------------------------------------------------------
     def new_game(self, players: int, seed: str, options: Any = None) -> MajavajengiState:
         return new_game_with_deck(players, seed, options, ())
+
+    def start_events(self, state: MajavajengiState) -> tuple[Event, ...]:
+        """The events of the first deal (``round_started``, ``dealt``, private ``dealt_cards``):
+        the setup is rebuilt from the seed, options and preset decks, so any state of the game works."""
+        return _setup(state.players, state.seed, state.options, state.preset_decks)[1]
 
     # --- turn order and legality -----------------------------------------------------------
     def to_act(self, state: MajavajengiState) -> tuple[Seat, ...]:
@@ -628,6 +676,7 @@ class Majavajengi(Engine):
             case Next() | Stop():
                 _need_phase(state, DRAW2_NEXT)
             case Knock():
+                # [decided] the most helpful reason first: already_knocked, knock_too_early, then phase
                 if state.knocker is not None:
                     raise IllegalAction("already_knocked", knocker=state.knocker)
                 # the turn being played counts as taken when it ends, where the knock happens
@@ -726,6 +775,8 @@ class Majavajengi(Engine):
     # --- information ---------------------------------------------------------------------------
     def view(self, state: MajavajengiState, seat: Seat | None) -> MajavajengiView:
         over = state.phase == OVER
+        # [decided] rounds before the last are revealed only through the `revealed` event (the next
+        # deal follows at once); the final layouts stay visible once the game is over
         if over:
             layouts: tuple[tuple[str | None, ...], ...] = tuple(
                 tuple(KIND[c] for c in row) for row in state.layouts)
@@ -802,34 +853,6 @@ class Majavajengi(Engine):
         if verb == "peek":
             return Peek(int(pos))
         return Swap(int(own), int(seat), int(other))
-
-
-def new_game_with_deck(players: int, seed: str, options: MajavajengiOptions | None,
-                       decks: Sequence[Sequence[str]]) -> MajavajengiState:
-    """A new game whose round r (1-based) is dealt from ``decks[r - 1]`` instead of a shuffle.
-
-    Each deck order lists cards from the top: instance ids (``N5.2``) or kinds (``N5`` = its lowest
-    unused copy); the cards not listed follow in canonical order. Rounds beyond ``decks`` are shuffled.
-    The deal takes ``4 x players`` cards (pass k fills position k, clockwise from the start seat),
-    then one card starts the discard pile; the rest is the draw pile, top first.
-    """
-    options = options or MajavajengiOptions()
-    if not Majavajengi.min_players <= players <= Majavajengi.max_players:
-        raise ValueError("players must be 2-6")
-    rounds = validate_options(options, players)
-    if options.first_round_start == "host":
-        start = options.first_start_seat
-    else:
-        start = rng_for(seed, 0, "first_start").randrange(players)
-    blank = MajavajengiState(
-        seed=seed, ply=0, players=players, options=options, rounds=rounds, round=0, start_seat=start,
-        turn=start, phase=START, draw_pile=(), discard=(), layouts=(), held=None, draw2_left=0,
-        in_draw2=False, knocker=None, turns_taken=0, last_lap_left=None, known=(),
-        round_scores=(), totals=(0,) * players, preset_decks=tuple(_deck_from(d) for d in decks),
-    )
-    t = _Table(blank)
-    _start_round(t, 1, start)
-    return t.freeze()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -963,9 +986,3 @@ Majavajengi.types = types_of(globals())
 
 ENGINE = Majavajengi()
 
-# re-exported for the tests and the chat layer
-__all__ = [
-    "CANONICAL_DECK", "ENGINE", "KIND", "VALUE", "Action", "Discard", "Draw", "Draw2", "End", "Knock",
-    "Majavajengi", "MajavajengiOptions", "MajavajengiSeatView", "MajavajengiState", "MajavajengiView",
-    "Next", "Peek", "Replace", "Stop", "Swap", "Take", "new_game_with_deck", "smart_policy",
-]

@@ -35,9 +35,9 @@ from engines.cardavia.rules import (
     NOTATION,
     OVER,
     Action,
-    Ask,
     Aside,
     AsideView,
+    Ask,
     DealResult,
     Exchange,
     Keep,
@@ -54,8 +54,20 @@ from engines.cardavia.rules import (
 )
 
 __all__ = [
-    "ENGINE", "Action", "Ask", "Aside", "AsideView", "Cardavia", "DealResult", "Exchange", "Keep", "Knock",
-    "Options", "State", "View", "rank_of",
+    "ENGINE",
+    "Action",
+    "Aside",
+    "AsideView",
+    "Ask",
+    "Cardavia",
+    "DealResult",
+    "Exchange",
+    "Keep",
+    "Knock",
+    "Options",
+    "State",
+    "View",
+    "rank_of",
 ]
 
 _PARSE: dict[str, Action] = {"keep": Keep(), "ask": Ask(), "knock": Knock()}

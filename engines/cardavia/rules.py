@@ -531,7 +531,7 @@ class Table:
                 src: int | None = order[j]
                 c = hands[order[j]]
                 r = c >> 1
-                if r == HOUSE or r == HORSE:
+                if r in (HOUSE, HORSE):
                     self.show(c)
                     self.emit("passed_by", seat=src, rank=RANK_IDS[r], call=CALLS[r], asker=a)
                     j += 1

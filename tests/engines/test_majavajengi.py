@@ -9,6 +9,7 @@ import pytest
 
 from engines.base import BadNotation, IllegalAction, play_ai_game, rng_for
 from engines.majavajengi import (
+    CANONICAL_DECK,
     ENGINE,
     KIND,
     Discard,
@@ -94,11 +95,17 @@ def test_deal_order_initial_look_and_round_started():
     assert s2.rounds == 6 and s2.round == 1 and sum(len(r) for r in s2.layouts) == 12
 
 
-def test_new_game_events_via_first_action_and_dealt_private():
-    s = game([L0, L1], "N1", rounds=1)
-    s, events = play(s, 0, "take 1", "knock")
-    s, events = play(s, 1, "take 1")
-    assert ENGINE.outcome(s) is not None
+def test_start_events_and_dealt_private():
+    s = game([L0, L1], "SWAP", pile=("N3", "N4"), initial_special_discard="redraw")
+    events = ENGINE.start_events(s)
+    assert [(e.code, e.to) for e in events] == [
+        ("round_started", None), ("dealt", None), ("dealt_cards", (0,)), ("dealt_cards", (1,))]
+    assert events[0].p == {"round": 1, "rounds": 6, "start_seat": 0, "discard_top": "N3", "draw_pile": 57,
+                           "redrawn": ("SWAP",)}
+    assert events[2].p == {"seat": 0, "positions": (1, 4), "cards": ("N9", "N2")}
+    s2, _ = play(s, 0, "take 1")
+    assert ENGINE.start_events(s2) == events
+    assert ENGINE.start_events(ENGINE.new_game(3, "x"))[0]["start_seat"] == ENGINE.new_game(3, "x").start_seat
     # the deal of a next round sends each seat only its own outer cards
     s = game([L0, L1], "N1", later=[deck_for([L1, L0], "N2")], rounds=2)
     s, _ = play(s, 0, "take 1", "knock")
@@ -243,7 +250,7 @@ def test_draw2_chain_with_a_second_draw2_m1():
 def test_draw2_stop_and_placing_ends_it():
     s = game([L0, L1], "N1", pile=("DRAW2", "N7", "DRAW2", "N0", "N5"))
     s, events = play(s, 0, "draw", "draw2", "discard", "stop")
-    assert codes(events)[-2:] == ["draw2_stopped"] + ["turn_ended"] * 0 or s.phase == "turn_end"
+    assert codes(events)[-2:] == ["discarded", "draw2_stopped"]
     assert find(events, "draw2_stopped")[0].p == {"seat": 0}
     assert s.phase == "turn_end" and not ENGINE.view(s, None).draw2_active
     s, _ = play(s, 0, "end")
@@ -286,7 +293,7 @@ def test_knock_and_last_lap_two_seats():
 
 
 def test_last_lap_four_seats():
-    lays = [L0, L1, ("N2", "N2", "N2", "N3"), ("N4", "N4", "N4", "N5")]
+    lays = [L0, L1, ("N2", "N2", "N2", "N3"), ("N4", "N4", "N5", "N5")]
     s = game(lays, "N0", rounds=1)
     s, _ = play(s, 0, "draw", "discard", "end")
     s, events = play(s, 1, "draw", "discard", "knock")
@@ -354,15 +361,13 @@ def test_reshuffle_modes(mode):
     s, events = play(s, 0, "draw")
     ev = find(events, "reshuffled")[0]
     assert codes(events) == ["reshuffled", "drew", "drew_card"]
-    assert ev["draw_pile"] == (57 if mode == "all" else 57) and ev["discard_size"] == 1
+    assert ev["draw_pile"] == 57 and ev["discard_size"] == 1
     assert len(s.draw_pile) == 56 and len(s.discard) == 1
     if mode == "keep_top":
         assert s.discard == (top,) and ev["discard_top"] == "N1"
     else:
         assert ev["discard_top"] == KIND[s.discard[-1]]
-    assert sorted((*s.draw_pile, *s.discard, s.held, *s.layouts[0], *s.layouts[1])) == sorted(
-        ENGINE.new_game(2, "x").draw_pile + ENGINE.new_game(2, "x").discard
-        + sum(ENGINE.new_game(2, "x").layouts, ()))
+    assert sorted((*s.draw_pile, *s.discard, s.held, *s.layouts[0], *s.layouts[1])) == sorted(CANONICAL_DECK)
 
 
 @pytest.mark.parametrize("initial", ["leave", "redraw"])
@@ -384,8 +389,7 @@ def test_reshuffle_all_turns_a_top_card_and_applies_initial_special_discard(init
 
 def test_initial_special_discard_at_the_deal():
     s = game([L0, L1], "SWAP", pile=("N3", "N4"), initial_special_discard="redraw")
-    assert kinds(s.discard) == ("N3",) and KIND[s.draw_pile[0]] == "N4"
-    assert "SWAP.1" in s.draw_pile[1:]
+    assert kinds(s.discard) == ("N3",) and "SWAP.1" in s.draw_pile
     s = game([L0, L1], "SWAP", pile=("N3", "N4"))
     assert kinds(s.discard) == ("SWAP",)
 
@@ -407,7 +411,8 @@ def test_end_of_round_special_replacement_order_m21_m22():
     ]
     assert find(events, "revealed")[0]["layouts"] == (("N1", "PEEK", "N0", "N3"), ("SWAP", "N4", "N0", "DRAW2"))
     assert find(events, "round_scored")[0]["scores"] == (11, 15)
-    assert kinds(s.discard[-6:]) == ("SWAP", "SWAP", "PEEK", "DRAW2", "PEEK", "PEEK")[:0] + kinds(s.discard[-6:])
+    # drawn specials go to the discard pile first, the replaced special after the number is placed
+    assert kinds(s.discard) == ("N2", "SWAP", "SWAP", "PEEK", "DRAW2", "PEEK")
     assert ENGINE.outcome(s).ranks == (1, 2)
 
 
@@ -453,7 +458,7 @@ def test_views_public_and_private():
     s, _ = play(s, 1, "draw")
     pub = ENGINE.view(s, None)
     assert type(pub) is MajavajengiView and not hasattr(pub, "known") and not hasattr(pub, "held")
-    assert pub.layouts == ((None,) * 4,) * 2 and pub.discard_top == "N9" and pub.draw_pile == 56
+    assert pub.layouts == ((None,) * 4,) * 2 and pub.discard_top == "N5" and pub.draw_pile == 56
     assert pub.holding and pub.phase == "holding" and pub.turn == 1 and pub.discard_size == 1
     mine = ENGINE.view(s, 1)
     other = ENGINE.view(s, 0)
@@ -484,7 +489,7 @@ def test_dump_load_round_trip_keeps_preset_decks():
     s = game([L0, L1], "N1", later=[deck_for([L1, L0], "N2")], rounds=3)
     s, _ = play(s, 0, "take 1")
     data = json.loads(json.dumps(ENGINE.dump(s)))
-    assert ENGINE.load(data) == s and len(s.preset_decks) == 1
+    assert ENGINE.load(data) == s and len(s.preset_decks) == 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -497,7 +502,7 @@ def test_dump_load_round_trip_keeps_preset_decks():
 def test_random_games_end_without_a_turn_cap(players, opts):
     options = MajavajengiOptions(round_turn_cap=0, **opts)
     for g in range(5):
-        state, log = play_ai_game(ENGINE, ("random",) * players, f"rr:{g}", options)
+        state, _log = play_ai_game(ENGINE, ("random",) * players, f"rr:{g}", options)
         assert ENGINE.outcome(state) is not None and len(state.round_scores) == 6
 
 

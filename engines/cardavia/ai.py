@@ -1,0 +1,533 @@
+"""AI players for Cardavia's Gnav (spec 7). Every policy sees only its seat's :class:`View`.
+
+- ``random``: uniform among the legal actions.
+- ``easy``: keep with VI or higher or a matador, else ask; never ask a known dragoon/cat; flip with p 0.1.
+- ``sensible`` (the spec's "normal" level): compares the expected lives lost by keeping and by asking,
+  from public knowledge and the seat's own (spec 7.1).
+- ``strong``: information-set Monte Carlo (spec 7.2): samples the hidden cards consistently with the view,
+  plays the rest of the deal out for both choices with ``sensible`` deciding for everyone else from their own
+  information in that world, and takes the choice that costs the fewest lives.
+
+Knocks are automatic: a seat whose only legal action is ``knock`` knocks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb, exp
+from typing import Any
+
+from engines.base import random_policy
+from engines.cardavia.rules import (
+    CARD_INDEX,
+    CARDS,
+    CAT,
+    CUCKOO,
+    DRAGOON,
+    FOOL,
+    HORSE,
+    HOUSE,
+    LAST_ORDINARY,
+    N6,
+    ORDINARY,
+    PUBLIC,
+    RANKS,
+    TURN,
+    Aside,
+    Ask,
+    Keep,
+    Table,
+    View,
+)
+
+#: ask only when it saves at least this many expected lives (spec 7.1 item 5)
+MARGIN = 0.03
+#: worlds sampled per decision by the strong AI (both choices are played out in each)
+WORLDS = 48
+#: extra cost of being eliminated, and credit per life other seats lose (scaled by the seats left)
+ELIMINATION_COST = 1.0
+OTHERS_CREDIT = 0.25
+#: the opponent model used to weight sampled worlds: softmax temperature, least probability of a choice
+TEMPERATURE = 0.05
+CHOICE_FLOOR = 0.05
+WEIGHTED = True
+
+
+# ---------------------------------------------------------------------------------------------
+# What one seat knows, in the compact form the heuristic reads
+
+
+@dataclass(slots=True)
+class Info:
+    me: int
+    own: int  # rank of the own card
+    order: list[int]
+    idx: int  # own index in order
+    departed: list[int]
+    known: dict[int, int]  # seat -> rank, for other seats whose card the seat knows
+    ordinary: set[int]  # seats whose card is publicly ordinary
+    stock_seq: list[int]  # known ranks from the top of the stock down, up to the first unknown card
+    counts: list[int]  # per rank: copies whose place the seat does not know
+
+
+def info_from_view(v: View) -> Info:
+    me = v.seat
+    assert me is not None and v.own_card is not None
+    located = [c for c in v.hands if c is not None]
+    located += [c for _, c in v.stock_known]
+    located += [a.card for a in v.aside if a.card is not None]
+    counts = [2] * RANKS
+    for cid in located:
+        counts[CARD_INDEX[cid] >> 1] -= 1
+    known = {s: CARD_INDEX[c] >> 1 for s in v.order if s != me and (c := v.hands[s]) is not None}
+    depth = dict(v.stock_known)
+    seq = []
+    while len(seq) in depth:
+        seq.append(CARD_INDEX[depth[len(seq)]] >> 1)
+    return Info(me, CARD_INDEX[v.own_card] >> 1, list(v.order), v.order.index(me), list(v.departed), known,
+                set(v.ordinary), seq, counts)
+
+
+def info_from_table(t: Table, me: int) -> Info:
+    mask = PUBLIC | (1 << me)
+    know = t.know
+    hands = t.hands
+    counts = [2] * RANKS
+    for c in range(CARDS):
+        if know[c] & mask:
+            counts[c >> 1] -= 1
+    known = {s: hands[s] >> 1 for s in t.order if s != me and know[hands[s]] & mask}
+    seq = []
+    for c in reversed(t.stock):
+        if not know[c] & mask:
+            break
+        seq.append(c >> 1)
+    return Info(me, hands[me] >> 1, t.order, t.order.index(me), t.departed, known,
+                {s for s in t.order if know[hands[s]] & ORDINARY}, seq, counts)
+
+
+# ---------------------------------------------------------------------------------------------
+# The sensible heuristic (spec 7.1)
+
+
+def _responder(f: Info) -> tuple[int | None, int | None]:
+    """The effective responder (None: the stock) and its rank if known, skipping known horses/houses."""
+    order = f.order
+    j = f.idx + 1
+    while j < len(order):
+        s = order[j]
+        r = f.known.get(s)
+        if s in f.departed or r in (HOUSE, HORSE):
+            j += 1
+            continue
+        return s, r
+    for r in f.stock_seq:
+        if r != HOUSE and r != HORSE:
+            return None, r
+    return None, None
+
+
+def _lose(x: int, low: int, fools: int, m: int, a: int, total: int) -> float:
+    """Chance that a final card of rank x loses at settlement.
+
+    ``low``: the lowest known non-fool card of the other seats (RANKS if none); ``fools``: known fools among
+    them; ``m``: other seats with unknown cards; ``a``/``total``: unlocated non-fool copies of rank >= x / all.
+    """
+    if x == FOOL:
+        return 1.0
+    if fools >= 2 or low < x:
+        return 0.0
+    if m == 0:
+        return 1.0
+    if total < m:
+        return 0.0
+    return comb(a, m) / comb(total, m)
+
+
+def expected_losses(f: Info) -> tuple[float, float, int | None, int | None]:
+    """(E_keep, E_ask, responder, known responder rank) for the seat of ``f``."""
+    own = f.own
+    resp, r = _responder(f)
+    low, fools, m = RANKS, 0, 0
+    for s in f.order:
+        if s == f.me or s in f.departed:
+            continue
+        k = f.known.get(s)
+        if k is None:
+            m += 1
+        elif k == FOOL:
+            fools += 1
+        elif k < low:
+            low = k
+    counts = f.counts
+    suffix = [0] * (RANKS + 1)
+    for x in range(RANKS - 1, 0, -1):
+        suffix[x] = suffix[x + 1] + counts[x]
+    total = suffix[1]
+    l_own = _lose(own, low, fools, m, suffix[own] if own else 0, total)
+    if r is not None:
+        if r >= CAT:
+            e_ask = l_own + (1.0 if r != CUCKOO else 0.0)
+        elif resp is None:
+            e_ask = _lose(r, low, fools, m, suffix[r] if r else 0, total)
+        else:
+            # the responder will hold the own card, which the seat knows
+            fools2 = fools + (own == FOOL) - (r == FOOL)
+            e_ask = _lose(r, _low_without(f, resp, own), fools2, m, suffix[r] if r else 0, total)
+        return l_own, e_ask, resp, r
+    # unknown responder: a distribution over the unlocated ranks
+    pen = cu = acc = weight = 0.0
+    if resp is not None:
+        low2 = low if own == FOOL else min(low, own)
+        fools2 = fools + (own == FOOL)
+        top = LAST_ORDINARY if resp in f.ordinary else CUCKOO
+        for x in range(1, top + 1):
+            w = counts[x]
+            if not w or x in (HOUSE, HORSE):
+                continue
+            weight += w
+            if x in (CAT, DRAGOON):
+                pen += w
+            elif x == CUCKOO:
+                cu += w
+            else:
+                acc += w * _lose(x, low2, fools2, m - 1, suffix[x] - 1, total - 1)
+    else:
+        for x in range(RANKS):
+            w = counts[x]
+            if not w or x in (HOUSE, HORSE):
+                continue
+            weight += w
+            if x in (CAT, DRAGOON):
+                pen += w
+            elif x == CUCKOO:
+                cu += w
+            elif x == FOOL:
+                acc += w
+            else:
+                acc += w * _lose(x, low, fools, m, suffix[x] - 1, total - 1)
+    if not weight:
+        return l_own, l_own, resp, r
+    e_ask = (pen * (1.0 + l_own) + cu * l_own + acc) / weight
+    return l_own, e_ask, resp, r
+
+
+def _low_without(f: Info, resp: int, own: int) -> int:
+    """The lowest known non-fool card of the other seats after the responder takes the own card."""
+    low = RANKS
+    for s in f.order:
+        if s == f.me or s in f.departed:
+            continue
+        k = own if s == resp else f.known.get(s)
+        if k is not None and k != FOOL and k < low:
+            low = k
+    return low
+
+
+def sensible_ask(f: Info) -> bool:
+    """True: ask; False: keep."""
+    if f.own >= HOUSE:
+        return False  # an AI never gives a matador away (G9)
+    e_keep, e_ask, _resp, r = expected_losses(f)
+    if r is not None:
+        if r in (CAT, DRAGOON, FOOL):
+            return False
+        if r == CUCKOO:
+            return True  # free, and it stops the deal before the others can pass low cards on
+    elif f.own == FOOL:
+        return True
+    return e_ask + MARGIN < e_keep
+
+
+def _pick(legal: tuple[Any, ...], ask: bool) -> Any:
+    want = Ask() if ask else Keep()
+    return want if want in legal else legal[0]
+
+
+def sensible_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    if len(legal) == 1:
+        return legal[0]
+    return _pick(legal, sensible_ask(info_from_view(view)))
+
+
+def easy_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    if len(legal) == 1:
+        return legal[0]
+    f = info_from_view(view)
+    if f.own >= HOUSE:
+        return Keep()
+    _resp, r = _responder(f)
+    if r in (CAT, DRAGOON):
+        return Keep()
+    ask = f.own < N6
+    if rng.random() < 0.1:
+        ask = not ask
+    return _pick(legal, ask)
+
+
+# ---------------------------------------------------------------------------------------------
+# The strong player: determinised rollouts (spec 7.2)
+
+
+def sample_world(v: View, rng: random.Random) -> Table:
+    """A full table consistent with the view: unknown places get the unlocated cards at random."""
+    me = v.seat
+    assert me is not None
+    n = v.players
+    hands = [-1] * n
+    located: set[int] = set()
+    for s in v.order:
+        cid = v.hands[s]
+        if cid is not None:
+            hands[s] = CARD_INDEX[cid]
+            located.add(hands[s])
+    stock_top = [-1] * v.stock_size
+    for depth, cid in v.stock_known:
+        stock_top[depth] = CARD_INDEX[cid]
+        located.add(stock_top[depth])
+    aside_cards = []
+    for a in v.aside:
+        c = CARD_INDEX[a.card] if a.card is not None else -1
+        aside_cards.append(c)
+        if c >= 0:
+            located.add(c)
+    pool = [c for c in range(CARDS) if c not in located]
+    rng.shuffle(pool)
+    ordinary_seats = set(v.ordinary)
+    stock_ordinary = set(v.stock_ordinary)
+
+    def take(max_rank: int) -> int:
+        for k, c in enumerate(pool):
+            if FOOL < c >> 1 <= max_rank:
+                return pool.pop(k)
+        raise LookupError  # a dead end; never seen in practice, the caller redraws
+
+    # constrained places first: ordinary ones, then the not-a-fool ones (hands, face-down aside)
+    for s in v.order:
+        if hands[s] < 0 and s in ordinary_seats:
+            hands[s] = take(LAST_ORDINARY)
+    for k, a in enumerate(v.aside):
+        if aside_cards[k] < 0 and a.ordinary:
+            aside_cards[k] = take(LAST_ORDINARY)
+    for d in stock_ordinary:
+        if stock_top[d] < 0:
+            for k, c in enumerate(pool):
+                if c >> 1 <= LAST_ORDINARY:
+                    stock_top[d] = pool.pop(k)
+                    break
+    for s in v.order:
+        if hands[s] < 0:
+            hands[s] = take(CUCKOO)
+    for k in range(len(aside_cards)):
+        if aside_cards[k] < 0:
+            aside_cards[k] = take(CUCKOO)
+    for d in range(len(stock_top)):
+        if stock_top[d] < 0:
+            stock_top[d] = pool.pop()
+    stock = stock_top[::-1]
+    aside = [Aside(c, a.face_up) for c, a in zip(aside_cards, v.aside)]
+
+    # what each seat knows: its own card now and the cards it saw in the exchanges still in the log
+    know = [0] * CARDS
+    h = hands[:]
+    st = stock[:]
+    for e in reversed(v.log):
+        if e.partner is None:
+            assert e.aside is not None
+            st.append(h[e.asker])
+            h[e.asker] = aside[e.aside].card
+        else:
+            h[e.asker], h[e.partner] = h[e.partner], h[e.asker]
+    for s in v.order:
+        know[h[s]] |= 1 << s
+    for e in v.log:
+        a = e.asker
+        if e.partner is None:
+            h[a] = st.pop()
+            know[h[a]] |= 1 << a
+        else:
+            b = e.partner
+            h[a], h[b] = h[b], h[a]
+            know[h[a]] |= 1 << a
+            know[h[b]] |= 1 << b
+    mine = 1 << me
+    for c in range(CARDS):
+        know[c] &= ~mine
+    for c in located:
+        know[c] |= mine
+        # [decided] the view does not mark which known cards are public; known fools and matadors are
+        # (an AI never gives a matador away), and so are the face-up aside cards
+        if c >> 1 == FOOL or c >> 1 >= HOUSE:
+            know[c] |= PUBLIC
+    for s in ordinary_seats:
+        know[hands[s]] |= ORDINARY
+    for k, a in enumerate(v.aside):
+        if a.face_up:
+            know[aside[k].card] |= PUBLIC
+        if a.ordinary:
+            know[aside[k].card] |= ORDINARY
+    for d in stock_ordinary:
+        know[stock_top[d]] |= ORDINARY
+    return Table(
+        n=n, options=v.options, seed="", lives=list(v.lives), rotation=v.rotation, deal=v.deal,
+        resting=list(v.resting), order=list(v.order), hands=hands, departed=list(v.departed), stock=stock,
+        aside=aside, log=list(v.log), turn=v.turn, knocks=[], know=know,
+        eliminated=[(s, k + 1) for k, s in enumerate(v.eliminated)], phase=TURN, history=[], last=None,
+        decks=[], rollout=True,
+    )
+
+
+def _log_start(v: View, w: Table) -> tuple[list[int], list[int]]:
+    """Hands and stock of the world when the exchanges still in the log began (= the dealt hands)."""
+    h = w.hands[:]
+    st = w.stock[:]
+    for e in reversed(v.log):
+        if e.partner is None:
+            assert e.aside is not None
+            st.append(h[e.asker])
+            h[e.asker] = w.aside[e.aside].card
+        else:
+            h[e.asker], h[e.partner] = h[e.partner], h[e.asker]
+    return h, st
+
+
+def _p_ask(f: Info) -> float:
+    """The opponent model: how likely a sensible player asks in the situation ``f`` (spec 7.2 item 2)."""
+    if f.own >= HOUSE:
+        return CHOICE_FLOOR
+    e_keep, e_ask, _resp, r = expected_losses(f)
+    if r is not None:
+        if r in (CAT, DRAGOON, FOOL):
+            return CHOICE_FLOOR
+        if r == CUCKOO:
+            return 1.0 - CHOICE_FLOOR
+    elif f.own == FOOL:
+        return 1.0 - CHOICE_FLOOR
+    z = (e_keep - e_ask - MARGIN) / TEMPERATURE
+    p = 1.0 / (1.0 + exp(-z)) if z > -30 else 0.0
+    return min(max(p, CHOICE_FLOOR), 1.0 - CHOICE_FLOOR)
+
+
+def choice_weight(v: View, w: Table) -> float:
+    """Likelihood of the keep/ask choices seen this deal in world ``w``, under the opponent model.
+
+    The cards are followed through the deal's public moves from the dealt hands; each decider is given
+    its own card at the time, the cards it had seen and the cards shown by then.
+    """
+    me = v.seat
+    assert me is not None
+    h, st = _log_start(v, w)
+    start = h[:]
+    events = [e for e in v.history if e.to is None]
+    last_undo = max((k for k, e in enumerate(events) if e.code == "exchanges_undone"), default=-1)
+    kb = [0] * CARDS
+    for s in v.order:
+        if h[s] >= 0:
+            kb[h[s]] = 1 << s
+            if h[s] >> 1 == FOOL:
+                kb[h[s]] |= PUBLIC
+    face_up = [a.card for a in w.aside if a.face_up]
+    shown_from_stock = 0
+    departed: list[int] = []
+    weight = 1.0
+    for k, e in enumerate(events):
+        code = e.code
+        if code == "kept" or code == "requested":
+            s = e["seat"]
+            if s == me or h[s] < 0:
+                continue
+            mask = PUBLIC | (1 << s)
+            counts = [2] * RANKS
+            for c in range(CARDS):
+                if kb[c] & mask:
+                    counts[c >> 1] -= 1
+            known = {t: h[t] >> 1 for t in v.order if t != s and h[t] >= 0 and kb[h[t]] & mask}
+            ordinary = {t for t in v.order if h[t] >= 0 and kb[h[t]] & ORDINARY}
+            p = _p_ask(Info(s, h[s] >> 1, v.order, v.order.index(s), departed, known, ordinary, [], counts))
+            weight *= p if code == "requested" else 1.0 - p
+        elif code == "passed_by" or (code == "refused" and e["holder"] is not None):
+            c = h[e["seat"] if code == "passed_by" else e["holder"]]
+            if c >= 0:
+                kb[c] |= PUBLIC
+        elif code == "stock_passed_by" or code == "refused":
+            if shown_from_stock < len(face_up):
+                kb[face_up[shown_from_stock]] |= PUBLIC
+            shown_from_stock += 1
+        elif code == "swapped":
+            a, b = e["asker"], e["partner"]
+            h[a], h[b] = h[b], h[a]
+            if h[a] >= 0:
+                kb[h[a]] |= (1 << a) | ORDINARY
+            if h[b] >= 0:
+                kb[h[b]] |= 1 << b
+        elif code == "stock_swapped":
+            a = e["asker"]
+            # the cards drawn before the last undo went back onto the stock; only later draws are followed
+            h[a] = st.pop() if k > last_undo and st else -1
+            if h[a] >= 0:
+                kb[h[a]] |= (1 << a) | ORDINARY
+                if h[a] >> 1 == FOOL:
+                    kb[h[a]] |= PUBLIC
+        elif code == "exchanges_undone":
+            h = start[:]
+        elif code == "eliminated":
+            departed = [*departed, e["seat"]]
+    return weight
+
+
+def _play_out(world: Table, me: int, ask: bool) -> float:
+    """Play the deal to its end from the seat's choice; the cost of the result for the seat."""
+    t = world.clone()
+    before = t.lives[:]
+    if ask:
+        t.ask()
+    else:
+        t.keep()
+    while not t.done:
+        if sensible_ask(info_from_table(t, t.order[t.turn])):
+            t.ask()
+        else:
+            t.keep()
+    cost = float(before[me] - t.lives[me])
+    if t.lives[me] == 0:
+        cost += ELIMINATION_COST
+    alive = sum(1 for x in before if x > 0)
+    if alive > 1:
+        others = sum(before) - sum(t.lives) - (before[me] - t.lives[me])
+        cost -= OTHERS_CREDIT * others / (alive - 1)
+    return cost
+
+
+def strong_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    if len(legal) == 1:
+        return legal[0]
+    f = info_from_view(view)
+    if f.own >= HOUSE:
+        return Keep()
+    me = f.me
+    keep_cost = ask_cost = 0.0
+    for _ in range(WORLDS):
+        for _attempt in range(10):
+            try:
+                world = sample_world(view, rng)
+                break
+            except LookupError:
+                continue
+        else:
+            return sensible_policy(view, legal, rng)
+        w = choice_weight(view, world) if WEIGHTED else 1.0
+        keep_cost += w * _play_out(world, me, False)
+        ask_cost += w * _play_out(world, me, True)
+    return _pick(legal, ask_cost < keep_cost - 1e-12)
+
+
+AIS: dict[str, Callable[[Any, tuple[Any, ...], random.Random], Any]] = {
+    "random": random_policy,
+    "easy": easy_policy,
+    "sensible": sensible_policy,
+    "strong": strong_policy,
+}
+#: the engine's AI for each ``ai_level`` of the spec
+LEVEL_AI = {"easy": "easy", "normal": "sensible", "strong": "strong"}
