@@ -4,7 +4,8 @@ Catalogs are split by domain: ``core`` (core, transports, entry points) and one 
 (``chatbot/games/<game>*.py`` and ``chatbot/games/<game>/``). ``sync`` extracts every domain into
 ``locales/<domain>.pot`` and updates ``locales/{fi,en}/LC_MESSAGES/<domain>.po`` (English entries
 are filled with their msgid); ``check`` fails when a Finnish entry is missing, empty or fuzzy or
-when a catalog lags the code; ``apply LANG FILE.json`` fills translations from a JSON mapping
+when a catalog lags the code; ``untranslated [LANG]`` prints the empty entries as a JSON mapping
+to fill; ``--domain NAME`` limits sync, apply and untranslated to one domain; ``apply LANG FILE.json`` fills translations from a JSON mapping
 (``msgid`` or ``context\\u0004msgid`` -> string, or a list of plural forms).
 """
 
@@ -67,9 +68,11 @@ def _read(path: Path, lang: str, domain: str) -> Catalog:
     return Catalog(locale=lang, domain=domain, project="pelipoyta", fuzzy=False)
 
 
-def sync() -> None:
+def sync(only: str | None = None) -> None:
     LOCALES.mkdir(exist_ok=True)
     for domain, files in domains().items():
+        if only and domain != only:
+            continue
         tmpl = template(domain, files)
         if not len(tmpl):
             continue
@@ -122,10 +125,12 @@ def problems() -> list[str]:
     return found
 
 
-def apply(lang: str, mapping_file: str) -> int:
+def apply(lang: str, mapping_file: str, only: str | None = None) -> int:
     mapping = json.loads(Path(mapping_file).read_text(encoding="utf-8"))
     done = 0
     for domain in domains():
+        if only and domain != only:
+            continue
         path = _po_path(lang, domain)
         if not path.exists():
             continue
@@ -150,18 +155,23 @@ def apply(lang: str, mapping_file: str) -> int:
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
+    only = None
+    if "--domain" in argv:
+        i = argv.index("--domain")
+        only = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if command == "sync":
-        sync()
+        sync(only)
         return 0
     if command == "apply":
-        print(apply(argv[1], argv[2]), "entries filled")
+        print(apply(argv[1], argv[2], only), "entries filled")
         return 0
     if command == "untranslated":
         lang = argv[1] if len(argv) > 1 else "fi"
         out = {}
         for domain in domains():
             path = _po_path(lang, domain)
-            if path.exists():
+            if path.exists() and (only is None or domain == only):
                 for m in _read(path, lang, domain):
                     strings = m.string if isinstance(m.string, tuple | list) else (m.string,)
                     if m.id and (not all(strings) or m.fuzzy):

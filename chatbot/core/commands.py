@@ -18,6 +18,8 @@ class Command:
     name: str
     args: tuple[str, ...] = ()
     raw_args: str = ""
+    #: the arguments as typed (case and punctuation kept), for options such as ``rounds=3``
+    tokens: tuple[str, ...] = ()
 
 
 # verb (folded, no slash) -> command name. Slash forms map the same way.
@@ -66,21 +68,22 @@ def parse_command(text: str) -> Command | None:
     if not norm:
         return None
     words = norm.split()
+    typed = body.split()
     folded = [fold(w) for w in words]
     if len(folded) >= 2:
         phrase = f"{folded[0]} {folded[1]}"
         if phrase in _PHRASES:
             rest = words[2:]
-            return Command(_PHRASES[phrase], tuple(rest), " ".join(rest))
+            return Command(_PHRASES[phrase], tuple(rest), " ".join(rest), tuple(typed[2:]))
     head = folded[0]
     name = _WORDS.get(head)
     if name is not None:
         # bare words that double as game commands stay game commands unless slashed
         if not slash and name in {"hand", "status"} and len(words) > 1:
             return None
-        if not slash and name == "new" and len(words) > 3:
-            return None
-        return Command(name, tuple(words[1:]), " ".join(words[1:]))
+        if not slash and name == "new" and len([w for w in typed[1:] if "=" not in w]) > 2:
+            return None  # a long sentence starting with "uusi" is not a command
+        return Command(name, tuple(words[1:]), " ".join(words[1:]), tuple(typed[1:]))
     if _QUESTION.match(norm) or norm.endswith("?") or stripped.endswith("?"):
         return Command("rules", tuple(words), norm)
     return None

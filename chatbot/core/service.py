@@ -282,7 +282,7 @@ class BotCore:
             return [self._reply(msg, t, t.gettext("Which game shall we play?") + "\n" + self._games_text(t))]
         engine = self.games[ui.game_id]
         try:
-            options = self._parse_options(ui, engine, cmd.args)
+            options = self._parse_options(ui, engine, cmd.tokens)
         except ValueError as exc:
             return [self._reply(msg, t, t.gettext("I did not understand the option {option}.").format(
                 option=str(exc)))]

@@ -8,6 +8,7 @@ event that showed it (spec §7.5 invariant 4).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,21 +68,27 @@ SPECIAL_EMOJI = {"SWAP": "🔄", "PEEK": "🔍", "DRAW2": "➕"}
 
 
 def card_name(kind: str | None, t: Translator) -> str:
-    """A card for people: "7", "🔄 Vaihto"; the emoji is a marker, never alone."""
+    """A card for people: "[7]", "[🔄 Vaihto]". Brackets mark every card value in a text, which
+    keeps cards easy to spot for players and makes the no-leak scan of group texts exact."""
     if kind is None:
         return "?"
     if kind.startswith("N"):
-        return kind[1:]
+        return f"[{kind[1:]}]"
     names = {
         "SWAP": t.pgettext("card", "Swap"),
         "PEEK": t.pgettext("card", "Peek"),
         "DRAW2": t.pgettext("card", "Draw 2"),
     }
-    return f"{SPECIAL_EMOJI[kind]} {names[kind]}"
+    return f"[{SPECIAL_EMOJI[kind]} {names[kind]}]"
 
 
 def _slots(values: Sequence[str | None], t: Translator) -> str:
     return "  ".join(f"{i}:{card_name(v, t) if v else '🂠'}" for i, v in enumerate(values, 1))
+
+
+def cards_in(text: str) -> list[str]:
+    """Every card mentioned in a rendered text (the bracketed names), for tests and checks."""
+    return re.findall(r"\[([^\]]+)\]", text)
 
 
 class MajavajengiUI(GameUI):

@@ -119,3 +119,11 @@ def test_every_named_ai_plays_legal_moves_from_its_view_only(game):
         seats = (name,) * engine.default_players
         state, _log = play_ai_game(engine, seats, f"ai:{name}", None)
         assert engine.outcome(state) is not None
+
+
+def test_every_game_module_loads():
+    import chatbot.games as uis
+    import engines
+
+    assert engines.BROKEN == {} and uis.BROKEN == {}
+    assert "majavajengi" in GAMES

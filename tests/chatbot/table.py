@@ -1,0 +1,92 @@
+"""A recording test table over the real core and real SQLite: users say things or press buttons,
+AI seats move, and every outbound message is kept per chat (errbot's TestBackend in spirit)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from chatbot.core.service import BotCore
+from chatbot.core.types import Inbound, Outbound
+from chatbot.storage import SqlRepository
+
+PLATFORM = "test"
+GROUP = "g1"
+
+
+@dataclass
+class Table:
+    url: str = "sqlite://"
+    seed: str = "test"
+    sent: list[Outbound] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.repo = SqlRepository(self.url)
+        self.core = BotCore(self.repo, seed=self.seed)
+
+    def _deliver(self, out: list[Outbound]) -> list[Outbound]:
+        self.sent.extend(out)
+        for match_id in self.core.ai_pending():
+            more = self.core.run_ai(match_id)
+            self.sent.extend(more)
+            out = out + more
+        return out
+
+    def say(self, user: str, text: str, private: bool = False, lang: str | None = None,
+            group: str = GROUP) -> list[Outbound]:
+        msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private,
+                      text=text, lang_hint=lang)
+        return self._deliver(self.core.handle(msg))
+
+    def press(self, user: str, data: str, private: bool = True, group: str = GROUP) -> list[Outbound]:
+        msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private, button=data)
+        return self._deliver(self.core.handle(msg))
+
+    # --- reading what was sent ----------------------------------------------------------------
+    def group_texts(self, group: str = GROUP) -> list[str]:
+        return [o.text for o in self.sent if o.chat_id == group]
+
+    def private_texts(self, user: str) -> list[str]:
+        return [o.text for o in self.sent if o.user_id == user]
+
+    def last_private(self, user: str) -> Outbound | None:
+        mine = [o for o in self.sent if o.user_id == user]
+        return mine[-1] if mine else None
+
+    def prompt_for(self, user: str) -> Outbound | None:
+        """The latest private message with buttons for ``user`` if it is still current."""
+        for o in reversed(self.sent):
+            if o.user_id == user and o.buttons:
+                return o
+        return None
+
+    def match(self):
+        room = self.repo.room(PLATFORM, GROUP)
+        return self.repo.active_match(room.id)
+
+    def acting_users(self) -> list[str]:
+        from engines import GAMES
+
+        m = self.match()
+        if m is None or m.state is None:
+            return []
+        engine = GAMES[m.game]
+        state = engine.load(m.state)
+        users = []
+        for s in engine.to_act(state):
+            uid = m.seats[s].user_id
+            if uid is not None:
+                users.append(self.repo.user_by_id(uid).ext_id)
+        return users
+
+    def play_randomly(self, rng: random.Random, limit: int = 5000) -> None:
+        """Humans press a random button of their latest prompt until the match ends."""
+        for _ in range(limit):
+            users = self.acting_users()
+            if not users:
+                return
+            prompt = self.prompt_for(users[0])
+            assert prompt is not None, f"no prompt for {users[0]}"
+            buttons = [b for row in prompt.buttons for b in row]
+            self.press(users[0], rng.choice(buttons).data)
+        raise AssertionError("match did not end")

@@ -1,0 +1,142 @@
+"""The bot core end to end over real SQLite: lobby, turns, privacy, hints, languages, buttons."""
+
+from __future__ import annotations
+
+import random
+
+from chatbot.games.majavajengi import cards_in
+from tests.chatbot.table import GROUP, Table
+
+
+def lobby(table: Table, *users: str, bots: int = 0, options: str = "") -> None:
+    table.say(users[0], f"uusi majavajengi {options}".strip())
+    for u in users[1:]:
+        table.say(u, "liity")
+    for _ in range(bots):
+        table.say(users[0], "lisää botti")
+    table.say(users[0], "aloita")
+
+
+def test_lobby_join_add_bot_and_start():
+    table = Table()
+    out = table.say("matti", "uusi majavajengi")
+    assert out and out[0].chat_id == GROUP and "Majavajengi" in out[0].text and "Matti" in out[0].text
+    out = table.say("liisa", "liity")
+    assert "Matti ja Liisa" in out[0].text
+    assert "on jo paikka" in table.say("liisa", "liity")[0].text
+    out = table.say("matti", "lisää botti")
+    assert "Botti 1" in out[0].text
+    out = table.say("matti", "aloita")
+    match = table.match()
+    assert match.status == "running" and [s.name for s in match.seats] == ["Matti", "Liisa", "Botti 1"]
+    # each person saw their two outer cards in private, never in the group
+    for user in ("matti", "liisa"):
+        assert any("reunimmaiset" in t.casefold() for t in table.private_texts(user))
+    assert not any("reunimmaiset kortti" in t.casefold() for t in table.group_texts())
+
+
+def test_start_fills_empty_seats_with_ai():
+    table = Table()
+    table.say("matti", "uusi majavajengi")
+    table.say("matti", "aloita")
+    match = table.match()
+    assert len(match.seats) == 2 and match.seats[1].ai == "smart"
+
+
+def test_only_the_seat_to_act_may_act_and_others_are_told():
+    table = Table(seed="turns")
+    lobby(table, "matti", "liisa")
+    acting = table.acting_users()[0]
+    other = "liisa" if acting == "matti" else "matti"
+    before = table.match().version
+    out = table.say(other, "nostan")
+    assert out and "vuoro" in out[0].text.casefold()
+    assert table.match().version == before
+    # a button press by the wrong user is refused as well
+    prompt = table.prompt_for(acting)
+    out = table.press(other, prompt.buttons[0][0].data)
+    assert "ei ole sinun vuorosi" in out[0].text.casefold()
+    assert table.match().version == before
+
+
+def test_bad_command_gets_a_hint_in_the_players_language_and_changes_nothing():
+    table = Table(seed="hint")
+    lobby(table, "matti", "liisa")
+    acting = table.acting_users()[0]
+    before = table.match().version
+    out = table.say(acting, "banaani", private=True)
+    assert "En ymmärtänyt" in out[0].text and "Nosta" in out[0].text
+    table.say(acting, "language en", private=True)
+    out = table.say(acting, "banana", private=True)
+    assert "I did not understand" in out[0].text and "Draw" in out[0].text
+    assert table.match().version == before
+
+
+def test_text_commands_play_a_turn():
+    table = Table(seed="text")
+    lobby(table, "matti", "liisa")
+    acting = table.acting_users()[0]
+    out = table.say(acting, "nostan", private=True)
+    private = [o for o in out if o.user_id == acting]
+    assert private and any("Nostit" in o.text for o in private)
+    # the group learns that a card was drawn, not which
+    group = [o for o in out if o.chat_id == GROUP]
+    assert group and "nosti kortin" in group[0].text
+    assert "Nostit" not in group[0].text
+
+
+def test_stale_and_forged_buttons_are_refused():
+    table = Table(seed="stale")
+    lobby(table, "matti", "liisa")
+    acting = table.acting_users()[0]
+    prompt = table.prompt_for(acting)
+    data = prompt.buttons[0][0].data
+    table.press(acting, data)
+    version = table.match().version
+    out = table.press(acting, data)
+    assert "vanhentunut" in out[0].text
+    out = table.press(acting, f"999:{version}:draw")
+    assert "vanhentunut" in out[0].text
+    out = table.press(acting, "garbage")
+    assert "vanhentunut" in out[0].text
+    assert table.match().version == version
+
+
+def test_rules_on_request_in_both_languages_also_outside_a_game():
+    table = Table()
+    out = table.say("matti", "miten kurkistus toimii majavajengissä?")
+    assert "Kurkistus: saat katsoa salaa" in out[0].text
+    out = table.say("liisa", "explain knocking in majavajengi", lang="en")
+    assert "knock at the end of your own turn" in out[0].text
+    lobby(table, "matti", "liisa")
+    out = table.say("matti", "/rules peek")
+    assert "Kurkistus" in out[0].text
+    out = table.say("matti", "säännöt")
+    assert "mahdollisimman vähän pisteitä" in out[0].text
+
+
+def test_a_whole_game_by_buttons_reaches_final_scores_and_leaks_nothing():
+    table = Table(seed="whole")
+    lobby(table, "matti", "liisa", bots=1, options="rounds=1")
+    table.play_randomly(random.Random(3))
+    texts = table.group_texts()
+    assert any("voittaja" in t.casefold() for t in texts)
+    assert table.repo.active_match(table.repo.room("test", GROUP).id) is None
+    private_lines = {line for user in ("matti", "liisa") for t in table.private_texts(user)
+                     for line in t.splitlines() if line.startswith("▸")}
+    for text in texts:
+        for line in private_lines:
+            assert line not in text.splitlines()
+        assert cards_in(text) is not None
+
+
+def test_leave_hands_the_seat_to_an_ai_and_cancel_ends():
+    table = Table(seed="leave")
+    lobby(table, "matti", "liisa")
+    out = table.say("liisa", "poistu")
+    assert "tekoäly" in out[0].text.casefold()
+    match = table.match()
+    assert match.seats[1].ai and match.seats[1].user_id is None
+    out = table.say("matti", "peru")
+    assert "peruttiin" in out[0].text
+    assert table.match() is None
