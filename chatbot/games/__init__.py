@@ -11,7 +11,6 @@ import pkgutil
 
 from chatbot.games.base import GameUI
 
-
 #: game modules that failed to import, with the error (a test asserts this stays empty)
 BROKEN: dict[str, str] = {}
 

@@ -186,14 +186,16 @@ def land_paths(start: str, steps: int, blocked: frozenset[str], stop_at: frozens
 # ---------------------------------------------------------------------------------------------
 # Distances for the AI: steps to each place over land, sea legs and (optionally) air routes
 
-def _distances_from(target: str, air_cost: int | None, sea_penalty: int) -> dict[str, int]:
-    """Step-equivalents from every land node or place to ``target`` (undirected graph)."""
+def _distances_from(target: str, air_cost: int | None, sea_penalty: int | None) -> dict[str, int]:
+    """Step-equivalents from every land node or place to ``target`` (undirected graph); sea legs
+    cost their steps plus ``sea_penalty`` (None: no sea), flights ``air_cost`` (None: no flights)."""
     edges: dict[str, list[tuple[str, int]]] = {}
     for a, nbrs in LAND.items():
         for b in nbrs:
             edges.setdefault(a, []).append((b, 1))
-    for (a, b), leg in LEGS.items():
-        edges.setdefault(a, []).append((b, leg.steps + sea_penalty))
+    if sea_penalty is not None:
+        for (a, b), leg in LEGS.items():
+            edges.setdefault(a, []).append((b, leg.steps + sea_penalty))
     if air_cost is not None:
         for (a, b) in AIR:
             edges.setdefault(a, []).append((b, air_cost))
@@ -210,13 +212,13 @@ def _distances_from(target: str, air_cost: int | None, sea_penalty: int) -> dict
     return dist
 
 
-#: DIST[target place][node] without flights; DIST_AIR with flights counted as 4 steps
+#: DIST[target place][node]: land and sea, no flights; DIST_LAND: land only (missing = unreachable)
 DIST: dict[str, dict[str, int]] = {p: _distances_from(p, None, 1) for p in PLACES}
-DIST_AIR: dict[str, dict[str, int]] = {p: _distances_from(p, 4, 1) for p in PLACES}
+DIST_LAND: dict[str, dict[str, int]] = {p: _distances_from(p, None, None) for p in PLACES}
 
 __all__ = [
     "AIR", "AIRPORTS", "AIR_FROM", "BASE_TOKENS", "BASE_TOKEN_MIX", "CAPETOWN", "CODE", "CONTENT", "DIST",
-    "DIST_AIR", "GEM_VALUES", "GOALS", "GOLD_COAST", "HAZARDS", "LAND", "LEGS", "LEGS_FROM", "MAP", "NODES",
+    "DIST_LAND", "GEM_VALUES", "GOALS", "GOLD_COAST", "HAZARDS", "LAND", "LEGS", "LEGS_FROM", "MAP", "NODES",
     "PLACE", "PLACES", "PLACE_SET", "POINT", "POINTS", "PORTS", "SEA_DOTS", "SLAVE_COAST", "SPECIAL",
     "STARTS", "TOKEN_KINDS", "TREASURE_PLACES", "Leg", "land_paths", "node_of",
 ]
