@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     scr.add_argument("file", help="input file, or - for standard input")
     scr.add_argument("--db", default=None, help="database (default: in memory)")
     scr.add_argument("--seed", default="0")
+    scr.add_argument("--ack", action="store_true", help='print {"ack": N} after the answers to line N')
     tg = sub.add_parser("telegram", help="run the Telegram bot")
     tg.add_argument("--db", default=None)
     mx = sub.add_parser("matrix", help="run the Matrix bot")
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
         source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
         with source:
-            run(_core(args, default_db="sqlite://"), source, sys.stdout)
+            run(_core(args, default_db="sqlite://"), source, sys.stdout, ack=args.ack)
         return 0
     if command == "telegram":
         from chatbot.transports.telegram import main as telegram_main

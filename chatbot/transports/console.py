@@ -31,15 +31,25 @@ class ConsoleTable:
         self.lang = lang
         self.buttons: list[Button] = []
 
-    def show(self, msg: Outbound) -> None:
-        where = "🔒 " + i18n.translator(msg.lang).gettext("Private") if msg.private \
-            else "🎲 " + i18n.translator(msg.lang).gettext("Table")
-        bar = "─" * 8
-        self.out.write(f"\n{bar} {where} {bar}\n{msg.text}\n")
-        flat = [b for row in msg.buttons for b in row]
-        if flat:
-            self.buttons = flat
-            self.out.write("  ".join(f"[{i}] {b.label}" for i, b in enumerate(flat, 1)) + "\n")
+    def show(self, batch: list[Outbound]) -> None:
+        """Print one step's messages. The console already showed earlier steps as they happened,
+        so the table is printed in full only when it is the person's turn (or on request); other
+        steps print just their news lines."""
+        prompt = any(o.private and o.buttons for o in batch)
+        for msg in batch:
+            lines = msg.text.splitlines()
+            if not msg.private and msg.key and msg.key.startswith("table:") and not prompt and any(
+                    line.startswith("▸") for line in lines):
+                lines = [line for line in lines if line.startswith("▸")]
+            elif not msg.private:
+                lines = [line for line in lines if not line.startswith("·")]
+            t = i18n.translator(msg.lang)
+            where = "🔒 " + t.gettext("Private") if msg.private else "🎲 " + t.gettext("Table")
+            self.out.write(f"\n{'─' * 8} {where} {'─' * 8}\n" + "\n".join(lines).strip() + "\n")
+            flat = [b for row in msg.buttons for b in row]
+            if flat and (msg.private or not prompt):
+                self.buttons = flat
+                self.out.write("  ".join(f"[{i}] {b.label}" for i, b in enumerate(flat, 1)) + "\n")
         self.out.flush()
 
     def send(self, text: str) -> None:
@@ -49,8 +59,7 @@ class ConsoleTable:
             button = self.buttons[int(text) - 1].data
         msg = Inbound(PLATFORM, self.user_id, self.name, ROOM, private=False,
                       text=None if button else text, button=button, lang_hint=self.lang)
-        for out in self.core.handle(msg):
-            self.show(out)
+        self.show(self.core.handle(msg))
         self.run_ai()
 
     def run_ai(self) -> None:
@@ -60,8 +69,7 @@ class ConsoleTable:
                 if not step:
                     break
                 time.sleep(self.delay)
-                for out in step:
-                    self.show(out)
+                self.show(step)
 
     def loop(self, source: TextIO = sys.stdin) -> None:
         t = i18n.translator(self.lang or "fi")

@@ -44,8 +44,16 @@ def to_json(out: Outbound) -> dict[str, Any]:
     return data
 
 
-def run_lines(core: BotCore, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Feed each JSON line to the core, then let AI seats move; yield the outbound messages."""
+def run_lines(core: BotCore, lines: Iterable[str], ack: bool = False) -> Iterator[dict[str, Any]]:
+    """Feed each JSON line to the core, then let AI seats move; yield the outbound messages.
+
+    AI seats whose turn came before a restart move first. With ``ack`` a line ``{"ack": N}`` follows
+    the answers to the N-th input line, so a driver knows when the bot is done with it.
+    """
+    for match_id in core.ai_pending():
+        for out in core.run_ai(match_id):
+            yield to_json(out)
+    count = 0
     for raw in lines:
         raw = raw.strip()
         if not raw or raw.startswith("#"):
@@ -60,9 +68,12 @@ def run_lines(core: BotCore, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
         for match_id in core.ai_pending():
             for out in core.run_ai(match_id):
                 yield to_json(out)
+        count += 1
+        if ack:
+            yield {"ack": count}
 
 
-def run(core: BotCore, source: TextIO, sink: TextIO) -> None:
-    for item in run_lines(core, source):
+def run(core: BotCore, source: TextIO, sink: TextIO, ack: bool = False) -> None:
+    for item in run_lines(core, iter(source.readline, ""), ack):
         sink.write(json.dumps(item, ensure_ascii=False) + "\n")
         sink.flush()
