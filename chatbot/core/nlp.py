@@ -14,8 +14,8 @@ game live here, read top-down:
 5. Player names: :func:`name_forms` (Finnish case forms with consonant gradation) and
    :func:`match_seat`.
 6. A game's vocabulary: :class:`Lexicon` maps words and phrases of each language to the game's own
-   concept keys, and :meth:`Lexicon.scan` turns a message into :class:`Item`\\ s (concepts, numbers,
-   seats, negation) that a game's parser matches against its legal actions.
+   concept keys, and :meth:`Lexicon.scan` turns a message into items (:class:`Item`: concepts,
+   numbers, seats, negation) that a game's parser matches against its legal actions.
 
 Nothing here knows a game's rules; concept keys are plain strings chosen by each game.
 """
@@ -156,8 +156,8 @@ class Lemmatizer:
 
     ``backend`` is ``"voikko"`` or ``"table"``; ``Lemmatizer()`` picks Voikko when it loads and
     otherwise the committed word-form table, ``Lemmatizer(backend="table")`` forces the table (tests
-    cover both paths). A word Voikko does not know (colloquial, or typed with a/o for ä/ö) is looked up
-    in the table as typed, and a word without ä/ö also as folded, so "hylkaa" still reads as *hylätä*.
+    cover both paths). Both backends also look a word without ä/ö up folded in the table, so "hylkaa"
+    reads as *hylätä* and "kayta" as *käyttää* (which Voikko alone reads as something else).
     """
 
     def __init__(self, backend: str | None = None, table_path: Path = WORDFORMS_PATH) -> None:
@@ -195,9 +195,8 @@ class Lemmatizer:
             with self._lock:
                 analyses = self._voikko.analyze(word)  # type: ignore[attr-defined]
             bases = {a["BASEFORM"].casefold() for a in analyses if a.get("BASEFORM")}
-        bases.update(self._table.forms.get(word, ()))
-        if word == fold(word):
-            # Possibly typed with a/o for ä/ö: "kayta" is *käyttää* even though Voikko reads it otherwise.
+        bases.update(self._table.forms.get(word, ()))  # the table is built from Voikko: no conflict
+        if word == fold(word):  # perhaps typed with a/o for ä/ö
             bases.update(self._table.folded.get(word, ()))
         return frozenset(bases | {word})
 
@@ -445,14 +444,27 @@ def _digit_word(word: str) -> NumberWord | None:
     return NumberWord(value, DIGIT, word, "", case)
 
 
-def number_words(word: str) -> tuple[NumberWord, ...]:
+def number_words(word: str, *, typos: bool = False) -> tuple[NumberWord, ...]:
     """Every reading of ``word`` (one normalised token) as a number or a position, Finnish or
     English, in any case: "toiseen" -> ordinal 2 (illative), "kakkoseni" -> number-noun 2
-    (possessive), "2:een" -> digit 2 (illative), "#2" -> position 2, "2nd" -> ordinal 2, "kasi" -> 8."""
+    (possessive), "2:een" -> digit 2 (illative), "#2" -> position 2, "2nd" -> ordinal 2, "kasi" -> 8.
+
+    With ``typos``, a word of seven letters or more that is one typo away from number words of a
+    single meaning reads as them ("neljänten"); shorter number words are too close to each other
+    (kasi/kaksi) and to ordinary words to guess."""
     digit = _digit_word(word)
     if digit is not None:
         return (digit,)
-    return _NUMBER_TABLE.get(fold(word), ())
+    exact = _NUMBER_TABLE.get(fold(word), ())
+    if exact or not typos or len(word) < 7:
+        return exact
+    readings = tuple(dict.fromkeys(r for form in _fuzzy_numbers().nearest(word) for r in _NUMBER_TABLE[form]))
+    return readings if len({(r.kind, r.value) for r in readings}) == 1 else ()
+
+
+@lru_cache(maxsize=1)
+def _fuzzy_numbers() -> FuzzyIndex:
+    return FuzzyIndex(_NUMBER_TABLE)
 
 
 def _number_value(word: str, kinds: Iterable[str], lang: str | None) -> int | None:
@@ -496,10 +508,10 @@ def position_values(word: str, size: int) -> tuple[int, ...]:
 
 
 def max_typos(word: str) -> int:
-    """Edits allowed for a typo: none up to 3 letters ("ota" must not become "nosta"), one up to 7
-    ("nsota" -> "nosta", "koputn" -> "koputan"), two for longer words."""
+    """Edits allowed for a typo: none up to 4 letters ("ota" must not become "nosta", nor "move"
+    "more"), one up to 8 ("nsota" -> "nosta", "koputn" -> "koputan"), two for longer words."""
     n = len(word)
-    return 0 if n <= 3 else 1 if n <= 7 else 2
+    return 0 if n <= 4 else 1 if n <= 8 else 2
 
 
 class FuzzyIndex:
@@ -540,7 +552,7 @@ def fuzzy_pick(word: str, vocabulary: Iterable[str], cutoff: float = 75.0) -> st
     nearest = _fuzzy_index(frozenset(vocabulary)).nearest(word, cutoff)
     if len(set(nearest)) == 1:
         return nearest[0]
-    # On a tie the more similar spelling wins ("kurkistn": kurkistan over kurkistin is not decidable).
+    # On a tie of edits the more similar spelling wins ("koputn": koputan over koputa); else no guess.
     scored = sorted(((fuzz.ratio(fold(word), fold(w)), w) for w in set(nearest)), reverse=True)
     if len(scored) > 1 and scored[0][0] > scored[1][0]:
         return scored[0][1]
@@ -676,9 +688,10 @@ def match_seat(token_or_phrase: str, names: Sequence[str], *, loose: bool = True
 # --------------------------------------------------------------------------------------------------
 
 # Structural concepts every game shares. NEG negates the command words after it up to the next SEP
-# ("en koputa" = don't knock); OWN marks the speaker's own cards ("mun", "my"); FILLER words are known
-# so that they are never mistaken for a name or a typo.
-NEG, SEP, OWN, WITH, FILLER = "neg", "sep", "own", "with", "filler"
+# ("en koputa" = don't knock); OWN marks the speaker's own cards ("mun", "my"); QUESTION words start a
+# question, which is not a command ("miten kurkistus toimii"); FILLER words are known so that they are
+# never mistaken for a name or a typo.
+NEG, SEP, OWN, WITH, QUESTION, FILLER = "neg", "sep", "own", "with", "question", "filler"
 
 COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
@@ -686,6 +699,10 @@ COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         SEP: ("ja", "sitten", "sekä", "vaan", "mutta", "enkä", "eikä", "etkä", "jälkeen"),
         OWN: ("mun", "mu", "minun", "mä", "mää", "minä", "oma", "omaa", "omani", "omaan", "oman"),
         WITH: ("kanssa",),
+        QUESTION: (
+            "miten", "mikä", "mitä", "kuka", "kenen", "miksi", "milloin", "paljonko", "montako", "kumpi",
+            "mites", "voiko", "saako", "mitäs",
+        ),
         FILLER: (
             "se", "sen", "sitä", "siihen", "sille", "siitä", "sit", "no", "niin", "okei", "ok", "joo",
             "juu", "nyt", "tämä", "tää", "tän", "tätä", "kiitos", "pliis", "hei", "vain", "vaikka",
@@ -697,6 +714,7 @@ COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         SEP: ("and", "then", "but", "after"),
         OWN: ("my", "mine", "own", "me"),
         WITH: ("with",),
+        QUESTION: ("how", "what", "why", "who", "whose", "when", "which", "what's", "how's"),
         FILLER: (
             "the", "a", "an", "it", "its", "to", "into", "in", "at", "on", "of", "from", "i", "i'll",
             "please", "this", "that", "is", "for", "up", "let's", "lets", "ok", "okay", "now", "just",
@@ -765,12 +783,6 @@ class Lexicon:
                 for concept, entries in concepts.items():
                     for entry in entries:
                         self._add(lang, concept, entry)
-        for phrases in self._phrases.values():
-            for candidates in phrases.values():
-                candidates.sort(key=lambda p: -len(p[0]))
-        self._max_phrase = max(
-            (len(p) for phrases in self._phrases.values() for c in phrases.values() for p, _ in c), default=1
-        )
         self._fuzzy: tuple[FuzzyIndex, dict[str, dict[str, set[str]]]] | None = None
         self._keys = lru_cache(maxsize=8192)(self._compute_keys)
 
@@ -783,7 +795,7 @@ class Lexicon:
 
     @property
     def langs(self) -> list[str]:
-        return list(self._words)
+        return list(dict.fromkeys([*self._words, *self._phrases]))
 
     def _compute_keys(self, word: str, lang: str) -> frozenset[str]:
         analyse = self._analysers.get(lang, lambda w: (w,))
@@ -843,7 +855,7 @@ class Lexicon:
         return best, frozenset(concepts)
 
     def scan(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
-        """Split a message into :class:`Item`\\ s, in this order of trust: phrases of the vocabulary,
+        """Split a message into :class:`Item` units, in this order of trust: phrases of the vocabulary,
         exact player names (case forms, @mentions, "pelaaja 2"), single vocabulary words and number
         words, then loose names (prefix, typo) and typos of vocabulary words for what is left."""
         words = tokens(text)
@@ -876,15 +888,10 @@ class Lexicon:
         concepts = self.fuzzy_concepts(word, lang)
         if concepts:
             return Item(i, (word,), concepts, fuzzy=True)
-        if len(word) >= 7:  # a typo of a long number word ("neljänten"); short ones are too close
-            near = FUZZY_NUMBERS.nearest(word)
-            readings = {r for form in near for r in _NUMBER_TABLE[form]}
-            if len({(r.kind, r.value) for r in readings}) == 1:
-                return Item(i, (word,), numbers=tuple(readings), fuzzy=True)
+        numbers = number_words(word, typos=True)
+        if numbers:
+            return Item(i, (word,), numbers=numbers, fuzzy=True)
         return Item(i, (word,))
-
-
-FUZZY_NUMBERS = FuzzyIndex(_NUMBER_TABLE)
 
 
 def _apply_negation(items: list[Item]) -> list[Item]:

@@ -287,10 +287,15 @@ class BotCore:
             return [self._reply(msg, t, t.gettext("I did not understand the option {option}.").format(
                 option=str(exc)))]
         assert sp.room is not None
-        seed = self._seed(sp.room)
+        room = sp.room
+        if room.lang is None:
+            # a group without a chosen language takes the language of whoever sets up its first game
+            self.repo.set_room_lang(room.id, sp.lang)
+            room = self.repo.room_by_id(room.id)
+        seed = self._seed(room)
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
-        created = self.repo.create_match(sp.room.id, ui.game_id, options, seed, sp.user.id, seats)
-        return self._lobby_messages(created, sp.room)
+        created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
+        return self._lobby_messages(created, room)
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()

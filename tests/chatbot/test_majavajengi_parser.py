@@ -1,0 +1,469 @@
+"""Majavajengi text commands (rules spec §8), run under both lemmatiser backends.
+
+Each row: the text, the speaker's language, the situation (phase, held card, discard top…), and the
+expected result. Every example of spec §8.6 and §8.7 is here, marked "§8.6 #n" / "§8.7 #n".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.games import majavajengi_parser
+from chatbot.games.majavajengi_parser import MajavajengiParser
+
+NAMES = ("Matti", "Liisa", "Pekka")
+
+
+@pytest.fixture(scope="module", params=["voikko", "table"])
+def parser(request):
+    try:
+        lemmatizer = Lemmatizer(backend=request.param)
+    except LemmatizerUnavailable:
+        pytest.skip("libvoikko or the Finnish dictionary cannot be loaded")
+    return MajavajengiParser(lemmatizer)
+
+
+# --- situations ---------------------------------------------------------------------------------
+
+
+def legal_for(phase: str, held: str | None, top: str | None, seat: int, seats: int) -> tuple[str, ...]:
+    """The engine's legal actions for the speaker in ``phase`` (spec §3.3)."""
+    if phase == "start":
+        return ("draw",) + (tuple(f"take {n}" for n in range(1, 5)) if top and top.startswith("N") else ())
+    if phase == "holding":
+        if held == "PEEK":
+            return (*(f"peek {n}" for n in range(1, 5)), "discard")
+        if held == "SWAP":
+            swaps = (f"swap {n} seat{k} {m}" for n in range(1, 5) for k in range(seats) if k != seat for m in range(1, 5))
+            return (*swaps, "discard")
+        if held == "DRAW2":
+            return ("draw2", "discard")
+        return (*(f"replace {n}" for n in range(1, 5)), "discard")
+    if phase == "draw2_next":
+        return ("next", "stop")
+    if phase == "turn_end":
+        return ("knock", "end")
+    return ()
+
+
+@dataclass(frozen=True)
+class At:
+    """A situation: the phase, the held card, the discard top, the speaker's seat and extra facts.
+    ``turn=False`` means it is someone else's turn (no legal actions)."""
+
+    phase: str
+    held: str | None = None
+    top: str | None = "N5"
+    seat: int = 0
+    names: tuple[str, ...] = NAMES
+    legal: tuple[str, ...] | None = None
+    turn: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def ctx(self, lang: str) -> ParseContext:
+        legal = self.legal
+        if legal is None:
+            legal = legal_for(self.phase, self.held, self.top, self.seat, len(self.names)) if self.turn else ()
+        extra = {"phase": self.phase, "discard_top": self.top, "held": self.held, **self.extra}
+        return ParseContext(lang, self.seat, legal, None, self.names, extra)
+
+    def __str__(self) -> str:
+        parts = [self.phase, self.held or "", "" if self.top == "N5" else f"top={self.top}"]
+        parts += [f"{k}={v}" for k, v in self.extra.items()]
+        if self.seat:
+            parts.append(f"seat={self.seat}")
+        if not self.turn:
+            parts.append("not-turn")
+        return "/".join(p for p in parts if p)
+
+
+START = At("start")
+START_TOP3 = At("start", top="N3")
+START_TOP8 = At("start", top="N8")
+START_SPECIAL = At("start", top="SWAP")
+NUM = At("holding", "N3")
+NUM_D2 = At("holding", "N3", extra={"draw2_left": 1})
+PEEK = At("holding", "PEEK")
+SWAP = At("holding", "SWAP")
+SWAP_AS_PEKKA = At("holding", "SWAP", seat=2)
+SWAP_MORE = At("holding", "SWAP", names=("Matti", "Liisa", "Virtanen", "Botti 2"))
+SWAP_TWINS = At("holding", "SWAP", names=("Matti", "Liisa", "Liisa"))
+SWAP_MIKKO = At("holding", "SWAP", names=("Matti", "Mikko", "Mika"))
+DRAW2 = At("holding", "DRAW2")
+DRAW2_D2 = At("holding", "DRAW2", extra={"draw2_left": 1})
+NEXT = At("draw2_next")
+END = At("turn_end")
+END_KNOCKED = At("turn_end", legal=("end",), extra={"knocker": 1})
+END_TOO_EARLY = At("turn_end", legal=("end",))
+START_KNOCKED = At("start", extra={"knocker": 1})
+NUM_KNOCKED = At("holding", "N3", extra={"knocker": 2})
+NOT_TURN = At("start", turn=False)
+OVER = At("over", legal=())
+
+
+# --- expected results ---------------------------------------------------------------------------
+
+
+def P(*actions: str) -> Parsed:
+    return Parsed(actions)
+
+
+def ask(missing: str, *candidates: str) -> Ambiguous:
+    return Ambiguous(candidates, missing)
+
+
+def swaps_from(own: int, seats: tuple[int, ...] = (1, 2)) -> tuple[str, ...]:
+    return tuple(f"swap {own} seat{k} {m}" for k in seats for m in range(1, 5))
+
+
+def swaps_with(seat: int) -> tuple[str, ...]:
+    return tuple(f"swap {n} seat{seat} {m}" for n in range(1, 5) for m in range(1, 5))
+
+
+TAKES = tuple(f"take {n}" for n in range(1, 5))
+REPLACES = tuple(f"replace {n}" for n in range(1, 5))
+PEEKS = tuple(f"peek {n}" for n in range(1, 5))
+
+
+def no(code: str, **params: Any) -> NotLegal:
+    """A refusal; only the params given are checked."""
+    return NotLegal(code, tuple(params.items()))
+
+
+def wrong_phase(action: str) -> NotLegal:
+    return no("wrong_phase", action=action)
+
+
+# --- Finnish ------------------------------------------------------------------------------------
+
+FI = [
+    # START: draw
+    ("nostan", START, P("draw")),  # §8.6 #1
+    ("nosta", START, P("draw")),
+    ("nostetaan", START, P("draw")),
+    ("Nostan kortin.", START, P("draw")),
+    ("ota pakasta", START, P("draw")),
+    ("otan nostopakasta", START, P("draw")),
+    ("pakasta", START, P("draw")),
+    ("uusi kortti", START, P("draw")),
+    ("nosta 2", START, P("draw")),  # "nosta 2" in START is a plain draw (§8.5)
+    ("nosta kaksi", START, P("draw")),
+    ("nsota", START, P("draw")),  # typo
+    ("nostan toisen", START, P("draw")),
+    # START: take the discard
+    ("otan poistopakasta ja laitan sen toiseen", START, P("take 2")),  # §8.6 #2
+    ("vaihda 2", START, P("take 2")),  # §8.6 #3 (START)
+    ("vaihdan kolmanteen", START, P("take 3")),
+    ("otan vitosen neljänteen", START, P("take 4")),  # §8.6 #4
+    ("otan vitosen neljänteen", START_TOP3, no("top_is", value=3)),  # §8.6 #4 "päällimmäinen on X"
+    ("otan vitosen neljanteen", START, P("take 4")),  # a for ä
+    ("otetaan päällimmäinen ykköseen", START, P("take 1")),
+    ("poistopakasta 2:een", START, P("take 2")),
+    ("otan avoimen kortin kakkosen tilalle", START, P("take 2")),
+    ("poistosta paikkaan #3", START, P("take 3")),
+    ("otan kasin kolmanteen", START_TOP8, P("take 3")),  # "kasi" is 8, not "käsi"
+    ("otan seiskan kakkoseen", START, no("top_is", value=5)),
+    ("vaihda vasempaan", START, P("take 1")),
+    ("vaihda oikeanpuoleiseen", START, P("take 4")),
+    ("vaihda viimeiseen", START, P("take 4")),
+    ("vaihda reunimmainen", START, ask("position", "take 1", "take 4")),
+    ("vaihda keskimmäinen", START, ask("position", "take 2", "take 3")),
+    ("otan vitosen kolmanteen ja koputan", START, P("take 3", "knock")),
+    ("otan poistopakasta toiseen, en koputa", START, P("take 2", "end")),
+    ("vaihda", START, ask("position", *TAKES)),  # position missing: ask
+    ("ota", START, ask("pile", "draw", *TAKES)),  # "ota" needs a pile word or a position (§8.5)
+    ("ota toinen", START, P("take 2")),
+    ("otan poistopakasta", START, ask("position", *TAKES)),
+    ("otan vitosen", START, ask("position", *TAKES)),
+    ("otan poistopakasta toiseen", START_SPECIAL, no("discard_top_special", card="SWAP")),
+    ("vaihda 2", START_SPECIAL, no("discard_top_special")),
+    ("kurkistan", START, wrong_phase("peek")),
+    ("koputan", START, wrong_phase("knock")),
+    ("koputan", START_KNOCKED, no("already_knocked", knocker=1)),
+    ("vaihdan Liisan kanssa", START, wrong_phase("swap")),
+    ("hylkään", START, wrong_phase("discard")),
+    # HOLDING a number card
+    ("vaihda 2", NUM, P("replace 2")),  # §8.6 #3 (HOLDING a number)
+    ("laitan sen ykkösen tilalle", NUM, P("replace 1")),  # §8.6 #5
+    ("pidä, kolmanteen paikkaan", NUM, P("replace 3")),  # §8.6 #6
+    ("laita se neljänteen", NUM, P("replace 4")),
+    ("korvaa toka", NUM, P("replace 2")),
+    ("sijoitan kakkoseen", NUM, P("replace 2")),
+    ("laitetaan ekaan korttiin", NUM, P("replace 1")),
+    ("laitan seiskan toiseen", NUM, P("replace 2")),  # the value is the held card's, not a position
+    ("laita kolmonen neloseen", NUM, P("replace 4")),
+    ("laita 2:seen", NUM, P("replace 2")),
+    ("pidän", NUM, ask("position", *REPLACES)),
+    ("vaihda reunimmaiseen", NUM, ask("position", "replace 1", "replace 4")),
+    ("hylkään", NUM, P("discard")),  # §8.6 #7
+    ("hylkaa", NUM, P("discard")),
+    ("heitä pois", NUM, P("discard")),
+    ("laita poistoon", NUM, P("discard")),
+    ("en halua", NUM, P("discard")),
+    ("en pidä tätä", NUM, P("discard")),
+    ("roskiin", NUM, P("discard")),
+    ("hylkään", NUM_D2, P("discard", "next")),  # §8.6 #7 in a Draw 2 with a draw left
+    ("heitä pois ja lopeta", NUM_D2, P("discard", "stop")),  # §8.6 #8
+    ("hylkään enkä nosta enää", NUM_D2, P("discard", "stop")),
+    ("hylkään ja koputan", NUM, P("discard", "knock")),
+    ("vaihdan toiseen ja koputan", NUM, P("replace 2", "knock")),  # §8.5 knock inside a command
+    ("laitan kolmanteen, en koputa", NUM, P("replace 3", "end")),
+    ("laitan sen neljänteen ja koputn", NUM, P("replace 4", "knock")),
+    ("vaihdan toiseen ja koputan", NUM_KNOCKED, no("already_knocked", knocker=2)),
+    ("kurkistan toista", NUM, no("wrong_card", needed="PEEK")),
+    ("vaihdan Liisan kanssa", NUM, no("wrong_card", needed="SWAP")),
+    ("nosta", NUM, wrong_phase("draw")),
+    ("koputan", NUM, wrong_phase("knock")),
+    # HOLDING a Peek
+    ("kurkistan neljänteen korttiin", PEEK, P("peek 4")),  # §8.6 #9
+    ("katso ekaa korttia", PEEK, P("peek 1")),  # §8.6 #10
+    ("kurkkaan kolmosta", PEEK, P("peek 3")),
+    ("katsotaan toista", PEEK, P("peek 2")),
+    ("käytä kurkistus ykköseen", PEEK, P("peek 1")),
+    ("vilkaisen vasenta", PEEK, P("peek 1")),
+    ("kurkistan toiseen ja koputan", PEEK, P("peek 2", "knock")),
+    ("kurkista", PEEK, ask("position", *PEEKS)),
+    ("en käytä", PEEK, P("discard")),  # §8.6 #14
+    ("ohita", PEEK, P("discard")),
+    ("ei kiitos", PEEK, P("discard")),
+    ("laita toiseen", PEEK, no("special_cannot_be_placed")),
+    ("vaihda 2", PEEK, no("special_cannot_be_placed")),
+    # HOLDING a Swap
+    ("vaihdan kakkoseni Liisan neloseen", SWAP, P("swap 2 seat1 4")),  # §8.6 #11
+    ("vaihdetaan mun eka Matin kolmosen kanssa", SWAP_AS_PEKKA, P("swap 1 seat0 3")),  # §8.6 #12
+    ("vaihda ykkönen Pekan kakkoseen", SWAP, P("swap 1 seat2 2")),
+    ("vaihda toinen Virtasen kolmoseen", SWAP_MORE, P("swap 2 seat2 3")),
+    ("vaihda kolmoseni Botti 2:n ykköseen", SWAP_MORE, P("swap 3 seat3 1")),
+    ("vaihda pelaajan 2 neloseen mun kakkonen", SWAP, P("swap 2 seat1 4")),
+    ("vaihda kakkoseni Matilta kolmoseen", SWAP_AS_PEKKA, P("swap 2 seat0 3")),
+    ("vaihda kakkoseni liisn neloseen", SWAP, P("swap 2 seat1 4")),  # name typo
+    ("vaihda mun toka @liisa neloseen", SWAP, P("swap 2 seat1 4")),
+    ("vaihda kakkonen Mikon nelosen kanssa", SWAP_MIKKO, P("swap 2 seat1 4")),
+    ("vaihda kakkoseni Pekan neloseen ja koputa", SWAP, P("swap 2 seat2 4", "knock")),
+    ("vaihda 2", SWAP, ask("opponent_card", *swaps_from(2))),  # §8.5: ask for the opponent's card
+    ("vaihda Liisan kanssa", SWAP, ask("own_card", *swaps_with(1))),
+    ("vaihda ykkönen Liisan kolmoseen", SWAP_TWINS, ask("opponent", "swap 1 seat1 3", "swap 1 seat2 3")),
+    ("vaihda ykkönen Matin kakkoseen", SWAP, no("own_seat")),
+    ("laita toiseen", SWAP, no("special_cannot_be_placed")),
+    ("kurkistan", SWAP, no("wrong_card", needed="PEEK")),
+    ("hylkään", SWAP, P("discard")),
+    # HOLDING a Draw 2
+    ("käytän nosta kakkosen", DRAW2, P("draw2")),  # §8.6 #13
+    ("käytä", DRAW2, P("draw2")),
+    ("nosta kaksi", DRAW2, P("draw2")),
+    ("tuplanosto", DRAW2, P("draw2")),
+    ("kayta", DRAW2, P("draw2")),
+    ("en käytä", DRAW2, P("discard")),  # §8.6 #14
+    ("en käytä", DRAW2_D2, P("discard", "next")),
+    ("laita toiseen", DRAW2, no("special_cannot_be_placed")),
+    ("kurkista", DRAW2, no("wrong_card", needed="PEEK")),
+    # DRAW2_NEXT
+    ("nostan toisen", NEXT, P("next")),  # "toinen" = another card here (§8.5)
+    ("toinen", NEXT, P("next")),
+    ("nosta vielä yksi", NEXT, P("next")),
+    ("jatka", NEXT, P("next")),  # "jatka" by phase
+    ("seuraava", NEXT, P("next")),
+    ("lopeta", NEXT, P("stop")),
+    ("en nosta", NEXT, P("stop")),
+    ("riittää", NEXT, P("stop")),
+    ("ei enempää", NEXT, P("stop")),
+    ("lopetan ja koputan", NEXT, P("stop", "knock")),
+    ("hylkään", NEXT, wrong_phase("discard")),
+    # TURN_END
+    ("koputan", END, P("knock")),  # §8.6 #15
+    ("valmis", END, P("end")),  # §8.6 #15
+    ("koputetaan", END, P("knock")),
+    ("kop kop", END, P("knock")),
+    ("koputn", END, P("knock")),
+    ("no, koputan", END, P("knock")),  # Finnish "no" is "well", not a negation
+    ("en koputa", END, P("end")),
+    ("ei koputusta", END, P("end")),
+    ("jatka", END, P("end")),
+    ("seuraava", END, P("end")),
+    ("lopeta vuoro", END, P("end")),
+    ("koputan", END_KNOCKED, no("already_knocked", knocker=1)),
+    ("koputan", END_TOO_EARLY, no("knock_too_early")),
+    ("nostan", END, wrong_phase("draw")),
+    # not the speaker's turn, game over, chat
+    ("nostan", NOT_TURN, no("not_your_turn")),
+    ("otan toiseen", NOT_TURN, no("not_your_turn")),
+    ("hei kaikki", NOT_TURN, NotUnderstood()),
+    ("kiitos, hyvä peli", START, NotUnderstood()),
+    ("nostan", OVER, no("game_over")),
+    # bare positions count when a position is expected; chat with numbers, names or questions does not
+    ("toiseen", NUM, P("replace 2")),
+    ("kolmanteen paikkaan", NUM, P("replace 3")),
+    ("2", START, P("take 2")),
+    ("4", PEEK, P("peek 4")),
+    ("odota 5 min", START, NotUnderstood()),
+    ("kuka aloittaa", START, NotUnderstood()),
+    ("miten kurkistus toimii?", PEEK, NotUnderstood()),
+    ("nostanko?", START, NotUnderstood()),
+    ("Matti on hyvä", NUM, NotUnderstood()),
+    ("voi ei", END, NotUnderstood()),
+]
+
+# --- English ------------------------------------------------------------------------------------
+
+EN = [
+    ("draw", START, P("draw")),  # §8.7 #1
+    ("draw a card", START, P("draw")),
+    ("take from the deck", START, P("draw")),
+    ("draw two", START, P("draw")),
+    ("take the discard into slot 2", START, P("take 2")),  # §8.7 #2
+    ("swap my second card", START, P("take 2")),  # §8.7 #3 (START)
+    ("take the 5 and put it in position 4", START, P("take 4")),  # §8.7 #4
+    ("take the 5 and put it in position 4", START_TOP3, no("top_is", value=3)),
+    ("take the top card into my third slot", START, P("take 3")),
+    ("grab the discard, slot #1", START, P("take 1")),
+    ("exchange the leftmost", START, P("take 1")),
+    ("take it into the 2nd and knock", START, P("take 2", "knock")),
+    ("take", START, ask("pile", "draw", *TAKES)),
+    ("swap", START, ask("position", *TAKES)),
+    ("take the discard into slot 2", START_SPECIAL, no("discard_top_special")),
+    ("peek", START, wrong_phase("peek")),
+    ("knock", START, wrong_phase("knock")),
+    ("swap my second card", NUM, P("replace 2")),  # §8.7 #3 (HOLDING a number)
+    ("replace my first card", NUM, P("replace 1")),  # §8.7 #5
+    ("keep it, third", NUM, P("replace 3")),  # §8.7 #6
+    ("put it in the last slot", NUM, P("replace 4")),
+    ("replace 2nd and knock", NUM, P("replace 2", "knock")),
+    ("place it at position 3, no knock", NUM, P("replace 3", "end")),
+    ("keep it", NUM, ask("position", *REPLACES)),
+    ("put it in the middle", NUM, ask("position", "replace 2", "replace 3")),
+    ("discard", NUM, P("discard")),  # §8.7 #7
+    ("discard", NUM_D2, P("discard", "next")),  # §8.7 #7 in a Draw 2 with a draw left
+    ("throw it away and stop", NUM_D2, P("discard", "stop")),  # §8.7 #8
+    ("toss it", NUM, P("discard")),
+    ("i don't want it", NUM, P("discard")),
+    ("discrad", NUM, P("discard")),  # typo
+    ("peek at my 2nd card", NUM, no("wrong_card", needed="PEEK")),
+    ("take the discard", NUM, wrong_phase("take")),
+    ("peek at my fourth card", PEEK, P("peek 4")),  # §8.7 #9
+    ("look at card 2", PEEK, P("peek 2")),
+    ("check the first", PEEK, P("peek 1")),
+    ("peek", PEEK, ask("position", *PEEKS)),
+    ("don't use it", PEEK, P("discard")),  # §8.7 #13
+    ("skip", PEEK, P("discard")),
+    ("no thanks", PEEK, P("discard")),
+    ("keep it in slot 2", PEEK, no("special_cannot_be_placed")),
+    ("swap my second card", SWAP, ask("opponent_card", *swaps_from(2))),  # §8.7 #3 (HOLDING Swap)
+    ("swap my 2nd with Liisa's 4th", SWAP, P("swap 2 seat1 4")),  # §8.7 #10
+    ("swap my first with Pekka's third", SWAP, P("swap 1 seat2 3")),
+    ("swap 3 with player 2 card 1", SWAP, P("swap 3 seat1 1")),
+    ("switch my 4th with @pekka 1st", SWAP, P("swap 4 seat2 1")),
+    ("swap with Liisa", SWAP, ask("own_card", *swaps_with(1))),
+    ("swap my 1st with Matti's 2nd", SWAP, no("own_seat")),
+    ("use draw two", DRAW2, P("draw2")),  # §8.7 #11
+    ("play it", DRAW2, P("draw2")),
+    ("use it", DRAW2, P("draw2")),
+    ("don't use it", DRAW2, P("discard")),  # §8.7 #13
+    ("draw another", NEXT, P("next")),  # §8.7 #12
+    ("one more", NEXT, P("next")),
+    ("next", NEXT, P("next")),
+    ("stop", NEXT, P("stop")),
+    ("no more", NEXT, P("stop")),
+    ("enough, knock", NEXT, P("stop", "knock")),
+    ("knock", END, P("knock")),  # §8.7 #14
+    ("done", END, P("end")),  # §8.7 #15
+    ("no knock", END, P("end")),  # §8.7 #15
+    ("end turn", END, P("end")),
+    ("pass", END, P("end")),
+    ("don't knock", END, P("end")),
+    ("knock", END_KNOCKED, no("already_knocked")),
+    ("draw", NOT_TURN, no("not_your_turn")),
+    ("hello everyone", NOT_TURN, NotUnderstood()),
+    ("good game", START, NotUnderstood()),
+    ("nice move", NEXT, NotUnderstood()),
+    ("who is next?", END, NotUnderstood()),
+    ("I think Liisa wins", NUM, NotUnderstood()),
+    ("how does peek work", PEEK, NotUnderstood()),
+    ("wait 2 minutes", START, NotUnderstood()),
+    ("third", NUM, P("replace 3")),
+]
+
+# Both languages are accepted whatever the speaker's language is.
+MIXED = [
+    ("no knock", "fi", END, P("end")),
+    ("nostan", "en", START, P("draw")),
+    ("vaihda 2", "en", NUM, P("replace 2")),
+    ("draw", "fi", START, P("draw")),
+    ("swap my 2nd with Liisa's 4th", "fi", SWAP, P("swap 2 seat1 4")),
+]
+
+ROWS = [(text, "fi", at, expected) for text, at, expected in FI] + [
+    (text, "en", at, expected) for text, at, expected in EN
+] + MIXED
+
+
+def _matches(result: Any, expected: Any) -> bool:
+    if isinstance(expected, NotLegal):
+        params = dict(result.params) if isinstance(result, NotLegal) else {}
+        return (
+            isinstance(result, NotLegal)
+            and result.code == expected.code
+            and all(params.get(k) == v for k, v in expected.params)
+        )
+    if isinstance(expected, Ambiguous):
+        return (
+            isinstance(result, Ambiguous)
+            and set(result.candidates) == set(expected.candidates)
+            and result.missing == expected.missing
+        )
+    return result == expected
+
+
+@pytest.mark.parametrize(("text", "lang", "at", "expected"), ROWS, ids=[f"{r[1]}:{r[0]}@{r[2]}" for r in ROWS])
+def test_parse(parser, text, lang, at, expected):
+    ctx = at.ctx(lang)
+    result = parser.parse(text, ctx)
+    assert _matches(result, expected), f"{text!r} in {at}: got {result}, expected {expected}"
+    if isinstance(result, Parsed):
+        assert result.actions[0] in ctx.legal  # later steps may become legal only after the first
+    if isinstance(result, Ambiguous):
+        assert set(result.candidates) <= set(ctx.legal)
+
+
+def test_enough_inputs():
+    assert len(FI) >= 80
+    assert len(EN) >= 40
+
+
+def test_phase_is_inferred_from_the_legal_actions(parser):
+    ctx = ParseContext("fi", 0, ("knock", "end"), None, NAMES)
+    assert parser.parse("koputan", ctx) == P("knock")
+    ctx = ParseContext("fi", 0, ("draw", *TAKES), None, NAMES)
+    assert parser.parse("vaihda 2", ctx) == P("take 2")
+
+
+def test_view_supplies_draw2_left_and_knocker(parser):
+    class View:
+        draw2_left = 1
+        knocker = None
+        turn = 0
+
+    ctx = ParseContext("fi", 0, (*REPLACES, "discard"), View(), NAMES, {"phase": "holding", "held": "N3"})
+    assert parser.parse("hylkään", ctx) == P("discard", "next")
+
+
+def test_module_level_parse():
+    assert majavajengi_parser.parse("nostan", START.ctx("fi")) == P("draw")
+
+
+def test_parsing_is_fast(parser):
+    texts = [row[0] for row in ROWS]
+    contexts = [(row[2].ctx(row[1])) for row in ROWS]
+    for text, ctx in zip(texts, contexts):
+        parser.parse(text, ctx)  # warm the caches
+    started = time.perf_counter()
+    for _ in range(3):
+        for text, ctx in zip(texts, contexts):
+            parser.parse(text + " ", ctx)
+    per_message = (time.perf_counter() - started) / (3 * len(texts))
+    assert per_message < 0.005
