@@ -310,9 +310,14 @@ class MajavajengiUI(GameUI):
         if code in REASONS:
             return t.gettext(REASONS[code])
         if code == "top_is":
-            return t.gettext("The top discard is {card}.").format(card=card_name(params.get("value"), t)
-                                                                  if isinstance(params.get("value"), str)
-                                                                  else params.get("value"))
+            top = params.get("value")
+            return t.gettext("The top discard is {card}.").format(
+                card=card_name(top if isinstance(top, str) else f"N{top}", t))
+        if code == "wrong_card":
+            needed = params.get("needed")
+            return t.gettext("You need to hold {card} for that.").format(
+                card=card_name(needed, t) if isinstance(needed, str) and needed in SPECIAL_EMOJI
+                else t.gettext("a number card"))
         if code == "wrong_phase":
             return t.gettext("That is not possible at this point of the turn.")
         if code == "bad_position":
