@@ -315,9 +315,9 @@ class MajavajengiUI(GameUI):
                 card=card_name(top if isinstance(top, str) else f"N{top}", t))
         if code == "wrong_card":
             needed = params.get("needed")
-            return t.gettext("You need to hold {card} for that.").format(
-                card=card_name(needed, t) if isinstance(needed, str) and needed in SPECIAL_EMOJI
-                else t.gettext("a number card"))
+            if isinstance(needed, str) and needed in SPECIAL_EMOJI:
+                return t.gettext("You need to hold {card} for that.").format(card=card_name(needed, t))
+            return t.gettext("You need to hold a number card for that.")
         if code == "wrong_phase":
             return t.gettext("That is not possible at this point of the turn.")
         if code == "bad_position":
