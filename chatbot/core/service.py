@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -60,8 +61,13 @@ class BotCore:
 
     def __init__(self, repo: Repository, *, seed: str | None = None, bot_name: str = "Pelibotti",
                  lemmatizer: Lemmatizer | None = None, uis: dict[str, GameUI] | None = None,
-                 games: dict[str, Engine] | None = None) -> None:
+                 games: dict[str, Engine] | None = None, clock: Callable[[], float] = time.time,
+                 remind_after: float = 600.0, act_after: float = 1800.0) -> None:
         self.repo = repo
+        self.clock = clock
+        #: seconds until a person who must act is reminded, and until the bot moves for them
+        self.remind_after = remind_after
+        self.act_after = act_after
         self.base_seed = seed
         self.bot_name = bot_name
         self.lemmatizer = lemmatizer or Lemmatizer()
@@ -704,6 +710,63 @@ class BotCore:
                     continue
                 mine = [e for e in events if e.to is not None and rec.seat in e.to]
                 out.extend(self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting))
+            self._set_timer(match, acting if outcome is None else ())
+        return out
+
+    # ------------------------------------------------------------------------------------------
+    # timers: stored as deadlines in the match, so a restart rebuilds them
+
+    def _set_timer(self, match: MatchRec, acting: Sequence[int]) -> None:
+        humans = [s for s in acting if match.seats[s].user_id is not None]
+        timer = None
+        if humans:
+            now = self.clock()
+            timer = {"version": match.version, "seat": humans[0], "remind_at": now + self.remind_after,
+                     "act_at": now + self.act_after, "reminded": False}
+        if match.meta.get("timer") != timer:
+            self.repo.set_meta(match.id, "timer", timer)
+
+    def tick(self) -> list[Outbound]:
+        """Remind people who keep the table waiting, and let the bot move for them when the wait is
+        too long (the seat stays theirs). Transports call this every few seconds."""
+        out: list[Outbound] = []
+        now = self.clock()
+        for match in self.repo.running_matches():
+            timer = match.meta.get("timer")
+            if not timer or timer.get("version") != match.version or match.state is None:
+                continue
+            seat = int(timer["seat"])
+            room = self.repo.room_by_id(match.room_id)
+            t = i18n.translator(room.lang or "fi")
+            name = match.seats[seat].name
+            if now >= timer["act_at"]:
+                engine = self.games[match.game]
+                ui = self.uis[match.game]
+                state = engine.load(match.state)
+                if seat not in engine.to_act(state):
+                    continue
+                legal = engine.legal_actions(state, seat)
+                notations = tuple(engine.notation(a) for a in legal)
+                chosen = ui.idle_action(notations, engine.view(state, seat))
+                if chosen is None:
+                    ai = engine.ai_action(engine.default_ai, engine.view(state, seat), legal,
+                                          engine.ai_rng(state, seat))
+                    chosen = engine.notation(ai)
+                out.append(Outbound(room.platform, t.gettext(
+                    "⏰ {name} has not moved for a long time, so I made the move for them.").format(name=name),
+                    chat_id=room.ext_id, lang=t.lang))
+                out.extend(self._apply(match, seat, chosen, reply_to=None))
+            elif now >= timer["remind_at"] and not timer.get("reminded"):
+                self.repo.set_meta(match.id, "timer", {**timer, "reminded": True})
+                rec = match.seats[seat]
+                if rec.user_id is not None:
+                    user = self.repo.user_by_id(rec.user_id)
+                    tu = i18n.translator(user.lang or room.lang or "fi")
+                    out.append(Outbound(room.platform, tu.gettext(
+                        "⏰ The others are waiting for your move, {name}.").format(name=name),
+                        user_id=user.ext_id, lang=tu.lang))
+                out.append(Outbound(room.platform, t.gettext("⏰ Waiting for {name}.").format(name=name),
+                                    chat_id=room.ext_id, lang=t.lang))
         return out
 
     def _final_text(self, ui: GameUI, engine: Engine, state: Any, ctx: RenderContext, outcome: Any) -> str:

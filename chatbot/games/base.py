@@ -97,6 +97,11 @@ class GameUI(ABC):
         The default shows none in the group; every seat always gets all its buttons in private."""
         return ()
 
+    def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
+        """The move the bot makes for a person who let their time run out; None lets the game's
+        default AI choose from the seat's own view."""
+        return None
+
     @abstractmethod
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
         """Understand free text as actions of this game, matching only what is legal now."""

@@ -294,6 +294,10 @@ class MajavajengiUI(GameUI):
             return tuple(legal)
         return ()
 
+    def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
+        # spec M28: an unanswered decision at the end of the turn is "end", never a knock
+        return "end" if "end" in legal else None
+
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
         view = ctx.view
         extra = {
