@@ -5,9 +5,10 @@ directions, the air routes, hazards and special places, the token mix, short nod
 notation, and the distance tables the AI uses. ``map.json`` and ``content.json`` are copies of
 ``shared/rules/afrikan_tahti/``; the spec wins where they disagree.
 
-Node codes in the notation: a place is named by its id (``cairo``); a dot by ``p<i>``, ``i`` being its
-index in ``map.json/points`` (``p0`` = ``hz_bedouins_sahara``). Map ids of dots run up to 60 characters,
-too long for a 45-byte notation; views and events use the full ids.
+[decided] Node codes in the notation: a place is named by its id (``cairo``); a dot by ``p<i>``, ``i``
+being its index in ``map.json/points`` (``p0`` = ``hz_bedouins_sahara``). Map ids of dots run up to 60
+characters, too long for a 45-byte notation; views and events use the full ids, and the parser
+accepts both.
 """
 
 from __future__ import annotations

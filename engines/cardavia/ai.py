@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from math import comb, exp
 from typing import Any
 
@@ -44,15 +45,14 @@ from engines.cardavia.rules import (
 
 #: ask only when it saves at least this many expected lives (spec 7.1 item 5)
 MARGIN = 0.03
-#: worlds sampled per decision by the strong AI (both choices are played out in each)
-WORLDS = 48
-#: extra cost of being eliminated, and credit per life other seats lose (scaled by the seats left)
-ELIMINATION_COST = 1.0
-OTHERS_CREDIT = 0.25
+#: worlds sampled per decision by the strong AI (both choices are played out in each): WORLD_BUDGET divided
+#: by the seats in the deal, within [MIN_WORLDS, WORLDS]; a count, not a clock, so decisions are reproducible
+WORLDS = 64
+MIN_WORLDS = 24
+WORLD_BUDGET = 200
 #: the opponent model used to weight sampled worlds: softmax temperature, least probability of a choice
 TEMPERATURE = 0.05
 CHOICE_FLOOR = 0.05
-WEIGHTED = True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -478,9 +478,12 @@ def choice_weight(v: View, w: Table) -> float:
 
 
 def _play_out(world: Table, me: int, ask: bool) -> float:
-    """Play the deal to its end from the seat's choice; the cost of the result for the seat."""
+    """Play the deal to its end from the seat's choice; the cost of the result for the seat.
+
+    The cost is minus the chance to win the match from the lives after the deal (:func:`win_chance`), so a
+    life matters more the fewer are left, and the others' losses count too.
+    """
     t = world.clone()
-    before = t.lives[:]
     if ask:
         t.ask()
     else:
@@ -490,14 +493,22 @@ def _play_out(world: Table, me: int, ask: bool) -> float:
             t.ask()
         else:
             t.keep()
-    cost = float(before[me] - t.lives[me])
-    if t.lives[me] == 0:
-        cost += ELIMINATION_COST
-    alive = sum(1 for x in before if x > 0)
-    if alive > 1:
-        others = sum(before) - sum(t.lives) - (before[me] - t.lives[me])
-        cost -= OTHERS_CREDIT * others / (alive - 1)
-    return cost
+    return -win_chance(t.lives[me], tuple(sorted(x for k, x in enumerate(t.lives) if k != me and x > 0)))
+
+
+@cache
+def win_chance(mine: int, others: tuple[int, ...]) -> float:
+    """The chance to win a lives race in which every deal costs one random alive player one life."""
+    if mine <= 0:
+        return 0.0
+    if not others:
+        return 1.0
+    k = len(others) + 1
+    total = win_chance(mine - 1, others)
+    for i in range(len(others)):
+        rest = others[:i] + ((others[i] - 1,) if others[i] > 1 else ()) + others[i + 1:]
+        total += win_chance(mine, tuple(sorted(rest)))
+    return total / k
 
 
 def strong_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
@@ -508,7 +519,8 @@ def strong_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any
         return Keep()
     me = f.me
     keep_cost = ask_cost = 0.0
-    for _ in range(WORLDS):
+    worlds = max(MIN_WORLDS, min(WORLDS, WORLD_BUDGET // (len(f.order) - len(f.departed))))
+    for _ in range(worlds):
         for _attempt in range(10):
             try:
                 world = sample_world(view, rng)
@@ -517,7 +529,7 @@ def strong_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any
                 continue
         else:
             return sensible_policy(view, legal, rng)
-        w = choice_weight(view, world) if WEIGHTED else 1.0
+        w = choice_weight(view, world)
         keep_cost += w * _play_out(world, me, False)
         ask_cost += w * _play_out(world, me, True)
     return _pick(legal, ask_cost < keep_cost - 1e-12)
