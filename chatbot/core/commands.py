@@ -38,6 +38,7 @@ for _name, _words in {
     "rules": ["saannot", "saanto", "rules", "rule", "explain", "selita", "selitys"],
     "games": ["pelit", "games"],
     "hand": ["kasi", "kortit", "hand", "cards"],
+    "map": ["kartta", "map", "lauta", "kuva", "picture"],
 }.items():
     for _w in _words:
         _WORDS[_w] = _name
@@ -50,6 +51,8 @@ _PHRASES: dict[str, str] = {
     "cancel game": "cancel", "uusi peli": "new", "new game": "new", "aloita peli": "start",
     "start game": "start", "mika tilanne": "status", "missa mennaan": "status", "kenen vuoro": "status",
     "whose turn": "status", "my hand": "hand", "minun korttini": "hand", "mun kortit": "hand",
+    "nayta kartta": "map", "nayta lauta": "map", "show map": "map", "show board": "map",
+    "nayta kuva": "map", "show picture": "map", "nayta poyta": "status", "show table": "status",
 }
 
 _QUESTION = re.compile(
@@ -79,7 +82,7 @@ def parse_command(text: str) -> Command | None:
     name = _WORDS.get(head)
     if name is not None:
         # bare words that double as game commands stay game commands unless slashed
-        if not slash and name in {"hand", "status"} and len(words) > 1:
+        if not slash and name in {"hand", "status", "map"} and len(words) > 1:
             return None
         if not slash and name == "new" and len([w for w in typed[1:] if "=" not in w]) > 2:
             return None  # a long sentence starting with "uusi" is not a command

@@ -178,6 +178,8 @@ class BotCore:
             return [self._reply(msg, t, self._games_text(t))]
         if name == "hand":
             return self._hand(msg, sp, t)
+        if name == "map":
+            return self._map(msg, sp, t)
         if name == "status":
             return self._status(msg, sp, t)
         if msg.private and sp.room is None:
@@ -458,6 +460,19 @@ class BotCore:
         if seat is not None:
             out.extend(self._private_prompt(match, room, seat, events=(), force=True))
         return out
+
+    def _map(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
+        """The public table as a picture where the game draws one (text otherwise), where asked."""
+        match = self._context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        state = engine.load(match.state)
+        ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
+        view = engine.view(state, None)
+        reply = self._reply(msg, t, ui.render_table(view, ctx))
+        return [replace(reply, image=ui.render_image(view, ctx))]
 
     def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         match = self._context_match(msg, sp)

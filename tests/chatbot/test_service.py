@@ -140,3 +140,25 @@ def test_leave_hands_the_seat_to_an_ai_and_cancel_ends():
     out = table.say("matti", "peru")
     assert "peruttiin" in out[0].text
     assert table.match() is None
+
+
+def test_meta_commands_are_recognised_in_both_languages():
+    from chatbot.core.commands import parse_command
+
+    cases = {
+        "uusi majavajengi": "new", "/new majavajengi": "new", "/uusi@pelibotti majavajengi": "new",
+        "liity": "join", "join": "join", "lisää botti": "add_ai", "add bot": "add_ai",
+        "poista botti": "remove_ai", "aloita": "start", "/start": "start", "poistu": "leave",
+        "peru": "cancel", "lopeta peli": "cancel", "tila": "status", "kenen vuoro": "status",
+        "apua": "help", "/help": "help", "kieli en": "lang", "language fi": "lang",
+        "säännöt": "rules", "/saannot kurkistus": "rules", "miten kurkistus toimii?": "rules",
+        "explain knocking": "rules", "näytä kartta": "map", "show map": "map", "pelit": "games",
+    }
+    for text, name in cases.items():
+        command = parse_command(text)
+        assert command is not None and command.name == name, text
+    # game commands stay game commands
+    for text in ("nostan", "lopeta", "vaihda 2", "uusi kortti", "hylkään", "koputan", "mene Kongoon",
+                 "kartta on hieno"):
+        command = parse_command(text)
+        assert command is None or command.name == "new", text
