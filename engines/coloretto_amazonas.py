@@ -787,7 +787,7 @@ class ColorettoAmazonas(Engine):
                 me = replace(me, hand=without(me.hand, card))
                 state = replace(state, seats=set_seat(state.seats, seat, me))
                 pending = may_refuse(state.seats[to], kind) is None
-                events.append(ev("gave", seat=seat, to=to, kind=kind, card=card, pending=pending))
+                events.append(ev("gave", seat=seat, receiver=to, kind=kind, card=card, pending=pending))
                 if state.protection_mode == "receiver" and state.protection != to:
                     events.append(ev("protection_moved", seat=to, previous=state.protection))
                     state = replace(state, protection=to)

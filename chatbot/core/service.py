@@ -547,8 +547,8 @@ class BotCore:
                                         .format(name=who))]
                 rctx = RenderContext(t, names, seat, match.options)
                 reason = ui.reason_text(code, dict(params), rctx)
-                return [self._reply(msg, t, reason + "\n" + self._hint(match, seat, t, private=msg.private),
-                                    private=True if private_info else None)]
+                hint = self._hint(match, seat, t, private=msg.private or private_info)
+                return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
             case Ambiguous(candidates=candidates):
                 rctx = RenderContext(t, names, seat, match.options)
                 buttons = [[Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
@@ -562,8 +562,8 @@ class BotCore:
                 return [self._reply(msg, t, t.gettext("It is {name}’s turn now.").format(name=who))]
             return []
         return [self._reply(msg, t, t.gettext("I did not understand that.") + " "
-                            + self._hint(match, seat, t, private=msg.private),
-                            private=True if private_info and not msg.private else None)]
+                            + self._hint(match, seat, t, private=msg.private or private_info),
+                            private=True if private_info else None)]
 
     def _group_safe(self, ui: GameUI, engine: Engine, state: Any, seat: int) -> bool:
         """Whether the seat's legal actions may be listed in the group without revealing anything."""
@@ -642,8 +642,8 @@ class BotCore:
                 names = tuple(s.name for s in current.seats)
                 reason = ui.reason_text(code, params, RenderContext(t, names, seat, current.options))
                 private_info = not self._group_safe(ui, engine, state, seat)
-                return [self._reply(msg, t, reason + "\n" + self._hint(current, seat, t, msg.private),
-                                    private=True if private_info else None)]
+                hint = self._hint(current, seat, t, msg.private or private_info)
+                return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
             out.extend(self._apply(current, seat, notation, reply_to=msg.message_id if msg else None))
             refreshed = self.repo.match(current.id)
             if refreshed is None or refreshed.status != RUNNING:

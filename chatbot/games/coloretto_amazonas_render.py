@@ -1,0 +1,98 @@
+"""A picture of the final Coloretto Amazonas table (PNG): one band per seat with its four rows as
+coloured slots (filled slots carry the animal's name), its stacks, bonus cards and score.
+
+Drawn from the public view only, like the text table. Fonts: DejaVu Sans when the system has it,
+else Pillow's built-in font, so a missing font never breaks a game.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from chatbot.games.base import RenderContext
+
+FILL = {"B": (52, 120, 198), "P": (132, 74, 178), "R": (140, 94, 60), "G": (62, 150, 72)}
+PALE = {"B": (214, 228, 245), "P": (232, 220, 242), "R": (236, 224, 214), "G": (218, 238, 220)}
+COLOURS = ("B", "P", "R", "G")
+BACKGROUND, INK, MUTED = (250, 248, 240), (30, 30, 30), (120, 120, 120)
+SLOT_W, SLOT_H, GAP, MARGIN = 96, 30, 4, 16
+LABEL_W = 56
+FONT_PATHS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
+)
+
+
+@lru_cache(maxsize=8)
+def _font(size: int, bold: bool = False) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    paths = [p.replace("DejaVuSans.ttf", "DejaVuSans-Bold.ttf") for p in FONT_PATHS] if bold else list(FONT_PATHS)
+    for path in paths:
+        if Path(path).exists():
+            return ImageFont.truetype(path, size)
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1 has only the fixed-size bitmap font
+        return ImageFont.load_default()
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
+    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def table_png(view: Any, ctx: RenderContext) -> bytes:
+    from chatbot.games.coloretto_amazonas import animal  # the names, translated for the recipient
+
+    t = ctx.t
+    slots = max(row.capacity for row in view.seats[0].rows)
+    band_h = 28 + 4 * (SLOT_H + GAP) + 24
+    width = MARGIN * 2 + LABEL_W + slots * (SLOT_W + GAP) + 120
+    height = MARGIN * 2 + band_h * len(view.seats)
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    small, normal, bold = _font(12), _font(14), _font(16, bold=True)
+    ranks = view.ranks
+    for index, seat in enumerate(view.seats):
+        top = MARGIN + index * band_h
+        heading = f"{ctx.name(seat.seat)} – {seat.score}"
+        if ranks:
+            heading = f"{ranks[seat.seat]}. {heading}"
+        draw.text((MARGIN, top), heading, fill=INK, font=bold)
+        for r, row in enumerate(seat.rows):
+            y = top + 28 + r * (SLOT_H + GAP)
+            draw.text((MARGIN, y + 7), f"{len(row.kinds)}/{row.capacity}", fill=MUTED, font=normal)
+            for s in range(row.capacity):
+                x = MARGIN + LABEL_W + s * (SLOT_W + GAP)
+                box = (x, y, x + SLOT_W, y + SLOT_H)
+                if s < len(row.kinds):
+                    draw.rounded_rectangle(box, radius=5, fill=FILL[row.colour])
+                    name = _fit(draw, animal(row.kinds[s], t), small, SLOT_W - 8)
+                    draw.text((x + 4, y + 8), name, fill=(255, 255, 255), font=small)
+                else:
+                    draw.rounded_rectangle(box, radius=5, fill=PALE[row.colour])
+        x = MARGIN + LABEL_W + slots * (SLOT_W + GAP) + 8
+        y = top + 28
+        for colour in seat.stacks:  # a finished stack: a small pile of cards in its colour
+            for k in range(3):
+                draw.rectangle((x + k * 3, y - k * 3, x + 22 + k * 3, y + 28 - k * 3), fill=FILL[colour],
+                               outline=BACKGROUND)
+            x += 34
+            if x > width - MARGIN - 30:
+                x, y = MARGIN + LABEL_W + slots * (SLOT_W + GAP) + 8, y + 36
+        by = top + 28 + 2 * (SLOT_H + GAP) + 8
+        bx = MARGIN + LABEL_W + slots * (SLOT_W + GAP) + 8
+        for colour in seat.bonuses:  # bonus cards: round tokens
+            draw.ellipse((bx, by, bx + 24, by + 24), fill=FILL[colour], outline=INK)
+            bx += 30
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
