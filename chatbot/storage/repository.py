@@ -76,6 +76,12 @@ class SqlRepository:
                 s.commit()
             return _user(row)
 
+    def find_user(self, platform: str, ext_id: str) -> UserRec | None:
+        """The user, or None for someone the bot has never met (nothing is created)."""
+        with self._session() as s:
+            row = s.exec(select(User).where(User.platform == platform, User.ext_id == ext_id)).first()
+            return _user(row) if row else None
+
     def user_by_id(self, user_id: int) -> UserRec:
         with self._session() as s:
             row = s.get(User, user_id)

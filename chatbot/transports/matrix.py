@@ -585,8 +585,8 @@ class MatrixBot:
         match = repo.active_match(repo.room(PLATFORM, room_id).id)
         if match is None:
             return False
-        user = repo.user(PLATFORM, user_id, "")
-        return any(seat.user_id == user.id for seat in match.seats)
+        user = repo.find_user(PLATFORM, user_id)
+        return user is not None and any(seat.user_id == user.id for seat in match.seats)
 
     def _save_progress(self, outbox: list[dict[str, Any]], handled: list[str]) -> None:
         self.core.repo.kv_set(self.namespace, "outbox", outbox)

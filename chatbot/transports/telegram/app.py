@@ -67,6 +67,8 @@ ALLOWED_UPDATES = ["message", "callback_query"]
 NS_STATE = "telegram.state"
 NS_NOTICE = "telegram.notice"
 SEEN_KEEP = 1000
+#: seconds between checks of the stored turn deadlines
+TIMER_EVERY = 15.0
 SEEN_PERSIST = 200
 TOAST_LIMIT = 200
 JOIN_PAYLOAD = re.compile(r"join-(\d+)")
@@ -205,8 +207,24 @@ class TelegramTransport:
         await self._set_commands(app)
         # after a restart: bring every running table up to date and let waiting AI seats move
         self.dispatch(await self.run_core(self._restart_batch))
+        self._timer_task = asyncio.create_task(self._timer_loop(), name="telegram-timers")
+
+    async def _timer_loop(self) -> None:
+        """Turn reminders and moves for idle seats; the deadlines live in the database."""
+        while True:
+            await asyncio.sleep(TIMER_EVERY)
+            try:
+                self.dispatch(await self.run_core(self._tick_batch))
+            except Exception:  # a failing tick must not stop the timers
+                log.exception("timer tick failed")
+
+    def _tick_batch(self) -> Batch:
+        return self._with_versions([*self.core.tick(), *self._run_ai()])
 
     async def _post_stop(self, app: Application) -> None:
+        task = getattr(self, "_timer_task", None)
+        if task is not None:
+            task.cancel()
         if not await self.delivery.join(self.drain_timeout):
             log.warning("stopping with %d undelivered jobs", self.delivery.pending_jobs())
         await self.delivery.close()
@@ -421,7 +439,9 @@ class TelegramTransport:
 
     def _notice(self, user_id: int) -> tuple[int | None, list[Outbound]]:
         repo = self.core.repo
-        urec = repo.user(PLATFORM, str(user_id), "")
+        urec = repo.find_user(PLATFORM, str(user_id))
+        if urec is None:
+            return None, []
         matches = [m for m in repo.matches_of_user(urec.id) if m.status in {LOBBY, RUNNING}]
         if not matches:
             return None, []

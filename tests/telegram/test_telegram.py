@@ -1,0 +1,561 @@
+"""The Telegram transport against the fake Bot API server (real PTB Application, real HTTP)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import pytest
+
+from chatbot.core.types import Button, Outbound
+from chatbot.transports.telegram import Limits, RateLimiter
+from chatbot.transports.telegram.app import coalesce
+from tests.telegram.conftest import ANNA, BERTTA, CEDER, DAVID, EERO, GROUP, Harness, run
+from tests.telegram.fake_api import NOT_MODIFIED
+
+pytestmark = pytest.mark.telegram
+
+PLAYERS = {ANNA: "Anna", BERTTA: "Bertta", CEDER: "Ceder"}
+#: button preference of the test players: end rounds soon
+PREFERENCE = ("knock", "end", "discard", "stop", "draw")
+#: texts that only a private chat may show
+PRIVATE_MARKERS = ("Nostit", "You drew", "Katsot reunimmaiset", "You look at your outer cards", "In your hand",
+                   "Kädessäsi")
+FINAL = "🏆"
+
+
+def notation(data: str) -> str:
+    return data.split(":", 2)[2]
+
+
+def version(data: str) -> int:
+    return int(data.split(":", 2)[1])
+
+
+def choose(datas: list[str]) -> str:
+    by_notation = {notation(d): d for d in datas}
+    for wanted in PREFERENCE:
+        if wanted in by_notation:
+            return by_notation[wanted]
+    return datas[0]
+
+
+def final_text(h: Harness) -> str | None:
+    for text in h.group_texts():
+        if FINAL in text:
+            return text
+    return None
+
+
+async def new_game(h: Harness, options: str = " rounds=1") -> int:
+    await h.say(ANNA, f"/uusi majavajengi{options}")
+    await h.say(BERTTA, "liity")
+    await h.settle()
+    mid = h.match_id()
+    lobby = h.table()
+    join = next(d for d in lobby.callback_data() if d.endswith("@join"))
+    await h.press(CEDER, GROUP, lobby, join)
+    await h.server.wait_for(lambda: "Ceder" in h.table().shown, 5, "Ceder seated")
+    return mid
+
+
+async def current_prompt(h: Harness, mid: int, players=PLAYERS, timeout: float = 5.0):
+    """(user, message, data) of the acting user's fresh private prompt, or None when the game is over."""
+    def ready():
+        if final_text(h):
+            return ("over",)
+        match = h.core.repo.match(mid)
+        for uid in players:
+            msg = h.prompt(uid)
+            if msg is not None and version(msg.callback_data()[0]) == match.version:
+                return (uid, msg)
+        return None
+
+    found = await h.server.wait_for(ready, timeout, "the acting player's prompt")
+    return None if found[0] == "over" else found
+
+
+async def play(h: Harness, mid: int, *, text_player: int | None = ANNA, max_actions: int = 400,
+               players=PLAYERS) -> int:
+    """Play to the end: ``text_player`` writes Finnish, the others press private buttons."""
+    actions = 0
+    while actions < max_actions:
+        found = await current_prompt(h, mid, players)
+        if found is None:
+            return actions
+        uid, msg = found
+        datas = msg.callback_data()
+        before = h.core.repo.match(mid).version
+        if uid == text_player:
+            h.pressed.add((uid, msg.message_id))  # answered by text: this keyboard is used up
+            kinds = {notation(d) for d in datas}
+            if "draw" in kinds:
+                await h.say(uid, "nostan")  # group-safe: in the group
+            elif "discard" in kinds:
+                await h.say(uid, "hylkään", chat=uid)  # while holding a card: in private
+            elif "knock" in kinds:
+                await h.say(uid, "koputan")
+            elif "end" in kinds:
+                await h.say(uid, "valmis")
+            else:
+                await h.press(uid, uid, msg, choose(datas))
+        else:
+            await h.press(uid, uid, msg, choose(datas))
+        await h.server.wait_for(lambda b=before: h.core.repo.match(mid).version > b or final_text(h), 5,
+                                f"the game to move after {uid}'s action")
+        actions += 1
+    raise AssertionError("the game did not end")
+
+
+# ------------------------------------------------------------------------------------------------
+# a whole game
+
+
+def test_full_game_in_a_group(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            actions = await play(h, mid)
+            await h.settle()
+            final = final_text(h)
+            assert final is not None and actions > 0
+            # final scores are those of the engine
+            match = h.core.repo.match(mid)
+            engine = h.core.games["majavajengi"]
+            outcome = engine.outcome(engine.load(match.state))
+            for seat, name in enumerate(PLAYERS.values()):
+                assert re.search(rf"\d+\. {name}: {outcome.scores[seat]}\b", final), (name, final)
+            # rounds=1 was asked for
+            assert match.options.get("rounds") == 1, f"options not parsed by the core: {match.options}"
+            # hands only in private: no private event line and no private marker in any group text
+            group = "\n".join(h.group_texts())
+            for marker in PRIVATE_MARKERS:
+                assert marker not in group
+            for uid in PLAYERS:
+                for text in h.server.texts(uid):
+                    for line in text.splitlines():
+                        if line.startswith("▸ "):
+                            assert line not in group, line
+            # every private prompt went to a private chat; group keyboards only on the table
+            assert all(m.chat_id == GROUP for m in h.server.bot_messages(GROUP))
+            # about one new group message per turn at most: the table is edited in place
+            new_group = h.server.calls_to(GROUP, {"sendmessage", "sendphoto"})
+            seats = [a.seat for a in h.core.repo.actions(mid)]
+            turns = sum(1 for i, seat in enumerate(seats) if i == 0 or seats[i - 1] != seat)
+            assert len(new_group) <= turns + 3, (len(new_group), turns)
+            # no private keyboard outlives the game
+            assert not [m for uid in PLAYERS for m in h.server.bot_messages(uid) if m.callback_data()]
+            # every callback query was answered
+            assert set(h.server.answers) == set(h.server.queries)
+
+    run(body(), timeout=45)
+
+
+# ------------------------------------------------------------------------------------------------
+# users who never opened the bot
+
+
+def test_unopened_user_gets_deep_link_and_held_messages(tg):
+    users = {ANNA: ("Anna", True), BERTTA: ("Bertta", True), CEDER: ("Ceder", False), DAVID: ("David", False)}
+
+    async def body():
+        async with tg(users=users) as h:
+            await h.say(ANNA, "/uusi majavajengi rounds=1")
+            await h.say(BERTTA, "/liity")
+            await h.settle()
+            mid = h.match_id()
+            link = f"https://t.me/{h.server.username}?start=join-{mid}"
+            # David opens the bot through the deep link: he is seated and his private chat opens
+            await h.say(DAVID, f"/start join-{mid}", chat=DAVID)
+            await h.server.wait_for(lambda: "David" in h.table().shown, 5, "David seated through the link")
+            await h.server.wait_for(lambda: h.server.bot_messages(DAVID), 5, "a greeting in David's chat")
+            # Ceder joins in the group but never opened the bot
+            await h.say(CEDER, "liity")
+            await h.server.wait_for(lambda: "Ceder" in h.table().shown, 5, "Ceder seated")
+            await h.say(ANNA, "aloita")
+            notice = await h.server.wait_for(
+                lambda: next((m for m in h.server.bot_messages(GROUP) if link in m.shown), None), 5,
+                "the deep-link notice in the group")
+            assert "Ceder" in notice.shown
+            assert any(data == link for row in notice.buttons() for _label, data in row)
+            await h.settle()
+            assert h.server.bot_messages(CEDER) == []
+            assert h.server.bot_messages(DAVID)[-1].shown.startswith("🦫")  # David got his cards
+            assert sum(link in t for t in h.group_texts()) == 1  # one notice, not one per message
+            # Ceder opens the link: nothing is lost, the held private message arrives
+            await h.say(CEDER, f"/start join-{mid}", chat=CEDER)
+            held = await h.server.wait_for(lambda: h.server.bot_messages(CEDER), 5, "Ceder's held message")
+            assert "Majavajengi" in held[0].shown and "▸" in held[0].shown
+            seats = [s.name for s in h.core.repo.match(mid).seats]
+            assert seats == ["Anna", "Bertta", "David", "Ceder"]
+            # and the game goes on with Ceder in it
+            players = {ANNA: "Anna", BERTTA: "Bertta", DAVID: "David", CEDER: "Ceder"}
+            found = await current_prompt(h, mid, players)
+            assert found is not None
+
+    run(body())
+
+
+# ------------------------------------------------------------------------------------------------
+# buttons that must not act
+
+
+def test_stale_and_forged_buttons(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            uid, msg = await current_prompt(h, mid)
+            assert uid == ANNA
+            stale_data = choose(msg.callback_data())
+            await h.press(ANNA, ANNA, msg, stale_data)
+            await h.server.wait_for(lambda: h.core.repo.match(mid).version > version(stale_data), 5, "a move")
+            await h.settle()
+            v = h.core.repo.match(mid).version
+            group_calls = len(h.server.calls_to(GROUP))
+
+            async def toast(user: int, chat: int, message_id: int, data: str) -> str:
+                qid = await h.server.press(user, chat, message_id, data)
+                answer = await h.server.wait_for(lambda: h.server.answer_of(qid), 5, f"answer to {data}")
+                return answer.get("text") or ""
+
+            # the same button once more: stale
+            stale = await toast(ANNA, ANNA, msg.message_id, stale_data)
+            # a forged match id, garbage, and another user's seat
+            wrong_match = await toast(ANNA, ANNA, msg.message_id, f"{mid + 41}:{v}:draw")
+            garbage = await toast(ANNA, ANNA, msg.message_id, "x" * 10)
+            acting_uid, prompt = await current_prompt(h, mid)
+            other = next(u for u in PLAYERS if u != acting_uid)
+            not_yours = await toast(other, other, prompt.message_id, prompt.callback_data()[0])
+            await h.settle()
+            assert stale and wrong_match and garbage and not_yours
+            assert stale == wrong_match == garbage
+            assert not_yours != stale
+            assert h.core.repo.match(mid).version == v  # nothing was applied
+            assert len(h.server.calls_to(GROUP)) == group_calls  # and the group saw nothing
+
+    run(body())
+
+
+def test_stranger_presses_group_button(tg):
+    async def body():
+        async with tg() as h:
+            h.server.add_user(EERO, "Eero", "en")
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            await current_prompt(h, mid)
+            await h.settle()
+            table = h.table()
+            v = h.core.repo.match(mid).version
+            assert table.callback_data(), "the table offers the group-safe actions"
+            qid = await h.server.press(EERO, GROUP, table.message_id, table.callback_data()[0])
+            answer = await h.server.wait_for(lambda: h.server.answer_of(qid), 5, "the answer")
+            assert answer.get("text")  # "You are not playing in this game."
+            await h.settle()
+            assert h.core.repo.match(mid).version == v
+
+    run(body())
+
+
+# ------------------------------------------------------------------------------------------------
+# transport robustness
+
+
+def test_duplicate_update_is_applied_once(tg):
+    async def body():
+        async with tg() as h:
+            await h.say(ANNA, "/uusi majavajengi")
+            join = await h.say(BERTTA, "/liity")
+            await h.settle()
+            calls = len(h.server.calls)
+            update_id = next(u for u, upd in h.server.sent_updates.items()
+                             if upd.get("message", {}).get("message_id") == join.message_id)
+            await h.server.redeliver(update_id)
+            await h.server.wait_for(lambda: h.transport.stats["duplicates"] == 1, 5, "the duplicate dropped")
+            await h.settle()
+            assert len(h.server.calls) == calls  # no "you already have a seat" answer
+            assert [s.name for s in h.core.repo.match(h.match_id()).seats] == ["Anna", "Bertta"]
+
+    run(body())
+
+
+def test_429_storm_loses_nothing(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.settle()
+            h.server.fail(None, times=4, code=429, retry_after=1)
+            started = time.monotonic()
+            await h.say(ANNA, "aloita")
+            await h.settle()
+            assert len(h.server.failed) == 4
+            assert h.transport.delivery.stats["retry_after"] >= 4
+            assert time.monotonic() - started >= 1.0
+            # everything arrived: the started table and each player's hand
+            assert "Majavajengi" in h.table().shown and h.table().callback_data()
+            for uid in PLAYERS:
+                assert any("▸" in m.shown for m in h.server.bot_messages(uid)), uid
+            assert await current_prompt(h, mid) is not None
+
+    run(body())
+
+
+def test_rejected_edits(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.settle()
+            table = h.table()
+            # 400 "message is not modified": taken as done, the same message stays the table
+            h.server.fail("editMessageText", times=1, code=400, description=NOT_MODIFIED)
+            await h.say(ANNA, "/botti")
+            await h.settle()
+            assert h.server.failed == [("editmessagetext", 400)]
+            assert h.table().message_id == table.message_id
+            # the table message was deleted: the next edit fails, the table is sent anew
+            h.server.messages[GROUP][table.message_id].deleted = True
+            await h.say(ANNA, "aloita")
+            await h.settle()
+            new_table = h.table()
+            assert new_table.message_id != table.message_id
+            assert "1/" in new_table.shown or "Majavajengi" in new_table.shown
+            stored = h.core.repo.kv_get("telegram.msg", f"{GROUP}:table:{mid}")
+            assert stored["id"] == new_table.message_id
+            # and later edits go to the new message
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.server.wait_for(lambda: h.server.messages[GROUP][new_table.message_id].edits > 0, 5,
+                                    "an edit of the new table")
+            await h.settle()
+            assert h.table().message_id == new_table.message_id
+
+    run(body())
+
+
+
+def test_restart_in_the_middle_of_a_match(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h, options="")
+            await h.say(ANNA, "aloita")
+            for _ in range(4):
+                uid, msg = await current_prompt(h, mid)
+                before = h.core.repo.match(mid).version
+                await h.press(uid, uid, msg, choose(msg.callback_data()))
+                await h.server.wait_for(lambda b=before: h.core.repo.match(mid).version > b, 5, "a move")
+            await h.settle()
+            table_id = h.table().message_id
+            first_update = min(h.server.sent_updates)
+            v = h.core.repo.match(mid).version
+            await h.restart()
+            await h.settle()
+            assert h.core.repo.match(mid).version == v
+            # the table is the same message (re-edited if its text changed), not a new one
+            assert h.table().message_id == table_id
+            # an update Telegram delivers again after the restart is still applied once
+            await h.server.redeliver(first_update)
+            await h.server.wait_for(lambda: h.transport.stats["duplicates"] == 1, 5, "the old update dropped")
+            # the match continues: the acting player's prompt from before the restart still works
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.server.wait_for(lambda: h.core.repo.match(mid).version > v, 5, "a move after the restart")
+            await h.settle()
+            assert h.table().message_id == table_id
+            assert h.server.messages[GROUP][table_id].edits >= 1
+
+    run(body())
+
+
+def test_restart_resends_a_deleted_table(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h, options="")
+            await h.say(ANNA, "aloita")
+            await current_prompt(h, mid)
+            await h.settle()
+            old = h.table()
+            await h.transport.stop()
+            old.deleted = True
+            h.server.messages[GROUP][old.message_id].text = old.text + " (vanha)"  # differs from the table now
+            await h.start_transport()
+            await h.settle()
+            assert h.table().message_id != old.message_id
+            assert h.core.repo.kv_get("telegram.msg", f"{GROUP}:table:{mid}")["id"] == h.table().message_id
+
+    run(body())
+
+
+# ------------------------------------------------------------------------------------------------
+# delivery details
+
+
+def test_buried_table_is_sent_anew(tg):
+    async def body():
+        async with tg(bury_after=4) as h:
+            mid = await new_game(h)
+            await h.say(ANNA, f"/start@{h.server.username}")  # in a group, /start starts the game
+            await current_prompt(h, mid)
+            await h.settle()
+            old = h.table()
+            for i in range(5):
+                await h.say(BERTTA, f"juttelua {i}")
+            await h.settle()
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.server.wait_for(lambda: h.table().message_id != old.message_id, 5, "the table re-posted")
+            await h.settle()
+            assert old.deleted  # the buried copy is gone; one live table
+            assert [m for m in h.server.bot_messages(GROUP) if "Majavajengi –" in m.shown] == [h.table()]
+
+    run(body())
+
+
+def test_commands_and_mentions(tg):
+    async def body():
+        async with tg() as h:
+            commands = h.server.commands
+            assert [c["command"] for c in commands[("default", "fi")]] == [
+                "uusi", "liity", "aloita", "saannot", "kieli", "tila", "apua"]
+            assert [c["command"] for c in commands[("default", "en")]] == [
+                "new", "join", "start", "rules", "lang", "status", "help"]
+            assert ("default", "") in commands
+            await h.say(ANNA, f"/uusi@{h.server.username} majavajengi")
+            await h.say(BERTTA, "/liity@toinen_bot")  # for another bot: ignored
+            await h.settle()
+            assert [s.name for s in h.core.repo.match(h.match_id()).seats] == ["Anna"]
+            # a plain /start in private is Telegram's bot start: the help text
+            await h.say(BERTTA, "/start", chat=BERTTA)
+            await h.server.wait_for(lambda: h.server.bot_messages(BERTTA), 5, "help in private")
+
+    run(body())
+
+
+def test_pictures_and_coalescing(tg):
+    png1 = b"\x89PNG\r\n\x1a\n" + b"1" * 100
+    png2 = b"\x89PNG\r\n\x1a\n" + b"2" * 100
+
+    async def body():
+        async with tg() as h:
+            tr = h.transport
+            btn = ((Button("Nosta", "1:0:draw"),),)
+            tr.dispatch([
+                Outbound("telegram", "pöytä 1", chat_id=str(GROUP), key="pic:1", image=png1, buttons=btn),
+                Outbound("telegram", "pöytä 2", chat_id=str(GROUP), key="pic:1", image=png1, buttons=btn),
+            ])
+            await h.settle()
+            photos = h.server.calls_to(GROUP, {"sendphoto"})
+            assert len(photos) == 1 and photos[0][2]["caption"] == "pöytä 2"  # coalesced to the last
+            msg = h.server.last_bot_message(GROUP)
+            assert msg.photo == png1 and msg.callback_data() == ["1:0:draw"]
+            tr.dispatch([Outbound("telegram", "pöytä 3", chat_id=str(GROUP), key="pic:1", image=png1)])
+            await h.settle()
+            assert h.server.calls_to(GROUP)[-1][1] == "editmessagecaption"
+            tr.dispatch([Outbound("telegram", "pöytä 4", chat_id=str(GROUP), key="pic:1", image=png2)])
+            await h.settle()
+            assert h.server.calls_to(GROUP)[-1][1] == "editmessagemedia"
+            assert msg.photo == png2 and msg.caption == "pöytä 4"
+            # a text too long for a caption follows the picture as a message of its own
+            long_text = "rivi\n" * 400
+            tr.dispatch([Outbound("telegram", long_text, user_id=str(ANNA), image=png1)])
+            await h.settle()
+            sent = h.server.bot_messages(ANNA)
+            assert (sent[-2].photo == png1 and sent[-1].text == long_text.strip()) or sent[-1].text == long_text
+            # a long text is split, never refused
+            tr.dispatch([Outbound("telegram", "x" * 5000, user_id=str(ANNA))])
+            await h.settle()
+            assert [len(m.text or "") for m in h.server.bot_messages(ANNA)[-2:]] == [4096, 904]
+
+    run(body())
+
+
+def test_coalesce_keeps_the_last_edit_per_key():
+    a1 = Outbound("telegram", "a1", chat_id="-1", key="table:1")
+    b = Outbound("telegram", "b", user_id="5")
+    a2 = Outbound("telegram", "a2", chat_id="-1", key="table:1")
+    other = Outbound("telegram", "o", chat_id="-2", key="table:1")
+    assert coalesce([a1, b, other, a2]) == [b, other, a2]
+
+
+def test_rate_limits_queue_and_do_not_drop(tg):
+    async def body():
+        limits = Limits(overall=(50, 1.0), per_group=(3, 0.6), per_private=None)
+        async with tg(limits=limits) as h:
+            start = time.monotonic()
+            h.transport.dispatch([Outbound("telegram", f"viesti {i}", chat_id=str(GROUP)) for i in range(7)])
+            await h.settle()
+            sends = h.server.calls_to(GROUP, {"sendmessage"})
+            assert [c[2]["text"] for c in sends] == [f"viesti {i}" for i in range(7)]
+            times = [c[0] - start for c in sends]
+            assert times[3] >= 0.55 and times[6] >= 1.15  # 3 per 0.6 s
+            # edits of one key that wait behind the limit collapse into the newest
+            h.transport.dispatch([Outbound("telegram", f"pöytä {i}", chat_id=str(GROUP), key="table:9")
+                                  for i in range(1)])
+            for i in range(1, 6):
+                h.transport.dispatch([Outbound("telegram", f"pöytä {i}", chat_id=str(GROUP), key="table:9")])
+            await h.settle()
+            table_calls = [c for c in h.server.calls_to(GROUP) if "pöytä" in str(c[2].get("text"))]
+            assert table_calls[-1][2]["text"] == "pöytä 5"
+            assert len(table_calls) <= 2
+
+    run(body())
+
+
+def test_rate_limiter_windows():
+    async def body():
+        limiter = RateLimiter(Limits(overall=(4, 0.4), per_group=(2, 0.3), per_private=None))
+        start = time.monotonic()
+        waits = [await limiter.acquire(-1, True) for _ in range(3)]
+        assert waits[0] == 0 and waits[1] == 0 and waits[2] > 0.2
+        await limiter.acquire(5, False)
+        t = time.monotonic() - start
+        assert t < 0.5
+        await limiter.acquire(6, False)  # fifth call overall within 0.4 s waits for the window
+        assert time.monotonic() - start >= 0.4
+
+    asyncio.run(asyncio.wait_for(body(), 5))
+
+
+# ------------------------------------------------------------------------------------------------
+# the command line: python -m chatbot telegram
+
+
+def test_cli_runs_against_the_api_server_and_stops_on_sigint(tmp_path):
+    import os
+    import signal
+    import sys
+
+    from tests.telegram.fake_api import FakeTelegram
+
+    async def body():
+        server = FakeTelegram()
+        await server.start()
+        server.add_group(GROUP)
+        server.add_user(ANNA, "Anna")
+        env = {**os.environ, "TELEGRAM_TOKEN": server.token, "TELEGRAM_API_URL": server.api_url,
+               "TELEGRAM_WEBHOOK_URL": ""}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "chatbot", "telegram", "--db", str(tmp_path / "cli.sqlite"), env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await server.wait_for(lambda: ("default", "en") in server.commands, 20, "the bot to start")
+            await server.send(ANNA, GROUP, "/uusi majavajengi")
+            await server.wait_for(lambda: server.bot_messages(GROUP), 10, "the lobby")
+            proc.send_signal(signal.SIGINT)
+            rc = await asyncio.wait_for(proc.wait(), 15)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+            await server.stop()
+        assert rc == 0, (await proc.stderr.read()).decode()[-2000:]
+
+    run(body())
+
+
+def test_cli_without_token_fails_cleanly(monkeypatch):
+    from chatbot.transports.telegram import main
+
+    monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
+    assert main(object()) == 2
