@@ -113,6 +113,9 @@ class FakeTelegram:
         self.port = 0
         #: monotonic time of each update's injection, for latency figures
         self.injected_at: dict[int, float] = {}
+        #: set by setWebhook: updates are then POSTed to the bot; the HTTP status of each delivery
+        self.webhook: dict[str, Any] = {}
+        self.webhook_statuses: list[int] = []
 
     # ------------------------------------------------------------------------------------------
     # server
@@ -342,7 +345,15 @@ class FakeTelegram:
         return True
 
     def m_getwebhookinfo(self, params: dict[str, Any]) -> dict[str, Any]:
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": len(self.updates)}
+        return {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
+                "pending_update_count": len(self.updates)}
+
+    def m_setwebhook(self, params: dict[str, Any]) -> bool:
+        """Webhook mode: from now on updates are POSTed to the bot instead of waiting for getUpdates."""
+        self.webhook = {"url": str(params["url"]), "secret": params.get("secret_token")}
+        if params.get("drop_pending_updates"):
+            self.updates.clear()
+        return True
 
     def m_setmycommands(self, params: dict[str, Any]) -> bool:
         scope = (params.get("scope") or {"type": "default"}).get("type", "default")
@@ -476,6 +487,14 @@ class FakeTelegram:
     async def _push(self, update: dict[str, Any]) -> int:
         self.sent_updates[update["update_id"]] = update
         self.injected_at[update["update_id"]] = time.monotonic()
+        if self.webhook.get("url"):
+            import aiohttp
+
+            headers = {"X-Telegram-Bot-Api-Secret-Token": self.webhook["secret"]} if self.webhook.get("secret") else {}
+            async with aiohttp.ClientSession() as session, session.post(
+                    self.webhook["url"], json=update, headers=headers) as response:
+                self.webhook_statuses.append(response.status)
+            return update["update_id"]
         async with self._updates_cond:
             self.updates.append(update)
             self._updates_cond.notify_all()

@@ -554,6 +554,50 @@ def test_cli_runs_against_the_api_server_and_stops_on_sigint(tmp_path):
     run(body())
 
 
+def test_cli_webhook_mode_receives_updates_by_post(tmp_path):
+    import os
+    import signal
+    import sys
+
+    from tests.conftest import free_port
+    from tests.telegram.fake_api import FakeTelegram
+
+    async def body():
+        server = FakeTelegram()
+        await server.start()
+        server.add_group(GROUP)
+        server.add_user(ANNA, "Anna")
+        port = free_port()
+        env = {**os.environ, "TELEGRAM_TOKEN": server.token, "TELEGRAM_API_URL": server.api_url,
+               "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg/hook", "TELEGRAM_WEBHOOK_PORT": str(port),
+               "TELEGRAM_WEBHOOK_SECRET": "s3cret"}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "chatbot", "telegram", "--db", str(tmp_path / "hook.sqlite"), env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await server.wait_for(lambda: server.webhook.get("url"), 20, "the bot to set its webhook")
+            await server.wait_for(lambda: ("default", "en") in server.commands, 20, "the command menu")
+            for _ in range(50):  # the webhook server may need a moment after setWebhook
+                try:
+                    await server.send(ANNA, GROUP, "/uusi majavajengi")
+                    break
+                except OSError:
+                    await asyncio.sleep(0.1)
+            await server.wait_for(lambda: server.bot_messages(GROUP), 10, "the lobby via the webhook")
+            assert server.webhook["secret"] == "s3cret" and server.webhook_statuses[-1] == 200
+            assert "Majavajengi" in server.bot_messages(GROUP)[-1].shown
+            proc.send_signal(signal.SIGINT)
+            rc = await asyncio.wait_for(proc.wait(), 15)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+            await server.stop()
+        assert rc == 0, (await proc.stderr.read()).decode()[-2000:]
+
+    run(body())
+
+
 def test_cli_without_token_fails_cleanly(monkeypatch):
     from chatbot.transports.telegram import main
 
