@@ -122,6 +122,28 @@ def problems() -> list[str]:
                 strings = m.string if isinstance(m.string, tuple | list) else (m.string,)
                 if not all(strings):
                     found.append(f"{path}: untranslated: {m.id!r}")
+    return found + conflicts()
+
+
+def conflicts() -> list[str]:
+    """The same msgid translated differently in two domains: one translator merges every domain of a
+    language, so such a pair would make one game show the other's words."""
+    found: list[str] = []
+    for lang in LANGS:
+        seen: dict[tuple[str | None, str], tuple[str, object]] = {}
+        for domain in domains():
+            path = _po_path(lang, domain)
+            if not path.exists():
+                continue
+            for m in _read(path, lang, domain):
+                if not m.id:
+                    continue
+                key = (m.context, m.id[0] if isinstance(m.id, tuple | list) else m.id)
+                string = tuple(m.string) if isinstance(m.string, tuple | list) else m.string
+                if key in seen and seen[key][1] != string and string:
+                    found.append(f"{lang}: {key[1]!r} is {seen[key][1]!r} in {seen[key][0]} but {string!r} in {domain}")
+                elif string:
+                    seen.setdefault(key, (domain, string))
     return found
 
 

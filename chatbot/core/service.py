@@ -186,11 +186,12 @@ class BotCore:
             match = self._private_match(sp.user)
             if name in {"leave", "cancel"} and match is not None:
                 return self._leave_or_cancel(msg, sp, t, match, name)
-            if name == "new" and not cmd.args:
+            if name == "new":
+                if cmd.args and game_named(cmd.args, self.uis.values()) is None and match is not None:
+                    return None  # "uusi kortti" in a private chat during a game is a game command
                 return [self._reply(msg, t, t.gettext(
                     "Games are set up in a group chat: add me to a group and write “new” there."))]
-            return None if name == "new" else [self._reply(msg, t, t.gettext(
-                "That works in the group chat of a game, not here."))]
+            return [self._reply(msg, t, t.gettext("That works in the group chat of a game, not here."))]
         assert sp.room is not None
         match = self.repo.active_match(sp.room.id)
         if name == "new":
@@ -291,9 +292,11 @@ class BotCore:
         engine = self.games[ui.game_id]
         try:
             options = self._parse_options(ui, engine, cmd.tokens)
-        except ValueError as exc:
-            return [self._reply(msg, t, t.gettext("I did not understand the option {option}.").format(
-                option=str(exc)))]
+        except (ValueError, TypeError):
+            typed = t.format_list([x for x in cmd.tokens if "=" in x])
+            return [self._reply(msg, t, t.gettext(
+                "I did not understand the option {option}. The game was not set up; try again without it "
+                "or with another value.").format(option=typed))]
         assert sp.room is not None
         room = sp.room
         if room.lang is None:
@@ -313,9 +316,9 @@ class BotCore:
                 continue
             key, _, value = arg.partition("=")
             key = words.get(key.casefold(), key.casefold())
-            val: Any = int(value) if value.lstrip("-").isdigit() else value
-            options[key] = val
-        engine.options_from_dict(options)  # raises ValueError on unknown keys
+            options[key] = _option_value(value)
+        # unknown keys and bad values raise ValueError now, not when the cards are dealt
+        engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
         return options
 
     def _seed(self, room: RoomRec) -> str:
@@ -833,6 +836,18 @@ def _rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]
 def _dedupe(items: Sequence[str]) -> list[str]:
     seen: set[str] = set()
     return [x for x in items if not (x in seen or seen.add(x))]
+
+
+def _option_value(text: str) -> Any:
+    """``3`` -> 3, ``on``/``kyllä`` -> True, ``off``/``ei`` -> False, anything else stays text."""
+    low = text.casefold()
+    if low.lstrip("-").isdigit():
+        return int(low)
+    if low in {"on", "true", "yes", "kyllä", "kylla", "päällä", "paalla"}:
+        return True
+    if low in {"off", "false", "no", "ei", "pois"}:
+        return False
+    return text
 
 
 def _ai_kind(args: Sequence[str], engine: Engine) -> str:

@@ -162,3 +162,21 @@ def test_meta_commands_are_recognised_in_both_languages():
                  "kartta on hieno"):
         command = parse_command(text)
         assert command is None or command.name == "new", text
+
+
+def test_options_are_checked_when_the_game_is_set_up():
+    table = Table()
+    out = table.say("matti", "uusi majavajengi kierrokset=0")
+    assert "kierrokset=0" in out[0].text and table.match() is None
+    out = table.say("matti", "uusi majavajengi outo=1")
+    assert "outo=1" in out[0].text and table.match() is None
+    table.say("matti", "uusi majavajengi muistiapu=on kierrokset=2")
+    assert table.match().options == {"memory_aid": True, "rounds": 2}
+
+
+def test_rules_overview_names_topics_in_the_askers_language():
+    table = Table()
+    out = table.say("matti", "säännöt majavajengi")
+    assert "poistopakasta ottaminen" in out[0].text and "taking the discard" not in out[0].text
+    out = table.say("liisa", "rules majavajengi", lang="en")
+    assert "taking the discard" in out[0].text
