@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 want="${1:-run}"
 
-debs=(libvoikko1 voikko-fi)
+debs=(libvoikko1 voikko-fi fonts-dejavu-core)
 [ "$want" = test ] && debs+=(postgresql)
 missing=()
 for p in "${debs[@]}"; do

@@ -48,7 +48,7 @@ _PHRASES: dict[str, str] = {
     "lisaa botti": "add_ai", "lisaa tekoaly": "add_ai", "lisaa ai": "add_ai", "add ai": "add_ai",
     "add bot": "add_ai", "add computer": "add_ai", "poista botti": "remove_ai", "poista tekoaly": "remove_ai",
     "remove ai": "remove_ai", "remove bot": "remove_ai", "lopeta peli": "cancel", "end game": "cancel",
-    "cancel game": "cancel", "uusi peli": "new", "new game": "new", "aloita peli": "start",
+    "cancel game": "cancel", "peru peli": "cancel", "peruuta peli": "cancel", "uusi peli": "new", "new game": "new", "aloita peli": "start",
     "start game": "start", "mika tilanne": "status", "missa mennaan": "status", "kenen vuoro": "status",
     "whose turn": "status", "my hand": "hand", "minun korttini": "hand", "mun kortit": "hand",
     "nayta kateni": "hand", "nayta kortit": "hand", "show hand": "hand", "show cards": "hand",
@@ -83,8 +83,9 @@ def parse_command(text: str) -> Command | None:
     head = folded[0]
     name = _WORDS.get(head)
     if name is not None:
-        # bare words that double as game commands stay game commands unless slashed
-        if not slash and name in {"hand", "status", "map"} and len(words) > 1:
+        # bare words that double as game commands ("lähden Kairosta", "aloitan Kairosta") stay
+        # game commands unless slashed
+        if not slash and name in {"hand", "status", "map", "leave", "start", "cancel"} and len(words) > 1:
             return None
         if not slash and name == "new" and len([w for w in typed[1:] if "=" not in w]) > 2:
             return None  # a long sentence starting with "uusi" is not a command

@@ -17,7 +17,7 @@ from typing import Any
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.games import afrikan_tahti_parser as parser
-from chatbot.games.afrikan_tahti_parser import ahead, chosen_path, dot_ends, move_paths
+from chatbot.games.afrikan_tahti_parser import ahead, chosen_path, dot_ends, is_base, move_paths
 from chatbot.games.base import GameUI, RenderContext, RuleTopic
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
@@ -37,19 +37,19 @@ TOPICS = (
     RuleTopic("afrikan_tahti.setup", N_("Everyone gets 300 pounds and starts in Tangier or Cairo. Treasure tokens go face down on the cities, one on each, or two stacked with the expansion."),
               ("alku", "aloitus", "lähtö", "raha", "setup", "start", "money", "aloituspaikka"), N_("setup")),
     RuleTopic("afrikan_tahti.move.land", N_("Roll and move up to that many steps along land routes. You can stop early in a city, but on a route dot only with the exact count. You cannot turn back during a move."),
-              ("liikkua", "kävellä", "maa", "maareitti", "askel", "piste", "land", "walk", "step", "dot", "move"), N_("moving on land")),
+              ("liikkua", "kävellä", "maa", "maareitti", "askel", "piste", "land", "walk", "walking", "step", "dot", "move", "moving"), N_("moving on land")),
     RuleTopic("afrikan_tahti.move.sea", N_("From a port you can board a ship for 100 pounds. It moves the rolled number of steps toward the port you chose, and an unfinished voyage continues on later turns without a new fare."),
-              ("laiva", "meri", "purjehtia", "satama", "merimatka", "sea", "ship", "sail", "port", "voyage"), N_("sailing")),
+              ("laiva", "meri", "purjehtia", "purjehdus", "satama", "merimatka", "sea", "ship", "sail", "sailing", "port", "voyage"), N_("sailing")),
     RuleTopic("afrikan_tahti.move.sea_broke", N_("If you can't afford a ticket, you may still sail from a port for free. The ship then moves two steps per turn without a roll until it arrives."),
               ("ilmainen", "ilmaismatka", "ilmaiseksi", "free passage", "free", "broke", "köyhä", "rahaton"), N_("free passage")),
     RuleTopic("afrikan_tahti.move.land_sea", N_("During a land move you may pay the fare at a port and continue the remaining steps at sea. Likewise, a ship that reaches its port may use leftover steps on land."),
               ("maa ja meri", "land and sea", "jäljellä", "leftover", "vaihtaa"), N_("land and sea in one move")),
     RuleTopic("afrikan_tahti.move.air", N_("From an airport you can fly one air route to the next airport for 300 pounds. The flight is your whole move for the turn, with no roll."),
-              ("lentää", "lento", "lentokone", "lentokenttä", "fly", "flight", "plane", "airport", "air"), N_("flying")),
+              ("lentää", "lento", "lentäminen", "lentokone", "lentokenttä", "fly", "flying", "flight", "plane", "airport", "air"), N_("flying")),
     RuleTopic("afrikan_tahti.dice", N_("The ordinary die is used for movement and flip attempts. The expansion's five danger dice are used in danger situations and duels."),
               ("noppa", "heittää", "heitto", "die", "dice", "roll"), N_("the die")),
     RuleTopic("afrikan_tahti.tokens.flip", N_("Flipping a token costs 100 pounds, or you may roll: 4, 5 or 6 flips it. Only one token per turn, and with the expansion the roll is allowed only when you can't pay."),
-              ("kääntää", "kiekko", "merkki", "flip", "token", "kääntö"), N_("flipping tokens")),
+              ("kääntää", "kiekko", "merkki", "kääntö", "flip", "flipping", "token"), N_("flipping tokens")),
     RuleTopic("afrikan_tahti.tokens.values", N_("A ruby is worth 1000, an emerald 600 and a topaz 300 pounds. A robber takes all your money, and a blank does nothing."),
               ("rubiini", "smaragdi", "topaasi", "jalokivi", "rosvo", "tyhjä", "arvo", "ruby", "emerald", "topaz", "gem", "robber", "blank", "value"), N_("token values")),
     RuleTopic("afrikan_tahti.tokens.horseshoe", N_("A horseshoe is worthless while the Star is still hidden. One flipped after the Star was found wins the game just like the Star."),
@@ -63,7 +63,7 @@ TOPICS = (
     RuleTopic("afrikan_tahti.hazard", N_("The Sahara bedouins and the St. Helena pirates capture a pawn whose move ends on their dot. You go free when you roll a 1 or 2 on your turn."),
               ("beduiini", "merirosvo", "vanki", "vangita", "vapautua", "bedouins", "pirates", "captured", "capture", "hazard"), N_("bedouins and pirates")),
     RuleTopic("afrikan_tahti.win", N_("You win the moment you bring the Star of Africa, or a horseshoe found after it, to Tangier or Cairo. Either city will do."),
-              ("voitto", "voittaa", "tähti", "maali", "win", "star", "goal"), N_("winning")),
+              ("voitto", "voittaa", "tähti", "maali", "win", "winning", "star", "goal"), N_("winning")),
 )
 
 # Why an action is refused, with the way forward (the core adds the list of what is possible now).
@@ -180,14 +180,20 @@ def money(amount: int, t: Translator) -> str:
     return t.gettext("£{amount}").format(amount=t.format_number(amount))
 
 
-def token_name(kind: str, t: Translator) -> str:
+def token_word(kind: str, t: Translator) -> str:
+    """A token kind's name; a kind this module does not know (the expansion's) as it is."""
     names = {
         "star": t.pgettext("token", "Star of Africa"), "ruby": t.pgettext("token", "ruby"),
         "emerald": t.pgettext("token", "emerald"), "topaz": t.pgettext("token", "topaz"),
         "robber": t.pgettext("token", "robber"), "horseshoe": t.pgettext("token", "horseshoe"),
         "blank": t.pgettext("token", "blank"),
     }
-    return f"{TOKEN_MARKERS.get(kind, '🪙')} {names.get(kind, kind)}"
+    return names.get(kind, kind)
+
+
+def token_name(kind: str, t: Translator) -> str:
+    """The name with its marker, for event lines: "💎 ruby"."""
+    return f"{TOKEN_MARKERS.get(kind, '🪙')} {token_word(kind, t)}"
 
 
 def kind_of(content_id: str) -> str:
@@ -285,8 +291,9 @@ class AfrikanTahtiUI(GameUI):
         return TOPICS
 
     def option_words(self) -> dict[str, str]:
-        return {"smaragdi": "emerald_value", "lähtöpaikka": "start_place", "lähtö": "start_place",
-                "kierrosraja": "max_rounds", "kapkaupunki": "capetown_bonus", "ilmaisaskeleet": "broke_sea_steps"}
+        return {"laajennus": "expansion", "retkikunnat": "expansion", "smaragdi": "emerald_value",
+                "lähtöpaikka": "start_place", "lähtö": "start_place", "kierrosraja": "max_rounds",
+                "kapkaupunki": "capetown_bonus", "ilmaisaskeleet": "broke_sea_steps"}
 
     # --- the table ---------------------------------------------------------------------------
     def render_table(self, view: Any, ctx: RenderContext) -> str:
@@ -301,6 +308,8 @@ class AfrikanTahtiUI(GameUI):
         for seat, pawn in enumerate(view.pawns):
             lines.append(self._pawn_line(seat, pawn, ctx))
         lines.append(self._tokens_line(view, t))
+        if view.phase == "over":
+            return "\n".join(lines)  # the events and the final standings tell the rest
         holder = getattr(view, "star_holder", None)
         if holder is not None:
             lines.append(t.gettext("⭐ The Star is with {name}: next stop Tangier or Cairo!").format(
@@ -317,8 +326,7 @@ class AfrikanTahtiUI(GameUI):
 
     def _pawn_line(self, seat: int, pawn: Any, ctx: RenderContext) -> str:
         t = ctx.t
-        marks = "".join("⭐" if kind_of(item) == "star" else TOKEN_MARKERS.get(kind_of(item), "")
-                        for item in getattr(pawn, "items", ()))
+        marks = "".join(TOKEN_MARKERS.get(kind_of(item), "") for item in getattr(pawn, "items", ()))
         text = t.gettext("{marker} {name}: {where} · {cash}").format(
             marker=SEAT_MARKERS[seat % len(SEAT_MARKERS)], name=ctx.name(seat), where=where(pawn, t),
             cash=money(pawn.cash, t))
@@ -335,7 +343,7 @@ class AfrikanTahtiUI(GameUI):
         order = [k for k in TOKEN_ORDER if k in flipped] + sorted(k for k in flipped if k not in TOKEN_ORDER)
         text = t.gettext("🪙 Tokens face down: {down}/{total}").format(down=down, total=down + len(view.revealed))
         if order:
-            counts = ", ".join(f"{token_name(k, t).split(' ', 1)[1]} {flipped[k]}" for k in order)
+            counts = ", ".join(f"{token_word(k, t)} {flipped[k]}" for k in order)
             text += " · " + t.gettext("flipped: {counts}").format(counts=counts)
         return text
 
@@ -356,10 +364,21 @@ class AfrikanTahtiUI(GameUI):
     def render_events(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
         out: list[str] = []
         for e in events:
-            line = self._event(e, ctx)
+            try:
+                line = self._event(e, ctx)
+            except (KeyError, TypeError, ValueError):
+                # an event whose parameters changed shape (the expansion reuses codes): a plain
+                # line keeps the table readable where a crash would lose the whole message
+                line = self._generic(e, ctx)
             if line:
                 out.append(line)
         return out
+
+    @staticmethod
+    def _generic(e: Event, ctx: RenderContext) -> str:
+        seat = e.get("seat")
+        label = e.code.replace("_", " ")
+        return f"{ctx.name(seat)}: {label}" if isinstance(seat, int) else f"({label})"
 
     def _event(self, e: Event, ctx: RenderContext) -> str | None:
         t = ctx.t
@@ -382,8 +401,8 @@ class AfrikanTahtiUI(GameUI):
             case "turn_lost":
                 pending = int(p.get("pending", 0))
                 if pending:
-                    return t.ngettext("{name} misses this turn ({n} more to miss).",
-                                      "{name} misses this turn ({n} more to miss).", pending).format(
+                    return t.ngettext("{name} misses this turn; {n} more turn to miss.",
+                                      "{name} misses this turn; {n} more turns to miss.", pending).format(
                         name=name, n=pending)
                 return t.gettext("{name} misses this turn.").format(name=name)
             case "rolled":
@@ -407,9 +426,9 @@ class AfrikanTahtiUI(GameUI):
                         name=name, n=steps, to=place(p["dest"], t, TO))
                 leg = next((leg for leg in LEGS.values() if leg.id == p.get("leg") and leg.dest == p.get("dest")), None)
                 left = leg.steps - int(p.get("at", 0)) if leg else 0
-                return t.ngettext("⛵ {name} sailed {n} step; {left} more {to}.",
-                                  "⛵ {name} sailed {n} steps; {left} more {to}.", steps).format(
-                    name=name, n=steps, left=left, to=place(p["dest"], t, TO))
+                return t.ngettext("⛵ {name} is sailing {to}: {left} step to go.",
+                                  "⛵ {name} is sailing {to}: {left} steps to go.", left).format(
+                    name=name, left=left, to=place(p["dest"], t, TO))
             case "flew":
                 return t.gettext("✈️ {name} flew {start} {to} ({fare}).").format(
                     name=name, start=place(p["start"], t, FROM), to=place(p["dest"], t, TO), fare=money(p["fare"], t))
@@ -434,22 +453,22 @@ class AfrikanTahtiUI(GameUI):
             case "star_found":
                 return t.gettext("⭐ {name} found the Star of Africa! Next stop Tangier or Cairo.").format(name=name)
             case "gem":
-                token = token_name(p["kind"], t)
+                # the "flipped" line just named the gem; this one says what it pays
                 if p.get("doubled"):
-                    return t.gettext("{name} gets {amount} for the {token}, doubled on the Gold Coast!").format(
-                        name=name, amount=money(p["amount"], t), token=token)
-                return t.gettext("{name} gets {amount} for the {token}.").format(
-                    name=name, amount=money(p["amount"], t), token=token)
+                    return t.gettext("💰 {name} gets {amount}, double on the Gold Coast!").format(
+                        name=name, amount=money(p["amount"], t))
+                return t.gettext("💰 {name} gets {amount}.").format(name=name, amount=money(p["amount"], t))
             case "robbed":
                 if not p.get("lost"):
-                    return t.gettext("🦹 A robber – but {name} had no money to lose.").format(name=name)
-                return t.gettext("🦹 A robber! {name} loses {amount}.").format(name=name, amount=money(p["lost"], t))
+                    return t.gettext("{name} had no money for the robber to take.").format(name=name)
+                return t.gettext("{name} loses all their money ({amount}).").format(
+                    name=name, amount=money(p["lost"], t))
             case "horseshoe_kept":
                 return t.gettext("🐎 A horseshoe after the Star: {name} can win with it too!").format(name=name)
             case "horseshoe_worthless":
                 return t.gettext("🐎 A horseshoe, but worthless while the Star is still hidden.")
             case "blank":
-                return t.gettext("The token is blank.")
+                return None  # the "flipped" line said it; at the Slave Coast "turns_lost" follows
             case "turns_lost":
                 turns = int(p.get("turns", 0))
                 if p.get("reason") == "slave_coast":
@@ -467,8 +486,7 @@ class AfrikanTahtiUI(GameUI):
                     return t.gettext("The round limit was reached and the game ends.")
                 return None  # "won" said it
         # An event this module does not know (the expansion adds some): a plain line, not silence.
-        label = e.code.replace("_", " ")
-        return f"{name}: {label}" if name else f"({label})"
+        return self._generic(e, ctx)
 
     def _moved(self, name: str, p: dict[str, Any], t: Translator) -> str:
         steps = int(p.get("steps", 0))
@@ -528,8 +546,9 @@ class AfrikanTahtiUI(GameUI):
         if to not in PLACE_SET:
             prev = path[-2] if len(path) > 1 else (me.node if me is not None else to)
             toward = ahead(prev, to)
-            text = (t.ngettext("{n} step {toward}", "{n} steps {toward}", steps).format(
-                n=steps, toward=place(toward[0], t, TOWARD)) if toward else
+            # the nearest place ahead and how far it still is: two dots toward the same place differ
+            text = (t.ngettext("{n} step {toward} ({k} to go)", "{n} steps {toward} ({k} to go)", steps).format(
+                n=steps, toward=place(toward[0][0], t, TOWARD), k=toward[0][1]) if toward else
                 t.ngettext("{n} step", "{n} steps", steps).format(n=steps))
             return ("⚠️ " + text) if to in HAZARDS else text
         options = paths.get(to, ())
@@ -577,7 +596,7 @@ class AfrikanTahtiUI(GameUI):
     def group_actions(self, legal: Sequence[str], public_view: Any) -> tuple[str, ...]:
         # The base game hides nothing a button could reveal, so the group gets every button. Other
         # modes may have hand cards; there only the base verbs are shown until their UI says more.
-        if public_view.options.mode == "base":
+        if is_base(public_view.options):
             return tuple(legal)
         return tuple(n for n in legal if n.split()[0] in BASE_VERBS)
 

@@ -260,7 +260,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 COMMANDS = {
     ROLL: "roll", GO: "move", STOP: "move", SAIL: "board", FREE: "free_sail", FLY: "fly", FLIP: "flip",
     BUY: "flip", TRY: "flip_roll", STAY: "stay", SKIP: "stay", DONE: "end_phase", HERE: "move",
-    START: "start", STEP: "move",
+    START: "start", STEP: "move", YES: "flip",
 }
 
 
@@ -301,12 +301,12 @@ def chosen_path(paths: dict[str, tuple[tuple[str, ...], ...]], to: str, via: str
 
 
 @lru_cache(maxsize=4096)
-def ahead(prev: str, node: str) -> tuple[str, ...]:
+def ahead(prev: str, node: str) -> tuple[tuple[str, int], ...]:
     """The places first met going on from ``node`` away from ``prev`` over land (several beyond a
-    junction), nearest first: what a dot "leads toward" in buttons and texts."""
-    found: list[str] = []
+    junction), nearest first, with their distance in steps: what a dot "leads toward"."""
+    found: list[tuple[str, int]] = []
     frontier, seen = [node], {prev, node}
-    for _ in range(16):
+    for distance in range(1, 17):
         nxt: list[str] = []
         for n in frontier:
             for m in LAND.get(n, ()):
@@ -314,7 +314,7 @@ def ahead(prev: str, node: str) -> tuple[str, ...]:
                     continue
                 seen.add(m)
                 if m in PLACE_SET:
-                    found.append(m)
+                    found.append((m, distance))
                 else:
                     nxt.append(m)
         if not nxt:
@@ -328,7 +328,7 @@ def dot_ends(node: str) -> tuple[str, ...]:
     junction), for "between Sahara and Dar-Fur"."""
     out: list[str] = []
     for first in LAND.get(node, ()):
-        places = (first,) if first in PLACE_SET else ahead(node, first)
+        places = (first,) if first in PLACE_SET else tuple(p for p, _d in ahead(node, first))
         out.extend(p for p in places[:1] if p not in out)
     return tuple(out)
 
@@ -394,7 +394,9 @@ class Reading:
         step counts), like "Kongoon" or "Kairo"."""
         if (self.said | self.denied) & COMMANDS.keys():
             return True
-        return bool(self.places or self.froms or self.vias) and not self.unknown
+        if self.unknown:
+            return False
+        return bool(self.places or self.froms or self.vias) or self.negation  # "Kongoon", a bare "ei"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -566,8 +568,7 @@ class AfrikanTahtiParser:
         legal, me = turn.legal, turn.me
         if me.node in dest and not walking:
             return turn.pick("stay") or turn.wrong_phase()
-        other = [legal.flies.get(p) or legal.boards.get(p) or legal.frees.get(p) for p in dest]
-        other = [o for o in other if o]
+        other = [table[p] for p in dest for table in (legal.boards, legal.frees, legal.flies) if p in table]
         if "roll" not in legal.simple:
             return Ambiguous(tuple(other), "destination") if other else turn.wrong_phase()
         if other and not walking:
@@ -643,23 +644,27 @@ class AfrikanTahtiParser:
         return Parsed((plain, *then))
 
     def _steps(self, steps: int, toward: tuple[str, ...] | None, then: tuple[str, ...], turn: Turn) -> ParseResult:
-        """Moves of exactly ``steps`` steps (dots included), toward a place when one is named."""
-        fits = []
+        """Moves of exactly ``steps`` steps (dots included), toward a place when one is named; of
+        two dots toward the same place the one nearer to it is meant."""
+        fits: list[tuple[int, str]] = []
         for n, to, via in turn.legal.moves:
             if via is not None:
                 continue
             path = chosen_path(turn.paths, to, None)
             if len(path) != steps:
                 continue
-            if toward and to not in toward:
+            if not toward or to in toward:
+                fits.append((0, n))
+            elif to not in PLACE_SET:
                 prev = path[-2] if len(path) > 1 else turn.me.node
-                if to in PLACE_SET or not set(ahead(prev, to)) & set(toward):
-                    continue
-            fits.append(n)
-        if len(fits) == 1:
-            return Parsed((fits[0], *then))
-        if fits:
-            return Ambiguous(tuple(fits), "destination")
+                near = [d for p, d in ahead(prev, to) if p in toward]
+                if near:
+                    fits.append((min(near), n))
+        best = [n for d, n in fits if d == min((d for d, _n in fits), default=0)]
+        if len(best) == 1:
+            return Parsed((best[0], *then))
+        if best:
+            return Ambiguous(tuple(best), "destination")
         return NotLegal("not_reachable", (("steps", steps),))
 
     # --- after the move: flip the token here or not ------------------------------------------------
@@ -709,7 +714,7 @@ class Turn:
         """Whether the paths to ``to`` differ in a way the player may care about. In the base game
         only the Capetown bonus rewards passing a place; in other modes passing places draws event
         cards, so the choice always matters there."""
-        if self.view.options.mode != "base":
+        if not is_base(self.view.options):
             return True
         unclaimed = self.view.capetown_claimed is None and self.view.options.capetown_bonus > 0
         return unclaimed and any(CAPETOWN in p[:-1] for p in self.paths.get(to, ()))
@@ -768,6 +773,14 @@ class Turn:
         if to is not None and move is not None and LEGS[(me.node, to)].path[1] in move.visited:
             return NotLegal("leg_blocked", (("dest", to),))
         return NotLegal("cannot_board_here")
+
+
+def is_base(options: Any) -> bool:
+    """Whether a game plays the plain base rules (older options name the mode, newer ones say
+    whether the Retkikunnat expansion is on)."""
+    if hasattr(options, "expansion"):
+        return not options.expansion
+    return getattr(options, "mode", "base") == "base"
 
 
 def _first(named: list[tuple[str, ...]]) -> tuple[str, ...] | None:

@@ -21,14 +21,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageOps
 
 from chatbot.games.base import RenderContext
 from engines.afrikan_tahti.board import AIR, GOALS, HAZARDS, LAND, LEGS, MAP, PLACE, PLACES, POINT, SEA_DOTS
 
 SCALE = 0.4
 BOARD_W = round(MAP["board"]["image_width"] * SCALE)
-BOARD_H = round(MAP["board"]["image_height"] * SCALE)
+# the board scan is taller than the map: the picture ends below the southernmost name
+BOARD_H = round(max(n["y"] for n in (*MAP["places"], *MAP["points"])) * SCALE + 40)
 LEGEND_ROW = 24
 MARGIN = 10
 
@@ -69,28 +70,56 @@ def xy(node: str) -> tuple[float, float]:
 # --------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _land_mask() -> Image.Image:
-    """The continent and islands: thick strokes along land routes and discs on land nodes, blurred
-    and cut, so that the coastline follows the routes with a margin."""
+def _components() -> list[set[str]]:
+    """The land graph's connected parts: the mainland first, then Madagascar; places without land
+    routes (Canary Islands, St. Helena) are parts of their own."""
+    parts: list[set[str]] = []
+    seen: set[str] = set()
+    for start in [*LAND, *(p for p in PLACES if p not in LAND)]:
+        if start in seen:
+            continue
+        part, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            if node not in part:
+                part.add(node)
+                todo.extend(LAND.get(node, ()))
+        seen |= part
+        parts.append(part)
+    return sorted(parts, key=len, reverse=True)
+
+
+def _blob(nodes: set[str], width: float, radius: float, blur: float) -> Image.Image:
     mask = Image.new("L", (BOARD_W, BOARD_H), 0)
     draw = ImageDraw.Draw(mask)
-    width = round(70 * SCALE)
-    for a, neighbours in LAND.items():
-        for b in neighbours:
+    for a in nodes:
+        for b in LAND.get(a, ()):
             if a < b:
-                draw.line([xy(a), xy(b)], fill=255, width=width)
-    for node in LAND:
-        x, y = xy(node)
-        r = 42 * SCALE
+                draw.line([xy(a), xy(b)], fill=255, width=round(width * SCALE))
+        x, y = xy(a)
+        r = radius * SCALE
         draw.ellipse([x - r, y - r, x + r, y + r], fill=255)
-    for pid in PLACES:  # islands without land routes (Canary Islands, St. Helena)
-        if pid not in LAND:
-            x, y = xy(pid)
-            r = 30 * SCALE
-            draw.ellipse([x - r, y - r, x + r, y + r], fill=255)
-    blurred = mask.filter(ImageFilter.GaussianBlur(round(22 * SCALE)))
-    return blurred.point(lambda v: 255 if v > 90 else 0)
+    return mask.filter(ImageFilter.GaussianBlur(round(blur * SCALE))).point(lambda v: 255 if v > 100 else 0)
+
+
+@lru_cache(maxsize=1)
+def _land_mask() -> Image.Image:
+    """The continent and islands: thick strokes along the land routes and discs on land nodes,
+    blurred and cut, so that the coast follows the routes with a margin. The mainland gets its
+    inland holes filled; Madagascar and the islands are drawn slimmer so they stay islands."""
+    mainland, *islands = _components()
+    # The open sea is what a flood from the frame reaches (a 1-pixel frame joins all the edges);
+    # Pillow floods in Python, so it floods a quarter-size copy.
+    blob = _blob(mainland, 150, 70, 40)
+    small = ImageOps.expand(blob.resize((BOARD_W // 4, BOARD_H // 4)), border=1, fill=0)
+    ImageDraw.floodfill(small, (0, 0), 128)
+    sea = small.crop((1, 1, BOARD_W // 4 + 1, BOARD_H // 4 + 1)).point(lambda v: 255 if v == 128 else 0)
+    sea = sea.resize((BOARD_W, BOARD_H), Image.Resampling.BILINEAR).point(lambda v: 255 if v > 127 else 0)
+    mask = ImageChops.lighter(blob, ImageChops.invert(sea))
+    mask = mask.filter(ImageFilter.GaussianBlur(6)).point(lambda v: 255 if v > 127 else 0)  # smooth the steps
+    for part in islands:
+        mask = ImageChops.lighter(mask, _blob(part, 80, 45, 20))
+    return mask
 
 
 def _dashed(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int],
@@ -141,7 +170,9 @@ def _static(labels: tuple[tuple[str, str], ...]) -> Image.Image:
         x, y = xy(pid)
         r = 11 if pid in GOALS else 8
         _dot(draw, (x, y), r, GOAL_FILL if pid in GOALS else WHITE, PLACE_RING, 2)
-        draw.text((x, y + r + 1), label, font=font, fill=INK, anchor="mt", stroke_width=2, stroke_fill=WHITE)
+        half = draw.textlength(label, font=font) / 2 + 2
+        lx = min(max(x, half), BOARD_W - half)  # keep names at the edges inside the picture
+        draw.text((lx, y + r + 1), label, font=font, fill=INK, anchor="mt", stroke_width=2, stroke_fill=WHITE)
     return image
 
 
@@ -202,8 +233,7 @@ def _marker(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str) -
         draw.line([(x - 2.5, y - 2.5), (x + 2.5, y + 2.5)], fill=WHITE, width=1)
         draw.line([(x - 2.5, y + 2.5), (x + 2.5, y - 2.5)], fill=WHITE, width=1)
     elif kind == "horseshoe":
-        draw.arc([x - 4.5, y - 4.5, x + 4.5, y + 4.5], 200, 340 + 360 - 360, fill=colour, width=2)
-        draw.arc([x - 4.5, y - 4.5, x + 4.5, y + 4.5], -20, 200, fill=colour, width=2)
+        draw.arc([x - 4.5, y - 4.5, x + 4.5, y + 4.5], -60, 240, fill=colour, width=3)  # a U open upward
     else:
         _dot(draw, centre, 4, colour, INK)
 
@@ -253,9 +283,10 @@ def _png(scene: Scene) -> bytes:
         cy = BOARD_H + MARGIN + LEGEND_ROW * (seat // 2) + LEGEND_ROW // 2
         _dot(draw, (cx + 9, cy), 8, SEAT_COLOURS[seat % len(SEAT_COLOURS)], INK)
         draw.text((cx + 9, cy), str(seat + 1), font=_font(10), fill=WHITE, anchor="mm")
-        text = name + ("  🏆" if scene.winner == seat else "")
-        draw.text((cx + 24, cy), text, font=font, fill=INK, anchor="lm")
-        end = cx + 30 + draw.textlength(text, font=font)
+        end = cx + 30 + draw.textlength(name, font=font)
+        if scene.winner == seat:  # the winner's name on gold
+            draw.rounded_rectangle([cx + 20, cy - 10, end, cy + 10], 5, fill=GOAL_FILL)
+        draw.text((cx + 24, cy), name, font=font, fill=INK, anchor="lm")
         items = scene.pawns[seat][2]
         if "star" in items:
             _star(draw, (end + 4, cy), 7, TOKEN_COLOURS["star"])

@@ -1,0 +1,309 @@
+"""Afrikan Tähti text commands (vocabulary.md §2-§6), run under both lemmatiser backends.
+
+Each row: the text, the speaker's language, the situation (a real engine state: where the pawn
+stands, its cash, the phase) and the expected result: notations joined by ``|`` for ``Parsed``,
+``?a,b`` for ``Ambiguous`` (the candidates), ``!code`` for ``NotLegal``, ``-`` for ``NotUnderstood``.
+The examples of vocabulary.md §6 are marked "§6.1 #n" / "§6.2 #n".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import replace
+
+import pytest
+
+from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.games.afrikan_tahti_parser import PLACE_EN, PLACE_FI, AfrikanTahtiParser
+from engines.afrikan_tahti import ENGINE, Movement, Pawn, Voyage
+from engines.afrikan_tahti.board import LEGS, PLACES
+
+NAMES = ("Matti", "Liisa", "Pekka")
+
+
+@pytest.fixture(scope="module", params=["voikko", "table"])
+def parser(request):
+    try:
+        lemmatizer = Lemmatizer(backend=request.param)
+    except LemmatizerUnavailable:
+        pytest.skip("libvoikko or the Finnish dictionary cannot be loaded")
+    return AfrikanTahtiParser(lemmatizer)
+
+
+# --- situations: real engine states ---------------------------------------------------------------
+
+
+def options(**extra):
+    """Base-game options, whichever way the engine names the mode."""
+    fields = {f.name for f in dataclasses.fields(ENGINE.Options)}
+    base = {"expansion": False} if "expansion" in fields else {}
+    return ENGINE.options_from_dict({**base, **extra})
+
+
+def at(node, cash=300, *, phase="declare", roll=None, voyage=None, captured=False, seat=0, dice=()):
+    """Seat 0 on ``node`` with ``cash``; ``roll`` opens the move phase with that many steps. The
+    speaker is ``seat`` (another seat than 0 has no legal action)."""
+    st = ENGINE.new_game(3, "parser", options(start_place="random"), first_seat=0, dice=dice)
+    pawns = list(st.pawns)
+    pawns[0] = Pawn(node=node, cash=cash, captured=captured, voyage=voyage)
+    st = replace(st, pawns=tuple(pawns), phase="release" if captured else phase)
+    if roll is not None:
+        st = replace(st, phase="move", move=Movement(steps=roll, roll=roll, visited=(node,), arrived="start"),
+                     last_roll=roll, last_roller=0)
+    return st, seat
+
+
+def voyage(origin, dest, done, paid=True):
+    leg = LEGS[(origin, dest)]
+    return Voyage(leg.id, origin, dest, done, paid), leg.path[done]
+
+
+def setup_state():
+    return ENGINE.new_game(3, "parser", options(start_place="choose"), first_seat=0), 0
+
+
+def over_state():
+    st, seat = at("cairo")
+    return replace(st, phase="over", winner=1, end_reason="goal"), seat
+
+
+def at_sea(paid):
+    v, node = voyage("cairo", "suakin", 2, paid)
+    return at(node, 300 if paid else 0, voyage=v)
+
+
+SITUATIONS = {
+    "setup": setup_state,
+    "cairo": lambda: at("cairo"),
+    "cairo_broke": lambda: at("cairo", 0),
+    "suakin_500": lambda: at("suakin", 500),
+    "canary_200": lambda: at("canary_islands", 200),
+    "goldcoast_0": lambda: at("gold_coast", 0),
+    "whalefish_300": lambda: at("whalefish_bay", 300),
+    "egypt": lambda: at("egypt"),
+    "timbuktu": lambda: at("timbuktu"),
+    "timbuktu_0": lambda: at("timbuktu", 0),
+    "egypt_5": lambda: at("egypt", roll=5),
+    "darfur_6": lambda: at("dar_fur", roll=6),
+    "junction_4": lambda: at("j_land_tangier_morocco_sahara", roll=4),
+    "whalefish_4": lambda: at("whalefish_bay", roll=4),
+    "cairo_3": lambda: at("cairo", roll=3),
+    "after_move": lambda: at("timbuktu", phase="after_move"),
+    "captured": lambda: at("hz_bedouins_sahara", captured=True),
+    "sea_paid": lambda: at_sea(True),
+    "sea_free": lambda: at_sea(False),
+    "not_my_turn": lambda: at("cairo", seat=1),
+    "over": over_state,
+}
+
+
+def context(situation: str, lang: str) -> ParseContext:
+    state, seat = SITUATIONS[situation]()
+    legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, seat))
+    return ParseContext(lang, seat, legal, ENGINE.view(state, seat), NAMES)
+
+
+def check(result, expected: str, where: str) -> None:
+    if expected == "-":
+        assert isinstance(result, NotUnderstood), where
+    elif expected.startswith("!"):
+        assert isinstance(result, NotLegal) and result.code == expected[1:], where
+    elif expected.startswith("?"):
+        assert isinstance(result, Ambiguous), where
+        assert set(result.candidates) == set(expected[1:].split(",")), where
+    else:
+        assert isinstance(result, Parsed) and result.actions == tuple(expected.split("|")), where
+
+
+FI = [
+    # choosing the start
+    ("Kairo", "setup", "start cairo"),
+    ("valitsen Tangerin", "setup", "start tangier"),
+    ("Kairosta", "setup", "start cairo"),
+    ("aloituspaikka Tanger", "setup", "start tangier"),
+    ("Kongo", "setup", "!not_a_start"),
+    ("heitä noppaa", "setup", "?start cairo,start tangier"),
+    # declaring (§6.1)
+    ("heitä noppaa", "cairo", "roll"),  # §6.1 #1
+    ("heitän", "cairo", "roll"),
+    ("noppa", "cairo", "roll"),
+    ("liikun", "cairo", "roll"),
+    ("lähden liikkeelle", "cairo", "roll"),
+    ("heitä nopaa", "cairo", "roll"),  # a typo
+    ("mene Kongoon", "egypt", "roll|move congo"),  # walking: roll, then Congo if the die allows
+    ("menen Tripoliin", "egypt", "roll|move tripoli"),
+    ("kävele Saharaan", "cairo", "roll|move sahara"),
+    ("lennän Kairoon", "suakin_500", "fly cairo"),  # §6.1 #6
+    ("lennä Kairoon", "suakin_500", "fly cairo"),
+    ("lento Darfuriin", "suakin_500", "fly dar_fur"),
+    ("lennä Victorianjärvelle", "suakin_500", "fly lake_victoria"),
+    ("lennä Dar-Furiin", "suakin_500", "fly dar_fur"),
+    ("lennä", "suakin_500", "?fly cairo,fly dar_fur,fly lake_victoria"),
+    ("lennä Kairooon", "suakin_500", "fly cairo"),  # a typo in the place
+    ("lennä Kongoon", "cairo", "!no_such_route"),
+    ("lennä Kairoon", "egypt", "!not_an_airport"),
+    ("lennä Suakiniin", "cairo_broke", "!cannot_afford"),
+    ("Suakiniin", "cairo", "?board suakin,fly suakin,roll"),  # walk, sail or fly?
+    ("purjehdi Tangeriin", "canary_200", "board tangier"),  # §6.1 #7
+    ("laivalla Kongoon", "goldcoast_0", "free_sail congo"),  # §6.1 #8
+    ("purjehdi ilmaiseksi Kongoon", "goldcoast_0", "free_sail congo"),
+    ("purjehdi Kapkaupunkiin", "whalefish_300", "board capetown"),
+    ("purjehdi Kapkaupunkiin", "goldcoast_0", "!no_such_leg"),
+    ("nousen laivaan Suakiniin", "cairo", "board suakin"),
+    ("otan laivan Tunisiin", "cairo", "board tunis"),
+    ("purjehdi", "cairo", "?board suakin,board tripoli,board tunis"),
+    ("purjehdi Suakiniin", "egypt", "!not_a_port"),
+    ("purjehdi ilmaiseksi Suakiniin", "cairo", "board suakin"),
+    ("pysyn paikallani", "cairo", "stay"),  # §6.1 #9
+    ("pysy paikallasi", "cairo", "stay"),
+    ("jään tähän", "cairo", "stay"),
+    ("odotan", "cairo", "stay"),
+    ("en liiku", "cairo", "stay"),
+    ("käännä kiekko", "timbuktu", "flip"),  # §6.1 #10
+    ("käännä merkki", "timbuktu", "flip"),
+    ("käännän kiekon", "timbuktu", "flip"),
+    ("maksan ja käännän", "timbuktu", "flip"),
+    ("yritän kääntää nopalla", "timbuktu_0", "flip_roll"),  # §6.1 #11
+    ("käännä nopalla", "timbuktu", "flip_roll"),
+    ("käännä kiekko", "timbuktu_0", "!cannot_afford"),
+    ("käännä kiekko", "cairo", "!no_token"),
+    # after the roll: where the move ends
+    ("liikun Kairoon", "egypt_5", "move cairo"),  # §6.1 #3
+    ("Kairoon", "egypt_5", "move cairo"),
+    ("mene Darfuriin", "egypt_5", "move dar_fur"),
+    ("pysähdyn Darfuriin", "egypt_5", "move dar_fur"),
+    ("pysähdy Darfurissa", "egypt_5", "move dar_fur"),
+    ("jään tähän", "egypt_5", "move egypt"),
+    ("kävele Bahr El Ghasalin kautta Victorianjärvelle", "darfur_6", "move lake_victoria"),  # §6.1 #4
+    ("mene Egyptiin Suakinin kautta", "darfur_6", "!not_on_path"),
+    ("ei", "cairo", "-"),
+    ("mene Saharaan", "junction_4", "move sahara"),  # §6.1 #5
+    ("mene Kapkaupunkiin", "egypt_5", "!not_reachable"),
+    ("mene Kapkaupunkiin", "whalefish_4", "move capetown"),
+    ("purjehdi Suakiniin", "cairo_3", "board suakin"),
+    ("mene Kairoon ja käännä kiekko", "egypt_5", "move cairo|flip"),
+    ("2 askelta Tunisin suuntaan", "junction_4", "!not_reachable"),
+    ("4 askelta Tunisin suuntaan", "junction_4", "move p110"),
+    ("lennä Kairoon", "egypt_5", "!wrong_phase"),
+    ("heitä noppaa", "egypt_5", "!wrong_phase"),
+    # after the move
+    ("käännä kiekko", "after_move", "flip"),
+    ("kyllä", "after_move", "flip"),
+    ("en käännä", "after_move", "end_phase"),
+    ("ei kiitos", "after_move", "end_phase"),
+    ("valmis", "after_move", "end_phase"),
+    ("ei", "after_move", "end_phase"),
+    ("heitä noppaa", "after_move", "!wrong_phase"),
+    # captured, at sea, not the speaker's turn, game over
+    ("heitän", "captured", "roll"),  # §6.1 #2
+    ("heitä noppaa", "captured", "roll"),
+    ("mene Kairoon", "captured", "roll"),
+    ("lennä Kairoon", "captured", "!wrong_phase"),
+    ("jatka purjehdusta", "sea_paid", "roll"),
+    ("heitä noppaa", "sea_paid", "roll"),
+    ("purjehdi Tunisiin", "sea_paid", "!wrong_destination"),
+    ("lennä Kairoon", "sea_paid", "!at_sea"),
+    ("heitä noppaa", "sea_free", "free_sail suakin"),
+    ("jatka purjehdusta", "sea_free", "free_sail suakin"),
+    ("pysy paikallasi", "sea_free", "stay"),
+    ("heitä noppaa", "not_my_turn", "!not_your_turn"),
+    ("heitä noppaa", "over", "!game_over"),
+    # chat and questions are not moves
+    ("Kairo on kaunis kaupunki", "cairo", "-"),
+    ("miten lentäminen toimii", "cairo", "-"),
+    ("lennänkö Kairoon?", "suakin_500", "-"),
+    ("hyvää huomenta", "cairo", "-"),
+    ("", "cairo", "-"),
+]
+
+EN = [
+    ("roll", "cairo", "roll"),  # §6.2 #1
+    ("roll the die", "cairo", "roll"),
+    ("throw", "cairo", "roll"),
+    ("move", "cairo", "roll"),
+    ("move to Cairo", "egypt_5", "move cairo"),  # §6.2 #2
+    ("go to Lake Victoria via Bahr El Ghasal", "darfur_6", "move lake_victoria"),  # §6.2 #3
+    ("walk to Sahara", "junction_4", "move sahara"),  # §6.2 #4
+    ("go to Cape Town", "whalefish_4", "move capetown"),
+    ("go to Capetown", "whalefish_4", "move capetown"),
+    ("stop here", "egypt_5", "move egypt"),
+    ("fly to Cairo", "suakin_500", "fly cairo"),  # §6.2 #5
+    ("take a plane to Dar-Fur", "suakin_500", "fly dar_fur"),
+    ("fly to Congo", "cairo", "!no_such_route"),
+    ("sail to Tangier", "canary_200", "board tangier"),  # §6.2 #6
+    ("take the ship to Congo", "goldcoast_0", "free_sail congo"),  # §6.2 #7
+    ("sail to Cape Town", "whalefish_300", "board capetown"),
+    ("stay put", "cairo", "stay"),  # §6.2 #8
+    ("stay", "cairo", "stay"),
+    ("wait", "cairo", "stay"),
+    ("flip the token", "timbuktu", "flip"),  # §6.2 #9
+    ("roll for the token", "timbuktu_0", "flip_roll"),  # §6.2 #10
+    ("flip", "after_move", "flip"),
+    ("done", "after_move", "end_phase"),  # §6.2 #20
+    ("no", "after_move", "end_phase"),
+    ("don't flip", "after_move", "end_phase"),
+    ("go to Congo", "egypt", "roll|move congo"),
+    ("roll", "captured", "roll"),
+    ("continue", "sea_paid", "roll"),
+    ("Cairo", "setup", "start cairo"),
+    ("fly to Cairo", "egypt_5", "!wrong_phase"),
+    ("how does flying work", "cairo", "-"),
+    ("good morning everyone", "cairo", "-"),
+]
+
+
+@pytest.mark.parametrize(("text", "situation", "expected"), FI, ids=[f"fi:{t}@{s}" for t, s, _ in FI])
+def test_finnish(parser, text, situation, expected):
+    check(parser.parse(text, context(situation, "fi")), expected, f"{text!r} in {situation}")
+
+
+@pytest.mark.parametrize(("text", "situation", "expected"), EN, ids=[f"en:{t}@{s}" for t, s, _ in EN])
+def test_english(parser, text, situation, expected):
+    check(parser.parse(text, context(situation, "en")), expected, f"{text!r} in {situation}")
+
+
+def test_every_place_in_every_finnish_case_and_in_english(parser):
+    """vocabulary.md §3: every column of the table and the English board label name the place."""
+    for pid in PLACES:
+        f = PLACE_FI[pid]
+        for form in (f.nominative, f.genitive, f.to, f.at, f.from_, *f.aliases):
+            r = parser.read(form, "fi")
+            named = r.places or r.froms
+            assert named and pid in named[0], (pid, form, r)
+        for form in PLACE_EN[pid]:
+            r = parser.read(form, "en")
+            named = r.places or r.froms
+            assert named and pid in named[0], (pid, form, r)
+
+
+def test_hyphens_and_spaces_in_names_are_alike(parser):
+    for text in ("Dar-Fur", "dar fur", "darfur", "Darfuriin", "Dar-Furiin"):
+        assert parser.read(text, "fi").places == [("dar_fur",)], text
+    for text in ("Ain-Galaka", "Ain Galaka", "aingalaka"):
+        assert parser.read(text, "fi").places == [("ain_galaka",)], text
+
+
+def test_shared_words_name_every_place_they_may_mean(parser):
+    """vocabulary.md §5: "Victoria" and "Cape" are asked about unless only one fits."""
+    assert set(parser.read("Victoria", "fi").places[0]) == {"lake_victoria", "victoria_falls"}
+    assert set(parser.read("cape", "en").places[0]) == {"cape_guardafui", "cape_st_marie", "cape_verde",
+                                                         "capetown"}
+    # from Suakin only Lake Victoria has a flight, so "lennä Victoriaan" needs no question
+    assert parser.parse("lennä Victoriaan", context("suakin_500", "fi")) == Parsed(("fly lake_victoria",))
+
+
+def test_a_typed_notation_is_taken_as_it_is(parser):
+    ctx = context("junction_4", "en")
+    assert parser.parse("move p110", ctx) == Parsed(("move p110",))
+    assert parser.parse("MOVE  SAHARA", ctx) == Parsed(("move sahara",))
+
+
+def test_parsing_is_fast(parser):
+    ctx = context("darfur_6", "fi")
+    parser.parse("kävele Bahr El Ghasalin kautta Victorianjärvelle", ctx)
+    start = time.perf_counter()
+    for _ in range(50):
+        parser.parse("kävele Bahr El Ghasalin kautta Victorianjärvelle", ctx)
+    assert (time.perf_counter() - start) / 50 < 0.02
