@@ -32,12 +32,12 @@ for _name, _words in {
     "start": ["aloita", "aloitetaan", "aloitan", "start", "begin", "alkaa"],
     "leave": ["poistu", "poistun", "lahden", "leave", "quit"],
     "cancel": ["peru", "peruuta", "perutaan", "cancel", "abort"],
-    "status": ["tila", "status", "tilanne", "poyta", "table", "pisteet", "score", "scores"],
+    "status": ["tila", "status", "tilanne", "poyta", "table", "pisteet", "score", "scores", "elamat", "lives"],
     "help": ["apua", "ohje", "ohjeet", "help", "commands", "komennot"],
     "lang": ["kieli", "lang", "language"],
     "rules": ["saannot", "saanto", "rules", "rule", "explain", "selita", "selitys"],
     "games": ["pelit", "games"],
-    "hand": ["kasi", "kortit", "hand", "cards"],
+    "hand": ["kasi", "kortit", "korttini", "hand", "cards"],
     "map": ["kartta", "map", "lauta", "kuva", "picture"],
 }.items():
     for _w in _words:
@@ -51,7 +51,7 @@ _PHRASES: dict[str, str] = {
     "cancel game": "cancel", "peru peli": "cancel", "peruuta peli": "cancel", "uusi peli": "new", "new game": "new", "aloita peli": "start",
     "start game": "start", "mika tilanne": "status", "missa mennaan": "status", "kenen vuoro": "status",
     "whose turn": "status", "my hand": "hand", "minun korttini": "hand", "mun kortit": "hand",
-    "nayta kateni": "hand", "nayta kortit": "hand", "show hand": "hand", "show cards": "hand",
+    "nayta kateni": "hand", "nayta korttini": "hand", "my card": "hand", "my cards": "hand", "nayta kortit": "hand", "show hand": "hand", "show cards": "hand",
     "nayta pisteet": "status", "show score": "status", "show scores": "status",
     "nayta kartta": "map", "nayta lauta": "map", "show map": "map", "show board": "map",
     "nayta kuva": "map", "show picture": "map", "nayta poyta": "status", "show table": "status",

@@ -533,7 +533,9 @@ class BotCore:
         view = engine.view(state, seat)
         legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat)) if seat is not None else ()
         names = tuple(s.name for s in match.seats)
-        ctx = ParseContext(lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names)
+        # games may ask before a move that would reveal a hidden card, but only where asking is private
+        ctx = ParseContext(lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names,
+                           extra={"private": msg.private})
         result = ui.parse(text, ctx)
         if seat is None:
             if isinstance(result, NotUnderstood):
@@ -544,7 +546,7 @@ class BotCore:
             case Parsed(actions=actions) if actions:
                 return self._apply_many(match, seat, actions, msg, t)
             case NotLegal(code=code, params=params):
-                if code == "not_your_turn" or seat not in acting:
+                if code == "not_your_turn" or (seat not in acting and code in {"wrong_phase", "unknown_action"}):
                     who = t.format_list([names[s] for s in acting])
                     return [self._reply(msg, t, t.gettext("It is not your turn; now it is {name}’s turn.")
                                         .format(name=who))]
@@ -850,13 +852,20 @@ def _option_value(text: str) -> Any:
     return text
 
 
+#: words for AI levels -> the AI names to try, in order (games name their AIs differently)
+_AI_WORDS: dict[str, tuple[str, ...]] = {
+    "satunnainen": ("random",), "random": ("random",),
+    "helppo": ("easy", "random"), "easy": ("easy", "random"),
+    "fiksu": ("smart", "sensible"), "smart": ("smart", "sensible"), "normaali": ("sensible", "smart"),
+    "normal": ("sensible", "smart"), "järkevä": ("sensible", "smart"), "jarkeva": ("sensible", "smart"),
+    "sensible": ("sensible", "smart"), "vahva": ("strong", "smart"), "strong": ("strong", "smart"),
+    "vaikea": ("strong", "smart"), "hard": ("strong", "smart"),
+}
+
+
 def _ai_kind(args: Sequence[str], engine: Engine) -> str:
-    words = {w.casefold() for w in args}
-    aliases = {"satunnainen": "random", "random": "random", "helppo": "random", "easy": "random",
-               "fiksu": "smart", "smart": "smart", "vahva": "strong", "strong": "strong",
-               "järkevä": "sensible", "jarkeva": "sensible", "sensible": "sensible", "normal": "sensible"}
-    for w in words:
-        kind = aliases.get(w, w)
-        if kind in engine.ais:
-            return kind
+    for word in args:
+        for kind in _AI_WORDS.get(word.casefold(), (word.casefold(),)):
+            if kind in engine.ais:
+                return kind
     return engine.default_ai

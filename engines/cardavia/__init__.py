@@ -155,6 +155,11 @@ class Cardavia(Engine):
         return table.to_state(state.seed, state.ply + 1), tuple(table.events)
 
     # --- information -----------------------------------------------------------------------------
+    def start_events(self, state: State) -> tuple[Event, ...]:
+        """The first deal (and any fool shown at once), which ``new_game`` already performed: the
+        deal's history holds exactly those events until the first action."""
+        return tuple(state.history) if state.ply == 0 else ()
+
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)
 

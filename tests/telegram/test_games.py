@@ -17,6 +17,7 @@ PEOPLE = {ANNA: "Anna", BERTTA: "Bertta", CEDER: "Ceder"}
 
 GAMES = [
     pytest.param("coloretto_amazonas", "", id="coloretto_amazonas"),
+    pytest.param("gnav", "lives=1", id="cardavia"),
 ]
 
 

@@ -1,0 +1,101 @@
+"""Generate the Gnav golden transcripts: ``python -m tests.golden.make_cardavia``.
+
+One person and three AI players (the spec's default table: "uusi gnav" and "aloita" fill the empty seats)
+play a whole match with two lives each. The person chooses keep or swap with a seeded generator and
+*types* it as a player would, in the group or in private, so the transcript also pins the parser; only
+when the words are not understood is the button pressed instead. The input lines are written to
+``*.in.jsonl`` (the first carries the seed); ``test_golden.py`` replays them through the script transport
+and compares the output with ``*.out.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from chatbot.core.service import BotCore
+from chatbot.storage import SqlRepository
+from chatbot.transports.script import run_lines
+from engines import GAMES
+
+HERE = Path(__file__).resolve().parent
+
+PHRASES = {
+    "fi": {
+        "keep": ["pidän", "pidän korttini", "jään tähän", "en vaihda", "seison"],
+        "ask": ["vaihdan", "pyydän vaihtoa", "vaihdetaan", "vaihda"],
+        "ask_dealer": ["otan pakasta", "nostan pakasta", "vaihdan"],
+        "knock": ["koputan"],
+    },
+    "en": {
+        "keep": ["keep", "I'll keep my card", "stay", "don't swap", "I stand"],
+        "ask": ["swap", "trade please", "exchange", "swap please"],
+        "ask_dealer": ["take from the stock", "draw", "swap"],
+        "knock": ["knock"],
+    },
+}
+
+
+def phrase(notation: str, dealer: bool, lang: str, rng: random.Random) -> str:
+    key = "ask_dealer" if notation == "ask" and dealer else notation
+    return rng.choice(PHRASES[lang][key])
+
+
+def drive(seed: str, lang: str, options: str) -> list[dict]:
+    """Play one match; returns the input lines."""
+    rng = random.Random(seed)
+    core = BotCore(SqlRepository("sqlite://"), seed=seed)
+    lines: list[dict] = []
+    user = "matti" if lang == "fi" else "alice"
+
+    def send(line: dict) -> None:
+        lines.append(line)
+        list(run_lines(core, [json.dumps(line)]))
+
+    new = "uusi gnav" if lang == "fi" else "new gnav"
+    send({"user": user, "chat": "group", "text": f"{new} {options}", "lang": lang, "seed": seed})
+    send({"user": user, "chat": "group", "text": "aloita" if lang == "fi" else "start", "lang": lang})
+    send({"user": user, "chat": "group", "text": "mitä kissa tekee?" if lang == "fi" else "what does the cat do?",
+          "lang": lang})
+    engine = GAMES["cardavia"]
+    for _ in range(500):
+        running = core.repo.running_matches()
+        if not running:
+            break
+        match = running[0]
+        state = engine.load(match.state)
+        seat = engine.to_act(state)[0]
+        legal = [engine.notation(a) for a in engine.legal_actions(state, seat)]
+        # mostly what a sensible player would do (so the person stays in the match for a while), sometimes not
+        if len(legal) == 1 or rng.random() < 0.8:
+            choice = engine.notation(engine.ai_action("sensible", engine.view(state, seat),
+                                                      engine.legal_actions(state, seat), rng))
+        else:
+            choice = rng.choice(legal)
+        dealer = state.order[state.turn] == state.order[-1] if state.phase == "turn" else False
+        text = phrase(choice, dealer, lang, rng)
+        chat = "group" if rng.random() < 0.5 and choice != "knock" else "private"
+        send({"user": user, "chat": chat, "text": text, "lang": lang})
+        after = core.repo.match(match.id)
+        if after.version == match.version:  # the words were not understood: press the button instead
+            lines.pop()
+            send({"user": user, "chat": "private", "button": f"{match.id}:{match.version}:{choice}", "lang": lang})
+    return lines
+
+
+GAMES_TO_MAKE = {
+    "cardavia_fi": dict(seed="golden-gnav-fi-13", lang="fi", options="elämät=2"),
+    "cardavia_en": dict(seed="golden-gnav-en-9", lang="en", options="lives=2"),
+}
+
+
+def write(name: str, lines: list[dict]) -> None:
+    (HERE / f"{name}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
+                                          encoding="utf-8")
+
+
+if __name__ == "__main__":
+    for name, spec in GAMES_TO_MAKE.items():
+        write(name, drive(**spec))
+        print("wrote", name)
