@@ -1,24 +1,28 @@
 """Afrikan Tähti (Kari Mannerla 1951, Peliko) on the real board: game id ``afrikan_tahti``.
 
-Spec: ``shared/rules/afrikan_tahti/spec.md``; this package implements the base game (§3.1-3.2, §4, §6
-base options) and is shaped so that Retkikunnat (§5) adds to it: see :mod:`.rules` for the turn, the
-hidden information and the extension points, :mod:`.board` for the map data and node codes,
-:mod:`.cards` for decks, :mod:`.ai` for the AI players.
+Spec: ``shared/rules/afrikan_tahti/spec.md``. ``Options.expansion`` (default True) plays the game with
+Retkikunnat (§5; :mod:`.expansion`, :mod:`.xtable` and its mixins :mod:`.xcards`, :mod:`.danger`,
+:mod:`.duels`, :mod:`.windows`; values in :mod:`.xmodel`); ``expansion=False`` is the plain base game
+(§3.1-3.2, §4; :mod:`.rules`). :mod:`.board` holds the map data and node codes, :mod:`.cards` the decks,
+:mod:`.ai` and :mod:`.xai` the AI players.
 
-Hidden from everyone: the contents of face-down tokens (``hidden_tokens`` lists their content ids
-``tok:t<i>:<kind>``), the dice to come. Everything else is public, so ``view(state, seat)`` is the
-public table with ``seat`` set.
+Base game: only face-down token contents are hidden, so a seat's view is the public table. Expansion:
+hand cards and peek results are private (``view(state, seat).x.hand`` / ``.x.peeks``; events with an
+audience), the deck orders hidden from everyone.
 
 Tests fix the setup with ``new_game(players, seed, options, layout={place: kind}, first_seat=s,
-dice=(...))``; such a state replays through ``new_game`` with the same keywords.
+dice=(...))``; the expansion adds ``lower={place: kind}`` (discovery tokens under the equipment
+tokens), ``characters=(id, ...)``, ``decks={"event": (ids or instances on top, ...), ...}`` and
+``danger_dice=(face, ...)``. Such a state replays through ``new_game`` with the same keywords.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from engines.afrikan_tahti import ai, board, cards, model, rules
+from engines.afrikan_tahti import ai, board, cards, model, rules, xmodel, xquery
+from engines.afrikan_tahti import expansion as expansion  # registers RULESETS["expansion"]
 from engines.afrikan_tahti.model import (
     AFTER_MOVE,
     DECLARE,
@@ -47,7 +51,7 @@ from engines.afrikan_tahti.model import (
     Voyage,
     normalize_options,
 )
-from engines.afrikan_tahti.rules import rules_for, setup, to_act
+from engines.afrikan_tahti.rules import rules_for, to_act
 from engines.base import Engine, Event, Outcome, Seat, types_of
 
 
@@ -60,23 +64,23 @@ class AfrikanTahti(Engine):
     ais = ai.AIS
     default_ai = "smart"
     # the round limit (Options.max_rounds) ends every game well before this
-    max_plies = 8_000
+    max_plies = 40_000
 
     # --- creation ------------------------------------------------------------------------------
-    def new_game(self, players: int, seed: str, options: Any = None, *,
-                 layout: Mapping[str, str] | None = None, first_seat: int | None = None,
-                 dice: Iterable[int] = ()) -> State:
-        """A new game. ``layout`` fixes the token on some treasure places, ``first_seat`` skips the
-        roll-off, ``dice`` are the next d6 results (tests)."""
+    def new_game(self, players: int, seed: str, options: Any = None, **presets: Any) -> State:
+        """A new game. Test presets: ``layout`` fixes the (top) token on some treasure places,
+        ``first_seat`` the starting player, ``dice`` the next d6 results; expansion only: ``lower``,
+        ``characters``, ``decks``, ``danger_dice`` (see the module docstring)."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError("players must be 2-6")
         opts = normalize_options(options)
-        return setup(players, seed, opts, dict(layout or {}), first_seat, tuple(dice))[0]
+        presets = {k: v for k, v in presets.items() if v is not None and v != () and v != {}}
+        return rules_for(opts).setup(players, seed, opts, presets)[0]
 
     def start_events(self, state: State) -> tuple[Event, ...]:
-        """Token placement (ids only), random start places, the roll-off and the first turn."""
-        return setup(state.players, state.seed, state.options, dict(state.preset_layout),
-                     state.preset_first, ())[1]
+        """Token placement (ids only), characters and start places dealt at random, the starting
+        player (base game: the roll-off), the quick game's first cards, and the first turn."""
+        return rules_for(state.options).start_events(state)
 
     # --- turn order and legality -----------------------------------------------------------------
     def to_act(self, state: State) -> tuple[Seat, ...]:
@@ -109,14 +113,14 @@ class AfrikanTahti(Engine):
 
     # --- notation --------------------------------------------------------------------------------
     def notation(self, action: Any) -> str:
-        return model.notation(action)
+        return xmodel.notation(action)
 
-    def parse_notation(self, text: str) -> Action:
-        return model.parse_notation(text)
+    def parse_notation(self, text: str) -> Any:
+        return xmodel.parse_notation(text)
 
 
 AfrikanTahti.types = {**types_of(vars(board)), **types_of(vars(cards)), **types_of(vars(model)),
-                      **types_of(vars(rules))}
+                      **types_of(vars(rules)), **types_of(vars(xmodel)), **types_of(vars(xquery))}
 ENGINE = AfrikanTahti()
 
 __all__ = [

@@ -108,6 +108,9 @@ def _score_node(view: View, node: str, targets: tuple[str, ...], can_flip: bool)
 
 
 def smart_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    if view.x is not None:  # a Retkikunnat game
+        from engines.afrikan_tahti import xai
+        return xai.smart(view, legal, rng)
     seat = view.seat or 0
     me = view.pawns[seat]
     node = me.node
@@ -199,6 +202,11 @@ def idle_action(view: View, legal: tuple[Any, ...]) -> Any:
     release roll) the first legal action."""
     if not legal:
         return None
+    if view.x is not None:
+        from engines.afrikan_tahti import xai
+        chosen = xai.idle(view, legal)
+        if chosen is not None:
+            return chosen
     me = view.pawns[view.seat or 0]
     if view.phase == "declare" and Stay() in legal:
         return Stay()

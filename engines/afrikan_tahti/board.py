@@ -154,14 +154,16 @@ assert len(BASE_TOKENS) == len(TREASURE_PLACES) == 30
 
 @lru_cache(maxsize=1 << 16)
 def land_paths(start: str, steps: int, blocked: frozenset[str], stop_at: frozenset[str],
-               stop_hazards: bool) -> dict[str, tuple[tuple[str, ...], ...]]:
+               stop_hazards: bool, may_stop: frozenset[str] = frozenset()
+               ) -> dict[str, tuple[tuple[str, ...], ...]]:
     """Where a land move of up to ``steps`` steps from ``start`` may end, with every path there.
 
     A path is the tuple of nodes entered (``start`` excluded). It never enters ``blocked`` (nodes
     visited earlier in the move, M2) or a node twice. It ends (M3/M4/M6) on a place after any number
     of steps, on any node after exactly ``steps``, on a dot where no further step is possible, and
     on reaching a node in ``stop_at`` (goals for a holder of a winning item) or, with
-    ``stop_hazards``, a hazard dot (``hazard_trigger = pass_through``). Paths to one destination are
+    ``stop_hazards``, a hazard dot (``hazard_trigger = pass_through``); it may also end early on a
+    node of ``may_stop`` (expansion M3c: nodes where other pawns stand). Paths to one destination are
     sorted shortest first, then by node ids: the first is the canonical one.
     """
     found: dict[str, list[tuple[str, ...]]] = {}
@@ -174,7 +176,7 @@ def land_paths(start: str, steps: int, blocked: frozenset[str], stop_at: frozens
             forced = nxt in stop_at or (stop_hazards and nxt in HAZARDS)
             onward = [] if forced or len(p) == steps else [
                 n for n in LAND.get(nxt, ()) if n not in seen and n != nxt and n not in p]
-            if forced or nxt in PLACE_SET or len(p) == steps or not onward:
+            if forced or nxt in PLACE_SET or nxt in may_stop or len(p) == steps or not onward:
                 found.setdefault(nxt, []).append(p)
             if onward:
                 walk(nxt, p, seen | {nxt})

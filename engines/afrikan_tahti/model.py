@@ -21,7 +21,7 @@ AIR_FARE = 300
 assert all(leg.fare == SEA_FARE for leg in LEGS.values()) and set(AIR.values()) == {AIR_FARE}
 FLIP_ROLL_FACES = (4, 5, 6)
 SLAVE_COAST_LOST_TURNS = 3
-MODES = ("base",)  # "expansion" and "quick" arrive with Retkikunnat
+QUICK_START_CASH = 400
 
 SETUP = "setup"
 DECLARE = "declare"
@@ -34,12 +34,13 @@ TREASURE_INDEX: dict[str, int] = {p: i for i, p in enumerate(TREASURE_PLACES)}
 NO_STOPS: frozenset[str] = frozenset()
 
 # ---------------------------------------------------------------------------------------------
-# Options (spec §6, base-game keys; ``mode`` stands for ``expansion`` / ``quick_game``)
+# Options (spec §6)
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    mode: str = "base"  # "base"; "expansion" and "quick" are reserved for Retkikunnat
+    expansion: bool = True  # Retkikunnat (spec §5); False = the plain base game
+    quick_game: bool = False  # §5.21; ignored (normalized to False) without the expansion
     emerald_value: int = 600  # 500 | 600
     broke_sea_steps: int = 2  # 1 | 2
     hazard_trigger: str = "end_of_move"  # "end_of_move" | "pass_through"
@@ -50,6 +51,10 @@ class Options:
     flip_roll_only_when_broke: bool | None = None
     capetown_bonus: int = 500
     start_place: str = "choose"  # "choose" | "random"
+    character_assignment: str = "choose"  # "choose" | "random" (expansion)
+    hand_limit: int = 4  # expansion
+    expedition_card_limit: int = 7  # expansion, before card bonuses
+    response_window_seconds: int = 30  # enforced by the chat layer; expiry = pass
     # [decided] ours, not the spec's: a safeguard so that every game ends. After this many rounds
     # the game is decided (holders of a winning item first, then cash); 0 = no limit.
     max_rounds: int = 150
@@ -58,8 +63,9 @@ class Options:
 def normalize_options(options: Options | None) -> Options:
     """Validate and normalize (the release faces become a sorted tuple); raise ``ValueError``."""
     o = options if options is not None else Options()
-    if o.mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}")
+    for name in ("expansion", "quick_game", "land_to_sea_same_move", "sea_to_land_same_move"):
+        if not isinstance(getattr(o, name), bool):
+            raise ValueError(f"{name} must be a bool")
     if o.emerald_value not in (500, 600):
         raise ValueError("emerald_value must be 500 or 600")
     if o.broke_sea_steps not in (1, 2):
@@ -69,24 +75,24 @@ def normalize_options(options: Options | None) -> Options:
     faces = tuple(sorted(set(o.hazard_release_faces)))
     if not faces or any(isinstance(f, bool) or f not in range(1, 7) for f in faces):
         raise ValueError("hazard_release_faces must be a non-empty set of 1-6")
-    for name in ("land_to_sea_same_move", "sea_to_land_same_move"):
-        if not isinstance(getattr(o, name), bool):
-            raise ValueError(f"{name} must be a bool")
     if o.flip_roll_only_when_broke not in (None, True, False):
         raise ValueError("flip_roll_only_when_broke must be a bool or null")
-    for name in ("capetown_bonus", "max_rounds"):
+    for name in ("capetown_bonus", "max_rounds", "hand_limit", "expedition_card_limit",
+                 "response_window_seconds"):
         v = getattr(o, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (name == "capetown_bonus" and v % 100):
             raise ValueError(f"{name} must be a non-negative integer" + (" (multiple of 100)"
                              if name == "capetown_bonus" else ""))
     if o.start_place not in ("choose", "random"):
         raise ValueError("start_place must be choose or random")
-    return replace(o, hazard_release_faces=faces)
+    if o.character_assignment not in ("choose", "random"):
+        raise ValueError("character_assignment must be choose or random")
+    return replace(o, hazard_release_faces=faces, quick_game=o.quick_game and o.expansion)
 
 
 def roll_only_when_broke(options: Options) -> bool:
     if options.flip_roll_only_when_broke is None:
-        return options.mode != "base"
+        return options.expansion
     return options.flip_roll_only_when_broke
 
 
@@ -318,6 +324,10 @@ class View:
     flipped_this_turn: bool
     winner: int | None
     end_reason: str | None
+    # added with Retkikunnat: the pending decision (None: the phase's own actions) and the
+    # expansion's part of the table (``xmodel.XView``; None in the base game)
+    prompt: str | None = None
+    x: Any = None
 
 
 def content_id(tid: str, kind: str) -> str:

@@ -20,13 +20,12 @@ Turn (spec §4.1), phases as data in :data:`PHASE_ACTIONS`:
   happens inside ``perform``; so does a move with exactly one possible ending.
 - ``after_move``: on a place with a face-down token, ``flip`` (pay 100) or ``end_phase``.
 
-Extension points for Retkikunnat (next issue): ``Options.mode`` and :data:`RULESETS` (mode -> rules
-object); :data:`PHASE_ACTIONS` (phases as data); the ``Table`` hooks ``die``, ``on_place`` (E7 order:
-win, Capetown, then event draws), ``after_move`` (Phase 2/3 instead of the flip offer), ``resolve``
-(token effects) for an expansion ``Table`` subclass; the price hooks of :class:`BaseRules`
-(``sea_fare``, ``air_fare``, ``flip_price``) for its rules subclass; stacks hold up to two token ids
-(``e<i>``/``d<i>`` for the two layers); ``State.ext`` holds the expansion's part (decks from
-:mod:`engines.afrikan_tahti.cards`, hands, expeditions, characters).
+Extension points used by Retkikunnat (:mod:`.expansion`, :mod:`.xtable`): :data:`RULESETS`
+(``"base"`` / ``"expansion"``, chosen by ``Options.expansion``; the rules object also sets up the game
+and says who acts); the ``Table`` methods the expansion's table overrides (``on_place`` with the E7
+order win, Capetown, event draws; ``resolve`` for token effects; ``walk``/``sail``/``offer_move`` for
+resumable moves; ``begin_turn``/``end_turn``); the price hooks of :class:`BaseRules` (``sea_fare``,
+``air_fare``, ``flip_price``); stacks of two token ids (``d<i>`` under ``e<i>``); ``State.ext``.
 
 Tests fix the layout, the starting player and the dice with ``new_game(..., layout={place: kind},
 first_seat=s, dice=(d1, d2, ...))``: preset dice are used, in order, for every d6 roll before the
@@ -678,7 +677,7 @@ def setup(players: int, seed: str, options: Options, layout: Mapping[str, str],
 
 
 def to_act(state: State) -> tuple[int, ...]:
-    return () if state.phase == OVER else (state.turn,)
+    return rules_for(state.options).to_act(state)
 
 
 def _need(cond: bool, code: str, **params: Any) -> None:
@@ -691,6 +690,22 @@ class BaseRules:
 
     table_class: type[Table] = Table
     phase_actions: dict[str, tuple[type, ...]] = PHASE_ACTIONS
+
+    def setup(self, players: int, seed: str, options: Options,
+              presets: Mapping[str, Any]) -> tuple[State, tuple[Event, ...]]:
+        """A new game and its setup events; ``presets`` are the test keywords of ``new_game``."""
+        unknown = set(presets) - {"layout", "first_seat", "dice"}
+        if unknown:
+            raise ValueError(f"presets not used by the base game: {sorted(unknown)}")
+        return setup(players, seed, options, dict(presets.get("layout") or {}), presets.get("first_seat"),
+                     tuple(presets.get("dice") or ()))
+
+    def start_events(self, state: State) -> tuple[Event, ...]:
+        return setup(state.players, state.seed, state.options, dict(state.preset_layout),
+                     state.preset_first, ())[1]
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.phase == OVER else (state.turn,)
 
     def check(self, state: State, seat: Seat, action: Any) -> None:
         if not isinstance(action, ACTION_TYPES):
@@ -849,4 +864,4 @@ RULESETS: dict[str, BaseRules] = {"base": BaseRules()}
 
 
 def rules_for(options: Options) -> BaseRules:
-    return RULESETS[options.mode]
+    return RULESETS["expansion" if options.expansion else "base"]

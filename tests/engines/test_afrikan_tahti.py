@@ -28,11 +28,13 @@ from engines.afrikan_tahti.model import (
 from engines.base import BadNotation, IllegalAction, play_ai_game, replay, rng_for
 from engines.simulate import simulate
 
+BASE = Options(expansion=False)  # these are the base game's scenarios (expansion=True is the default)
+
 
 def new(*at, cash=None, dice=(), layout=None, players=None, **options):
     """A game at seat 0's first declaration, pawns on ``at`` (node ids or Pawn values)."""
     n = players or max(2, len(at))
-    st = ENGINE.new_game(n, "test", Options(start_place="random", **options), layout=layout or {},
+    st = ENGINE.new_game(n, "test", Options(expansion=False, start_place="random", **options), layout=layout or {},
                          first_seat=0, dice=dice)
     pawns = list(st.pawns)
     for s in range(n):
@@ -83,7 +85,7 @@ def tid_at(state, place):
 
 
 def test_setup_start_choice_in_seat_order_then_rolloff_starter():
-    st = ENGINE.new_game(3, "setup", None, first_seat=2)
+    st = ENGINE.new_game(3, "setup", BASE, first_seat=2)
     assert st.phase == "setup" and ENGINE.to_act(st) == (0,)
     assert legal(st, 0) == {"start cairo", "start tangier"}
     assert refused(st, 1, "start cairo") == "not_your_turn"
@@ -98,7 +100,7 @@ def test_setup_start_choice_in_seat_order_then_rolloff_starter():
 
 def test_rolloff_rerolls_ties_and_start_events_show_only_token_ids():
     for seed in range(20):
-        st = ENGINE.new_game(6, f"r{seed}")
+        st = ENGINE.new_game(6, f"r{seed}", BASE)
         evs = ENGINE.start_events(st)
         rolls = [e for e in evs if e.code == "rolloff"]
         assert rolls and all(e.public for e in evs)
@@ -114,7 +116,7 @@ def test_rolloff_rerolls_ties_and_start_events_show_only_token_ids():
 
 
 def test_random_start_places_and_token_mix():
-    st = ENGINE.new_game(4, "rs", Options(start_place="random"))
+    st = ENGINE.new_game(4, "rs", Options(expansion=False, start_place="random"))
     assert st.phase == "declare" and all(p.node in ("cairo", "tangier") for p in st.pawns)
     kinds = sorted(k for _t, k in st.contents)
     assert kinds == sorted(board.BASE_TOKENS)
@@ -122,14 +124,14 @@ def test_random_start_places_and_token_mix():
 
 
 def test_layout_preset_fixes_tokens_and_replays():
-    st = ENGINE.new_game(2, "lay", layout={"sahara": "star", "egypt": "robber"}, first_seat=1)
+    st = ENGINE.new_game(2, "lay", BASE, layout={"sahara": "star", "egypt": "robber"}, first_seat=1)
     kind = dict(st.contents)
     assert kind[tid_at(st, "sahara")] == "star" and kind[tid_at(st, "egypt")] == "robber"
     assert sorted(kind.values()) == sorted(board.BASE_TOKENS)
     with pytest.raises(ValueError):
-        ENGINE.new_game(2, "lay", layout={"sahara": "star", "egypt": "star"})
+        ENGINE.new_game(2, "lay", BASE, layout={"sahara": "star", "egypt": "star"})
     with pytest.raises(ValueError):
-        ENGINE.new_game(2, "lay", layout={"cairo": "ruby"})
+        ENGINE.new_game(2, "lay", BASE, layout={"cairo": "ruby"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -576,13 +578,13 @@ def test_round_limit_ends_the_game_item_holders_first():
 
 
 def test_options_are_validated_and_normalized():
-    for bad in ({"mode": "expansion"}, {"emerald_value": 700}, {"broke_sea_steps": 3},
+    for bad in ({"expansion": "yes"}, {"emerald_value": 700}, {"broke_sea_steps": 3},
                 {"hazard_trigger": "never"}, {"hazard_release_faces": ()}, {"hazard_release_faces": (0,)},
                 {"start_place": "x"}, {"capetown_bonus": 50}, {"max_rounds": -1}):
         with pytest.raises(ValueError):
             ENGINE.new_game(2, "o", Options(**bad))
     with pytest.raises(ValueError):
-        ENGINE.options_from_dict({"expansion": True})
+        ENGINE.options_from_dict({"mode": "base"})
     st = ENGINE.new_game(2, "o", ENGINE.options_from_dict({"hazard_release_faces": [2, 1, 2]}))
     assert st.options.hazard_release_faces == (1, 2)
     with pytest.raises(ValueError):
@@ -616,7 +618,7 @@ def test_views_public_and_seat_are_the_same_table():
 
 
 def test_dump_load_and_replay_with_presets():
-    st = ENGINE.new_game(3, "dl", layout={"egypt": "star"}, first_seat=1, dice=(6, 1, 2))
+    st = ENGINE.new_game(3, "dl", BASE, layout={"egypt": "star"}, first_seat=1, dice=(6, 1, 2))
     log = []
     state = st
     rng = random.Random(5)
@@ -628,7 +630,7 @@ def test_dump_load_and_replay_with_presets():
         state, _ = ENGINE.apply(state, seat, action)
         log.append((seat, ENGINE.notation(action)))
         assert ENGINE.load(json.loads(json.dumps(ENGINE.dump(state)))) == state
-    again = ENGINE.new_game(3, "dl", layout={"egypt": "star"}, first_seat=1, dice=(6, 1, 2))
+    again = ENGINE.new_game(3, "dl", BASE, layout={"egypt": "star"}, first_seat=1, dice=(6, 1, 2))
     for seat, text in log:
         again, _ = ENGINE.apply(again, seat, ENGINE.parse_notation(text))
     assert again == state
@@ -680,12 +682,12 @@ def test_invariants_hold_in_random_play(players):
             if state.phase not in ("over", "setup"):
                 assert ENGINE.legal_actions(state, ENGINE.to_act(state)[0])
 
-        st, _log = play_ai_game(ENGINE, ("random",) * players, f"inv{players}:{g}", None, step)
+        st, _log = play_ai_game(ENGINE, ("random",) * players, f"inv{players}:{g}", BASE, step)
         assert ENGINE.outcome(st) is not None
 
 
 def test_random_games_end_with_pass_through_and_one_step_free_passage():
-    opts = Options(hazard_trigger="pass_through", broke_sea_steps=1, land_to_sea_same_move=False,
+    opts = Options(expansion=False, hazard_trigger="pass_through", broke_sea_steps=1, land_to_sea_same_move=False,
                    sea_to_land_same_move=False, flip_roll_only_when_broke=True, start_place="random")
     for g in range(3):
         st, log = play_ai_game(ENGINE, ("random", "smart", "random"), f"opt{g}", opts)
@@ -704,7 +706,7 @@ def test_smart_ai_flips_heads_home_and_uses_only_its_view():
 
 
 def test_smart_beats_random():
-    result = simulate("afrikan_tahti", 40, "ai-test", 2, ["smart", "random"])
+    result = simulate("afrikan_tahti", 40, "ai-test", 2, ["smart", "random"], {"expansion": False})
     assert result["errors"] == 0 and result["win_rate"]["smart"] >= 0.8
 
 

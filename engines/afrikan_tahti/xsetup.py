@@ -1,0 +1,134 @@
+"""Retkikunnat setup (spec §3.1, §3.3, §3.4) and the test presets of ``new_game``: both token layers,
+characters chosen in seat order or dealt, their starting cards, the three decks, 300 each (400 and two
+expedition cards each in the quick game), a random starting player."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.afrikan_tahti.board import STARTS, TREASURE_PLACES
+from engines.afrikan_tahti.cards import DANGER_CARDS, EVENT_CARDS, EXPEDITION_CARDS, Deck, card_id
+from engines.afrikan_tahti.model import QUICK_START_CASH, START_CASH, TREASURE_INDEX, Options, Pawn, State
+from engines.afrikan_tahti.rules import BaseRules
+from engines.afrikan_tahti.xdata import CHARACTERS, DISCOVERY_TOKENS, EQUIPMENT_TOKENS
+from engines.afrikan_tahti.xmodel import CHARACTER, Ext, SeatX
+from engines.afrikan_tahti.xtable import ExpTable
+from engines.base import Event, ev, rng_for
+
+
+def deal(seed: str, purpose: str, pool: tuple[str, ...], layout: Mapping[str, str]) -> tuple[str, ...]:
+    left = Counter(pool)
+    for place, kind in layout.items():
+        if place not in TREASURE_INDEX:
+            raise ValueError(f"not a treasure place: {place!r}")
+        if left[kind] <= 0:
+            raise ValueError(f"no {kind!r} token left for {place!r}")
+        left[kind] -= 1
+    rest = [k for k, n in sorted(left.items()) for _ in range(n)]
+    rng_for(seed, 0, purpose).shuffle(rest)
+    it = iter(rest)
+    return tuple(layout[p] if p in layout else next(it) for p in TREASURE_PLACES)
+
+
+def preset_deck(seed: str, name: str, cards: tuple[str, ...], top: Sequence[str]) -> Deck:
+    """A shuffled deck; the cards in ``top`` (ids or instances) come first, in that order (tests)."""
+    pool = list(cards)
+    chosen: list[str] = []
+    for c in top:
+        inst = c if c in pool else next((i for i in pool if card_id(i) == c), None)
+        if inst is None:
+            raise ValueError(f"no {c!r} left for the {name} deck")
+        pool.remove(inst)
+        chosen.append(inst)
+    rng_for(seed, 0, f"deck_{name}").shuffle(pool)
+    return Deck(name, (*chosen, *pool), ())
+
+
+PRESETS = frozenset({"layout", "lower", "first_seat", "dice", "characters", "decks", "danger_dice"})
+
+
+def x_setup(players: int, seed: str, options: Options, presets: Mapping[str, Any],
+            rules: BaseRules) -> tuple[State, tuple[Event, ...]]:
+    unknown = set(presets) - PRESETS
+    if unknown:
+        raise ValueError(f"unknown presets: {sorted(unknown)}")
+    quick = options.quick_game
+    layout = dict(presets.get("layout") or {})
+    lower = dict(presets.get("lower") or {})
+    if quick and lower:
+        raise ValueError("the quick game has one layer: use layout")
+    disc = deal(seed, "tokens_d", DISCOVERY_TOKENS, layout if quick else lower)
+    contents = [(f"d{i + 1}", k) for i, k in enumerate(disc)]
+    if quick:
+        stacks = tuple((f"d{i + 1}",) for i in range(30))
+    else:
+        equip = deal(seed, "tokens_e", EQUIPMENT_TOKENS, layout)
+        contents += [(f"e{i + 1}", k) for i, k in enumerate(equip)]
+        stacks = tuple((f"d{i + 1}", f"e{i + 1}") for i in range(30))
+    decks = dict(presets.get("decks") or {})
+    if set(decks) - {"expedition", "event", "danger"}:
+        raise ValueError("decks are expedition, event and danger")
+    exp = preset_deck(seed, "expedition", EXPEDITION_CARDS, decks.get("expedition", ()))
+    evt = preset_deck(seed, "event", EVENT_CARDS, decks.get("event", ()))
+    dng = preset_deck(seed, "danger", DANGER_CARDS, decks.get("danger", ()))
+    chars: list[str | None] = list(presets.get("characters") or ())
+    if chars and len(chars) != players:
+        raise ValueError("characters: one per seat")
+    if not chars and options.character_assignment == "random":
+        chars = list(rng_for(seed, 0, "characters").sample(CHARACTERS, players))
+    if any(c is not None and c not in CHARACTERS for c in chars) or \
+            len({c for c in chars if c}) != len([c for c in chars if c]):
+        raise ValueError("characters must be distinct character ids")
+    events: list[Event] = [ev("tokens_placed", places=TREASURE_PLACES, tokens=tuple(s[-1] for s in stacks),
+                              lower=tuple(s[0] for s in stacks) if not quick else ())]
+    cash = QUICK_START_CASH if quick else START_CASH
+    if options.start_place == "random":
+        rng = rng_for(seed, 0, "start")
+        pawns = tuple(Pawn(node=rng.choice(STARTS), cash=cash) for _ in range(players))
+        events.extend(ev("start_assigned", seat=s, place=p.node) for s, p in enumerate(pawns))
+    else:
+        pawns = tuple(Pawn(node=None, cash=cash) for _ in range(players))
+    first = presets.get("first_seat")
+    if first is None:
+        first = rng_for(seed, 0, "first").randrange(players)  # §3.3 step 9
+    elif not 0 <= first < players:
+        raise ValueError("first_seat must be a seat")
+    ext = Ext(seats=tuple(SeatX() for _ in range(players)), expedition=exp, event=evt, danger=dng,
+              ddice=tuple(presets.get("danger_dice") or ()),
+              presets=tuple(sorted((k, _frozen(v)) for k, v in presets.items())))
+    state = State(
+        seed=seed, ply=0, players=players, options=options, phase=CHARACTER, turn=0, first_seat=first,
+        round=0, pawns=pawns, contents=tuple(contents), stacks=stacks, revealed=(), star_found=False,
+        capetown_claimed=None, move=None, flipped=False, last_roll=None, last_roller=None, winner=None,
+        end_reason=None, dice=tuple(presets.get("dice") or ()), preset_layout=tuple(sorted(layout.items())),
+        preset_first=presets.get("first_seat"), ext=ext,
+    )
+    t = ExpTable(state, rules)
+    for s, c in enumerate(chars):
+        if c is not None:
+            t.choose_character(s, c)
+    events.append(ev("first_player", seat=first))
+    t.next_setup_step()
+    t.settle()
+    state = t.freeze()
+    events.extend(t.events)
+    return state, tuple(events)
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    if isinstance(v, list | tuple):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+def thaw_presets(presets: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in presets:
+        out[k] = dict(v) if k in ("layout", "lower", "decks") else v
+    return out
+
+
