@@ -741,8 +741,13 @@ class BotCore:
         timer = None
         if humans:
             now = self.clock()
-            timer = {"version": match.version, "seat": humans[0], "remind_at": now + self.remind_after,
-                     "act_at": now + self.act_after, "reminded": False}
+            engine = self.games[match.game]
+            assert match.state is not None
+            quick = self.uis[match.game].deadline(engine.view(engine.load(match.state), None))
+            # a quick answer (a reaction window) gets its own short deadline and no reminder
+            timer = {"version": match.version, "seats": humans,
+                     "remind_at": None if quick else now + self.remind_after,
+                     "act_at": now + (quick if quick else self.act_after), "reminded": False}
         if match.meta.get("timer") != timer:
             self.repo.set_meta(match.id, "timer", timer)
 
@@ -755,38 +760,48 @@ class BotCore:
             timer = match.meta.get("timer")
             if not timer or timer.get("version") != match.version or match.state is None:
                 continue
-            seat = int(timer["seat"])
             room = self.repo.room_by_id(match.room_id)
             t = i18n.translator(room.lang or "fi")
-            name = match.seats[seat].name
+            seats = [int(s) for s in timer.get("seats", ())]
             if now >= timer["act_at"]:
-                engine = self.games[match.game]
-                ui = self.uis[match.game]
-                state = engine.load(match.state)
-                if seat not in engine.to_act(state):
-                    continue
-                legal = engine.legal_actions(state, seat)
-                notations = tuple(engine.notation(a) for a in legal)
-                chosen = ui.idle_action(notations, engine.view(state, seat))
-                if chosen is None:
-                    ai = engine.ai_action(engine.default_ai, engine.view(state, seat), legal,
-                                          engine.ai_rng(state, seat))
-                    chosen = engine.notation(ai)
-                out.append(Outbound(room.platform, t.gettext(
-                    "⏰ {name} has not moved for a long time, so I made the move for them.").format(name=name),
-                    chat_id=room.ext_id, lang=t.lang))
-                out.extend(self._apply(match, seat, chosen, reply_to=None))
-            elif now >= timer["remind_at"] and not timer.get("reminded"):
+                out.extend(self._act_for_idle(match, room, t, seats))
+            elif timer.get("remind_at") is not None and now >= timer["remind_at"] and not timer.get("reminded"):
                 self.repo.set_meta(match.id, "timer", {**timer, "reminded": True})
-                rec = match.seats[seat]
-                if rec.user_id is not None:
+                for seat in seats:
+                    rec = match.seats[seat]
+                    if rec.user_id is None:
+                        continue
                     user = self.repo.user_by_id(rec.user_id)
                     tu = i18n.translator(user.lang or room.lang or "fi")
                     out.append(Outbound(room.platform, tu.gettext(
-                        "⏰ The others are waiting for your move, {name}.").format(name=name),
+                        "⏰ The others are waiting for your move, {name}.").format(name=rec.name),
                         user_id=user.ext_id, lang=tu.lang))
-                out.append(Outbound(room.platform, t.gettext("⏰ Waiting for {name}.").format(name=name),
+                names = t.format_list([match.seats[s].name for s in seats])
+                out.append(Outbound(room.platform, t.gettext("⏰ Waiting for {name}.").format(name=names),
                                     chat_id=room.ext_id, lang=t.lang))
+        return out
+
+    def _act_for_idle(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
+        """The deadline passed: each waited-for seat makes the game's idle move (or its AI's move)."""
+        out: list[Outbound] = []
+        current: MatchRec | None = match
+        for seat in seats:
+            if current is None or current.status != RUNNING or current.state is None:
+                break
+            engine = self.games[current.game]
+            state = engine.load(current.state)
+            if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            view = engine.view(state, seat)
+            chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
+            if chosen is None:
+                chosen = engine.notation(engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat)))
+            out.append(Outbound(room.platform, t.gettext(
+                "⏰ {name} did not answer in time, so I made the move for them.").format(
+                name=current.seats[seat].name), chat_id=room.ext_id, lang=t.lang))
+            out.extend(self._apply(current, seat, chosen, reply_to=None))
+            current = self.repo.match(current.id)
         return out
 
     def _final_text(self, ui: GameUI, engine: Engine, state: Any, ctx: RenderContext, outcome: Any) -> str:

@@ -97,6 +97,11 @@ class GameUI(ABC):
         The default shows none in the group; every seat always gets all its buttons in private."""
         return ()
 
+    def deadline(self, public_view: Any) -> float | None:
+        """Seconds for a quick answer that every seat gets alike (a reaction window), or None for
+        the ordinary turn timer."""
+        return None
+
     def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
         """The move the bot makes for a person who let their time run out; None lets the game's
         default AI choose from the seat's own view."""
