@@ -28,6 +28,7 @@ def simulate(game: str, games: int, seed: str, players: int | None, ais: list[st
     error_samples: list[str] = []
     wins: Counter[str] = Counter()
     seat_wins: Counter[int] = Counter()
+    end_reasons: Counter[str] = Counter()
     start = time.perf_counter()
     from engines.base import play_ai_game
 
@@ -41,6 +42,9 @@ def simulate(game: str, games: int, seed: str, players: int | None, ais: list[st
                 error_samples.append(f"game {g}: {exc!r}\n{traceback.format_exc(limit=3)}")
             continue
         actions += len(log)
+        reason = getattr(engine.view(state, None), "end_reason", None)
+        if reason is not None:
+            end_reasons[str(reason)] += 1
         out = engine.outcome(state)
         assert out is not None
         for w in out.winners:
@@ -59,6 +63,8 @@ def simulate(game: str, games: int, seed: str, players: int | None, ais: list[st
         "win_rate": {name: round(wins[name] / games, 4) for name in sorted(set(names))},
         "first_seat_win_rate": round(seat_wins[0] / games, 4) if games else None,
     }
+    if end_reasons:  # games whose views say how they ended (e.g. a round limit versus a real win)
+        result["end_reasons"] = dict(sorted(end_reasons.items()))
     if error_samples:
         result["error_samples"] = error_samples
     return result

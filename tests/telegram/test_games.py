@@ -18,6 +18,7 @@ PEOPLE = {ANNA: "Anna", BERTTA: "Bertta", CEDER: "Ceder"}
 GAMES = [
     pytest.param("coloretto_amazonas", "", id="coloretto_amazonas"),
     pytest.param("gnav", "lives=1", id="cardavia"),
+    pytest.param("afrikan tähti", "expansion=off", id="afrikan_tahti_base"),
 ]
 
 
