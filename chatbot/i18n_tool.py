@@ -38,9 +38,18 @@ def domains() -> dict[str, list[Path]]:
         if rel is None or (rel.name in {"__init__.py", "base.py"} and len(rel.parts) == 1):
             out["core"].append(path)
             continue
-        game = rel.parts[0].removesuffix(".py").removesuffix("_parser").removesuffix("_render")
-        out.setdefault(game, []).append(path)
+        out.setdefault(_game_of(rel.parts[0].removesuffix(".py"), games_dir), []).append(path)
     return out
+
+
+def _game_of(stem: str, games_dir: Path) -> str:
+    """The game a module of ``chatbot/games`` belongs to: ``afrikan_tahti_cards`` -> ``afrikan_tahti``
+    (the longest game module whose name starts the file's name)."""
+    stems = {p.stem for p in games_dir.glob("*.py")} - {"__init__", "base"}
+    for game in sorted(stems, key=len):  # the shortest matching name is the game itself
+        if stem == game or stem.startswith(game + "_"):
+            return game
+    return stem
 
 
 def _extract(files: list[Path]) -> Iterator[tuple[str, int, object, list[str], str | None]]:
