@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from random import Random
 from typing import Any, ClassVar
 
 Seat = int
@@ -125,9 +125,9 @@ def rank_by(scores: tuple[int, ...], low_wins: bool, tiebreak: tuple[int, ...] |
     return Outcome(ranks=ranks, scores=tuple(scores), winners=winners, low_wins=low_wins)
 
 
-def rng_for(seed: str, ply: int, purpose: str) -> random.Random:
+def rng_for(seed: str, ply: int, purpose: str) -> Random:
     """The one source of randomness: a generator seeded from the game seed, the ply and a purpose."""
-    return random.Random(f"{seed}:{ply}:{purpose}")
+    return Random(f"{seed}:{ply}:{purpose}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def types_of(namespace: Mapping[str, Any]) -> dict[str, type]:
 # ---------------------------------------------------------------------------------------------
 # The engine base class
 
-AIPolicy = Callable[[Any, tuple[Any, ...], random.Random], Any]
+AIPolicy = Callable[[Any, tuple[Any, ...], Random], Any]
 
 
 class Engine(ABC):
@@ -310,18 +310,18 @@ class Engine(ABC):
         return decode(dict(data), self.types)
 
     # --- AI -----------------------------------------------------------------------------------
-    def ai_action(self, name: str, view: Any, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    def ai_action(self, name: str, view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
         """The move of AI ``name`` given only its seat's view and its legal actions."""
         policy = self.ais.get(name)
         if policy is None:
             return rng.choice(legal)
         return policy(view, legal, rng)
 
-    def ai_rng(self, state: Any, seat: Seat) -> random.Random:
+    def ai_rng(self, state: Any, seat: Seat) -> Random:
         return rng_for(state.seed, state.ply, f"ai{seat}")
 
 
-def random_policy(view: Any, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def random_policy(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
     """Uniformly random among the legal actions."""
     return rng.choice(legal)
 

@@ -30,9 +30,9 @@ starting at seat 0: hands ``deck[0::2][:3]`` and ``deck[1::2][:3]``, then draws 
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from random import Random
 from typing import Any
 
 from engines.base import (
@@ -451,7 +451,7 @@ def _normalise_deck(deck: Sequence[str]) -> list[str]:
 _WIN = 1000.0
 
 
-def smart_policy(view: Any, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def smart_policy(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
     """Greedy one-ply player on its seat's view (see the AI section comment)."""
     if len(legal) == 1:
         return legal[0]

@@ -22,10 +22,10 @@ Tests fix the deal with :func:`new_game_with_deck` (deck orders per round, store
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 from engines.base import (
@@ -342,7 +342,7 @@ class _Table:
             round_scores=self.round_scores, totals=self.totals, preset_decks=self.preset_decks,
         )
 
-    def rng(self, purpose: str) -> random.Random:
+    def rng(self, purpose: str) -> Random:
         # several random steps may happen within one ply: number them
         self.n_rng += 1
         return rng_for(self.seed, self.ply, f"{purpose}{self.n_rng}")
@@ -888,7 +888,7 @@ def _estimate(kind: str | None, mean: float) -> float:
     return float(VALUE[kind]) if kind is not None and kind in VALUE else mean
 
 
-def smart_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def smart_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) -> Any:
     """A heuristic player that remembers everything its seat knows (spec §7.5 point 5)."""
     me = view.seat
     mean = _unknown_mean(view)
