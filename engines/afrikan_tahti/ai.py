@@ -7,8 +7,8 @@ revealed), rolls for a token when broke, flies or takes free passage when that i
 
 from __future__ import annotations
 
-import random
 from collections import Counter
+from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.board import (
@@ -107,7 +107,7 @@ def _score_node(view: View, node: str, targets: tuple[str, ...], can_flip: bool)
     return score
 
 
-def smart_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def smart_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     if view.x is not None:  # a Retkikunnat game
         from engines.afrikan_tahti import xai
         return xai.smart(view, legal, rng)
@@ -172,7 +172,7 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
 
 
 def _move(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, ...],
-          rng: random.Random) -> Any:
+          rng: Random) -> Any:
     me = view.pawns[view.seat or 0]
     steps = view.move.steps if view.move is not None else 0
     can_flip = me.cash >= FLIP_PRICE and not view.flipped_this_turn

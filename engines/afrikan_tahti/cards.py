@@ -7,8 +7,8 @@ into a new draw pile with the generator the caller passes (always one from ``rng
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
+from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.board import CONTENT
@@ -36,13 +36,13 @@ EVENT_CARDS: tuple[str, ...] = instances(CONTENT["event_cards"])
 DANGER_CARDS: tuple[str, ...] = instances(CONTENT["danger_cards"])
 
 
-def shuffled(name: str, cards: tuple[str, ...], rng: random.Random) -> Deck:
+def shuffled(name: str, cards: tuple[str, ...], rng: Random) -> Deck:
     pile = list(cards)
     rng.shuffle(pile)
     return Deck(name, tuple(pile), ())
 
 
-def draw(deck: Deck, rng: random.Random) -> tuple[Deck, str | None, bool]:
+def draw(deck: Deck, rng: Random) -> tuple[Deck, str | None, bool]:
     """Take the top card: ``(deck, card or None, reshuffled)``. An empty draw pile is refilled from
     the shuffled discard pile first; with both empty nothing is drawn (spec §5.19 step 2)."""
     reshuffled = False

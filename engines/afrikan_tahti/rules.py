@@ -34,11 +34,11 @@ seeded generator takes over (also settable later through ``dataclasses.replace(s
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.board import (
@@ -244,7 +244,7 @@ class Table:
     def emit(self, code: str, to: Seat | Iterable[Seat] | None = None, **params: Any) -> None:
         self.events.append(ev(code, to, **params))
 
-    def rng(self, purpose: str) -> random.Random:
+    def rng(self, purpose: str) -> Random:
         self.n_rng += 1  # several random steps may happen within one ply: number them
         return rng_for(self.seed, self.ply, f"{purpose}{self.n_rng}")
 

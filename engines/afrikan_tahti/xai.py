@@ -10,8 +10,8 @@ with sensible rerolls, Bribe, Dynamite or Medical kit, and sabotages the moves o
 
 from __future__ import annotations
 
-import random
 from collections import Counter
+from random import Random
 from typing import Any
 
 from engines.afrikan_tahti import ai as base_ai
@@ -279,7 +279,7 @@ def worth_flipping(view: View, seat: int, place: str) -> bool:
 # The policy
 
 
-def smart(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     seat = _me(view)
     prompt = view.x.prompt
     if prompt is not None:
@@ -390,7 +390,7 @@ def _buy_offer(view: View, legal: tuple[Any, ...], seat: int) -> Any:
 # Prompts
 
 
-def _answer(view: View, legal: tuple[Any, ...], rng: random.Random, seat: int, kind: str) -> Any:
+def _answer(view: View, legal: tuple[Any, ...], rng: Random, seat: int, kind: str) -> Any:
     p = view.x.prompt
     assert p is not None
     if kind == "window":

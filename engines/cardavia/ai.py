@@ -14,11 +14,11 @@ Knocks are automatic: a seat whose only legal action is ``knock`` knocks.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from math import comb, exp
+from random import Random
 from typing import Any
 
 from engines.base import random_policy
@@ -249,13 +249,13 @@ def _pick(legal: tuple[Any, ...], ask: bool) -> Any:
     return want if want in legal else legal[0]
 
 
-def sensible_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def sensible_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     if len(legal) == 1:
         return legal[0]
     return _pick(legal, sensible_ask(info_from_view(view)))
 
 
-def easy_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     if len(legal) == 1:
         return legal[0]
     f = info_from_view(view)
@@ -274,7 +274,7 @@ def easy_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
 # The strong player: determinised rollouts (spec 7.2)
 
 
-def sample_world(v: View, rng: random.Random) -> Table:
+def sample_world(v: View, rng: Random) -> Table:
     """A full table consistent with the view: unknown places get the unlocated cards at random."""
     me = v.seat
     assert me is not None
@@ -514,7 +514,7 @@ def win_chance(mine: int, others: tuple[int, ...]) -> float:
     return total / k
 
 
-def strong_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def strong_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     if len(legal) == 1:
         return legal[0]
     f = info_from_view(view)
@@ -538,7 +538,7 @@ def strong_policy(view: View, legal: tuple[Any, ...], rng: random.Random) -> Any
     return _pick(legal, ask_cost < keep_cost - 1e-12)
 
 
-AIS: dict[str, Callable[[Any, tuple[Any, ...], random.Random], Any]] = {
+AIS: dict[str, Callable[[Any, tuple[Any, ...], Random], Any]] = {
     "random": random_policy,
     "easy": easy_policy,
     "sensible": sensible_policy,
