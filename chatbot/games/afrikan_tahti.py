@@ -16,13 +16,15 @@ from typing import Any
 
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.games import afrikan_tahti_cards as cards
 from chatbot.games import afrikan_tahti_parser as parser
 from chatbot.games.afrikan_tahti_parser import ahead, chosen_path, dot_ends, is_base, move_paths
 from chatbot.games.base import GameUI, RenderContext, RuleTopic
-from engines.afrikan_tahti import ENGINE
+from engines.afrikan_tahti import ENGINE, xdata
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.board import HAZARDS, LEGS, PLACE_SET, SEA_DOTS, node_of
 from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE
+from engines.afrikan_tahti.xmodel import seat_of
 from engines.base import BadNotation, Event
 
 # --------------------------------------------------------------------------------------------------
@@ -66,6 +68,101 @@ TOPICS = (
               ("voitto", "voittaa", "tähti", "maali", "win", "winning", "star", "goal"), N_("winning")),
 )
 
+X_TOPICS = (
+    RuleTopic("afrikan_tahti.exp.overview", N_("In the Expeditions expansion you first assemble an expedition from cards, and only then can you search the lower tokens for the Star. Event cards, danger situations and duels between players join the game."),
+              ("retkikunnat", "laajennus", "expansion", "expeditions", "retkikunta peli"), N_("the Expeditions expansion")),
+    RuleTopic("afrikan_tahti.exp.layers", N_("Every city holds two stacked tokens: an equipment token on top and a discovery token below. The Star is always in the lower layer."),
+              ("kerros", "kerrokset", "alempi", "ylempi", "varustelukiekko", "löytöretkikiekko", "layer", "layers", "lower token", "upper token"), N_("token layers")),
+    RuleTopic("afrikan_tahti.exp.expedition", N_("Your expedition is complete when your cards show at least three of each attribute: action, resources and travel. With five or six players, two of each is enough."),
+              ("retkikunta", "koossa", "ominaisuus", "symboli", "expedition", "complete", "attribute", "symbols"), N_("a complete expedition")),
+    RuleTopic("afrikan_tahti.exp.either_or", N_("A card with a separator between its symbols gives only one of them. The bot always counts the one that helps you."),
+              ("välisymboli", "joko", "either", "separator", "tai-kortti"), N_("either-or symbols")),
+    RuleTopic("afrikan_tahti.exp.discovery_flip", N_("You may flip a lower token once your expedition is complete and the token above it is gone. It then costs 100 pounds, or a roll of 4–6."),
+              ("alempi kiekko", "löytöretkikiekko", "discovery", "lower token", "kääntää alempi"), N_("flipping lower tokens")),
+    RuleTopic("afrikan_tahti.exp.early_flip", N_("Once every equipment token has been flipped, you may flip lower tokens even with an incomplete expedition. It costs 200 pounds; if you can't pay, you need a 5 or 6."),
+              ("vajaa", "vajaalla", "early flip", "incomplete expedition", "200 puntaa"), N_("early flips")),
+    RuleTopic("afrikan_tahti.exp.turn", N_("A turn has three parts: movement, then using and selling expedition cards, and finally one action: flipping a token, a duel or a trade. Before rolling, say whether you move, fly or stay."),
+              ("vuoro", "vaihe", "vaiheet", "kolme osaa", "phase", "phases", "turn"), N_("the expansion turn")),
+    RuleTopic("afrikan_tahti.exp.events", N_("Every time you pass through or stop in a city, you draw an event card and resolve it before moving on. No card is drawn for the city you leave, or when you arrive at a goal to win."),
+              ("tapahtumakortti", "tapahtuma", "event card", "event cards", "events"), N_("event cards")),
+    RuleTopic("afrikan_tahti.exp.event_moves", N_("A move made by an event card or a hand card draws no new event cards. Moving by die, by air or with an expedition card does."),
+              ("tapahtumakortilla", "siirto kortilla", "event move", "card move"), N_("moves by cards")),
+    RuleTopic("afrikan_tahti.exp.hand_cards", N_("Black-and-white event cards are hand cards: keep them secret and play them when the moment is right. You may hold at most four; when you get a fifth, you discard one at once."),
+              ("käsikortti", "käsikortit", "käsi", "hand card", "hand cards", "hand"), N_("hand cards")),
+    RuleTopic("afrikan_tahti.exp.expedition_cards", N_("There are four types of expedition cards: equipment, vehicles, allies and skills. They lie face up for all to see, and you may have at most seven."),
+              ("retkikuntakortti", "retkikuntakortit", "varuste", "kulkuneuvo", "liittolainen", "taito", "expedition card", "expedition cards", "equipment", "vehicle", "ally", "skill"), N_("expedition cards")),
+    RuleTopic("afrikan_tahti.exp.card_use", N_("Each expedition card can be used once per round, and every use is announced to all. If a card says \"or\", you may use only one of its abilities per round."),
+              ("käyttää", "käyttö", "kortin käyttö", "use", "using cards", "once per round"), N_("using cards")),
+    RuleTopic("afrikan_tahti.exp.selling", N_("On your turn you can sell equipment and vehicles: the bank pays 100 pounds per symbol plus any bonus printed on the card. Allies and skills earn nothing, except Hunter (200 pounds)."),
+              ("myydä", "myynti", "myyminen", "sell", "selling", "sale"), N_("selling cards")),
+    RuleTopic("afrikan_tahti.exp.card_limit", N_("If you get an eighth expedition card, discard one at once and take its sale price. Some cards, like Full kit, raise the limit by one."),
+              ("korttiraja", "raja", "kahdeksas", "card limit", "limit", "eighth"), N_("the card limit")),
+    RuleTopic("afrikan_tahti.exp.extra_steps", N_("After moving you may use cards that give extra steps and carry on. You can't use them after flying, though hand cards may still move you."),
+              ("lisäaskel", "lisäaskeleet", "extra steps", "extra step"), N_("extra steps")),
+    RuleTopic("afrikan_tahti.exp.sabotage", N_("Sabotage destroys an opponent's expedition card the moment they use it, and the use is cancelled. A card with a lasting effect can be sabotaged on your turn whenever that effect is in use."),
+              ("sabotaasi", "sabotoida", "sabotage"), N_("Sabotage")),
+    RuleTopic("afrikan_tahti.exp.gotcha", N_("Gotcha! cancels a hand card that has just been played, even another Gotcha!. A chain is resolved from the last card back."),
+              ("ähäkutti", "gotcha"), N_("Gotcha!")),
+    RuleTopic("afrikan_tahti.exp.response_window", N_("When someone uses a card or plays a hand card, the others get a short moment to respond in a private message. If you don't answer in time, the bot counts it as a pass."),
+              ("vastausaika", "vastata", "ajoissa", "response", "window", "reaction", "timeout"), N_("quick answers")),
+    RuleTopic("afrikan_tahti.exp.danger", N_("In a danger situation you draw a danger card and roll the five danger dice. The dice must show the card's symbols; otherwise you suffer the penalty and your turn ends at once."),
+              ("vaaratilanne", "vaara", "danger", "danger situation", "danger card"), N_("danger situations")),
+    RuleTopic("afrikan_tahti.exp.danger_dice", N_("Each danger die shows spears, a coin, a boot, a gem, a skull and a blank face. Danger cards ask for spears, coins, boots or gems."),
+              ("vaaranoppa", "vaaranopat", "danger dice", "danger die", "pääkallo", "skull"), N_("danger dice")),
+    RuleTopic("afrikan_tahti.exp.rerolls", N_("Some expedition cards let you reroll one or more danger dice. You can use several cards one after another and pick the dice each time."),
+              ("uudelleenheitto", "heittää uudelleen", "reroll", "rerolls"), N_("rerolls")),
+    RuleTopic("afrikan_tahti.exp.tokens", N_("A backpack token gives you the top expedition card. A mask token or an unlucky event card puts you in a danger situation."),
+              ("reppu", "naamari", "reppukiekko", "naamarikiekko", "backpack", "mask"), N_("backpacks and masks")),
+    RuleTopic("afrikan_tahti.exp.duel", N_("When you share a spot with another player, you can challenge them to a duel and try to take the Star, a horseshoe, an expedition card, or 200, 400 or 600 pounds. Skills cannot be stolen."),
+              ("yhteenotto", "haastaa", "ryöstää", "duel", "challenge", "rob"), N_("duels")),
+    RuleTopic("afrikan_tahti.exp.duel_roll", N_("The defender rolls the five danger dice first, and his most frequent symbol sets the target. The attacker must roll at least as many of that symbol to win."),
+              ("puolustaja", "hyökkääjä", "defender", "attacker", "duel roll"), N_("the duel roll")),
+    RuleTopic("afrikan_tahti.exp.duel_penalties", N_("A defender who loses hands over the prize and loses one turn. An attacker who loses misses one turn per symbol on the card, one per 200 pounds, or one for the Star or a horseshoe."),
+              ("häviö", "hävinnyt", "duel penalty", "lose a duel", "loser"), N_("losing a duel")),
+    RuleTopic("afrikan_tahti.exp.duel_rescue", N_("A third player can rescue a defender who lost by playing Ulterior motive or Favour, and then nobody loses anything. The rescue can be cancelled with Gotcha!."),
+              ("pelastaa", "pelastus", "rescue", "taka-ajatus", "palvelus"), N_("rescues")),
+    RuleTopic("afrikan_tahti.exp.trade", N_("Players on the same spot can swap expedition cards and money at any price they agree. Hand cards, skills, the Star and horseshoes cannot be traded."),
+              ("kauppa", "vaihtokauppa", "vaihtaa", "tarjous", "trade", "trading", "offer", "swap"), N_("trading")),
+    RuleTopic("afrikan_tahti.exp.slave_coast", N_("If a robber or danger token turns up on the Slave Coast, you are imprisoned on top of its effect and lose your next three turns."),
+              ("orjarannikko laajennus", "slave coast expansion"), N_("the Slave Coast (expansion)")),
+    RuleTopic("afrikan_tahti.exp.rainy_season", N_("During the rainy season every die move on land is one step shorter, but always at least one step. It ends when the event deck is reshuffled."),
+              ("sadekausi", "sade", "rainy season", "rain"), N_("the rainy season")),
+    RuleTopic("afrikan_tahti.exp.lost_turns", N_("Lost turns are skipped one at a time. Meanwhile you can still defend in duels and play response cards."),
+              ("menetetty vuoro", "menetetyt vuorot", "lost turn", "lost turns", "skip turn"), N_("lost turns")),
+    RuleTopic("afrikan_tahti.exp.impossible", N_("If you can't suffer a penalty in full, you suffer as much of it as you can. With nothing to lose, you get off free."),
+              ("rangaistus", "penalty", "impossible penalty"), N_("penalties you can't pay")),
+    RuleTopic("afrikan_tahti.exp.random_loss", N_("When a card is lost at random, the bot picks it by lot from all eligible cards. No money is paid for it."),
+              ("sattumanvarainen", "arpoa", "random loss", "at random"), N_("losing cards at random")),
+    RuleTopic("afrikan_tahti.exp.decks", N_("When a deck runs out, its discard pile is shuffled into a new deck. Discard piles are open for everyone to see."),
+              ("pakka", "poistopakka", "sekoittaa", "deck", "decks", "discard pile", "reshuffle"), N_("decks and discard piles")),
+    RuleTopic("afrikan_tahti.exp.moving_tokens", N_("When tokens are moved on the board, stacked tokens always move as a pair."),
+              ("siirtää kiekko", "kiekkojen siirto", "moving tokens", "move tokens"), N_("moving tokens")),
+    RuleTopic("afrikan_tahti.exp.card_moves", N_("Shortcut takes you along a land route to the first city in the direction you choose. With the Seaplane, 200 pounds takes you a whole sea leg from one port to the next in one go."),
+              ("oikotie", "vesitaso", "shortcut", "seaplane"), N_("Shortcut and Seaplane")),
+    RuleTopic("afrikan_tahti.exp.five_six", N_("With five or six players, two of each symbol completes an expedition. You may also spend your whole turn rolling the danger dice: two gems earn you a new expedition card."),
+              ("viisi pelaajaa", "kuusi pelaajaa", "jalokiviheitto", "five players", "six players", "gem roll"), N_("five and six players")),
+    RuleTopic("afrikan_tahti.exp.quick_game", N_("In the quick game only the lower tokens are used, and everyone starts with 400 pounds and two extra expedition cards. The five-and-six-player rules apply."),
+              ("pikapeli", "nopea peli", "quick game", "quick"), N_("the quick game")),
+    RuleTopic("afrikan_tahti.exp.characters", N_("Each character has their own starting cards and a special ability. A character ability cannot be sabotaged, stolen or lost."),
+              ("hahmo", "hahmot", "erikoiskyky", "character", "characters", "ability"), N_("characters")),
+    RuleTopic("afrikan_tahti.info.private", N_("Only you see your hand cards and the tokens you have peeked at, in your private chat. The group sees only how many hand cards each player holds."),
+              ("yksityinen", "salainen", "näkyvyys", "private", "secret", "hidden"), N_("what is private")),
+)
+
+
+def _card_topics() -> tuple[RuleTopic, ...]:
+    """One topic per card and character: the card's text, found by its name in either language and
+    in every Finnish case form players type (vocabulary.md §4)."""
+    out = []
+    for group, table in (("character", cards.CHARACTERS), ("expedition", cards.EXPEDITION_CARDS),
+                         ("event", cards.EVENT_CARDS), ("danger", cards.DANGER_CARDS)):
+        for ident, (name, text) in table.items():
+            words = {name.casefold().rstrip("!"), ident.replace("_", " "),
+                     *(f.casefold() for f in cards.FI_FORMS.get(ident, ()))}
+            out.append(RuleTopic(f"afrikan_tahti.{group}.{ident}", text, tuple(sorted(words)), name))
+    return tuple(out)
+
+
 # Why an action is refused, with the way forward (the core adds the list of what is possible now).
 REASONS = {
     "game_over": N_("The game is already over. Write “new afrikan tähti” to play again."),
@@ -90,7 +187,7 @@ REASONS = {
 
 # Emoji markers of the seats; the board picture uses the same colours.
 SEAT_MARKERS = ("🔴", "🔵", "🟢", "🟡", "🟣", "🟠")
-TOKEN_MARKERS = {"star": "⭐", "ruby": "💎", "emerald": "💎", "topaz": "💎", "robber": "🦹", "horseshoe": "🐎",
+TOKEN_MARKERS = {"expedition": "🎒", "danger": "🎭", "star": "⭐", "ruby": "💎", "emerald": "💎", "topaz": "💎", "robber": "🦹", "horseshoe": "🐎",
                  "blank": "▫️"}
 # The Finnish display order of token kinds in the table summary: valuable first.
 TOKEN_ORDER = ("star", "ruby", "emerald", "topaz", "horseshoe", "robber", "blank")
@@ -186,7 +283,8 @@ def token_word(kind: str, t: Translator) -> str:
         "star": t.pgettext("token", "Star of Africa"), "ruby": t.pgettext("token", "ruby"),
         "emerald": t.pgettext("token", "emerald"), "topaz": t.pgettext("token", "topaz"),
         "robber": t.pgettext("token", "robber"), "horseshoe": t.pgettext("token", "horseshoe"),
-        "blank": t.pgettext("token", "blank"),
+        "blank": t.pgettext("token", "blank"), "expedition": t.pgettext("token", "backpack"),
+        "danger": t.pgettext("token", "mask"),
     }
     return names.get(kind, kind)
 
@@ -253,6 +351,13 @@ def turn_line(view: Any, ctx: RenderContext) -> str | None:
     phase = getattr(view, "phase", None)
     if phase == "over" or seat is None:
         return None
+    if x_of(view) is not None:
+        pending = prompt_line(view, ctx)
+        if pending:
+            return pending
+        line = x_turn_line(view, ctx)
+        if line:
+            return line
     name = ctx.name(seat)
     me = view.pawns[seat]
     move = getattr(view, "move", None)
@@ -278,6 +383,581 @@ def turn_line(view: Any, ctx: RenderContext) -> str | None:
     return t.gettext("▶ Turn: {name}").format(name=name)
 
 
+# --------------------------------------------------------------------------------------------------
+# Retkikunnat (expansion): names, the table's extra lines, prompts, events, labels and reasons
+# --------------------------------------------------------------------------------------------------
+
+FACE_MARKERS = {"spears": "⚔️", "coin": "🪙", "boot": "🥾", "gem": "💎", "skull": "💀", "blank": "▫️"}
+DECK_NAMES = {"expedition": N_("expedition"), "event": N_("event"), "danger": N_("danger")}
+
+
+def cid(inst: str) -> str:
+    """A card id from a card instance ("rifle#1" -> "rifle")."""
+    return inst.split("#", 1)[0]
+
+
+def card_name(inst: str, t: Translator) -> str:
+    """Any card's or character's name in the recipient's language."""
+    i = cid(inst)
+    for table in (cards.EXPEDITION_CARDS, cards.EVENT_CARDS, cards.DANGER_CARDS, cards.CHARACTERS):
+        if i in table:
+            return t.gettext(table[i][0])
+    return i
+
+
+def card_text(inst: str, t: Translator) -> str:
+    i = cid(inst)
+    for table in (cards.EXPEDITION_CARDS, cards.EVENT_CARDS, cards.DANGER_CARDS, cards.CHARACTERS):
+        if i in table:
+            return t.gettext(table[i][1])
+    return ""
+
+
+def face_name(face: str, t: Translator) -> str:
+    return f"{FACE_MARKERS.get(face, '')}{t.gettext(cards.FACES[face])}" if face in cards.FACES else face
+
+
+def dice_text(dice: Sequence[str]) -> str:
+    return " ".join(FACE_MARKERS.get(f, f) for f in dice)
+
+
+def requires_text(requires: Sequence[Any], t: Translator) -> str:
+    return t.format_list([f"{int(n)}× {face_name(f, t)}" for f, n in requires])
+
+
+def names_list(seats: Sequence[int], ctx: RenderContext, style: str = "standard") -> str:
+    return ctx.t.format_list([ctx.name(s) for s in seats], style=style)
+
+
+def target_text(target: str, t: Translator) -> str:
+    """A duel target: star | horseshoe | card:<id> | money:<n>."""
+    kind, _, arg = target.partition(":")
+    if target == "star":
+        return t.pgettext("token", "Star of Africa")
+    if target == "horseshoe":
+        return t.pgettext("token", "horseshoe")
+    if kind == "card":
+        return card_name(arg, t)
+    if kind == "money" and arg.isdigit():
+        return money(int(arg), t)
+    return target
+
+
+def items_text(items: Sequence[str], t: Translator) -> str:
+    """Offer items: card ids and one sum; nothing at all reads "nothing"."""
+    if not items:
+        return t.gettext("nothing")
+    return t.format_list([money(int(i), t) if i.isdigit() else card_name(i, t) for i in items])
+
+
+def option_text(option: str, ctx: RenderContext) -> str:
+    seat = seat_of(option)
+    if seat is not None:
+        return ctx.name(seat)
+    if option in PLACE_SET:
+        return place(option, ctx.t)
+    if option == "buy":
+        return ctx.t.gettext("buy")
+    return card_name(option, ctx.t)
+
+
+def x_of(view: Any) -> Any:
+    return getattr(view, "x", None)
+
+
+def x_player_lines(view: Any, ctx: RenderContext) -> list[str]:
+    """Under each pawn line: the character, the expedition cards (✓ used this round, ⏸ held),
+    whether the expedition is complete, and the hand COUNT (never the cards)."""
+    t = ctx.t
+    x = x_of(view)
+    out: list[str] = []
+    for seat, p in enumerate(x.players):
+        who = card_name(p.character, t) if p.character else t.gettext("no character yet")
+        shown = []
+        for inst in p.cards:
+            mark = " ✓" if inst in p.used else (" ⏸" if inst in p.held else "")
+            shown.append(card_name(inst, t) + mark)
+        parts = [f"🎭 {who}"]
+        parts.append("🎒 " + (", ".join(shown) if shown else t.gettext("no cards")) + f" ({len(p.cards)}/{p.card_limit})")
+        parts.append(t.gettext("✅ expedition complete") if p.complete else t.gettext("expedition incomplete"))
+        parts.append(t.ngettext("🃏 {n} hand card", "🃏 {n} hand cards", p.hand_count).format(n=p.hand_count))
+        out.append(f"   {ctx.name(seat)}: " + " · ".join(parts))
+    return out
+
+
+def x_table_lines(view: Any, ctx: RenderContext) -> list[str]:
+    t = ctx.t
+    x = x_of(view)
+    lines: list[str] = []
+    if x.rain:
+        lines.append(t.gettext("🌧 Rainy season: every die move on land is one step shorter."))
+    decks = ", ".join(f"{t.gettext(DECK_NAMES.get(d, d))} {n}" for d, n in x.decks)
+    lines.append(t.gettext("🂠 Decks: {decks}").format(decks=decks))
+    for place_id, content in x.known:
+        lines.append(t.gettext("👁 Known token {here}: {token}").format(
+            here=place(place_id, t, AT), token=token_name(kind_of(content), t)))
+    return lines
+
+
+def prompt_line(view: Any, ctx: RenderContext) -> str | None:
+    """Who must answer what now, from the public prompt; reaction windows never say who may answer
+    (that would tell who holds which hand card)."""
+    t = ctx.t
+    x = x_of(view)
+    pr = getattr(x, "prompt", None) if x is not None else None
+    if pr is None:
+        return None
+    names = names_list(pr.seats, ctx)
+    card = card_name(pr.card, t) if pr.card else ""
+    owner = ctx.name(pr.owner) if isinstance(pr.owner, int) else ""
+    secs = int(getattr(view.options, "response_window_seconds", 30))
+    match pr.kind:
+        case "window" if pr.what == "sabotage":
+            return t.gettext("⏳ {name} uses {card}. Anyone may answer with Sabotage in private ({secs} s).").format(
+                name=owner, card=card, secs=secs)
+        case "window" if pr.what == "gotcha":
+            return t.gettext("⏳ {name} played {card}. Anyone may answer with Gotcha! in private ({secs} s).").format(
+                name=owner, card=card, secs=secs)
+        case "window":
+            return t.gettext("⏳ {name} lost the duel. Anyone may rescue them with Ulterior motive or Favour "
+                             "in private ({secs} s).").format(name=owner, secs=secs)
+        case "reveal":
+            return t.gettext("⏳ A quick answer in private before the token is revealed ({secs} s).").format(secs=secs)
+        case "danger":
+            return danger_line(view, ctx)
+        case "duel":
+            return duel_line(view, ctx)
+        case "choose":
+            opts = ", ".join(option_text(o, ctx) for o in pr.options[:12])
+            what = card_name(pr.what, t) if pr.what else card
+            if opts:
+                return t.gettext("▶ {name} chooses for {what}: {options}.").format(name=names, what=what, options=opts)
+            return t.gettext("▶ {name} chooses for {what}.").format(name=names, what=what)
+        case "offer" if x.offer is not None:
+            o = x.offer
+            return t.gettext("🤝 {name} offers {other} {give} for {get}. {other}: accept or decline.").format(
+                name=ctx.name(o.seat), other=ctx.name(o.to), give=items_text(o.give, t), get=items_text(o.get, t))
+        case "market_day":
+            return t.gettext("🛒 Market day: {name} may buy the top expedition card, or decline.").format(name=names)
+        case "exchange":
+            return t.gettext("🔁 {name} may take a danger card instead, or decline.").format(name=names)
+        case "lost_turn":
+            return t.gettext("🥫 {name} may use Tinned food to keep the turn, or pass.").format(name=names)
+        case "hand_discard":
+            return t.gettext("🃏 {name} has too many hand cards and discards one.").format(name=names)
+        case "limit_discard":
+            return t.gettext("🎒 {name} has too many expedition cards and discards one.").format(name=names)
+    return t.gettext("▶ Waiting for {name}.").format(name=names)
+
+
+def danger_line(view: Any, ctx: RenderContext) -> str:
+    t = ctx.t
+    d = x_of(view).danger
+    if d is None:
+        return t.gettext("⚠️ A danger situation.")
+    head = t.gettext("⚠️ {name} faces {card}: needs {needs}.").format(
+        name=ctx.name(d.seat), card=card_name(d.card, t), needs=requires_text(d.requires, t))
+    match d.stage:
+        case "drawn":
+            return head + " " + t.gettext("Roll the danger dice (or bribe).")
+        case "rolled":
+            return head + " " + t.gettext("Dice: {dice}. Reroll with a card, or keep them.").format(
+                dice=dice_text(d.dice))
+        case "failed":
+            return head + " " + t.gettext("Dice: {dice}. Failed: use a card that saves you, or take the penalty.").format(
+                dice=dice_text(d.dice))
+    return head
+
+
+def duel_line(view: Any, ctx: RenderContext) -> str:
+    t = ctx.t
+    d = x_of(view).duel
+    if d is None:
+        return t.gettext("⚔️ A duel.")
+    head = t.gettext("⚔️ {attacker} challenges {defender} for {target}.").format(
+        attacker=ctx.name(d.attacker), defender=ctx.name(d.defender), target=target_text(d.target, t))
+    if d.defender_dice:
+        head += " " + t.gettext("Defender: {dice}.").format(dice=dice_text(d.defender_dice))
+    if d.face is not None and d.k is not None:
+        head += " " + t.gettext("To beat: {k}× {face}.").format(k=d.k, face=face_name(d.face, t))
+    if d.attacker_dice:
+        head += " " + t.gettext("Attacker: {dice}.").format(dice=dice_text(d.attacker_dice))
+    match d.stage:
+        case "defender_roll":
+            return head + " " + t.gettext("{name} rolls first.").format(name=ctx.name(d.defender))
+        case "defender_reroll":
+            return head + " " + t.gettext("{name} may reroll or keep the dice.").format(name=ctx.name(d.defender))
+        case "attacker_roll":
+            return head + " " + t.gettext("{name} rolls now.").format(name=ctx.name(d.attacker))
+        case "attacker_reroll":
+            return head + " " + t.gettext("{name} may reroll or keep the dice.").format(name=ctx.name(d.attacker))
+    return head
+
+
+def x_turn_line(view: Any, ctx: RenderContext) -> str | None:
+    """The turn line for the expansion's own phases (the base phases keep theirs)."""
+    t = ctx.t
+    seat = getattr(view, "turn", None)
+    name = ctx.name(seat) if isinstance(seat, int) else ""
+    match view.phase:
+        case "character":
+            return t.gettext("▶ {name}, choose your character.").format(name=name)
+        case "phase2":
+            return t.gettext("▶ Turn: {name} – use or sell expedition cards, then go on.").format(name=name)
+        case "phase3":
+            return t.gettext("▶ Turn: {name} – flip a token, challenge someone to a duel, trade, or end the turn.").format(
+                name=name)
+    return None
+
+
+def x_private_lines(view: Any, ctx: RenderContext) -> list[str]:
+    """The seat's own secrets: the hand cards and the tokens peeked at."""
+    t = ctx.t
+    x = x_of(view)
+    out: list[str] = []
+    me = x.players[view.seat] if view.seat is not None and view.seat < len(x.players) else None
+    if me is not None and me.character:
+        out.append(t.gettext("🎭 You are the {character}: {text}").format(
+            character=card_name(me.character, t), text=card_text(me.character, t)))
+    if x.hand:
+        out.append(t.gettext("🃏 Your hand: {cards}").format(cards=", ".join(card_name(c, t) for c in x.hand)))
+    else:
+        out.append(t.gettext("🃏 Your hand is empty."))
+    for place_id, content in x.peeks:
+        out.append(t.gettext("👁 You peeked {here}: {token}").format(
+            here=place(place_id, t, AT), token=token_name(kind_of(content), t)))
+    return out
+
+
+SELL_REASONS = {"sell": None, "limit": N_("over the card limit"), "discard": N_("discarded")}
+
+
+def x_event(e: Event, ctx: RenderContext) -> str | bool | None:
+    """A line for an expansion event; ``False`` when the code is not an expansion event."""
+    t = ctx.t
+    p = e.p
+    name = ctx.name(p["seat"]) if isinstance(p.get("seat"), int) else ""
+    other = ctx.name(p["other"]) if isinstance(p.get("other"), int) else ""
+    card = card_name(p["card"], t) if isinstance(p.get("card"), str) else ""
+    match e.code:
+        case "character":
+            return t.gettext("🎭 {name} is the {character}; starting cards: {cards}.").format(
+                name=name, character=card_name(p["character"], t),
+                cards=t.format_list([card_name(c, t) for c in p.get("cards", ())]) or t.gettext("nothing"))
+        case "seaplane":
+            return t.gettext("🛩 {name} flew the seaplane {to} ({fare}).").format(
+                name=name, to=place(p["dest"], t, TO), fare=money(int(p.get("paid", 0)), t))
+        case "die_adjusted":
+            return t.gettext("🗺 {name} changed the die by {delta:+d}: {n} steps.").format(
+                name=name, delta=int(p["delta"]), n=p["steps"])
+        case "not_captured":
+            return t.gettext("{name} slips past the captors.").format(name=name)
+        case "event_card":
+            return t.gettext("📜 {name} drew the event card {card}: {text}").format(
+                name=name, card=card, text=card_text(p["card"], t))
+        case "rain_started":
+            return t.gettext("🌧 The rainy season begins: die moves on land are one step shorter.")
+        case "rain_ended":
+            return t.gettext("☀️ The rainy season is over.")
+        case "reshuffled":
+            return t.gettext("🔀 The {deck} deck was reshuffled ({n} cards).").format(
+                deck=t.gettext(DECK_NAMES.get(p["deck"], p["deck"])), n=p.get("cards", 0))
+        case "deck_empty":
+            return t.gettext("🂠 The {deck} deck is empty.").format(deck=t.gettext(DECK_NAMES.get(p["deck"], p["deck"])))
+        case "card_gained":
+            return t.gettext("🎒 {name} gets {card}.").format(name=name, card=card)
+        case "card_lost":
+            return t.gettext("🎒 {name} loses {card}.").format(name=name, card=card)
+        case "card_discarded":
+            if p.get("reason") == "used":
+                return t.gettext("{name} used up {card}.").format(name=name, card=card)
+            if int(p.get("amount", 0)):
+                return t.gettext("🗑 {name} discarded {card} and got {amount}.").format(
+                    name=name, card=card, amount=money(int(p["amount"]), t))
+            return t.gettext("🗑 {name} discarded {card}.").format(name=name, card=card)
+        case "sold":
+            return t.gettext("💰 {name} sold {card} for {amount}.").format(
+                name=name, card=card, amount=money(int(p.get("amount", 0)), t))
+        case "cards_drawn":
+            return t.gettext("🎒 {name} draws {cards}.").format(
+                name=name, cards=t.format_list([card_name(c, t) for c in p.get("cards", ())]))
+        case "income":
+            return t.gettext("💰 {name} gets {amount}.").format(name=name, amount=money(int(p["amount"]), t))
+        case "paid":
+            if isinstance(p.get("to"), int):
+                return t.gettext("💸 {name} pays {amount} to {other}.").format(
+                    name=name, amount=money(int(p["amount"]), t), other=ctx.name(p["to"]))
+            return t.gettext("💸 {name} pays {amount}.").format(name=name, amount=money(int(p["amount"]), t))
+        case "robbed" if isinstance(p.get("to"), int):
+            return t.gettext("🦹 {name} loses {amount} to {other}.").format(
+                name=name, amount=money(int(p.get("lost", 0)), t), other=ctx.name(p["to"]))
+        case "penalty_void":
+            return t.gettext("{name} had nothing to lose and gets off free.").format(name=name)
+        case "penalty_cancelled":
+            return t.gettext("🩹 {name} avoided the penalty with {card}.").format(name=name, card=card)
+        case "exchanged":
+            return t.gettext("🔁 {name} takes a danger card instead.").format(name=name)
+        case "pawns_swapped":
+            return t.gettext("🔄 {name} and {other} swapped places.").format(name=name, other=other)
+        case "stacks_swapped":
+            a, b = p["places"]
+            return t.gettext("🔄 The tokens {a} and {b} swapped places.").format(a=place(a, t, AT), b=place(b, t, AT))
+        case "held":
+            return t.gettext("⏸ {name} holds {card} for later.").format(name=name, card=card)
+        case "unheld":
+            return t.gettext("▶ {name} lets {card} work again.").format(name=name, card=card)
+        case "lost_turn_prompt" | "window":
+            return None  # the table's prompt line says it
+        case "lost_turn_cancelled":
+            return t.gettext("🥫 {name} keeps the turn.").format(name=name)
+        case "search_failed":
+            return t.gettext("{name} found no card of that type.").format(name=name)
+        case "declined":
+            return t.gettext("{name} declined {card}.").format(name=name, card=card) if card else \
+                t.gettext("{name} declined.").format(name=name)
+        case "card_used":
+            if p.get("card") == "doctor":
+                return t.gettext("🩺 {name} uses the Doctor's reroll.").format(name=name)
+            return t.gettext("✨ {name} uses {card}.").format(name=name, card=card)
+        case "use_cancelled":
+            return t.gettext("🚫 The use of {card} was cancelled.").format(card=card)
+        case "window_closed":
+            if isinstance(p.get("answered_by"), int):
+                return None  # the answer's own event says it
+            return t.gettext("Nobody answered.")
+        case "hand_card_played":
+            target = p.get("target")
+            text = t.gettext("🃏 {name} plays {card}.").format(name=name, card=card)
+            if isinstance(target, str) and ":" in target:
+                s, _, c = target.partition(":")
+                seat = seat_of(s)
+                if seat is not None:
+                    text = t.gettext("🃏 {name} plays {card} on {other}'s {target}.").format(
+                        name=name, card=card, other=ctx.name(seat), target=card_name(c, t))
+            elif isinstance(target, str) and target in PLACE_SET:
+                text = t.gettext("🃏 {name} plays {card}: {place}.").format(name=name, card=card, place=place(target, t))
+            return text
+        case "hand_card_cancelled":
+            return t.gettext("🚫 {card} was cancelled by {name}.").format(card=card, name=ctx.name(p["by"]))
+        case "hand_card_discarded":
+            return t.gettext("🗑 {name} discards the hand card {card}.").format(name=name, card=card)
+        case "hand_card_drawn":
+            return t.gettext("🃏 You drew {card}: {text}").format(card=card, text=card_text(p["card"], t))
+        case "drew_hand_card":
+            return t.gettext("🃏 {name} drew a hand card.").format(name=name)
+        case "peek_result":
+            return t.gettext("👁 The token {here} is: {token}.").format(
+                here=place(p["place"], t, AT), token=token_name(kind_of(p["token"]), t))
+        case "peeked":
+            return t.gettext("👁 {name} peeked at the token {here}.").format(name=name, here=place(p["place"], t, AT))
+        case "sabotaged":
+            return t.gettext("💥 {name} sabotaged {other}'s {card}!").format(
+                name=name, other=ctx.name(p["owner"]), card=card)
+        case "bribed":
+            return t.gettext("💰 {name} bribed their way out ({amount}).").format(
+                name=name, amount=money(int(p.get("paid", 0)), t))
+        case "surprise":
+            return t.gettext("🎁 {name} played Surprise!: the token goes {to}, and {here} lies {token}.").format(
+                name=name, to=place(p["target"], t, TO), here=place(p["place"], t, AT),
+                token=token_name(str(p.get("kind", "")), t))
+        case "expedition_token":
+            return t.gettext("🎒 A backpack: {name} gets an expedition card.").format(name=name)
+        case "danger_token":
+            return t.gettext("🎭 A mask: {name} faces a danger situation!").format(name=name)
+        case "flip_cancelled":
+            return t.gettext("{name} did not flip the token.").format(name=name)
+        case "danger_card":
+            return t.gettext("⚠️ {name} faces {card}: needs {needs}.").format(
+                name=name, card=card, needs=requires_text(p.get("requires", ()), t))
+        case "danger_dice":
+            return t.gettext("🎲 {name} rolled {dice}.").format(name=name, dice=dice_text(p["dice"]))
+        case "rerolled":
+            return t.gettext("🎲 {name} rerolled with {card}: {dice}.").format(
+                name=name, card=card_name(p["card"], t), dice=dice_text(p.get("result", ())))
+        case "danger_passed":
+            return t.gettext("✅ {name} survived {card}!").format(name=name, card=card)
+        case "danger_failed":
+            return t.gettext("❌ {name} failed {card}.").format(name=name, card=card)
+        case "gem_roll":
+            key = "✅" if p.get("success") else "❌"
+            return t.gettext("{mark} {name} rolled for gems: {dice}.").format(mark=key, name=name, dice=dice_text(p["dice"]))
+        case "duel":
+            return t.gettext("⚔️ {attacker} challenges {defender} to a duel for {target}!").format(
+                attacker=ctx.name(p["attacker"]), defender=ctx.name(p["defender"]), target=target_text(p["target"], t))
+        case "duel_dice":
+            return t.gettext("🎲 {name} rolled {dice}.").format(name=name, dice=dice_text(p["dice"]))
+        case "duel_defence":
+            return t.gettext("🛡 {name} sets the mark: {k}× {face}.").format(
+                name=ctx.name(p["defender"]), k=p["k"], face=face_name(p["face"], t))
+        case "duel_result":
+            winner = ctx.name(p["winner"])
+            return t.gettext("🏅 {name} wins the duel ({hits} of {k}× {face}).").format(
+                name=winner, hits=p.get("hits", 0), k=p.get("k", 0), face=face_name(str(p.get("face", "")), t))
+        case "duel_rescued":
+            return t.gettext("🤝 {name} rescues {other}!").format(name=name, other=ctx.name(p["defender"]))
+        case "duel_void":
+            return t.gettext("The duel ends with no loser.")
+        case "card_taken":
+            return t.gettext("⚔️ {name} takes {card} from {other}.").format(name=name, card=card, other=other)
+        case "item_taken":
+            return t.gettext("⚔️ {name} takes the {item} from {other}.").format(
+                name=name, item=token_word(str(p.get("item", "")), t), other=other)
+        case "offer" if isinstance(p.get("to"), int):
+            return t.gettext("🤝 {name} offers {other} {give} for {get}.").format(
+                name=name, other=ctx.name(p["to"]), give=items_text(p.get("give", ()), t),
+                get=items_text(p.get("get", ()), t))
+        case "offer":
+            # the engine sends the offer to its addressee only (its "to" is the audience)
+            return t.gettext("🤝 {name} offers you {give} for {get}: accept or decline.").format(
+                name=name, give=items_text(p.get("give", ()), t), get=items_text(p.get("get", ()), t))
+        case "offer_declined":
+            return t.gettext("{name} declined the offer.").format(name=name)
+        case "traded":
+            return t.gettext("🤝 {name} and {other} traded: {give} for {get}.").format(
+                name=name, other=other, give=items_text(p.get("give", ()), t), get=items_text(p.get("get", ()), t))
+    return False
+
+
+def x_label(notation: str, view: Any, ctx: RenderContext) -> str | None:
+    """A button label for an expansion action (None: not one)."""
+    t = ctx.t
+    x = x_of(view)
+    pr = getattr(x, "prompt", None) if x is not None else None
+    match notation.split():
+        case ["character", i]:
+            return f"🎭 {card_name(i, t)}"
+        case ["seaplane", pid]:
+            return t.gettext("🛩 Seaplane {to}").format(to=place(pid, t, TO))
+        case ["gem_roll"]:
+            return t.gettext("💎 Roll for gems")
+        case ["reroll_move"]:
+            return t.gettext("🧭 Reroll the move")
+        case ["adjust", d]:
+            return t.gettext("🗺 {delta} step").format(delta=d)
+        case ["use", c]:
+            return t.gettext("✨ Use {card}").format(card=card_name(c, t))
+        case ["use", c, arg]:
+            return t.gettext("✨ {card}: {place}").format(card=card_name(c, t), place=place(arg, t))
+        case ["reroll", c, dice]:
+            return t.gettext("🎲 Reroll {dice} ({card})").format(dice=dice.replace(",", "+"), card=card_name(c, t))
+        case ["reroll_done"]:
+            return t.gettext("✅ Keep the dice")
+        case ["sell", c]:
+            return t.gettext("💰 Sell {card} ({amount})").format(card=card_name(c, t), amount=money(sale_value(c), t))
+        case ["discard", c]:
+            return t.gettext("🗑 Discard {card}").format(card=card_name(c, t))
+        case ["hold", c]:
+            return t.gettext("⏸ Hold {card}").format(card=card_name(c, t))
+        case ["unhold", c]:
+            return t.gettext("▶ Auto-use {card}").format(card=card_name(c, t))
+        case ["play", c]:
+            return t.gettext("🃏 Play {card}").format(card=card_name(c, t))
+        case ["play", c, arg] if ":" in arg:
+            s, _, target = arg.partition(":")
+            seat = seat_of(s)
+            return t.gettext("🃏 {card} → {name}: {target}").format(
+                card=card_name(c, t), name=ctx.name(seat) if seat is not None else s, target=card_name(target, t))
+        case ["play", c, arg]:
+            return t.gettext("🃏 {card} → {place}").format(card=card_name(c, t), place=place(arg, t))
+        case ["pass"]:
+            return t.gettext("⏭ Pass")
+        case ["duel", s, target]:
+            seat = seat_of(s)
+            return t.gettext("⚔️ {name}: {target}").format(name=ctx.name(seat) if seat is not None else s,
+                                                           target=target_text(target, t))
+        case ["offer", s, give, "for", get]:
+            seat = seat_of(s)
+            return t.gettext("🤝 {name}: {give} for {get}").format(
+                name=ctx.name(seat) if seat is not None else s, give=items_text(_items(give), t),
+                get=items_text(_items(get), t))
+        case ["accept"]:
+            if pr is not None and pr.kind == "market_day":
+                return t.gettext("🛒 Buy")
+            return t.gettext("✅ Accept")
+        case ["decline"]:
+            return t.gettext("❌ Decline")
+        case ["swap_stack", pid]:
+            return t.gettext("🔄 Swap with {place}").format(place=place(pid, t))
+        case ["peek"]:
+            return t.gettext("👁 Peek")
+        case ["exchange"]:
+            return t.gettext("🔁 Danger card instead")
+        case ["buy_discard"]:
+            return t.gettext("🛒 Buy from the discard pile")
+        case ["choose", o]:
+            return option_text(o, ctx)
+        case ["roll"] if pr is not None and pr.kind in ("danger", "duel"):
+            return t.gettext("🎲 Roll the danger dice")
+        case ["end_phase"] if getattr(view, "phase", None) == "phase2":
+            return t.gettext("➡ Go on")
+        case ["end_phase"] if getattr(view, "phase", None) == "phase3":
+            return t.gettext("✋ End the turn")
+        case ["flip"] if getattr(view, "phase", None) == "phase3":
+            return t.gettext("🪙 Flip the token")
+    return None
+
+
+def _items(word: str) -> tuple[str, ...]:
+    return () if word == "-" else tuple(word.split(","))
+
+
+def sale_value(card: str) -> int:
+    try:
+        return xdata.sale_value(cid(card))
+    except KeyError:
+        return 0
+
+
+#: the expansion's reason codes (the core adds the list of what is possible now)
+X_REASONS = {
+    "not_asked": N_("Nobody is asking you right now. Wait for your turn or a prompt."),
+    "wrong_prompt": N_("That is not an answer to the question on the table now."),
+    "wrong_stage": N_("That does not fit this stage. Look at the buttons for what comes next."),
+    "character_taken": N_("Someone already took that character. Choose another one."),
+    "expedition_incomplete": N_("Your expedition is not complete yet: collect three of each symbol first (two with five or six players)."),
+    "action_taken": N_("You have already taken this turn's action (a flip, a duel or a trade). End the turn."),
+    "card_not_usable": N_("That card cannot be used like that. Look at the buttons for what it can do now."),
+    "card_used": N_("That card has already been used this round."),
+    "cannot_use_now": N_("That card cannot be used at this moment."),
+    "cannot_play_now": N_("That hand card cannot be played at this moment; keep it for later."),
+    "not_in_hand": N_("You don't have that card in your hand."),
+    "not_an_answer": N_("That card does not answer this; play a card that fits, or pass."),
+    "not_exposed": N_("That card's lasting effect is not in use now, so it cannot be sabotaged."),
+    "not_an_opponent": N_("Choose another player, not yourself."),
+    "no_extra_steps": N_("You have no extra steps to use now."),
+    "not_a_low_roll": N_("That works only after a low roll."),
+    "no_movement": N_("There is no move to change now."),
+    "not_at_sea": N_("That works only at sea."),
+    "not_sellable": N_("Allies and skills cannot be sold; you can discard them instead."),
+    "sell_it": N_("Sell that card instead of discarding it: the bank pays for it."),
+    "not_passive": N_("Only cards that work by themselves can be held or released."),
+    "already_held": N_("That card is already held."),
+    "not_held": N_("That card is not held."),
+    "no_such_card": N_("There is no such card here. Name one of the cards on the table."),
+    "no_such_target": N_("That player has no such thing to take. Choose another target."),
+    "not_here": N_("That player is not on the same spot as you."),
+    "not_tradeable": N_("Hand cards, skills, the Star and horseshoes cannot be traded."),
+    "not_enough_money": N_("There is not enough money for that."),
+    "empty_offer": N_("An offer must give or ask for something."),
+    "too_many_offers": N_("You have made all the offers you may make this turn."),
+    "offer_too_long": N_("That offer is too long; offer fewer things at once."),
+    "too_many_dice": N_("That card rerolls fewer dice. Choose fewer dice."),
+    "not_after_roll": N_("That is possible only before the roll."),
+    "already_adjusted": N_("You have already adjusted this move."),
+    "not_your_ability": N_("That is another character's ability."),
+    "ability_used": N_("You have already used that ability this round."),
+    "wrong_layer": N_("That token is in the wrong layer for this."),
+    "discard_empty": N_("The discard pile is empty."),
+    "no_gem_roll": N_("The gem roll is only for games of five or six players, or the quick game."),
+    "no_lost_turns": N_("You have no lost turns to cancel."),
+    "not_a_target": N_("That cannot be targeted."),
+    "not_an_option": N_("That is not one of the options. Choose one of the buttons."),
+    "must_choose": N_("You have to choose one of the options."),
+    "bad_argument": N_("I did not get the details of that move. Try the buttons."),
+    "play_in_private": N_("Play hand cards in our private chat, so that nobody sees your hand."),
+}
+
+
 class AfrikanTahtiUI(GameUI):
     game_id = "afrikan_tahti"
     domain = "afrikan_tahti"
@@ -288,26 +968,34 @@ class AfrikanTahtiUI(GameUI):
         return "⭐ " + t.gettext("Afrikan Tähti")
 
     def rule_topics(self) -> Sequence[RuleTopic]:
-        return TOPICS
+        return ALL_TOPICS
 
     def option_words(self) -> dict[str, str]:
         return {"laajennus": "expansion", "retkikunnat": "expansion", "smaragdi": "emerald_value",
                 "lähtöpaikka": "start_place", "lähtö": "start_place", "kierrosraja": "max_rounds",
-                "kapkaupunki": "capetown_bonus", "ilmaisaskeleet": "broke_sea_steps"}
+                "kapkaupunki": "capetown_bonus", "ilmaisaskeleet": "broke_sea_steps",
+                "pikapeli": "quick_game", "quick": "quick_game", "hahmot": "character_assignment",
+                "käsiraja": "hand_limit", "korttiraja": "expedition_card_limit",
+                "vastausaika": "response_window_seconds"}
 
     # --- the table ---------------------------------------------------------------------------
     def render_table(self, view: Any, ctx: RenderContext) -> str:
         t = ctx.t
-        if view.phase == "setup":
+        if view.phase in ("setup", "character"):
             lines = [t.gettext("{game} – getting ready").format(game=self.title(t))]
         else:
             lines = [t.gettext("{game} – round {round}").format(game=self.title(t), round=view.round)]
         line = turn_line(view, ctx)
         if line:
             lines.append(line)
+        x = x_of(view)
         for seat, pawn in enumerate(view.pawns):
             lines.append(self._pawn_line(seat, pawn, ctx))
+            if x is not None and seat < len(x.players):
+                lines.append(x_player_lines(view, ctx)[seat])
         lines.append(self._tokens_line(view, t))
+        if x is not None:
+            lines.extend(x_table_lines(view, ctx))
         if view.phase == "over":
             return "\n".join(lines)  # the events and the final standings tell the rest
         holder = getattr(view, "star_holder", None)
@@ -354,6 +1042,15 @@ class AfrikanTahtiUI(GameUI):
         if seat is None or not 0 <= seat < len(view.pawns):
             return None
         lines = [self._pawn_line(seat, view.pawns[seat], ctx)]
+        x = x_of(view)
+        if x is not None:
+            lines.extend(x_private_lines(view, ctx))
+            pr = x.prompt
+            if pr is not None and seat in pr.seats:
+                lines.append(prompt_line(view, ctx) or "")
+                if pr.card and pr.kind == "window" and cid(pr.card) in cards.EXPEDITION_CARDS:
+                    lines.append(f"{card_name(pr.card, ctx.t)}: {card_text(pr.card, ctx.t)}")
+                return "\n".join(lines)
         if getattr(view, "turn", None) == seat:
             line = turn_line(view, ctx)
             if line:
@@ -383,10 +1080,13 @@ class AfrikanTahtiUI(GameUI):
     def _event(self, e: Event, ctx: RenderContext) -> str | None:
         t = ctx.t
         p = e.p
+        xline = x_event(e, ctx)
+        if xline is not False:
+            return xline if isinstance(xline, str) else None
         name = ctx.name(p["seat"]) if isinstance(p.get("seat"), int) else ""
         match e.code:
             case "tokens_placed":
-                n = len(p.get("tokens", ()))
+                n = len(p.get("tokens", ())) + len(p.get("lower", ()))
                 return t.ngettext("{n} treasure token was placed face down.",
                                   "{n} treasure tokens were placed face down.", n).format(n=n)
             case "start_assigned" | "start_chosen":
@@ -501,6 +1201,10 @@ class AfrikanTahtiUI(GameUI):
     # --- actions -------------------------------------------------------------------------------
     def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
         t = ctx.t
+        if x_of(view) is not None:
+            label = x_label(notation, view, ctx)
+            if label is not None:
+                return label
         phase = getattr(view, "phase", None)
         mover = getattr(view, "turn", None)
         me = view.pawns[mover] if isinstance(mover, int) and 0 <= mover < len(view.pawns) else None
@@ -571,9 +1275,13 @@ class AfrikanTahtiUI(GameUI):
                 label = f"{label} #{seen[label]}"
             groups.setdefault(self._group(notation, view), []).append((label, notation))
         rows: list[list[tuple[str, str]]] = []
-        for key in ("stop", "roll", "place", "dot", "board", "free_sail", "fly", "flip", "start", "other"):
+        for key in ("stop", "roll", "place", "dot", "board", "free_sail", "fly", "flip", "start", "answer",
+                    "character", "use", "reroll", "choose", "play", "duel", "sell", "hold", "swap", "offer",
+                    "discard", "other"):
             items = groups.get(key, [])
-            width = 3 if key in ("place", "start") else 2
+            if key == "offer":
+                items = items[:OFFER_BUTTONS]  # other offers are typed ("tarjoan Matille Ratsun 200:lla")
+            width = {"place": 3, "start": 3, "reroll": 3, "swap": 3, "choose": 3, "character": 2}.get(key, 2)
             rows.extend(items[i:i + width] for i in range(0, len(items), width))
         return rows
 
@@ -587,8 +1295,12 @@ class AfrikanTahtiUI(GameUI):
             if isinstance(mover, int) and to == view.pawns[mover].node and len(words) == 2:
                 return "stop"
             return "place" if to in PLACE_SET else "dot"
-        if verb in ("roll", "stay"):
+        if verb in ("roll", "stay", "gem_roll", "reroll_move", "adjust", "seaplane"):
             return "roll"
+        if verb in ("pass", "accept", "decline", "reroll_done", "exchange", "peek", "buy_discard"):
+            return "answer"
+        if verb in X_GROUPS:
+            return X_GROUPS[verb]
         if verb in ("flip", "flip_roll", "end_phase"):
             return "flip"
         return verb if verb in ("board", "free_sail", "fly", "start") else "other"
@@ -598,7 +1310,21 @@ class AfrikanTahtiUI(GameUI):
         # modes may have hand cards; there only the base verbs are shown until their UI says more.
         if is_base(public_view.options):
             return tuple(legal)
-        return tuple(n for n in legal if n.split()[0] in BASE_VERBS)
+        x = x_of(public_view)
+        pr = getattr(x, "prompt", None)
+        if pr is not None and pr.kind not in ("danger", "duel", "choose", "market_day", "exchange"):
+            return ()  # windows, Surprise!, offers, lost turns and discards are answered in private
+        if pr is not None and pr.kind == "choose" and not pr.options:
+            return ()  # a choice among hidden things
+        return tuple(n for n in legal if n.split()[0] in GROUP_VERBS)
+
+    def deadline(self, public_view: Any) -> float | None:
+        # reaction windows (Sabotage, Gotcha!, rescue) and the Surprise! question: silence is a pass
+        x = x_of(public_view)
+        pr = getattr(x, "prompt", None)
+        if pr is not None and pr.kind in ("window", "reveal"):
+            return float(getattr(public_view.options, "response_window_seconds", 30))
+        return None
 
     def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
         # spec §7 defaults (stay, the nearest stop, no flip), not the smart AI's choice
@@ -652,6 +1378,8 @@ class AfrikanTahtiUI(GameUI):
                     price=money(int(params.get("price", FLIP_PRICE)), t))
         if code in REASONS:
             return t.gettext(REASONS[code])
+        if code in X_REASONS:
+            return t.gettext(X_REASONS[code])
         return t.gettext("That move is not possible now.")
 
     @staticmethod
@@ -680,5 +1408,13 @@ class AfrikanTahtiUI(GameUI):
 
 BASE_VERBS = frozenset({"start", "roll", "move", "board", "free_sail", "fly", "flip", "flip_roll", "stay",
                         "end_phase"})
+#: expansion verbs whose buttons reveal nothing hidden (hand cards, peeks, offers stay private)
+GROUP_VERBS = BASE_VERBS | {"character", "seaplane", "gem_roll", "reroll_move", "adjust", "use", "reroll_done",
+                            "sell", "peek", "buy_discard", "duel", "exchange", "accept", "decline"}
+X_GROUPS = {"character": "character", "use": "use", "reroll": "reroll", "choose": "choose", "play": "play",
+            "duel": "duel", "sell": "sell", "hold": "hold", "unhold": "hold", "swap_stack": "swap",
+            "offer": "offer", "discard": "discard"}
+OFFER_BUTTONS = 6
+ALL_TOPICS = (*TOPICS, *X_TOPICS, *_card_topics())
 
 UI = AfrikanTahtiUI()

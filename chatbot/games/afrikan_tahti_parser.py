@@ -448,6 +448,7 @@ class AfrikanTahtiParser:
 
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
         self.lexicon = Lexicon(_lexicon_words(), lemmatizer)
+        self.x = XParser(lemmatizer)
 
     def read(self, text: str, lang: str, names: Sequence[str] = ()) -> Reading:
         # hyphens and spaces are alike in place names ("Dar-Fur", "Ain Galaka")
@@ -460,6 +461,10 @@ class AfrikanTahtiParser:
         r = self.read(text, ctx.lang, ctx.seat_names)
         if r.question or text.rstrip().endswith("?"):
             return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
+        if getattr(ctx.view, "x", None) is not None and ctx.seat is not None:
+            xresult = self.x.parse(text, ctx)
+            if xresult is not None:
+                return xresult
         if not r.is_command:
             return NotUnderstood()
         view = ctx.view
@@ -799,3 +804,261 @@ def _default_parser() -> AfrikanTahtiParser:
 def parse(text: str, ctx: ParseContext) -> ParseResult:
     """Understand ``text`` as Afrikan Tähti actions legal for the speaker now (see the module docstring)."""
     return _default_parser().parse(text, ctx)
+
+
+# --------------------------------------------------------------------------------------------------
+# 5. Retkikunnat (expansion) commands: cards, characters, answers, duels and offers
+# --------------------------------------------------------------------------------------------------
+
+(X_SELL, X_USE, X_PLAY, X_DISCARD, X_HOLD, X_UNHOLD, X_PASS, X_ACCEPT, X_DECLINE, X_DUEL, X_OFFER, X_FOR,
+ X_CHOOSE, X_PEEK, X_EXCHANGE, X_BUYD, X_SWAP, X_REROLL, X_DONE, X_GEMS, X_PLUS, X_MINUS, X_ROLL, X_MONEY,
+ X_STAR, X_HORSESHOE, X_FLIP, X_END) = (f"x_{n}" for n in (
+    "sell", "use", "play", "discard", "hold", "unhold", "pass", "accept", "decline", "duel", "offer", "for",
+    "choose", "peek", "exchange", "buyd", "swap", "reroll", "done", "gems", "plus", "minus", "roll", "money",
+    "star", "horseshoe", "flip", "end"))
+
+X_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "fi": {
+        X_SELL: ("myydä", "myy", "myyn"),
+        X_USE: ("käyttää", "käytä", "käytän", "käyttö"),
+        X_PLAY: ("pelata", "pelaa", "pelaan", "käsikortti"),
+        X_DISCARD: ("poistaa", "poista", "luopua", "heittää pois", "heitä pois", "heitän pois", "pois"),
+        X_HOLD: ("säästää", "säästä", "säästän", "älä käytä automaattisesti"),
+        X_UNHOLD: ("käytä taas", "käytän taas", "ota käyttöön", "automaattisesti"),
+        X_PASS: ("ohittaa", "ohita", "ohitan", "passata", "passaan", "en pelaa", "ei mitään", "ohi"),
+        X_ACCEPT: ("hyväksyä", "hyväksy", "hyväksyn", "sopii", "käy", "diili", "kyllä"),
+        X_DECLINE: ("hylätä", "hylkää", "hylkään", "kieltäytyä", "ei käy", "en hyväksy", "en osta"),
+        X_DUEL: ("haastaa", "haasta", "haastan", "ryöstää", "ryöstä", "ryöstän", "yhteenotto", "ryöstämään"),
+        X_OFFER: ("tarjota", "tarjoan", "tarjoa", "tarjous", "vaihtokauppa", "kauppa", "vaihdetaan"),
+        X_FOR: ("vastaan", "hintaan"),
+        X_CHOOSE: ("valita", "valitse", "valitsen", "olen", "otan", "valinta"),
+        X_PEEK: ("kurkistaa", "kurkista", "kurkistan", "katsoa", "katso", "kurkistus"),
+        X_EXCHANGE: ("vaaratilanne", "vaaratilannekortti", "vaaratilanteeseen", "vaaratilannekortin"),
+        X_BUYD: ("poistopakka", "poistopakasta", "poistettu kortti", "poistetun kortin"),
+        X_SWAP: ("vaihtaa pino", "vaihda pino", "vaihdan pinon", "pino", "vaihdan kiekot", "vaihda kiekot"),
+        X_REROLL: ("uusia", "uusi", "uusin", "uudelleen", "uudestaan", "uusi heitto"),
+        X_DONE: ("valmis", "riittää", "pidän nämä", "pidän", "en uusi", "pidä nopat"),
+        X_GEMS: ("jalokiviheitto", "heitä jalokiviä", "jalokivi", "jalokiviä"),
+        X_PLUS: ("plus", "yksi lisää", "lisää"),
+        X_MINUS: ("miinus", "yksi vähemmän", "vähemmän"),
+        X_ROLL: ("heittää", "heitä", "heitän", "noppa", "nopat", "vaaranopat"),
+        X_MONEY: ("punta", "puntaa", "punnasta", "punnan", "punnalla", "£", "rahaa", "raha"),
+        X_STAR: ("tähti", "tähden", "tähteä", "tähdestä", "afrikan tähti", "timantti", "timantin"),
+        X_HORSESHOE: ("hevosenkenkä", "hevosenkengän", "hevosenkenkää", "hevosenkengästä"),
+        X_FLIP: ("kääntää", "käännä", "käännän", "kiekko", "osta kiekko"),
+        X_END: ("lopeta vuoro", "lopetan", "lopeta", "seuraava", "ei muuta", "jatka", "jatkan"),
+    },
+    "en": {
+        X_SELL: ("sell",),
+        X_USE: ("use",),
+        X_PLAY: ("play",),
+        X_DISCARD: ("discard", "drop", "get rid of", "throw away"),
+        X_HOLD: ("hold", "don't auto-use", "keep for later"),
+        X_UNHOLD: ("unhold", "auto-use", "auto-use again", "release"),
+        X_PASS: ("pass", "skip", "nothing"),
+        X_ACCEPT: ("accept", "yes", "deal", "agree"),
+        X_DECLINE: ("decline", "reject", "refuse", "no deal"),
+        X_DUEL: ("challenge", "duel", "rob"),
+        X_OFFER: ("offer", "trade"),
+        X_FOR: ("for",),
+        X_CHOOSE: ("choose", "pick", "i'll be", "be"),
+        X_PEEK: ("peek", "look at"),
+        X_EXCHANGE: ("exchange", "danger card", "danger"),
+        X_BUYD: ("discard pile", "from the discard"),
+        X_SWAP: ("swap", "swap the stack", "swap stacks"),
+        X_REROLL: ("reroll", "again"),
+        X_DONE: ("done", "keep", "no reroll", "keep the dice"),
+        X_GEMS: ("gem roll", "gems", "roll for a card"),
+        X_PLUS: ("plus", "plus one", "one more"),
+        X_MINUS: ("minus", "minus one", "one less"),
+        X_ROLL: ("roll", "throw", "dice"),
+        X_MONEY: ("pounds", "pound", "£", "money"),
+        X_STAR: ("star", "star of africa"),
+        X_HORSESHOE: ("horseshoe",),
+        X_FLIP: ("flip", "flip the token", "buy the token"),
+        X_END: ("end turn", "end my turn", "next", "that's all", "go on"),
+    },
+}
+
+
+def _x_lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
+    from chatbot.games.afrikan_tahti_cards import CHARACTERS, EVENT_CARDS, EXPEDITION_CARDS, FI_FORMS
+
+    words: dict[str, dict[str, list[str]]] = {lang: {k: list(v) for k, v in table.items()}
+                                              for lang, table in X_WORDS.items()}
+    for table in (CHARACTERS, EXPEDITION_CARDS, EVENT_CARDS):
+        for ident, (name, _text) in table.items():
+            concept = "card:" + ident
+            words["en"].setdefault(concept, []).extend((name.rstrip("!"), ident.replace("_", " ")))
+            forms = FI_FORMS.get(ident, ())
+            for form in forms:
+                words["fi"].setdefault(concept, []).append(form)
+            if ident in CHARACTERS:  # "olen Lääkärinä", "Seikkailijaksi"
+                words["fi"][concept].extend(f for f in name_forms(forms[0]) if "'" not in f)
+    fi_places, en_places = _place_words()
+    for lang, table in (("fi", fi_places), ("en", en_places)):
+        for form, concepts in table.items():
+            for concept in concepts:
+                if concept.startswith("place:"):
+                    words[lang].setdefault(concept, []).append(form)
+    return {lang: {k: tuple(v) for k, v in table.items()} for lang, table in words.items()}
+
+
+@dataclass(slots=True)
+class XReading:
+    said: set[str] = field(default_factory=set)
+    denied: set[str] = field(default_factory=set)
+    cards: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)
+
+    def has(self, *concepts: str) -> bool:
+        return any(c in self.said for c in concepts)
+
+
+_X_HEADS = {
+    "sell": X_SELL, "use": X_USE, "discard": X_DISCARD, "hold": X_HOLD, "unhold": X_UNHOLD, "peek": X_PEEK,
+    "exchange": X_EXCHANGE, "buy_discard": X_BUYD, "swap_stack": X_SWAP, "gem_roll": X_GEMS,
+}
+
+
+class XParser:
+    """Matches an expansion command against the legal notations; ``None`` when it says nothing the
+    expansion knows, so the base phases' parser gets its turn."""
+
+    def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
+        self.lexicon = Lexicon(_x_lexicon_words(), lemmatizer)
+
+    def read(self, text: str, lang: str, names: Sequence[str]) -> XReading:
+        r = XReading()
+        for item in self.lexicon.scan(text.replace("-", " "), lang, names):
+            concepts = set(item.concepts)
+            r.cards.extend(c[5:] for c in sorted(concepts) if c.startswith("card:"))
+            r.places.extend(c[6:] for c in sorted(concepts) if c.startswith("place:"))
+            plain = {c for c in concepts if ":" not in c}
+            (r.denied if item.negated else r.said).update(plain - {NEG})
+            if item.has(NEG) and not plain - {NEG}:
+                r.denied.add(NEG)
+            r.seats.extend(item.seats)
+            if item.numbers and not concepts:
+                r.numbers.extend(n.value for n in item.numbers[:1] if n.value is not None)
+        return r
+
+    def parse(self, text: str, ctx: ParseContext) -> ParseResult | None:
+        r = self.read(text, ctx.lang, ctx.seat_names)
+        legal = list(ctx.legal)
+        if not legal:
+            return None
+        fits = [n for n in legal if self._fits(n.split(), r, ctx)]
+        if not fits and r.has(X_OFFER) and any(n.startswith("offer ") for n in legal):
+            return self._offer(r, ctx)
+        if not fits and (r.denied & {X_PLAY, X_REROLL, X_ACCEPT, NEG} or r.has(X_PASS)):
+            fits = [n for n in legal if n in ("pass", "decline", "reroll_done")][:1]
+        if not fits:
+            return None
+        if any(n.startswith("play ") for n in fits) and not ctx.extra.get("private", True):
+            return NotLegal("play_in_private")
+        if len(fits) == 1:
+            return Parsed((fits[0],))
+        return Ambiguous(tuple(fits[:8]), "card")
+
+    def _fits(self, w: list[str], r: XReading, ctx: ParseContext) -> bool:
+        head = w[0]
+        cards, places, seats = r.cards, r.places, r.seats
+        match w:
+            case ["character", ident]:
+                return ident in cards
+            case ["seaplane", port]:
+                return "seaplane" in cards and port in places
+            case ["gem_roll"]:
+                return r.has(X_GEMS)
+            case ["reroll_move"]:
+                return r.has(X_REROLL) and not r.numbers and ("compass" in cards or not cards)
+            case ["adjust", delta]:
+                return r.has(X_PLUS) if delta == "+1" else r.has(X_MINUS)
+            case ["reroll", card, dice]:
+                wanted = ",".join(str(n) for n in sorted(set(r.numbers)))
+                return r.has(X_REROLL, X_ROLL) and wanted == dice and (not cards or card in cards)
+            case ["reroll_done"]:
+                return r.has(X_DONE)
+            case ["use", card, *arg]:
+                used = r.has(X_USE) or (bool(places) and not r.said - {X_CHOOSE})
+                return used and card in cards and (not arg or not places or arg[0] in places)
+            case [("sell" | "discard" | "hold" | "unhold"), card]:
+                if head == "sell" and seats:
+                    return False  # "myyn Ratsun Matille": a trade offer
+                if head == "hold" and r.has(X_UNHOLD):
+                    return False
+                return r.has(_X_HEADS[head]) and card in cards
+            case ["play", card, *arg]:
+                if card not in cards or not (r.has(X_PLAY) or (len(w) == 2 and not r.said)):
+                    return False
+                if arg and ":" in arg[0]:
+                    s, _, target = arg[0].partition(":")
+                    seat = seat_of_word(s)
+                    return (not seats or seat in seats) and (target in cards or len(cards) == 1)
+                return not arg or not places or arg[0] in places
+            case ["pass"]:
+                return r.has(X_PASS)
+            case ["accept"]:
+                return r.has(X_ACCEPT) and not r.denied & {X_ACCEPT}
+            case ["decline"]:
+                return r.has(X_DECLINE) or bool(r.denied & {X_ACCEPT})
+            case ["duel", s, target]:
+                if not r.has(X_DUEL) or (seats and seat_of_word(s) not in seats):
+                    return False
+                kind, _, arg = target.partition(":")
+                if r.has(X_STAR):
+                    return target == "star"
+                if r.has(X_HORSESHOE):
+                    return target == "horseshoe"
+                if cards:
+                    return kind == "card" and arg in cards
+                if r.numbers:
+                    return kind == "money" and int(arg) in r.numbers
+                return True
+            case ["swap_stack", pid]:
+                return r.has(X_SWAP) and pid in places
+            case ["peek" | "exchange" | "buy_discard" | "gem_roll"]:
+                return r.has(_X_HEADS[head])
+            case ["choose", option]:
+                seat = seat_of_word(option)
+                if seat is not None:
+                    return seat in seats
+                if option in places or option in cards:
+                    return True
+                options = [n.split()[1] for n in ctx.legal if n.startswith("choose ")]
+                return len(r.numbers) == 1 and 1 <= r.numbers[0] <= len(options) and options[r.numbers[0] - 1] == option
+            case ["roll"]:
+                prompt = getattr(getattr(ctx.view, "x", None), "prompt", None)
+                return prompt is not None and prompt.kind in ("danger", "duel") and r.has(X_ROLL)
+            case ["flip" | "flip_roll"]:
+                return getattr(ctx.view, "phase", None) == "phase3" and r.has(X_FLIP) and (
+                    (head == "flip_roll") == r.has(X_ROLL))
+            case ["end_phase"]:
+                return getattr(ctx.view, "phase", None) in ("phase2", "phase3") and r.has(X_END, X_DONE)
+        return False
+
+    def _offer(self, r: XReading, ctx: ParseContext) -> ParseResult:
+        others = [s for s in dict.fromkeys(r.seats) if s != ctx.seat]
+        if len(others) != 1 or ctx.seat is None:
+            targets = sorted({n.split()[1] for n in ctx.legal if n.startswith("offer ")})
+            return Ambiguous(tuple(n for n in ctx.legal if n.startswith("offer ") and n.split()[1] in targets)[:6],
+                             "player")
+        other = others[0]
+        players = ctx.view.x.players
+        mine = {i.split("#")[0] for i in players[ctx.seat].cards}
+        theirs = {i.split("#")[0] for i in players[other].cards}
+        give = [c for c in r.cards if c in mine]
+        get = [c for c in r.cards if c in theirs and c not in give]
+        sums = [str(n) for n in r.numbers if n >= 100]
+        if sums:
+            (get if give and not get else give).append(sums[0])
+        if not give and not get:
+            return NotLegal("empty_offer")
+        return Parsed((f"offer seat{other} {','.join(give) or '-'} for {','.join(get) or '-'}",))
+
+
+def seat_of_word(word: str) -> int | None:
+    return int(word[4:]) if word.startswith("seat") and word[4:].isdigit() else None

@@ -9,6 +9,7 @@ The examples of vocabulary.md §6 are marked "§6.1 #n" / "§6.2 #n".
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from dataclasses import replace
 
@@ -307,3 +308,68 @@ def test_parsing_is_fast(parser):
     for _ in range(50):
         parser.parse("kävele Bahr El Ghasalin kautta Victorianjärvelle", ctx)
     assert (time.perf_counter() - start) / 50 < 0.02
+
+
+# --- Retkikunnat (expansion) commands: the legal notations given, a real expansion view ----------------
+
+X_ROWS = [
+    ("valitsen seikkailijan", "fi", "character adventurer,character doctor", "character adventurer"),
+    ("olen Lääkäri", "fi", "character adventurer,character doctor", "character doctor"),
+    ("I'll be the doctor", "en", "character adventurer,character doctor", "character doctor"),
+    ("myyn kiväärin", "fi", "sell rifle,sell horse,end_phase", "sell rifle"),
+    ("sell the rifle", "en", "sell rifle,sell horse,end_phase", "sell rifle"),
+    ("käytän ratsua", "fi", "use horse,sell horse,end_phase", "use horse"),
+    ("use my horse", "en", "use horse,sell horse,end_phase", "use horse"),
+    ("haastan Matin ryöstämään Afrikan tähden", "fi", "duel seat0 star,duel seat0 money:200,duel seat2 star",
+     "duel seat0 star"),
+    ("ryöstän Pekalta 400 puntaa", "fi", "duel seat2 money:400,duel seat2 money:200,duel seat0 star",
+     "duel seat2 money:400"),
+    ("rob Pekka of 200", "en", "duel seat2 money:400,duel seat2 money:200", "duel seat2 money:200"),
+    ("pelaan sabotaasin", "fi", "play sabotage,pass", "play sabotage"),
+    ("Ähäkutti!", "fi", "play gotcha,pass", "play gotcha"),
+    ("ohitan", "fi", "play sabotage,pass", "pass"),
+    ("en pelaa", "fi", "play sabotage,pass", "pass"),
+    ("pass", "en", "play sabotage,pass", "pass"),
+    ("hyväksyn", "fi", "accept,decline", "accept"),
+    ("en hyväksy", "fi", "accept,decline", "decline"),
+    ("deal", "en", "accept,decline", "accept"),
+    ("uusin nopat 2 ja 5 kiväärillä", "fi", "reroll rifle 2,5,reroll rifle 2,reroll_done", "reroll rifle 2,5"),
+    ("valmis", "fi", "reroll rifle 2,reroll_done", "reroll_done"),
+    ("heitä pois ratsu", "fi", "discard horse,sell horse", "discard horse"),
+    ("säästä Kullankaivaja", "fi", "hold gold_digger,end_phase", "hold gold_digger"),
+    ("vaihda pino Saharan kanssa", "fi", "swap_stack sahara,swap_stack congo", "swap_stack sahara"),
+    ("kurkista", "fi", "peek,end_phase", "peek"),
+    ("jalokiviheitto", "fi", "gem_roll,roll,stay", "gem_roll"),
+    ("plus yksi", "fi", "adjust +1,adjust -1", "adjust +1"),
+    ("osta poistopakasta", "fi", "buy_discard,end_phase", "buy_discard"),
+    ("otan vaaratilannekortin", "fi", "exchange,decline", "exchange"),
+    ("vesitasolla Suakiniin", "fi", "seaplane suakin,seaplane tunis,roll", "seaplane suakin"),
+]
+
+
+def _x_context(lang: str, legal: str, private: bool = True) -> ParseContext:
+    state = ENGINE.new_game(3, "x", ENGINE.Options(quick_game=True))
+    notations = tuple(n.strip() for n in re.split(r",(?=[a-z_]+(?:[ ,]|$))", legal))
+    return ParseContext(lang, 1, notations, ENGINE.view(state, 1), NAMES, extra={"private": private})
+
+
+@pytest.mark.parametrize(("text", "lang", "legal", "expected"), X_ROWS, ids=[r[0] for r in X_ROWS])
+def test_expansion_commands(parser, text, lang, legal, expected):
+    check(parser.parse(text, _x_context(lang, legal)), expected, f"{text} @ {legal}")
+
+
+def test_a_hand_card_is_played_only_in_private(parser):
+    result = parser.parse("pelaan sabotaasin", _x_context("fi", "play sabotage,pass", private=False))
+    check(result, "!play_in_private", "group")
+
+
+def test_an_offer_is_built_from_the_cards_each_side_holds(parser):
+    state = ENGINE.new_game(3, "x", ENGINE.Options(quick_game=True), characters=("adventurer", "doctor", "merchant"))
+    view = ENGINE.view(state, 0)
+    mine = view.x.players[0].cards[0].split("#")[0]
+    legal = ("offer seat1 " + mine + " for 100", "end_phase")
+    ctx = ParseContext("fi", 0, legal, view, NAMES, extra={"private": True})
+    from chatbot.games.afrikan_tahti_cards import FI_FORMS
+
+    result = parser.parse(f"tarjoan Liisalle {FI_FORMS[mine][1]} 200 puntaa vastaan", ctx)
+    check(result, f"offer seat1 {mine} for 200", "offer")

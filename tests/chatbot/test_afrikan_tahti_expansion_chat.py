@@ -1,0 +1,177 @@
+"""Afrikan Tähti with Retkikunnat through the real core and SQLite: the lobby and character choice,
+a whole match by buttons (the smart AI's choice for each person), no hand card ever in a group
+message, a reaction window that passes when its time runs out, card explanations, and every
+phase, prompt and event rendered in both languages."""
+
+from __future__ import annotations
+
+import collections
+
+from chatbot.core.i18n import translator
+from chatbot.core.service import BotCore
+from chatbot.games.afrikan_tahti import UI, X_REASONS, card_name
+from chatbot.games.afrikan_tahti_cards import CHARACTERS, EXPEDITION_CARDS
+from chatbot.games.base import RenderContext
+from engines.afrikan_tahti import ENGINE
+from engines.base import rng_for
+from tests.chatbot.table import GROUP, Table
+
+PEOPLE = ("anna", "bertta", "ceder")
+NAMES = ("Anna", "Bertta", "Ceder", "Botti")
+
+
+def start(table: Table, *users: str, options: str = "pikapeli=kyllä") -> None:
+    table.say(users[0], f"uusi afrikan tähti {options}".strip())
+    for user in users[1:]:
+        table.say(user, "liity")
+    table.say(users[0], "aloita")
+
+
+def state_of(table: Table):
+    return ENGINE.load(table.match().state)
+
+
+def user_seat(table: Table, user: str) -> int:
+    return next(s.seat for s in table.match().seats
+                if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user)
+
+
+def secret_names(state) -> set[str]:
+    """Finnish and English names of hand cards some seat holds that are public nowhere."""
+    public = ENGINE.view(state, None).x
+    shown = {c.split("#")[0] for _deck, pile in public.discards for c in pile} | {
+        c.split("#")[0] for c in public.resolving}
+    names: set[str] = set()
+    for seat in range(len(state.pawns)):
+        for inst in ENGINE.view(state, seat).x.hand:
+            if inst.split("#")[0] not in shown:
+                names |= {card_name(inst, translator(lang)) for lang in ("fi", "en")}
+    return names
+
+
+def press_smart(table: Table, user: str) -> None:
+    state = state_of(table)
+    seat = user_seat(table, user)
+    legal = ENGINE.legal_actions(state, seat)
+    wanted = ENGINE.notation(ENGINE.ai_action("smart", ENGINE.view(state, seat), legal,
+                                              rng_for(state.seed, state.ply, "test")))
+    prompt = table.prompt_for(user)
+    assert prompt is not None
+    datas = [b.data for row in prompt.buttons for b in row]
+    version = table.match().version
+    data = next((d for d in datas if d.split(":", 2)[2] == wanted and d.split(":")[1] == str(version)), None)
+    if data is None:  # an offer or a choice that is typed, not a button
+        data = f"{table.match().id}:{version}:{wanted}"
+    table.press(user, data)
+
+
+def test_character_choice_and_a_whole_match_by_buttons_without_leaking_a_hand():
+    table = Table(seed="retki")
+    start(table, *PEOPLE)
+    first = table.group_texts()[-1]
+    assert "hahmo" in first.casefold()
+    prompt = table.prompt_for(table.acting_users()[0])
+    labels = [b.label for row in prompt.buttons for b in row]
+    assert any(CHARACTERS["adventurer"][0] in lab or "Seikkailija" in lab for lab in labels)
+    kinds: collections.Counter[str] = collections.Counter()
+    for _ in range(3000):
+        if table.match() is None:
+            break  # the match is over: the room has no active match
+        state = state_of(table)
+        secret = secret_names(state)
+        prompt = ENGINE.view(state, None).x.prompt
+        if prompt is not None:
+            kinds[prompt.kind] += 1
+        before = len(table.sent)
+        users = table.acting_users()
+        assert users, "a human seat must be acting"
+        press_smart(table, users[0])
+        for out in table.sent[before:]:
+            if out.chat_id == GROUP:
+                body = "\n".join(line for line in out.text.splitlines() if not line.startswith("⏳"))
+                after = secret_names(state_of(table)) if table.match() else secret
+                leaked = {n for n in secret & after if n in body}
+                assert not leaked, (leaked, out.text)
+                for row in out.buttons:
+                    assert not any(b.data.split(":", 2)[2].startswith(("play ", "offer ")) for b in row)
+    assert table.match() is None, "the match did not end"
+    assert "🏆" in "\n".join(table.group_texts())
+    assert kinds  # some prompt (a window, a danger, a choice) was answered on the way
+
+
+def test_a_reaction_window_passes_when_its_time_runs_out():
+    now = [1000.0]
+    table = Table(seed="ikkuna")
+    table.core = BotCore(table.repo, seed="ikkuna", clock=lambda: now[0], remind_after=600, act_after=1800)
+    start(table, *PEOPLE)
+    for _ in range(3000):
+        state = state_of(table)
+        prompt = ENGINE.view(state, None).x.prompt
+        if prompt is not None and prompt.kind == "window":
+            break
+        press_smart(table, table.acting_users()[0])
+    else:
+        raise AssertionError("no reaction window opened")
+    public = ENGINE.view(state, None)
+    assert UI.deadline(public) == 30
+    version = table.match().version
+    now[0] += 10
+    assert not table.core.tick()  # not yet
+    now[0] += 25
+    out = table.core.tick()
+    assert table.match().version > version
+    assert any("ei vastannut ajoissa" in o.text for o in out)
+    after = ENGINE.view(state_of(table), None).x.prompt
+    assert after is None or after != prompt
+
+
+def test_cards_and_characters_are_explained_in_both_languages():
+    table = Table(seed="selitys")
+    out = table.say("anna", "mitä rahavyö tekee?")
+    fi = translator("fi")
+    assert any(fi.gettext(EXPEDITION_CARDS["money_belt"][1]) in o.text for o in out)
+    out = table.say("anna", "what does the rifle do?", lang="en")
+    assert any(EXPEDITION_CARDS["rifle"][1] in o.text for o in out)
+    out = table.say("anna", "mitä seikkailija osaa?")
+    assert any(fi.gettext(CHARACTERS["adventurer"][1]) in o.text for o in out)
+    out = table.say("anna", "miten sadekausi toimii?")
+    assert any("Sadekauden aikana" in o.text for o in out)
+
+
+def test_every_phase_prompt_and_event_renders_in_both_languages():
+    unknown: collections.Counter[str] = collections.Counter()
+    for lang in ("fi", "en"):
+        t = translator(lang)
+        state = ENGINE.new_game(4, f"render-{lang}", ENGINE.Options(quick_game=True))
+        events = list(ENGINE.start_events(state))
+        for _ in range(2500):
+            for e in events:
+                seat = e.to[0] if e.to else None
+                for line in UI.render_events([e], RenderContext(t, NAMES, seat)):
+                    label = e.code.replace("_", " ")
+                    if line == f"({label})" or line.endswith(f": {label}"):  # the generic fallback
+                        unknown[e.code] += 1
+            public = ENGINE.view(state, None)
+            assert UI.render_table(public, RenderContext(t, NAMES))
+            if ENGINE.outcome(state) is not None:
+                break
+            seat = ENGINE.to_act(state)[0]
+            view = ENGINE.view(state, seat)
+            assert UI.render_private(view, RenderContext(t, NAMES, seat))
+            legal = ENGINE.legal_actions(state, seat)
+            notations = [ENGINE.notation(a) for a in legal]
+            for row in UI.button_rows(notations, view, RenderContext(t, NAMES, seat)):
+                for label, notation in row:
+                    assert label != notation, notation
+            group = UI.group_actions(notations, public)
+            assert not any(n.startswith(("play ", "offer ")) for n in group)
+            action = ENGINE.ai_action("smart", view, legal, ENGINE.ai_rng(state, seat))
+            state, events = ENGINE.apply(state, seat, action)
+    assert not unknown, unknown
+
+
+def test_every_new_reason_code_has_a_text_in_finnish():
+    fi = translator("fi")
+    ctx = RenderContext(fi, NAMES, 0)
+    for code, text in X_REASONS.items():
+        assert UI.reason_text(code, {}, ctx) == fi.gettext(text) != text, code

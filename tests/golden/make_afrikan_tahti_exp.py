@@ -1,0 +1,149 @@
+"""Generate the Retkikunnat golden transcript: ``python -m tests.golden.make_afrikan_tahti_exp``.
+
+Two people and two AI seats play a quick game (``pikapeli=kyllä``) of Afrikan Tähti with the
+expansion in Finnish. Each person's move is the smart AI's choice for that seat, *typed* in Finnish
+(card names in their case forms, vocabulary.md §2 and §4); only where the parser does not take the
+words does the person press the button. Hand cards are played in the private chat. Then
+``UPDATE_GOLDEN=1 pytest tests/golden -k afrikan_tahti_exp`` writes ``*.out.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from chatbot.core.service import BotCore
+from chatbot.games.afrikan_tahti_cards import FI_FORMS
+from chatbot.games.afrikan_tahti_parser import PLACE_FI
+from chatbot.storage import SqlRepository
+from chatbot.transports.script import run_lines
+from tests.golden.make_afrikan_tahti import FI, HERE, phrase
+
+NAME = "afrikan_tahti_exp_4p_fi"
+SEED = "golden-retki-4"
+NEW_GAME = "uusi afrikan tähti pikapeli=kyllä"
+PEOPLE = (("matti", "Matti"), ("liisa", "Liisa"))
+GENITIVE = {"Matti": "Matin", "Liisa": "Liisan"}
+
+# Finnish phrasings of the expansion's actions: {nom}, {gen}, {part}, {ill} are a card's case forms
+# (vocabulary.md §4.1), {to} a place's illative, {who} a player's name.
+X_FI: dict[str, list[str]] = {
+    "character": ["valitsen {gen}", "olen {nom}"],
+    "sell": ["myyn {gen}", "myy {nom}"],
+    "use": ["käytän {part}", "käytä {part}"],
+    "hold": ["säästä {nom}"],
+    "unhold": ["käytä taas {part}"],
+    "discard": ["poista {nom}", "luovun {elat}"],
+    "play": ["pelaan {gen}", "pelaa {nom}"],
+    "pass": ["ohitan", "en pelaa", "ohita"],
+    "accept": ["hyväksyn", "hyväksy"],
+    "decline": ["en hyväksy", "hylkään"],
+    "reroll_done": ["valmis", "pidän nämä"],
+    "peek": ["kurkista", "kurkistan"],
+    "gem_roll": ["jalokiviheitto", "heitä jalokiviä"],
+    "exchange": ["otan vaaratilannekortin"],
+    "buy_discard": ["osta poistopakasta"],
+    "swap_stack": ["vaihda pino {place}"],
+    "seaplane": ["vesitasolla {to}"],
+    "roll_danger": ["heitän nopat", "heitä vaaranopat"],
+    "end_phase": ["lopeta vuoro", "valmis"],
+    "end_phase2": ["jatka", "valmis"],
+    "flip3": ["käännä kiekko", "käännän kiekon"],
+}
+
+
+def card_forms(ident: str) -> dict[str, str]:
+    forms = FI_FORMS.get(ident, (ident,))
+    nom, gen, part, ill, elat = (list(forms) + [forms[0]] * 5)[:5]
+    return {"nom": nom, "gen": gen, "part": part, "ill": ill, "elat": elat}
+
+
+def x_phrase(notation: str, view: Any, rng: random.Random, names: tuple[str, ...]) -> str | None:
+    """A Finnish way to say an expansion action, or None to press its button."""
+    words = notation.split()
+    verb = words[0]
+    prompt = view.x.prompt
+    if verb in ("character", "sell", "use", "hold", "unhold", "discard", "play") and len(words) == 2:
+        return rng.choice(X_FI[verb]).format(**card_forms(words[1]))
+    if verb == "duel":
+        seat = int(words[1][4:])
+        target = words[2]
+        gen = GENITIVE.get(names[seat], names[seat])
+        if target == "star":
+            return f"haastan {gen} ryöstämään Afrikan tähden"
+        if target.startswith("money:"):
+            return f"haastan {gen} {target[6:]} punnasta"
+        return None
+    if verb in ("swap_stack", "seaplane"):
+        f = PLACE_FI[words[1]]
+        return rng.choice(X_FI[verb]).format(to=f.to, place=f.nominative)
+    if verb == "roll" and prompt is not None and prompt.kind in ("danger", "duel"):
+        return rng.choice(X_FI["roll_danger"])
+    if verb == "end_phase" and view.phase == "phase2":
+        return rng.choice(X_FI["end_phase2"])
+    if verb == "end_phase" and view.phase == "phase3":
+        return rng.choice(X_FI["end_phase"])
+    if verb == "flip" and view.phase == "phase3":
+        return rng.choice(X_FI["flip3"])
+    if verb in X_FI and len(words) == 1:
+        return rng.choice(X_FI[verb])
+    if verb in FI and prompt is None and view.phase in ("setup", "declare", "release", "move", "after_move"):
+        return phrase(notation, view, rng)
+    return None
+
+
+def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
+    rng = random.Random(seed)
+    core = BotCore(SqlRepository("sqlite://"), seed=seed)
+    engine = core.games["afrikan_tahti"]
+    lines: list[dict] = []
+    pressed = 0
+
+    def send(line: dict) -> None:
+        lines.append(line)
+        list(run_lines(core, [json.dumps(line)]))
+
+    host = PEOPLE[0][0]
+    send({"user": host, "chat": "group", "text": NEW_GAME, "lang": "fi", "seed": seed})
+    send({"user": PEOPLE[1][0], "chat": "group", "text": "liity", "lang": "fi"})
+    send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
+    send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
+    send({"user": host, "chat": "group", "text": "aloita", "lang": "fi"})
+    for _ in range(3000):
+        running = core.repo.running_matches()
+        if not running:
+            break
+        m = running[0]
+        state = engine.load(m.state)
+        humans = [s for s in engine.to_act(state) if m.seats[s].user_id is not None]
+        if not humans:
+            raise RuntimeError("only AI seats to act, but the core did not move them")
+        seat = humans[0]
+        user = core.repo.user_by_id(m.seats[seat].user_id).ext_id
+        view = engine.view(state, seat)
+        legal = engine.legal_actions(state, seat)
+        choice = engine.notation(engine.ai_action("smart", view, legal, engine.ai_rng(state, seat)))
+        text = x_phrase(choice, view, rng, tuple(s.name for s in m.seats))
+        before = m.version
+        if text is not None:
+            secret = choice.startswith(("play ", "discard ")) or view.x.prompt is not None
+            chat = "private" if secret or rng.random() < 0.3 else "group"
+            send({"user": user, "chat": chat, "text": text, "lang": "fi"})
+            after = core.repo.match(m.id)
+            taken = next((r.notation for r in core.repo.actions(m.id, since_ply=state.ply) if r.seat == seat), None)
+            if after.version != before and taken != choice:
+                raise RuntimeError(f"{text!r} was taken as {taken!r}, wanted {choice!r}")
+            if after.version != before:
+                continue
+            lines.pop()
+        pressed += 1
+        send({"user": user, "chat": "private", "button": f"{m.id}:{before}:{choice}", "lang": "fi"})
+    return lines, core, pressed
+
+
+if __name__ == "__main__":
+    lines, core, pressed = drive()
+    (HERE / f"{NAME}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
+                                          encoding="utf-8")
+    print("wrote", NAME, len(lines), "lines;", pressed, "buttons")
