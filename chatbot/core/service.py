@@ -764,7 +764,7 @@ class BotCore:
             t = i18n.translator(room.lang or "fi")
             seats = [int(s) for s in timer.get("seats", ())]
             if now >= timer["act_at"]:
-                out.extend(self._act_for_idle(match, room, t, seats))
+                out.extend(self._act_for_idle(match, room, t, seats, quick=timer.get("remind_at") is None))
             elif timer.get("remind_at") is not None and now >= timer["remind_at"] and not timer.get("reminded"):
                 self.repo.set_meta(match.id, "timer", {**timer, "reminded": True})
                 for seat in seats:
@@ -781,9 +781,16 @@ class BotCore:
                                     chat_id=room.ext_id, lang=t.lang))
         return out
 
-    def _act_for_idle(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
-        """The deadline passed: each waited-for seat makes the game's idle move (or its AI's move)."""
+    def _act_for_idle(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int],
+                      quick: bool) -> list[Outbound]:
+        """The deadline passed: each waited-for seat makes the game's idle move (or its AI's move).
+
+        After a quick window the group hears only that time is up: naming who could have answered
+        might tell what they hold."""
         out: list[Outbound] = []
+        if quick:
+            out.append(Outbound(room.platform, t.gettext("⏰ The time to answer is up."), chat_id=room.ext_id,
+                                lang=t.lang))
         current: MatchRec | None = match
         for seat in seats:
             if current is None or current.status != RUNNING or current.state is None:
@@ -797,9 +804,10 @@ class BotCore:
             chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
             if chosen is None:
                 chosen = engine.notation(engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat)))
-            out.append(Outbound(room.platform, t.gettext(
-                "⏰ {name} did not answer in time, so I made the move for them.").format(
-                name=current.seats[seat].name), chat_id=room.ext_id, lang=t.lang))
+            if not quick:
+                out.append(Outbound(room.platform, t.gettext(
+                    "⏰ {name} did not answer in time, so I made the move for them.").format(
+                    name=current.seats[seat].name), chat_id=room.ext_id, lang=t.lang))
             out.extend(self._apply(current, seat, chosen, reply_to=None))
             current = self.repo.match(current.id)
         return out
@@ -839,7 +847,8 @@ class BotCore:
         buttons: list[list[Button]] = []
         if seat in engine.to_act(state):
             legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-            parts.append(t.gettext("Your turn, {name}! What will you do?").format(name=rec.name))
+            parts.append(ui.prompt_line(view, ctx)
+                         or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name))
             for row in ui.button_rows(legal, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         return [Outbound(room.platform, "\n".join(parts), user_id=user.ext_id, buttons=_rows(buttons),

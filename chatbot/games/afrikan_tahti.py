@@ -684,13 +684,13 @@ def x_event(e: Event, ctx: RenderContext) -> str | bool | None:
         case "income":
             return t.gettext("💰 {name} gets {amount}.").format(name=name, amount=money(int(p["amount"]), t))
         case "paid":
-            if isinstance(p.get("to"), int):
+            if isinstance(p.get("payee"), int):
                 return t.gettext("💸 {name} pays {amount} to {other}.").format(
-                    name=name, amount=money(int(p["amount"]), t), other=ctx.name(p["to"]))
+                    name=name, amount=money(int(p["amount"]), t), other=ctx.name(p["payee"]))
             return t.gettext("💸 {name} pays {amount}.").format(name=name, amount=money(int(p["amount"]), t))
-        case "robbed" if isinstance(p.get("to"), int):
+        case "robbed" if isinstance(p.get("taker"), int):
             return t.gettext("🦹 {name} loses {amount} to {other}.").format(
-                name=name, amount=money(int(p.get("lost", 0)), t), other=ctx.name(p["to"]))
+                name=name, amount=money(int(p.get("lost", 0)), t), other=ctx.name(p["taker"]))
         case "penalty_void":
             return t.gettext("{name} had nothing to lose and gets off free.").format(name=name)
         case "penalty_cancelled":
@@ -802,14 +802,10 @@ def x_event(e: Event, ctx: RenderContext) -> str | bool | None:
         case "item_taken":
             return t.gettext("⚔️ {name} takes the {item} from {other}.").format(
                 name=name, item=token_word(str(p.get("item", "")), t), other=other)
-        case "offer" if isinstance(p.get("to"), int):
-            return t.gettext("🤝 {name} offers {other} {give} for {get}.").format(
-                name=name, other=ctx.name(p["to"]), give=items_text(p.get("give", ()), t),
-                get=items_text(p.get("get", ()), t))
         case "offer":
-            # the engine sends the offer to its addressee only (its "to" is the audience)
-            return t.gettext("🤝 {name} offers you {give} for {get}: accept or decline.").format(
-                name=name, give=items_text(p.get("give", ()), t), get=items_text(p.get("get", ()), t))
+            return t.gettext("🤝 {name} offers {other} {give} for {get}.").format(
+                name=name, other=ctx.name(p["receiver"]), give=items_text(p.get("give", ()), t),
+                get=items_text(p.get("get", ()), t))
         case "offer_declined":
             return t.gettext("{name} declined the offer.").format(name=name)
         case "traded":
@@ -1317,6 +1313,12 @@ class AfrikanTahtiUI(GameUI):
         if pr is not None and pr.kind == "choose" and not pr.options:
             return ()  # a choice among hidden things
         return tuple(n for n in legal if n.split()[0] in GROUP_VERBS)
+
+    def prompt_line(self, view: Any, ctx: RenderContext) -> str | None:
+        # someone else's turn: this seat is asked to answer (a window, a duel roll, an offer)
+        if view.seat is not None and view.turn is not None and view.turn != view.seat:
+            return ctx.t.gettext("{name}, your answer is needed: choose below.").format(name=ctx.name(view.seat))
+        return None
 
     def deadline(self, public_view: Any) -> float | None:
         # reaction windows (Sabotage, Gotcha!, rescue) and the Surprise! question: silence is a pass

@@ -97,6 +97,11 @@ class GameUI(ABC):
         The default shows none in the group; every seat always gets all its buttons in private."""
         return ()
 
+    def prompt_line(self, view: Any, ctx: RenderContext) -> str | None:
+        """The line above a seat's private buttons when the default "Your turn!" would be wrong
+        (an answer in a reaction window, a defender's roll)."""
+        return None
+
     def deadline(self, public_view: Any) -> float | None:
         """Seconds for a quick answer that every seat gets alike (a reaction window), or None for
         the ordinary turn timer."""

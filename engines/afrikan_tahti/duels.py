@@ -136,7 +136,7 @@ class DuelsMixin(_Base):
     # --- trading -------------------------------------------------------------------------------
     def offer(self, seat: int, action: Offer) -> None:
         self.tx = replace(self.tx, offers=self.tx.offers + 1)
-        self.emit("offer", seat=seat, to=action.seat, give=action.give, get=action.get)
+        self.emit("offer", seat=seat, receiver=action.seat, give=action.give, get=action.get)
         self.push(job("offer", action.seat, by=seat, give=action.give, get=action.get))
 
     def answer_offer(self, j: Job, seat: int, action: Any) -> None:

@@ -250,7 +250,7 @@ class CardsMixin(_Base):
         amount = min(100, self.pawns[other].cash)
         self.add_cash(other, -amount)
         self.add_cash(seat, amount)
-        self.emit("paid", seat=other, to=seat, amount=amount, reason="telegram")
+        self.emit("paid", seat=other, payee=seat, amount=amount, reason="telegram")
 
     def search(self, seat: int, ctype: str, reason: str) -> None:
         """Vehicle for hire / An ally offers help (§5.19 step 3)."""
@@ -274,7 +274,7 @@ class CardsMixin(_Base):
         self.stack.pop()
         if isinstance(action, Accept):
             self.add_cash(seat, -MARKET_PRICE)
-            self.emit("paid", seat=seat, to=None, amount=MARKET_PRICE, reason="market_day")
+            self.emit("paid", seat=seat, payee=None, amount=MARKET_PRICE, reason="market_day")
             self.draw_expedition(seat, "market_day")
 
     def answer_choose(self, j: Job, seat: int, action: Any) -> None:
@@ -343,7 +343,7 @@ class CardsMixin(_Base):
         elif name == "pay_money" or (name == "lose_money" and not e.get("robbery")):
             amount = min(int(e["amount"]), cash)
             self.add_cash(seat, -amount)
-            self.emit("paid", seat=seat, to=None, amount=amount, reason=source)
+            self.emit("paid", seat=seat, payee=None, amount=amount, reason=source)
         elif name in ("lose_money", "lose_money_half"):
             mode = "half" if name == "lose_money_half" else "amount"
             self.push(job("robbery", seat, mode=mode, amount=int(e.get("amount", 0)), token=False, robbery=True,
@@ -396,7 +396,7 @@ class CardsMixin(_Base):
         self.add_cash(seat, -lost)
         if j["to"] is not None:
             self.add_cash(j["to"], lost)
-        self.emit("robbed", seat=seat, lost=lost, kept=keep, to=j["to"], reason=j["reason"])
+        self.emit("robbed", seat=seat, lost=lost, kept=keep, taker=j["to"], reason=j["reason"])
 
     # --- peeks and stacks ------------------------------------------------------------------------
     def peek(self, seat: int, place: str, how: str) -> None:
@@ -445,7 +445,7 @@ class CardsMixin(_Base):
                 inst = deck.discard[-1]
                 self.decks["expedition"] = replace(deck, discard=deck.discard[:-1])
                 self.add_cash(seat, -BUY_DISCARD_PRICE)
-                self.emit("paid", seat=seat, to=None, amount=BUY_DISCARD_PRICE, reason="buy_discard")
+                self.emit("paid", seat=seat, payee=None, amount=BUY_DISCARD_PRICE, reason="buy_discard")
                 self.gain_card(seat, inst, False, "buy_discard")
 
     def use(self, seat: int, card: str, arg: str | None) -> None:
