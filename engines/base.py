@@ -91,15 +91,18 @@ class Event:
         return seat is not None and seat in self.to
 
 
-def ev(code: str, to: Iterable[Seat] | Seat | None = None, **params: Any) -> Event:
-    """Build an event; ``to`` may be one seat, several seats or ``None`` (public)."""
-    if isinstance(to, int):
-        audience: tuple[Seat, ...] | None = (to,)
-    elif to is None:
-        audience = None
+def ev(code: str, audience: Iterable[Seat] | Seat | None = None, **params: Any) -> Event:
+    """Build an event for ``audience``: one seat, several seats or ``None`` (public).
+
+    The keyword is ``audience`` rather than ``to`` so that an event parameter naming a seat
+    ("gave to", "paid to") can never be taken for its audience by mistake."""
+    if isinstance(audience, int):
+        seats: tuple[Seat, ...] | None = (audience,)
+    elif audience is None:
+        seats = None
     else:
-        audience = tuple(to)
-    return Event(code, audience, tuple(params.items()))
+        seats = tuple(audience)
+    return Event(code, seats, tuple(params.items()))
 
 
 @dataclass(frozen=True, slots=True)

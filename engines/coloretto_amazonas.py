@@ -408,7 +408,7 @@ def _draw_and_pass(state: State, drawer: Seat, events: list[Event]) -> State:
         me = replace(me, hand=(*me.hand, card), last_drawn=card)
         state = replace(state, deck=deck, seats=set_seat(state.seats, drawer, me), gift=None)
         events.append(ev("drew", seat=drawer, deck_count=len(deck)))
-        events.append(ev("drew", to=drawer, seat=drawer, card=card, kind=card[:2], deck_count=len(deck)))
+        events.append(ev("drew", audience=drawer, seat=drawer, card=card, kind=card[:2], deck_count=len(deck)))
         if not deck and mode == "last_draw":
             return _finish(state, END_DECK, events)
     elif mode != "hands_out":
@@ -694,7 +694,7 @@ class ColorettoAmazonas(Engine):
         out = [ev("game_started", players=state.players, start_seat=state.start_seat,
                   deck_count=len(state.deck), hand_sizes=tuple(len(s.hand) for s in state.seats),
                   stacks_to_end=state.stacks_to_end, protection_mode=state.protection_mode)]
-        out += [ev("game_started", to=i, seat=i, hand=sort_hand(s.hand)) for i, s in enumerate(state.seats)]
+        out += [ev("game_started", audience=i, seat=i, hand=sort_hand(s.hand)) for i, s in enumerate(state.seats)]
         return tuple(out)
 
     # --- turn order and legality -----------------------------------------------------------

@@ -347,8 +347,8 @@ class _Table:
         self.n_rng += 1
         return rng_for(self.seed, self.ply, f"{purpose}{self.n_rng}")
 
-    def emit(self, code: str, to: Seat | None = None, **params: Any) -> None:
-        self.events.append(ev(code, to, **params))
+    def emit(self, code: str, audience: Seat | None = None, **params: Any) -> None:
+        self.events.append(ev(code, audience, **params))
 
 
 def _turn_up_discard(t: _Table) -> tuple[str, ...]:
@@ -393,7 +393,7 @@ def _draw_held(t: _Table, seat: int, in_draw2: bool) -> None:
     t.held = card
     t.phase = HOLDING
     t.emit("drew", seat=seat, in_draw2=in_draw2)
-    t.emit("drew_card", to=seat, seat=seat, card=KIND[card])
+    t.emit("drew_card", audience=seat, seat=seat, card=KIND[card])
 
 
 def _start_round(t: _Table, round_no: int, start_seat: int) -> None:
@@ -432,7 +432,7 @@ def _start_round(t: _Table, round_no: int, start_seat: int) -> None:
            discard_top=KIND[t.discard[-1]], draw_pile=len(t.draw_pile), redrawn=redrawn)
     t.emit("dealt", round=round_no, seats=n, cards=POSITIONS)
     for s in range(n):
-        t.emit("dealt_cards", to=s, seat=s, positions=(1, POSITIONS),
+        t.emit("dealt_cards", audience=s, seat=s, positions=(1, POSITIONS),
                cards=(KIND[layouts[s][0]], KIND[layouts[s][POSITIONS - 1]]))
 
 
@@ -718,7 +718,7 @@ class Majavajengi(Engine):
                 for o in range(n):
                     t.known[o][seat][i] = KIND[card] if o == seat else None
                 t.emit("replaced", seat=seat, pos=pos, removed=KIND[removed])
-                t.emit("replaced_card", to=seat, seat=seat, pos=pos, card=KIND[card])
+                t.emit("replaced_card", audience=seat, seat=seat, pos=pos, card=KIND[card])
                 _end_turn(t)
             case Discard():
                 card = t.held
@@ -737,7 +737,7 @@ class Majavajengi(Engine):
                 card = t.layouts[seat][pos - 1]
                 t.known[seat][seat][pos - 1] = KIND[card]
                 t.emit("peeked", seat=seat, pos=pos)
-                t.emit("peeked_card", to=seat, seat=seat, pos=pos, card=KIND[card])
+                t.emit("peeked_card", audience=seat, seat=seat, pos=pos, card=KIND[card])
                 _after_power(t)
             case Swap(own, k, m):
                 assert t.held is not None

@@ -241,8 +241,8 @@ class Table:
         )
 
     # --- small helpers -------------------------------------------------------------------------
-    def emit(self, code: str, to: Seat | Iterable[Seat] | None = None, **params: Any) -> None:
-        self.events.append(ev(code, to, **params))
+    def emit(self, code: str, audience: Seat | Iterable[Seat] | None = None, **params: Any) -> None:
+        self.events.append(ev(code, audience, **params))
 
     def rng(self, purpose: str) -> Random:
         self.n_rng += 1  # several random steps may happen within one ply: number them

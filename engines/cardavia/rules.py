@@ -426,10 +426,10 @@ class Table:
         )
 
     # --- small helpers -------------------------------------------------------------------------
-    def emit(self, code: str, to: int | None = None, **params: Any) -> None:
+    def emit(self, code: str, audience: int | None = None, **params: Any) -> None:
         if self.rollout:
             return
-        e = ev(code, to, **params)
+        e = ev(code, audience, **params)
         self.events.append(e)
         self.history.append(e)
 
@@ -495,7 +495,7 @@ class Table:
         self.emit("deal_started", deal=self.deal, rotation=r, dealer=order[-1], order=tuple(order),
                   resting=tuple(resting), stock=len(self.stock))
         for s in order:
-            self.emit("your_card", to=s, rank=RANK_IDS[self.hands[s] >> 1])
+            self.emit("your_card", audience=s, rank=RANK_IDS[self.hands[s] >> 1])
         fools = [s for s in order if self.hands[s] >> 1 == FOOL]
         if self.options.fool_auto_reveal:
             for s in fools:
@@ -575,7 +575,7 @@ class Table:
             self.log.append(Exchange(a, None, len(self.aside) - 1))
             self.know[c] |= (1 << a) | ORDINARY
             self.emit("stock_swapped", asker=a)
-            self.emit("received", to=a, rank=RANK_IDS[r], partner=None)
+            self.emit("received", audience=a, rank=RANK_IDS[r], partner=None)
             if r == FOOL:
                 self.show(c)
                 self.emit("fool_shown", seat=a, source="stock", call=KNOCK_CALL)
@@ -585,8 +585,8 @@ class Table:
             self.know[old] |= 1 << src
             self.log.append(Exchange(a, src))
             self.emit("swapped", asker=a, partner=src)
-            self.emit("received", to=a, rank=RANK_IDS[r], partner=src)
-            self.emit("received", to=src, rank=RANK_IDS[old >> 1], partner=a)
+            self.emit("received", audience=a, rank=RANK_IDS[r], partner=src)
+            self.emit("received", audience=src, rank=RANK_IDS[old >> 1], partner=a)
         self.turn = i + 1
         self.advance()
 
@@ -630,7 +630,7 @@ class Table:
         self.emit("exchanges_undone", asker=asker, exchanges=tuple(undone))
         for s in self.order:
             if self.hands[s] != before[s] and s not in self.departed:
-                self.emit("card_restored", to=s, rank=RANK_IDS[self.hands[s] >> 1])
+                self.emit("card_restored", audience=s, rank=RANK_IDS[self.hands[s] >> 1])
 
     def reveal(self) -> None:
         for s in self.order:
