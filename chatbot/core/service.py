@@ -73,6 +73,8 @@ class BotCore:
         self.lemmatizer = lemmatizer or Lemmatizer()
         self.uis = uis if uis is not None else UIS
         self.games = games if games is not None else GAMES
+        #: match id -> (version, whether an AI seat is to act), see ai_pending
+        self._ai_turns: dict[int, tuple[int, bool]] = {}
 
     # ------------------------------------------------------------------------------------------
     # entry points
@@ -114,15 +116,23 @@ class BotCore:
         return out
 
     def ai_pending(self) -> list[int]:
-        """Running matches in which an AI seat is to act (after a restart, for example)."""
+        """Running matches in which an AI seat is to act (after a restart, for example).
+
+        Transports ask after every update, so only matches whose version changed since the last
+        answer are loaded; the version makes this right even when another process moved them."""
         pending = []
-        for match in self.repo.running_matches():
-            if match.state is None:
-                continue
-            engine = self.games[match.game]
-            state = engine.load(match.state)
-            if any(match.seats[s].ai for s in engine.to_act(state)):
-                pending.append(match.id)
+        for match_id, version in self.repo.running_versions():
+            known = self._ai_turns.get(match_id)
+            if known is None or known[0] != version:
+                match = self.repo.match(match_id)
+                if match is None or match.state is None:
+                    continue
+                engine = self.games[match.game]
+                state = engine.load(match.state)
+                known = (match.version, any(match.seats[s].ai for s in engine.to_act(state)))
+                self._ai_turns[match_id] = known
+            if known[1]:
+                pending.append(match_id)
         return pending
 
     def table_messages(self) -> list[Outbound]:

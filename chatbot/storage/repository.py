@@ -150,6 +150,12 @@ class SqlRepository:
             rows = s.exec(select(Match).where(Match.status == RUNNING).order_by(col(Match.id))).all()
             return [self._match_rec(s, r) for r in rows]
 
+    def running_versions(self) -> list[tuple[int, int]]:
+        """(id, version) of every running match, without loading seats or snapshots."""
+        with self._session() as s:
+            rows = s.exec(select(Match.id, Match.version).where(Match.status == RUNNING)).all()
+            return [(int(i), int(v)) for i, v in rows if i is not None]
+
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
         with self._session() as s:
             rows = s.exec(
