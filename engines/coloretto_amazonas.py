@@ -33,7 +33,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
-from typing import Any
+from typing import Any, TypeAlias
 
 from engines.base import (
     BadNotation,
@@ -635,6 +635,9 @@ class _Smart:
 # ---------------------------------------------------------------------------------------------
 # The engine
 
+#: the options class for annotations inside the engine class, whose ``Options`` attribute shadows it
+_Options: TypeAlias = Options
+
 
 class ColorettoAmazonas(Engine):
     id = "coloretto_amazonas"
@@ -647,7 +650,7 @@ class ColorettoAmazonas(Engine):
     default_ai = "smart"
 
     # --- creation ------------------------------------------------------------------------
-    def new_game(self, players: int, seed: str, options: Options | None = None, *,
+    def new_game(self, players: int, seed: str, options: _Options | None = None, *,
                  deck: Sequence[str] | None = None) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"players: {self.min_players}-{self.max_players}")
@@ -850,7 +853,7 @@ class ColorettoAmazonas(Engine):
             choices = tuple(self.notation(a) for a in self.legal_actions(state, g.receiver))
             gift = GiftView(g.giver, g.receiver, kind_of(g.card), g.card, choices)
         over = state.phase == OVER
-        common = dict(
+        common: dict[str, Any] = dict(
             players=state.players,
             phase=state.phase,
             active=None if over else state.active,

@@ -694,6 +694,7 @@ class Majavajengi(Engine):
         t = _Table(state)
         t.ply += 1
         n = t.players
+        card: str | None  # a card id in every branch; the held card may be None until checked
         match action:
             case Take(pos):
                 i = pos - 1

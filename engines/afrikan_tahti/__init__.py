@@ -103,7 +103,7 @@ class AfrikanTahti(Engine):
     def outcome(self, state: State) -> Outcome | None:
         return rules_for(state.options).outcome(state)
 
-    def default_action(self, state: State, seat: Seat) -> Action | None:
+    def default_action(self, state: State, seat: Seat) -> Any:
         """What the chat layer applies for a seat that does not answer in time (spec §7); the same
         as :func:`ai.idle_action` on the seat's view and legal actions."""
         return ai.idle_action(self.view(state, seat), self.legal_actions(state, seat))

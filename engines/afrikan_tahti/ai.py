@@ -25,7 +25,7 @@ from engines.afrikan_tahti.board import (
     SLAVE_COAST,
     land_paths,
 )
-from engines.afrikan_tahti.rules import (
+from engines.afrikan_tahti.model import (
     FLIP_PRICE,
     Board,
     EndPhase,
@@ -39,7 +39,7 @@ from engines.afrikan_tahti.rules import (
     Stay,
     View,
 )
-from engines.base import random_policy
+from engines.base import AIPolicy, random_policy
 
 _FAR = 999
 _STAR_VALUE = 3000  # what finding the Star is worth to a player without a winning item
@@ -227,4 +227,4 @@ def idle_action(view: View, legal: tuple[Any, ...]) -> Any:
     return legal[0]
 
 
-AIS = {"random": random_policy, "smart": smart_policy}
+AIS: dict[str, AIPolicy] = {"random": random_policy, "smart": smart_policy}

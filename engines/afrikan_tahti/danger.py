@@ -25,9 +25,9 @@ from engines.afrikan_tahti.xdata import DNG, REROLLS
 from engines.afrikan_tahti.xmodel import Job, Pass, Play, Reroll, RerollDone, Use, job
 
 if TYPE_CHECKING:
-    from engines.afrikan_tahti.xtable import ExpTable
+    from engines.afrikan_tahti.xhost import Host
 
-    _Base = ExpTable
+    _Base = Host
 else:
     _Base = object
 

@@ -21,9 +21,9 @@ from engines.afrikan_tahti.xdata import DUEL_FACES
 from engines.afrikan_tahti.xmodel import Accept, Duel, Job, Offer, Reroll, RerollDone, job
 
 if TYPE_CHECKING:
-    from engines.afrikan_tahti.xtable import ExpTable
+    from engines.afrikan_tahti.xhost import Host
 
-    _Base = ExpTable
+    _Base = Host
 else:
     _Base = object
 

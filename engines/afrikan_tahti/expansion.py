@@ -496,7 +496,7 @@ class ExpRules(BaseRules):
         if kind == "window":
             return [Pass(), *(Play(c) for c in hand if c in WINDOW_CARDS[j["kind"]])]
         if kind == "danger":
-            scopes = DANGER_SCOPES
+            scopes: tuple[str, ...] = DANGER_SCOPES
             return [Roll(), Play("bribe"), Use("dynamite"), Use("medical_kit"), Use("survival"), Pass(),
                     RerollDone(), *self.reroll_candidates(q, seat, scopes)]
         if kind == "duel":

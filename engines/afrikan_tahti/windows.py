@@ -23,9 +23,9 @@ from engines.afrikan_tahti.xdata import ACTIVE, EXP
 from engines.afrikan_tahti.xmodel import Job, Pass, Play, job
 
 if TYPE_CHECKING:
-    from engines.afrikan_tahti.xtable import ExpTable
+    from engines.afrikan_tahti.xhost import Host
 
-    _Base = ExpTable
+    _Base = Host
 else:
     _Base = object
 

@@ -536,8 +536,8 @@ def _reveal(view: View, legal: tuple[Any, ...], seat: int) -> Any:
     kind = view.revealed[-1][1].rsplit(":", 1)[1] if view.revealed else ""
     if kind not in ("robber", "danger"):
         return Pass()
-    good = [a for a in plays if _known_kind(view, a.arg or "") in ("star", "ruby", "emerald", "topaz", "expedition")]
-    unknown = [a for a in plays if _known_kind(view, a.arg or "") is None]
+    good: list[Play | Pass] = [a for a in plays if _known_kind(view, a.arg or "") in ("star", "ruby", "emerald", "topaz", "expedition")]
+    unknown: list[Play | Pass] = [a for a in plays if _known_kind(view, a.arg or "") is None]
     return (good or unknown or [Pass()])[0]
 
 

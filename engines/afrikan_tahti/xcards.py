@@ -7,7 +7,7 @@ Phase-2 actions.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engines.afrikan_tahti.board import PLACE_SET, TREASURE_PLACES
 from engines.afrikan_tahti.cards import card_id, discard, draw
@@ -35,9 +35,9 @@ from engines.afrikan_tahti.xmodel import (
 from engines.afrikan_tahti.xquery import first_places
 
 if TYPE_CHECKING:
-    from engines.afrikan_tahti.xtable import ExpTable
+    from engines.afrikan_tahti.xhost import Host
 
-    _Base = ExpTable
+    _Base = Host
 else:
     _Base = object
 
@@ -325,7 +325,7 @@ class CardsMixin(_Base):
         for s in (seat, other):
             node = self.pawns[s].node
             if s == seat:
-                self.tx = replace(self.tx, visited=(node,), moved=True)
+                self.tx = replace(self.tx, visited=(cast(str, node),), moved=True)  # pawns on the board
             if node in PLACE_SET:
                 Table.on_place(self, s, node, True)  # win and Capetown, no events
                 if self.over:

@@ -46,7 +46,7 @@ def cid(inst: str) -> str:
 
 def effects(card: str, use: str | None = None) -> list[tuple[str, dict[str, Any]]]:
     """``(use kind, effect)`` pairs of an expedition card, optionally of one use kind."""
-    out = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for ab in EXP[card]["abilities"]:
         if use is None or ab["use"] == use:
             out.extend((ab["use"], e) for e in ab["effects"])

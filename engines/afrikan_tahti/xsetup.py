@@ -62,7 +62,7 @@ def x_setup(players: int, seed: str, options: Options, presets: Mapping[str, Any
     disc = deal(seed, "tokens_d", DISCOVERY_TOKENS, layout if quick else lower)
     contents = [(f"d{i + 1}", k) for i, k in enumerate(disc)]
     if quick:
-        stacks = tuple((f"d{i + 1}",) for i in range(30))
+        stacks: tuple[tuple[str, ...], ...] = tuple((f"d{i + 1}",) for i in range(30))
     else:
         equip = deal(seed, "tokens_e", EQUIPMENT_TOKENS, layout)
         contents += [(f"e{i + 1}", k) for i, k in enumerate(equip)]

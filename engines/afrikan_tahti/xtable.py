@@ -11,7 +11,7 @@ that event cards drawn there are resolved before the pawn moves on (§5.6 E3).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from engines.afrikan_tahti.board import (
     GEM_VALUES,
@@ -491,7 +491,7 @@ class ExpTable(WindowsMixin, CardsMixin, DangerMixin, DuelsMixin, Q, Table):
             case Move(to, via) if menu.paths(to):
                 if first:
                     self.move = replace(move, steps=menu.land_steps)
-                path = chosen_path(menu, to, via)  # type: ignore[arg-type]
+                path = chosen_path(menu, to, via)
                 assert path is not None
                 self.walk(seat, path)
             case Move(to, None):
@@ -525,7 +525,7 @@ class ExpTable(WindowsMixin, CardsMixin, DangerMixin, DuelsMixin, Q, Table):
         self.move = replace(move, steps=move.steps - len(seg), visited=(*move.visited, *seg), arrived="land")
         self.tx = replace(self.tx, visited=(*self.tx.visited, *seg), moved=True)
         self.emit("moved", seat=seat, start=start, dest=seg[-1], path=seg, steps=len(seg), by="land",
-                  how=self.tx.mv.kind)
+                  how=cast(MoveCtx, self.tx.mv).kind)  # asserted above; self.tx was replaced since
         self.push(job("walk", seat, path=rest) if rest else job("walk_end", seat))
         if seg[-1] in PLACE_SET:
             self.on_place(seat, seg[-1], stop=not rest)
@@ -559,7 +559,7 @@ class ExpTable(WindowsMixin, CardsMixin, DangerMixin, DuelsMixin, Q, Table):
                             visited=(*self.move.visited, *path), arrived="sea")
         self.tx = replace(self.tx, visited=(*self.tx.visited, *path), moved=self.tx.moved or used > 0)
         self.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=path, steps=used, at=end,
-                  arrived=arrived, how=self.tx.mv.kind)
+                  arrived=arrived, how=cast(MoveCtx, self.tx.mv).kind)  # asserted above; self.tx was replaced since
         if arrived:
             self.push(job("sail_end", seat, paid=v.paid))
             self.on_place(seat, node, stop=True)

@@ -14,7 +14,7 @@ Knocks are automatic: a seat whose only legal action is ``knock`` knocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb, exp
@@ -38,6 +38,7 @@ from engines.cardavia.rules import (
     RANKS,
     TURN,
     Aside,
+    AsideView,
     Ask,
     Keep,
     Table,
@@ -66,7 +67,7 @@ CHOICE_FLOOR = 0.05
 class Info:
     me: int
     own: int  # rank of the own card
-    order: list[int]
+    order: Sequence[int]
     idx: int  # own index in order
     departed: list[int]
     known: dict[int, int]  # seat -> rank, for other seats whose card the seat knows
@@ -86,7 +87,7 @@ def info_from_view(v: View) -> Info:
         counts[CARD_INDEX[cid] >> 1] -= 1
     known = {s: CARD_INDEX[c] >> 1 for s in v.order if s != me and (c := v.hands[s]) is not None}
     depth = dict(v.stock_known)
-    seq = []
+    seq: list[int] = []
     while len(seq) in depth:
         seq.append(CARD_INDEX[depth[len(seq)]] >> 1)
     return Info(me, CARD_INDEX[v.own_card] >> 1, list(v.order), v.order.index(me), list(v.departed), known,
@@ -276,6 +277,7 @@ def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 
 def sample_world(v: View, rng: Random) -> Table:
     """A full table consistent with the view: unknown places get the unlocated cards at random."""
+    a: AsideView | int  # an aside entry in the loops over v.aside, a seat in the loop over v.log
     me = v.seat
     assert me is not None
     n = v.players
