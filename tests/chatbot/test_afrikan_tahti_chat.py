@@ -8,7 +8,6 @@ import dataclasses
 import io
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -242,16 +241,14 @@ def test_idle_player_gets_the_spec_default():
     assert UI.idle_action(legal, ENGINE.view(state, 0)) == "stay"
 
 
-def test_picture_is_quick_and_cached():
+def test_picture_changes_only_when_the_board_does():
+    # render time is measured by scripts/bench_board_picture.py, not asserted here
     state = ENGINE.new_game(3, "pic", base_engine().options_from_dict({"start_place": "random"}), first_seat=0)
     ctx = RenderContext(translator("fi"), ("Matti", "Liisa", "Pekka"))
     view = ENGINE.view(state, None)
-    start = time.perf_counter()
     first = board_png(view, ctx)
-    took = time.perf_counter() - start
-    assert first.startswith(PNG) and took < 1.0
-    start = time.perf_counter()
-    assert board_png(view, ctx) == first and time.perf_counter() - start < 0.01
+    assert first.startswith(PNG)
+    assert board_png(view, ctx) == first
     moved = dataclasses.replace(view, pawns=(dataclasses.replace(view.pawns[0], node="congo"), *view.pawns[1:]))
     assert board_png(moved, ctx) != first
     last_roll_only = dataclasses.replace(view, last_roll=6, last_roller=1)
