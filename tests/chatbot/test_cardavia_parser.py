@@ -6,7 +6,6 @@ Every example of spec §8.3 and §8.4 is here, marked "§8.3" / "§8.4".
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,13 +284,3 @@ def test_the_view_tells_why_a_seat_cannot_act(parser):
 def test_module_level_parse():
     assert cardavia_parser.parse("pidän", TURN.ctx("fi")) == KEEP
 
-
-def test_parsing_is_fast(parser):
-    contexts = [(row[0], row[2].ctx(row[1])) for row in ROWS]
-    for text, ctx in contexts:
-        parser.parse(text, ctx)  # warm the caches
-    started = time.perf_counter()
-    for _ in range(3):
-        for text, ctx in contexts:
-            parser.parse(text + " ", ctx)
-    assert (time.perf_counter() - started) / (3 * len(contexts)) < 0.005

@@ -6,7 +6,6 @@ expected result. Every example of spec §8.6 and §8.7 is here, marked "§8.6 #n
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -455,15 +454,3 @@ def test_view_supplies_draw2_left_and_knocker(parser):
 def test_module_level_parse():
     assert majavajengi_parser.parse("nostan", START.ctx("fi")) == P("draw")
 
-
-def test_parsing_is_fast(parser):
-    texts = [row[0] for row in ROWS]
-    contexts = [(row[2].ctx(row[1])) for row in ROWS]
-    for text, ctx in zip(texts, contexts):
-        parser.parse(text, ctx)  # warm the caches
-    started = time.perf_counter()
-    for _ in range(3):
-        for text, ctx in zip(texts, contexts):
-            parser.parse(text + " ", ctx)
-    per_message = (time.perf_counter() - started) / (3 * len(texts))
-    assert per_message < 0.005

@@ -611,18 +611,6 @@ def test_dealer_weighs_the_own_card_against_the_stock(name):
     assert decide(name, state) == Keep()
 
 
-def test_ai_timing_budget():
-    import time
-
-    state = E.new_game(8, "timing")
-    seat = E.to_act(state)[0]
-    view, legal = E.view(state, seat), E.legal_actions(state, seat)
-    ai.strong_policy(view, legal, random.Random(0))  # warm the win-chance table
-    t0 = time.perf_counter()
-    for k in range(5):
-        ai.strong_policy(view, legal, random.Random(k))
-    assert (time.perf_counter() - t0) / 5 < 0.2  # generous: shared CI machines
-
 
 @pytest.mark.parametrize("players", [2, 5, 8])
 @pytest.mark.parametrize("name", ["easy", "sensible", "strong"])
