@@ -214,7 +214,7 @@ class BotCore:
                 "There is no game at this table. Start one with “new” and the name of a game.")
                 + "\n" + self._games_text(t))]
         if name == "join":
-            return self._join(msg, sp, t, match)
+            return self._join(msg, sp, t, match, cmd.tokens)
         if name in {"add_ai", "remove_ai"}:
             return self._ai_seat(msg, sp, t, match, cmd)
         if name == "start":
@@ -356,19 +356,24 @@ class BotCore:
         return [Outbound(room.platform, text, chat_id=room.ext_id, buttons=_rows(buttons),
                          key=f"table:{match.id}", lang=t.lang)]
 
-    def _join(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+    def _join(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec,
+              cmd_tokens: Sequence[str] = ()) -> list[Outbound]:
         assert sp.room is not None
         if match.status != LOBBY:
             if self._seat_of(match, sp.user) is not None:
                 return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
             return [self._reply(msg, t, t.gettext("The game has already started; join the next one."))]
-        if any(s.user_id == sp.user.id for s in match.seats):
-            return [self._reply(msg, t, t.gettext("You already have a seat."))]
+        # "liity Liisa" takes one more seat under another name: one person may play several seats
+        # (hot seat, e.g. on the console table); their private messages say which seat they are for
+        extra_name = " ".join(x for x in cmd_tokens if x.casefold() not in {"as", "nimellä", "nimella"})
+        if any(s.user_id == sp.user.id for s in match.seats) and not extra_name:
+            return [self._reply(msg, t, t.gettext(
+                "You already have a seat. To play one more seat yourself, write “join NAME”."))]
         engine = self.games[match.game]
         if len(match.seats) >= engine.max_players:
             return [self._reply(msg, t, t.gettext("The table is full."))]
-        seats = (*match.seats, SeatRec(seat=len(match.seats), name=self._unique_name(match, sp.user.name),
-                                       user_id=sp.user.id))
+        name = self._unique_name(match, extra_name or sp.user.name)
+        seats = (*match.seats, SeatRec(seat=len(match.seats), name=name, user_id=sp.user.id))
         if not self.repo.update_lobby(match.id, match.version, seats):
             return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
         updated = self.repo.match(match.id)

@@ -180,3 +180,19 @@ def test_rules_overview_names_topics_in_the_askers_language():
     assert "poistopakasta ottaminen" in out[0].text and "taking the discard" not in out[0].text
     out = table.say("liisa", "rules majavajengi", lang="en")
     assert "taking the discard" in out[0].text
+
+
+def test_one_person_may_play_two_seats():
+    table = Table(seed="hotseat")
+    table.say("matti", "uusi majavajengi")
+    out = table.say("matti", "liity Pekka")
+    assert "Matti ja Pekka" in out[0].text
+    table.say("matti", "aloita")
+    match = table.match()
+    assert [s.name for s in match.seats] == ["Matti", "Pekka"] and match.seats[0].user_id == match.seats[1].user_id
+    # the person acts for whichever of their seats is to act, and prompts say which seat
+    for _ in range(6):
+        prompt = table.prompt_for("matti")
+        assert "– Matti" in prompt.text or "– Pekka" in prompt.text
+        table.press("matti", prompt.buttons[0][0].data)
+    assert table.match().version > match.version + 5
