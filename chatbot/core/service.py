@@ -313,7 +313,7 @@ class BotCore:
             # a group without a chosen language takes the language of whoever sets up its first game
             self.repo.set_room_lang(room.id, sp.lang)
             room = self.repo.room_by_id(room.id)
-        seed = self._seed(room)
+        seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
         return self._lobby_messages(created, room)
@@ -330,10 +330,6 @@ class BotCore:
         # unknown keys and bad values raise ValueError now, not when the cards are dealt
         engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
         return options
-
-    def _seed(self, room: RoomRec) -> str:
-        """A fresh random seed; with a configured base seed the match id fixes it at the start."""
-        return secrets.token_hex(8)
 
     def _match_seed(self, match: MatchRec) -> str:
         return f"{self.base_seed}:{match.id}" if self.base_seed is not None else match.seed
