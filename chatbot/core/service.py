@@ -140,7 +140,7 @@ class BotCore:
         out = []
         for match in self.repo.running_matches():
             room = self.repo.room_by_id(match.room_id)
-            out.extend(self._render_match(match, room, events=(), actor=None, privates=False))
+            out.extend(self._render_match(match, room, events=(), privates=False))
         return out
 
     # ------------------------------------------------------------------------------------------
@@ -428,7 +428,7 @@ class BotCore:
         started = self.repo.match(match.id)
         assert started is not None
         events = engine.start_events(engine.load(started.state or {}))
-        return self._render_match(started, sp.room, events=events, actor=None)
+        return self._render_match(started, sp.room, events=events)
 
     def _leave_or_cancel(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec,
                          name: str) -> list[Outbound]:
@@ -469,7 +469,7 @@ class BotCore:
         room = self.repo.room_by_id(match.room_id)
         if match.status == LOBBY:
             return self._lobby_messages(match, room)
-        out = self._render_match(match, room, events=(), actor=None, privates=False, keyed=False)
+        out = self._render_match(match, room, events=(), privates=False, keyed=False)
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         if seat is not None:
             out.extend(self._private_prompt(match, room, seat, events=(), force=True))
@@ -683,7 +683,7 @@ class BotCore:
                              chat_id=room.ext_id, lang=t.lang)]
         updated = self.repo.match(match.id)
         assert updated is not None
-        return self._render_match(updated, room, events=events, actor=seat)
+        return self._render_match(updated, room, events=events)
 
     # ------------------------------------------------------------------------------------------
     # rendering
@@ -698,7 +698,7 @@ class BotCore:
             out.append([e for e in events if isinstance(e, Event) and e.public])
         return out
 
-    def _render_match(self, match: MatchRec, room: RoomRec, events: Sequence[Event], actor: int | None,
+    def _render_match(self, match: MatchRec, room: RoomRec, events: Sequence[Event],
                       privates: bool = True, keyed: bool = True) -> list[Outbound]:
         engine = self.games[match.game]
         ui = self.uis[match.game]
@@ -733,28 +733,27 @@ class BotCore:
                         key=f"table:{match.id}" if keyed else None, lang=t.lang)]
         outcome = engine.outcome(state)
         if outcome is not None:
-            out.append(Outbound(room.platform, self._final_text(ui, engine, state, ctx, outcome),
+            out.append(Outbound(room.platform, self._final_text(ctx, outcome),
                                 chat_id=room.ext_id, lang=t.lang))
         if privates:
             for rec in match.seats:
                 if rec.user_id is None:
                     continue
                 mine = [e for e in events if e.to is not None and rec.seat in e.to]
-                out.extend(self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting))
-            self._set_timer(match, acting if outcome is None else ())
+                out.extend(self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting,
+                                                state=state))
+            self._set_timer(match, acting if outcome is None else (), public_view)
         return out
 
     # ------------------------------------------------------------------------------------------
     # timers: stored as deadlines in the match, so a restart rebuilds them
 
-    def _set_timer(self, match: MatchRec, acting: Sequence[int]) -> None:
+    def _set_timer(self, match: MatchRec, acting: Sequence[int], public_view: Any) -> None:
         humans = [s for s in acting if match.seats[s].user_id is not None]
         timer = None
         if humans:
             now = self.clock()
-            engine = self.games[match.game]
-            assert match.state is not None
-            quick = self.uis[match.game].deadline(engine.view(engine.load(match.state), None))
+            quick = self.uis[match.game].deadline(public_view)
             # a quick answer (a reaction window) gets its own short deadline and no reminder
             timer = {"version": match.version, "seats": humans,
                      "remind_at": None if quick else now + self.remind_after,
@@ -823,7 +822,7 @@ class BotCore:
             current = self.repo.match(current.id)
         return out
 
-    def _final_text(self, ui: GameUI, engine: Engine, state: Any, ctx: RenderContext, outcome: Any) -> str:
+    def _final_text(self, ctx: RenderContext, outcome: Any) -> str:
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
         lines = [t.ngettext("🏆 The winner is {names}!", "🏆 The winners are {names}!",
@@ -836,14 +835,15 @@ class BotCore:
         return "\n".join(lines)
 
     def _private_prompt(self, match: MatchRec, room: RoomRec, seat: int, events: Sequence[Event],
-                        force: bool) -> list[Outbound]:
+                        force: bool, state: Any = None) -> list[Outbound]:
         rec = match.seats[seat]
         if rec.user_id is None or (not events and not force):
             return []
         engine = self.games[match.game]
         ui = self.uis[match.game]
-        assert match.state is not None
-        state = engine.load(match.state)
+        if state is None:
+            assert match.state is not None
+            state = engine.load(match.state)
         user = self.repo.user_by_id(rec.user_id)
         t = i18n.translator(user.lang or room.lang or "fi")
         names = tuple(s.name for s in match.seats)

@@ -94,8 +94,8 @@ class ScanningCore(BotCore):
 
     checked = 0
 
-    def _render_match(self, match, room, events, actor, privates=True, keyed=True):
-        out = super()._render_match(match, room, events, actor, privates, keyed)
+    def _render_match(self, match, room, events, privates=True, keyed=True):
+        out = super()._render_match(match, room, events, privates, keyed)
         state = ENGINE.load(match.state)
         ctx = RenderContext(translator(room.lang or "fi"), tuple(s.name for s in match.seats), None, match.options)
         allowed = Counter(cards_in(UI.render_table(ENGINE.view(state, None), ctx)))

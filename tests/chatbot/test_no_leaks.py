@@ -28,8 +28,8 @@ ENGINE = GAMES["majavajengi"]
 class ScanningCore(BotCore):
     checked = 0
 
-    def _render_match(self, match, room, events, actor, privates=True, keyed=True):
-        out = super()._render_match(match, room, events, actor, privates, keyed)
+    def _render_match(self, match, room, events, privates=True, keyed=True):
+        out = super()._render_match(match, room, events, privates, keyed)
         state = ENGINE.load(match.state)
         t = translator(room.lang or "fi")
         ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
