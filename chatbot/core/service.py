@@ -102,7 +102,7 @@ class BotCore:
                 continue
             legal = engine.legal_actions(state, seat)
             action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            return self._apply(match, seat, engine.notation(action), reply_to=None)
+            return self._apply(match, seat, engine.notation(action), state)
         return []
 
     def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
@@ -561,10 +561,7 @@ class BotCore:
                     who = t.format_list([names[s] for s in acting])
                     return [self._reply(msg, t, t.gettext("It is not your turn; now it is {name}’s turn.")
                                         .format(name=who))]
-                rctx = RenderContext(t, names, seat, match.options)
-                reason = ui.reason_text(code, dict(params), rctx)
-                hint = self._hint(match, seat, t, private=msg.private or private_info)
-                return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
+                return self._refusal(msg, t, match, state, seat, code, dict(params))
             case Ambiguous(candidates=candidates):
                 rctx = RenderContext(t, names, seat, match.options)
                 buttons = [[Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
@@ -636,7 +633,19 @@ class BotCore:
             return [self._reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
         return self._apply_many(match, acting[0], (notation,), msg, t)
 
-    def _apply_many(self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound | None,
+    def _refusal(self, msg: Inbound, t: Translator, match: MatchRec, state: Any, seat: int, code: str,
+                 params: dict[str, Any]) -> list[Outbound]:
+        """Why a move is refused and what is possible instead; in private when the answer would tell
+        the group something hidden."""
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        names = tuple(s.name for s in match.seats)
+        reason = ui.reason_text(code, params, RenderContext(t, names, seat, match.options))
+        private_info = not self._group_safe(ui, engine, state, seat)
+        hint = self._hint(match, seat, t, private=msg.private or private_info)
+        return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
+
+    def _apply_many(self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound,
                     t: Translator) -> list[Outbound]:
         out: list[Outbound] = []
         current = match
@@ -650,27 +659,22 @@ class BotCore:
             except (IllegalAction, BadNotation) as exc:
                 if i > 0:
                     break  # a follow-up step ("…and knock") that is not possible now is dropped
-                if msg is None:
-                    return out
-                code = exc.code if isinstance(exc, IllegalAction) else "bad_action"
-                params = exc.params if isinstance(exc, IllegalAction) else {}
-                ui = self.uis[current.game]
-                names = tuple(s.name for s in current.seats)
-                reason = ui.reason_text(code, params, RenderContext(t, names, seat, current.options))
-                private_info = not self._group_safe(ui, engine, state, seat)
-                hint = self._hint(current, seat, t, msg.private or private_info)
-                return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
-            out.extend(self._apply(current, seat, notation, reply_to=msg.message_id if msg else None))
+                if isinstance(exc, IllegalAction):
+                    return self._refusal(msg, t, current, state, seat, exc.code, exc.params)
+                return self._refusal(msg, t, current, state, seat, "bad_action", {})
+            out.extend(self._apply(current, seat, notation, state))
             refreshed = self.repo.match(current.id)
             if refreshed is None or refreshed.status != RUNNING:
                 break
             current = refreshed
         return out
 
-    def _apply(self, match: MatchRec, seat: int, notation: str, reply_to: str | None) -> list[Outbound]:
+    def _apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
+        """Apply, store action and snapshot in one transaction, render. ``state`` saves a reload."""
         engine = self.games[match.game]
-        assert match.state is not None
-        state = engine.load(match.state)
+        if state is None:
+            assert match.state is not None
+            state = engine.load(match.state)
         action = engine.parse_notation(notation)
         new_state, events = engine.apply(state, seat, action)
         status = OVER if engine.outcome(new_state) is not None else RUNNING
@@ -818,7 +822,7 @@ class BotCore:
                 out.append(Outbound(room.platform, t.gettext(
                     "⏰ {name} did not answer in time, so I made the move for them.").format(
                     name=current.seats[seat].name), chat_id=room.ext_id, lang=t.lang))
-            out.extend(self._apply(current, seat, chosen, reply_to=None))
+            out.extend(self._apply(current, seat, chosen, state))
             current = self.repo.match(current.id)
         return out
 
