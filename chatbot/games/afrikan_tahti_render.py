@@ -18,12 +18,12 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageOps
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
 
 from chatbot.games.base import RenderContext
+from chatbot.games.drawing import font
 from engines.afrikan_tahti.board import AIR, GOALS, HAZARDS, LAND, LEGS, MAP, PLACE, PLACES, POINT, SEA_DOTS
 
 SCALE = 0.4
@@ -43,21 +43,10 @@ TOKEN_COLOURS = {
     "star": (255, 204, 0), "ruby": (204, 20, 70), "emerald": (20, 150, 80), "topaz": (240, 170, 40),
     "robber": (20, 20, 20), "horseshoe": (140, 140, 150), "blank": (245, 245, 240),
 }
-FONT_PATHS = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-)
 
 
-@lru_cache(maxsize=8)
 def _font(size: int) -> Any:
-    for path in FONT_PATHS:
-        if Path(path).exists():
-            return ImageFont.truetype(path, size)
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has only the fixed-size bitmap font
-        return ImageFont.load_default()
+    return font(size, bold=True)
 
 
 def xy(node: str) -> tuple[float, float]:

@@ -8,13 +8,12 @@ else Pillow's built-in font, so a missing font never breaks a game.
 from __future__ import annotations
 
 import io
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from chatbot.games.base import RenderContext
+from chatbot.games.drawing import font
 
 FILL = {"B": (52, 120, 198), "P": (132, 74, 178), "R": (140, 94, 60), "G": (62, 150, 72)}
 PALE = {"B": (214, 228, 245), "P": (232, 220, 242), "R": (236, 224, 214), "G": (218, 238, 220)}
@@ -22,22 +21,8 @@ COLOURS = ("B", "P", "R", "G")
 BACKGROUND, INK, MUTED = (250, 248, 240), (30, 30, 30), (120, 120, 120)
 SLOT_W, SLOT_H, GAP, MARGIN = 96, 30, 4, 16
 LABEL_W = 56
-FONT_PATHS = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
-)
 
 
-@lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    paths = [p.replace("DejaVuSans.ttf", "DejaVuSans-Bold.ttf") for p in FONT_PATHS] if bold else list(FONT_PATHS)
-    for path in paths:
-        if Path(path).exists():
-            return ImageFont.truetype(path, size)
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has only the fixed-size bitmap font
-        return ImageFont.load_default()
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
@@ -59,7 +44,7 @@ def table_png(view: Any, ctx: RenderContext) -> bytes:
     height = MARGIN * 2 + band_h * len(view.seats)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, normal, bold = _font(12), _font(14), _font(16, bold=True)
+    small, normal, bold = font(12), font(14), font(16, bold=True)
     ranks = view.ranks
     for index, seat in enumerate(view.seats):
         top = MARGIN + index * band_h
