@@ -14,12 +14,12 @@ import sys
 
 
 def _core(args: argparse.Namespace, default_db: str | None = None):
-    from chatbot.core.service import BotCore
+    from chatbot.compose import new_core
     from chatbot.storage import SqlRepository
 
     db = getattr(args, "db", None) or default_db
     repo = SqlRepository(db)
-    return BotCore(repo, seed=getattr(args, "seed", None))
+    return new_core(repo, seed=getattr(args, "seed", None))
 
 
 def main(argv: list[str] | None = None) -> int:

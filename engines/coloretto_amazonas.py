@@ -35,19 +35,8 @@ from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any, TypeAlias
 
-from engines.base import (
-    BadNotation,
-    Engine,
-    Event,
-    IllegalAction,
-    Outcome,
-    Seat,
-    ev,
-    random_policy,
-    rank_by,
-    rng_for,
-    types_of,
-)
+from engines.codec import BadNotation, types_of
+from engines.contract import Engine, Event, IllegalAction, Outcome, Seat, ev, random_policy, rank_by, rng_for
 
 # ---------------------------------------------------------------------------------------------
 # Constants

@@ -28,19 +28,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from engines.base import (
-    BadNotation,
-    Engine,
-    Event,
-    IllegalAction,
-    Outcome,
-    Seat,
-    ev,
-    random_policy,
-    rank_by,
-    rng_for,
-    types_of,
-)
+from engines.codec import BadNotation, types_of
+from engines.contract import Engine, Event, IllegalAction, Outcome, Seat, ev, random_policy, rank_by, rng_for
 
 __all__ = [
     "CANONICAL_DECK", "ENGINE", "KIND", "VALUE", "Action", "Discard", "Draw", "Draw2", "End", "Knock",

@@ -31,7 +31,7 @@ def simulate(game: str, games: int, seed: str, players: int | None, ais: list[st
     seat_wins: Counter[int] = Counter()
     end_reasons: Counter[str] = Counter()
     start = time.perf_counter()
-    from engines.base import play_ai_game
+    from engines.playout import play_ai_game
 
     for g in range(games):
         seats = tuple(names[(s + g) % len(names)] for s in range(n))

@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from chatbot.core.i18n import translator
+from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti_render import board_png
-from chatbot.games.base import RenderContext
 from engines import GAMES
-from engines.base import play_ai_game
+from engines.playout import play_ai_game
 
 
 def main() -> int:

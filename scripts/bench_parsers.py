@@ -21,7 +21,8 @@ from chatbot.core import nlp
 from chatbot.core.parsing import ParseContext
 from chatbot.games import UIS
 from engines import GAMES
-from engines.base import play_ai_game, rng_for
+from engines.contract import rng_for
+from engines.playout import play_ai_game
 
 SAMPLES = {
     "majavajengi": ["nostan", "otan poistopakasta ja laitan sen toiseen", "vaihdan kakkoseni Liisan neloseen",

@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STDLIB_ONLY = {"engines"}
 FORBIDDEN = {
     "engines": {"chatbot", "telegram", "nio", "sqlmodel", "sqlalchemy", "babel", "PIL", "aiohttp"},
-    "chatbot/core": {"chatbot.transports", "chatbot.storage", "telegram", "nio", "sqlmodel", "sqlalchemy",
-                     "aiohttp"},
+    "chatbot/core": {"chatbot.games", "chatbot.transports", "chatbot.storage", "chatbot.compose", "telegram",
+                     "nio", "sqlmodel", "sqlalchemy", "aiohttp", "PIL"},
     "chatbot/games": {"chatbot.transports", "chatbot.storage", "telegram", "nio", "sqlmodel", "sqlalchemy"},
 }
 

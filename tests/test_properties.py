@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games import UIS
 from engines import GAMES
-from engines.base import replay
+from engines.playout import replay
 from tests.chatbot.table import Table
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,6 +16,8 @@ game live here, read top-down:
 6. A game's vocabulary: :class:`Lexicon` maps words and phrases of each language to the game's own
    concept keys, and :meth:`Lexicon.scan` turns a message into items (:class:`Item`: concepts,
    numbers, seats, negation) that a game's parser matches against its legal actions.
+7. What a message says: :class:`Reading` collects the concepts said and denied over the items;
+   each game's parser subclasses it with the facts it cares about (positions, places, names).
 
 Nothing here knows a game's rules; concept keys are plain strings chosen by each game.
 """
@@ -32,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Self
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -908,3 +911,42 @@ def _apply_negation(items: list[Item]) -> list[Item]:
             continue
         out.append(dataclasses.replace(item, negated=True) if negating and item.concepts else item)
     return out
+
+
+@dataclasses.dataclass(slots=True)
+class Reading:
+    """What a message says, whatever the phase: the concepts said, the concepts denied (inside a
+    negation: "en *koputa*"), how many words meant nothing, and whether it opens as a question.
+
+    :meth:`of` walks the items once; a game's subclass adds its own fields and reads them in
+    :meth:`take` (called for every item, with its index), and may change which concepts count in
+    :meth:`concepts_of`. The game's parser then decides what the reading means in the phase.
+    """
+
+    said: set[str] = dataclasses.field(default_factory=set)
+    denied: set[str] = dataclasses.field(default_factory=set)
+    unknown: int = 0
+    question: bool = False
+
+    @classmethod
+    def of(cls, items: Sequence[Item], question: str | None = None) -> Self:
+        """Read ``items``; ``question`` is the concept key that opens a question ("miten", "how")."""
+        reading = cls()
+        reading.question = bool(items) and question is not None and items[0].has(question)
+        for index, item in enumerate(items):
+            (reading.denied if item.negated else reading.said).update(reading.concepts_of(item))
+            reading.unknown += not item.known
+            reading.take(items, index)
+        return reading
+
+    def concepts_of(self, item: Item) -> Iterable[str]:
+        return item.concepts
+
+    def take(self, items: Sequence[Item], index: int) -> None:
+        """A game's own reading of ``items[index]``; the base reads nothing more."""
+
+    def has(self, *concepts: str) -> bool:
+        return any(c in self.said for c in concepts)
+
+    def denies(self, *concepts: str) -> bool:
+        return any(c in self.denied for c in concepts)

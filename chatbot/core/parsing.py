@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +43,18 @@ ParseResult = Parsed | NotUnderstood | NotLegal | Ambiguous
 
 
 @dataclass(frozen=True, slots=True)
-class ParseContext:
+class ParseContext(Generic[V]):
     """What a game's parser may use: the speaker's language and seat, the legal actions now (as
-    notations), the speaker's view (or the public view for onlookers), and the seat names."""
+    notations), the speaker's view (or the public view for onlookers; typed by the game), and the
+    seat names. Every fact a parser needs comes from the typed view.
+
+    A parser returns what the player meant; whether it is legal now, and why not, is the engine's
+    ``check`` to say (the core asks it), so no parser re-derives a rule."""
 
     lang: str
     seat: int | None
     legal: tuple[str, ...]
-    view: Any
+    view: V
     seat_names: tuple[str, ...]
+    # TODO(#11): removed once every game's parser reads its facts from the typed view
     extra: dict[str, Any] = field(default_factory=dict)

@@ -1,13 +1,27 @@
-"""The storage port: the records the core reads and writes, and the repository it calls.
+"""The core's ports: what it needs from storage and from each game's chat side.
 
-``chatbot.storage`` implements :class:`Repository` with SQLModel; tests may use the same class on
-SQLite or PostgreSQL. The core never imports the storage package or SQLAlchemy.
+Storage: the records the core reads and writes, and the :class:`Repository` it calls.
+``chatbot.storage`` implements it with SQLModel; tests may use the same class on SQLite or
+PostgreSQL. The core never imports the storage package or SQLAlchemy.
+
+Games: :class:`GameUI` is how a game is named, rendered, explained and understood in chat. A
+``GameUI`` works only with views (never states), notations and a :class:`Translator` for the
+recipient, so a renderer cannot leak what its recipient may not see, and the core needs no
+game-specific code. ``chatbot.games`` holds one implementation per game; the composition root
+(:mod:`chatbot.compose`) hands that registry to the core, which never imports it.
 """
 
 from __future__ import annotations
 
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from chatbot.core.i18n import Translator
+from chatbot.core.parsing import ParseContext, ParseResult
+from engines.contract import Event
 
 LOBBY, RUNNING, OVER, CANCELLED = "lobby", "running", "over", "cancelled"
 
@@ -88,3 +102,124 @@ class Repository(Protocol):
 
     def kv_get(self, namespace: str, key: str) -> Any: ...
     def kv_set(self, namespace: str, key: str, value: Any) -> None: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# The game-UI port
+
+
+@dataclass(frozen=True, slots=True)
+class RenderContext:
+    """Who a text is for: the translator of the recipient, the seat names, and the recipient's seat
+    (``None`` for the group table or an onlooker)."""
+
+    t: Translator
+    names: tuple[str, ...]
+    seat: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def lang(self) -> str:
+        return self.t.lang
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"#{seat + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleTopic:
+    """One rule explanation: ``text`` is an English msgid (marked with ``N_``), translated on use;
+    ``keywords`` are lower-case words or phrases in any language that lead to the topic."""
+
+    key: str
+    text: str
+    keywords: tuple[str, ...]
+    title: str = ""
+
+
+class GameUI(ABC):
+    """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``."""
+
+    game_id: str
+    #: catalog domain of this game's texts
+    domain: str
+    #: words (casefolded, any language) that select this game in "uusi X" / "new X"
+    aliases: tuple[str, ...] = ()
+
+    @abstractmethod
+    def title(self, t: Translator) -> str:
+        """The game's display name in the recipient's language."""
+
+    @abstractmethod
+    def rule_topics(self) -> Sequence[RuleTopic]:
+        """Every rule explanation topic of the spec, the overview (goal) first."""
+
+    @abstractmethod
+    def render_table(self, view: Any, ctx: RenderContext) -> str:
+        """The public table from the public view: one glance tells whose turn it is and what changed."""
+
+    def render_private(self, view: Any, ctx: RenderContext) -> str | None:
+        """The seat's private panel (its hand) from its own view, or None when there is nothing."""
+        return None
+
+    @abstractmethod
+    def render_events(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        """Lines describing events for one recipient; the caller passes only events that recipient
+        may see."""
+
+    @abstractmethod
+    def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
+        """A short button label for a legal action."""
+
+    def button_rows(self, legal: Sequence[str], view: Any, ctx: RenderContext) -> list[list[tuple[str, str]]]:
+        """Rows of (label, notation) for the legal actions; games may group them better."""
+        rows: list[list[tuple[str, str]]] = []
+        for notation in legal:
+            label = self.action_label(notation, view, ctx)
+            if rows and len(rows[-1]) < 4 and len(label) <= 12:
+                rows[-1].append((label, notation))
+            else:
+                rows.append([(label, notation)])
+        return rows
+
+    def group_actions(self, legal: Sequence[str], public_view: Any) -> tuple[str, ...]:
+        """The legal actions whose buttons may be shown in the group: only those whose existence
+        reveals nothing hidden (a list of "use the Peek" buttons would reveal the drawn card).
+        The default shows none in the group; every seat always gets all its buttons in private."""
+        return ()
+
+    def prompt_line(self, view: Any, ctx: RenderContext) -> str | None:
+        """The line above a seat's private buttons when the default "Your turn!" would be wrong
+        (an answer in a reaction window, a defender's roll)."""
+        return None
+
+    def deadline(self, public_view: Any) -> float | None:
+        """Seconds for a quick answer that every seat gets alike (a reaction window), or None for
+        the ordinary turn timer."""
+        return None
+
+    def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
+        """The move the bot makes for a person who let their time run out; None lets the game's
+        default AI choose from the seat's own view."""
+        return None
+
+    @abstractmethod
+    def parse(self, text: str, ctx: ParseContext) -> ParseResult:
+        """Understand free text as actions of this game, matching only what is legal now."""
+
+    @abstractmethod
+    def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
+        """Why an action is refused, with the way forward, in the recipient's language."""
+
+    def cards_in(self, text: str) -> list[str]:
+        """Every card named in a rendered text, for the no-leak check (DESIGN §8): cards are written
+        in brackets ("[7]", "[🔍 Kurkistus]"); games whose brackets carry markers strip them here."""
+        return re.findall(r"\[([^\]]+)\]", text)
+
+    def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
+        """A PNG of the table where a picture reads better than text."""
+        return None
+
+    def option_words(self) -> dict[str, str]:
+        """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""
+        return {}

@@ -19,6 +19,7 @@ from typing import Any
 
 from chatbot.core import i18n
 from chatbot.core.commands import Command, parse_command
+from chatbot.core.explain import find_topics, game_named
 from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.nlp import Lemmatizer
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
@@ -27,18 +28,17 @@ from chatbot.core.ports import (
     LOBBY,
     OVER,
     RUNNING,
+    GameUI,
     MatchRec,
+    RenderContext,
     Repository,
     RoomRec,
     SeatRec,
     UserRec,
 )
-from chatbot.core.rules import find_topics, game_named
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.games import UIS
-from chatbot.games.base import GameUI, RenderContext
-from engines import GAMES
-from engines.base import BadNotation, Engine, Event, IllegalAction, decode, encode
+from engines.codec import BadNotation, decode, encode
+from engines.contract import Engine, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +59,9 @@ class Speaker:
 class BotCore:
     """Transport-agnostic bot: ``handle`` one inbound message, ``step_ai`` one AI move."""
 
-    def __init__(self, repo: Repository, *, seed: str | None = None, bot_name: str = "Pelibotti",
-                 lemmatizer: Lemmatizer | None = None, uis: dict[str, GameUI] | None = None,
-                 games: dict[str, Engine] | None = None, clock: Callable[[], float] = time.time,
+    def __init__(self, repo: Repository, *, uis: dict[str, GameUI], games: dict[str, Engine],
+                 seed: str | None = None, bot_name: str = "Pelibotti",
+                 lemmatizer: Lemmatizer | None = None, clock: Callable[[], float] = time.time,
                  remind_after: float = 600.0, act_after: float = 1800.0) -> None:
         self.repo = repo
         self.clock = clock
@@ -71,8 +71,8 @@ class BotCore:
         self.base_seed = seed
         self.bot_name = bot_name
         self.lemmatizer = lemmatizer or Lemmatizer()
-        self.uis = uis if uis is not None else UIS
-        self.games = games if games is not None else GAMES
+        self.uis = uis
+        self.games = games
         #: match id -> (version, whether an AI seat is to act), see ai_pending
         self._ai_turns: dict[int, tuple[int, bool]] = {}
 

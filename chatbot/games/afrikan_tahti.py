@@ -16,16 +16,17 @@ from typing import Any
 
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
 from chatbot.games import afrikan_tahti_cards as cards
 from chatbot.games import afrikan_tahti_parser as parser
 from chatbot.games.afrikan_tahti_parser import ahead, chosen_path, dot_ends, is_base, move_paths
-from chatbot.games.base import GameUI, RenderContext, RuleTopic
 from engines.afrikan_tahti import ENGINE, xdata
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.board import HAZARDS, LEGS, PLACE_SET, SEA_DOTS, node_of
 from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE
 from engines.afrikan_tahti.xmodel import seat_of
-from engines.base import BadNotation, Event
+from engines.codec import BadNotation
+from engines.contract import Event
 
 # --------------------------------------------------------------------------------------------------
 # Rule topics (vocabulary.md §7, base game)

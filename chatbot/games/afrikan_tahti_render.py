@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
 
-from chatbot.games.base import RenderContext
+from chatbot.core.ports import RenderContext
 from chatbot.games.drawing import font
 from engines.afrikan_tahti.board import AIR, GOALS, HAZARDS, LAND, LEGS, MAP, PLACE, PLACES, POINT, SEA_DOTS
 

@@ -19,10 +19,10 @@ from typing import Any
 
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
 from chatbot.games import cardavia_parser
-from chatbot.games.base import GameUI, RenderContext, RuleTopic
-from engines.base import Event
 from engines.cardavia import rank_of
+from engines.contract import Event
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 MARKER = {

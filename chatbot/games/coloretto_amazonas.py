@@ -20,9 +20,9 @@ from typing import Any
 
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
 from chatbot.games import coloretto_amazonas_parser
-from chatbot.games.base import GameUI, RenderContext, RuleTopic
-from engines.base import Event
+from engines.contract import Event
 
 COLOURS = ("B", "P", "R", "G")
 CAPACITY = {"B": 5, "P": 4, "R": 3, "G": 6}

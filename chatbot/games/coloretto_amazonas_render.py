@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from chatbot.games.base import RenderContext
+from chatbot.core.ports import RenderContext
 from chatbot.games.drawing import font
 
 FILL = {"B": (52, 120, 198), "P": (132, 74, 178), "R": (140, 94, 60), "G": (62, 150, 72)}

@@ -14,9 +14,9 @@ from typing import Any
 
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
 from chatbot.games import majavajengi_parser
-from chatbot.games.base import GameUI, RenderContext, RuleTopic
-from engines.base import Event
+from engines.contract import Event
 
 TOPICS = (
     RuleTopic('majavajengi.goal', N_('Score as few points as you can. At the end of every round the four cards in front of you are added up, and after the last round the lowest total wins.'),

@@ -52,7 +52,8 @@ from engines.afrikan_tahti.model import (
     normalize_options,
 )
 from engines.afrikan_tahti.rules import rules_for, to_act
-from engines.base import Engine, Event, Outcome, Seat, types_of
+from engines.codec import types_of
+from engines.contract import Engine, Event, Outcome, Seat
 
 
 class AfrikanTahti(Engine):

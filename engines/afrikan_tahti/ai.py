@@ -39,7 +39,7 @@ from engines.afrikan_tahti.model import (
     Stay,
     View,
 )
-from engines.base import AIPolicy, random_policy
+from engines.contract import AIPolicy, random_policy
 
 _FAR = 999
 _STAR_VALUE = 3000  # what finding the Star is worth to a player without a winning item

@@ -107,7 +107,7 @@ from engines.afrikan_tahti.xmodel import (
 from engines.afrikan_tahti.xquery import MAX_OFFERS, SEAPLANE_PRICE, Q, Snap
 from engines.afrikan_tahti.xsetup import thaw_presets, x_setup
 from engines.afrikan_tahti.xtable import ExpTable
-from engines.base import Event, IllegalAction, Seat
+from engines.contract import Event, IllegalAction, Seat
 
 OWN_TURN = (Hold, Unhold, Play, Use)
 PHASE_X: dict[str, tuple[type, ...]] = {

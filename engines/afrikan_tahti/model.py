@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.afrikan_tahti.board import AIR, CODE, LEGS, PLACE_SET, TREASURE_PLACES, node_of
-from engines.base import BadNotation
+from engines.codec import BadNotation
 
 # ---------------------------------------------------------------------------------------------
 # Constants

@@ -100,7 +100,7 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.base import Event, IllegalAction, Outcome, Seat, ev, rng_for
+from engines.contract import Event, IllegalAction, Outcome, Seat, ev, rng_for
 
 # ---------------------------------------------------------------------------------------------
 # Movement: the choices of the move phase

@@ -17,7 +17,7 @@ from engines.afrikan_tahti import model
 from engines.afrikan_tahti.board import PLACE_SET, node_of
 from engines.afrikan_tahti.cards import Deck
 from engines.afrikan_tahti.xdata import CHARS, EVT, EXP, HAND_CARDS
-from engines.base import BadNotation
+from engines.codec import BadNotation
 
 CHARACTER = "character"  # setup: characters are chosen before the start places
 PHASE2 = "phase2"

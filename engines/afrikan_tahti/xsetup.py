@@ -15,7 +15,7 @@ from engines.afrikan_tahti.rules import BaseRules
 from engines.afrikan_tahti.xdata import CHARACTERS, DISCOVERY_TOKENS, EQUIPMENT_TOKENS
 from engines.afrikan_tahti.xmodel import CHARACTER, Ext, SeatX
 from engines.afrikan_tahti.xtable import ExpTable
-from engines.base import Event, ev, rng_for
+from engines.contract import Event, ev, rng_for
 
 
 def deal(seed: str, purpose: str, pool: tuple[str, ...], layout: Mapping[str, str]) -> tuple[str, ...]:

@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engines.base import BadNotation, Engine, Event, IllegalAction, Outcome, rng_for, types_of
 from engines.cardavia import ai
 from engines.cardavia.rules import (
     CARD_IDS,
@@ -52,6 +51,8 @@ from engines.cardavia.rules import (
     rank_of,
     to_act,
 )
+from engines.codec import BadNotation, types_of
+from engines.contract import Engine, Event, IllegalAction, Outcome, rng_for
 
 __all__ = [
     "ENGINE",

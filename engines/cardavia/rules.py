@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Event, ev, rng_for
+from engines.contract import Event, ev, rng_for
 
 # ---------------------------------------------------------------------------------------------
 # Constants

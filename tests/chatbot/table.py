@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from chatbot.core.service import BotCore
+from chatbot.compose import new_core
 from chatbot.core.types import Inbound, Outbound
 from chatbot.storage import SqlRepository
 
@@ -22,7 +22,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.repo = SqlRepository(self.url)
-        self.core = BotCore(self.repo, seed=self.seed)
+        self.core = new_core(self.repo, seed=self.seed)
 
     def _deliver(self, out: list[Outbound]) -> list[Outbound]:
         self.sent.extend(out)

@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from chatbot.compose import new_core
 from chatbot.core.i18n import translator
-from chatbot.core.service import BotCore
+from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import REASONS, TOPICS, UI
 from chatbot.games.afrikan_tahti_render import board_png
-from chatbot.games.base import RenderContext
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES
 from engines.afrikan_tahti import ENGINE
-from engines.base import Event
+from engines.contract import Event
 from tests.chatbot.table import GROUP, Table
 from tests.golden.make_afrikan_tahti import phrase
 
@@ -50,7 +50,7 @@ def base_engine():
 
 def new_table(seed: str = "tahti") -> Table:
     table = Table(seed=seed)
-    table.core = BotCore(table.repo, seed=seed, games={**GAMES, "afrikan_tahti": base_engine()})
+    table.core = new_core(table.repo, seed=seed, games={**GAMES, "afrikan_tahti": base_engine()})
     return table
 
 
@@ -258,7 +258,7 @@ def test_picture_changes_only_when_the_board_does():
 def _final_view_of_golden():
     lines = (GOLDEN / "afrikan_tahti_3p_fi.in.jsonl").read_text(encoding="utf-8").splitlines()
     seed = json.loads(lines[0])["seed"]
-    core = BotCore(SqlRepository("sqlite://"), seed=seed, games={**GAMES, "afrikan_tahti": base_engine()})
+    core = new_core(SqlRepository("sqlite://"), seed=seed, games={**GAMES, "afrikan_tahti": base_engine()})
     list(run_lines(core, lines))
     match = core.repo.match(1)
     state = ENGINE.load(match.state)

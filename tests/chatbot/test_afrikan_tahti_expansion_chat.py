@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import collections
 
+from chatbot.compose import new_core
 from chatbot.core.i18n import translator
-from chatbot.core.service import BotCore
+from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI, X_REASONS, card_name
 from chatbot.games.afrikan_tahti_cards import CHARACTERS, EXPEDITION_CARDS
-from chatbot.games.base import RenderContext
 from engines.afrikan_tahti import ENGINE
-from engines.base import rng_for
+from engines.contract import rng_for
 from tests.chatbot.table import GROUP, Table
 
 PEOPLE = ("anna", "bertta", "ceder")
@@ -102,7 +102,7 @@ def test_character_choice_and_a_whole_match_by_buttons_without_leaking_a_hand():
 def test_a_reaction_window_passes_when_its_time_runs_out():
     now = [1000.0]
     table = Table(seed="ikkuna")
-    table.core = BotCore(table.repo, seed="ikkuna", clock=lambda: now[0], remind_after=600, act_after=1800)
+    table.core = new_core(table.repo, seed="ikkuna", clock=lambda: now[0], remind_after=600, act_after=1800)
     start(table, *PEOPLE)
     for _ in range(3000):
         state = state_of(table)

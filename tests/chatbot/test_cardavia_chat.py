@@ -10,12 +10,14 @@ from collections import Counter
 
 import pytest
 
+from chatbot.compose import new_core
 from chatbot.core.i18n import translator
+from chatbot.core.ports import RenderContext
 from chatbot.core.service import RECENT_ACTIONS, BotCore
-from chatbot.games.base import RenderContext
 from chatbot.games.cardavia import REASON_TOPIC, REASONS, TOPIC_TEXT, UI, card_name, cards_in
-from engines.base import Event, decode
 from engines.cardavia import ENGINE, Options
+from engines.codec import decode
+from engines.contract import Event
 from tests.chatbot.table import GROUP, Table
 from tests.golden.make_cardavia import phrase
 
@@ -162,7 +164,7 @@ def test_the_group_never_sees_a_hidden_card():
     options = ["", "narri_näkyy=ei", "perinteinen_kissa=kyllä", "elämät=1"]
     for game in range(8):
         table = Table(seed=f"gnav-leak{game}")
-        table.core = ScanningCore(table.repo, seed=f"gnav-leak{game}")
+        table.core = new_core(table.repo, cls=ScanningCore, seed=f"gnav-leak{game}")
         humans = ["matti", "liisa", "pekka"][: 1 + game % 3]
         lobby(table, *humans, options=options[game % 4], bots=("",) * (game % 2))
         table.play_randomly(rng)

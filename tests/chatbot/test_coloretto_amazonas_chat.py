@@ -9,12 +9,14 @@ from collections import Counter
 
 import pytest
 
+from chatbot.compose import new_core
 from chatbot.core.i18n import translator
+from chatbot.core.ports import RenderContext
 from chatbot.core.service import RECENT_ACTIONS, BotCore
-from chatbot.games.base import RenderContext
 from chatbot.games.coloretto_amazonas import ANIMALS, REASONS, TOPICS, UI, cards_in
-from engines.base import Event, decode
+from engines.codec import decode
 from engines.coloretto_amazonas import ENGINE
+from engines.contract import Event
 from tests.chatbot.table import GROUP, Table
 from tests.golden.make_coloretto import phrase
 
@@ -121,7 +123,7 @@ def test_hidden_hands_never_reach_the_group():
     rng = random.Random(7)
     for game in range(6):
         table = Table(seed=f"co-leak{game}")
-        table.core = ScanningCore(table.repo, seed=f"co-leak{game}")
+        table.core = new_core(table.repo, cls=ScanningCore, seed=f"co-leak{game}")
         humans = ["matti", "liisa", "pekka"][: 1 + game % 3]
         lobby(table, *humans, bots=1 + game % 2 if len(humans) < 3 else 0)
         table.play_randomly(rng)
@@ -217,8 +219,8 @@ def test_rules_on_request_in_both_languages():
 
 @pytest.mark.parametrize("lang", ["fi", "en"])
 def test_every_rule_topic_is_found_by_its_title_and_by_a_question(lang):
+    from chatbot.core.explain import find_topics
     from chatbot.core.nlp import default_lemmatizer
-    from chatbot.core.rules import find_topics
 
     t = translator(lang)
     for topic in TOPICS:  # the titles are what the "rules" overview offers as examples

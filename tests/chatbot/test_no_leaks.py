@@ -14,12 +14,14 @@ from collections import Counter
 
 import pytest
 
+from chatbot.compose import new_core
 from chatbot.core.i18n import translator
+from chatbot.core.ports import RenderContext
 from chatbot.core.service import RECENT_ACTIONS, BotCore
-from chatbot.games.base import RenderContext
 from chatbot.games.majavajengi import UI, cards_in
 from engines import GAMES
-from engines.base import Event, decode
+from engines.codec import decode
+from engines.contract import Event
 from tests.chatbot.table import Table
 
 ENGINE = GAMES["majavajengi"]
@@ -58,7 +60,7 @@ def test_two_hundred_chat_games_leak_no_hidden_card():
     rng = random.Random(2026)
     for game in range(200):
         table = Table(seed=f"leak{game}")
-        table.core = ScanningCore(table.repo, seed=f"leak{game}")
+        table.core = new_core(table.repo, cls=ScanningCore, seed=f"leak{game}")
         humans = ["matti", "liisa", "pekka"][: rng.randint(1, 3)]
         bots = rng.randint(0 if len(humans) > 1 else 1, 2)
         table.say(humans[0], "uusi majavajengi rounds=1")

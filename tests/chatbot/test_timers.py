@@ -3,7 +3,7 @@ person; a restarted core (a new BotCore on the same file) keeps the deadlines.""
 
 from __future__ import annotations
 
-from chatbot.core.service import BotCore
+from chatbot.compose import new_core
 from chatbot.storage import SqlRepository
 from tests.chatbot.table import Table
 
@@ -20,7 +20,7 @@ def test_reminder_then_the_bot_moves_and_a_restart_keeps_the_deadline(tmp_path):
     clock = Clock()
     url = f"sqlite:///{tmp_path / 'timers.sqlite'}"
     table = Table(url=url, seed="timers")
-    table.core = BotCore(table.repo, seed="timers", clock=clock, remind_after=60, act_after=300)
+    table.core = new_core(table.repo, seed="timers", clock=clock, remind_after=60, act_after=300)
     table.say("matti", "uusi majavajengi")
     table.say("liisa", "liity")
     table.say("matti", "aloita")
@@ -33,7 +33,7 @@ def test_reminder_then_the_bot_moves_and_a_restart_keeps_the_deadline(tmp_path):
     assert any(o.chat_id == "g1" and "Odotetaan" in o.text for o in out)
     assert table.core.tick() == []  # reminded once only
     # the process restarts: the deadline is in the database
-    restarted = BotCore(SqlRepository(url), seed="timers", clock=clock, remind_after=60, act_after=300)
+    restarted = new_core(SqlRepository(url), seed="timers", clock=clock, remind_after=60, act_after=300)
     clock.now += 300
     out = restarted.tick()
     assert any("tein siirron" in o.text for o in out)

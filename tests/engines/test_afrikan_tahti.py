@@ -25,7 +25,9 @@ from engines.afrikan_tahti.model import (
     Stay,
     content_id,
 )
-from engines.base import BadNotation, IllegalAction, play_ai_game, replay, rng_for
+from engines.codec import BadNotation
+from engines.contract import IllegalAction, rng_for
+from engines.playout import play_ai_game, replay
 from engines.simulate import simulate
 
 BASE = Options(expansion=False)  # these are the base game's scenarios (expansion=True is the default)

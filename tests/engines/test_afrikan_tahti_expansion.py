@@ -16,7 +16,9 @@ from engines.afrikan_tahti.cards import DANGER_CARDS, EVENT_CARDS, EXPEDITION_CA
 from engines.afrikan_tahti.model import content_id
 from engines.afrikan_tahti.xdata import CHARACTERS, CHARS, DISCOVERY_MIX, EQUIPMENT_MIX, EXP
 from engines.afrikan_tahti.xmodel import Reroll, TurnX
-from engines.base import BadNotation, IllegalAction, play_ai_game, replay
+from engines.codec import BadNotation
+from engines.contract import IllegalAction
+from engines.playout import play_ai_game, replay
 from engines.simulate import simulate
 
 BLANKS = ("blank",) * 5

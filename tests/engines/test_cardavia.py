@@ -13,9 +13,11 @@ import random
 
 import pytest
 
-from engines.base import BadNotation, IllegalAction, play_ai_game, rng_for
 from engines.cardavia import ENGINE, AsideView, Ask, Keep, Knock, Options, ai, rank_of
 from engines.cardavia.rules import CARD_IDS, CARDS, ORDINARY, PUBLIC, build_view, knows
+from engines.codec import BadNotation
+from engines.contract import IllegalAction, rng_for
+from engines.playout import play_ai_game
 from engines.simulate import simulate
 
 E = ENGINE

@@ -8,7 +8,7 @@ from itertools import chain
 
 import pytest
 
-from engines.base import BadNotation, IllegalAction, play_ai_game, replay
+from engines.codec import BadNotation
 from engines.coloretto_amazonas import (
     CANONICAL_DECK,
     ENGINE,
@@ -26,6 +26,8 @@ from engines.coloretto_amazonas import (
     Refuse,
     smart_policy,
 )
+from engines.contract import IllegalAction
+from engines.playout import play_ai_game, replay
 from engines.simulate import simulate
 
 E = ENGINE

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from engines import GAMES
-from engines.base import IllegalAction, play_ai_game, replay
+from engines.contract import IllegalAction
+from engines.playout import play_ai_game, replay
 
 GAME_IDS = sorted(GAMES)
 

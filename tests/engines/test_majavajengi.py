@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from engines.base import BadNotation, IllegalAction, play_ai_game, rng_for
+from engines.codec import BadNotation
+from engines.contract import IllegalAction, rng_for
 from engines.majavajengi import (
     CANONICAL_DECK,
     ENGINE,
@@ -29,6 +30,7 @@ from engines.majavajengi import (
     new_game_with_deck,
     smart_policy,
 )
+from engines.playout import play_ai_game
 from engines.simulate import simulate
 
 FILLER = ("N7", "N8", "N9", "N6", "N5", "N4")

@@ -16,11 +16,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+from chatbot.compose import new_core
 from chatbot.core.i18n import translator
+from chatbot.core.ports import RenderContext
 from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti_parser import PLACE_FI, ahead, chosen_path, move_paths
-from chatbot.games.base import RenderContext
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES
@@ -96,7 +97,7 @@ FALLBACKS: list[tuple[str, str]] = []
 def drive(seed: str = SEED, new_game: str = NEW_GAME, core: BotCore | None = None) -> tuple[list[dict], BotCore]:
     """Play one game; returns the input lines and the core (for the final picture)."""
     rng = random.Random(seed)
-    core = core or BotCore(SqlRepository("sqlite://"), seed=seed)
+    core = core or new_core(SqlRepository("sqlite://"), seed=seed)
     lines: list[dict] = []
     engine = core.games["afrikan_tahti"]
 

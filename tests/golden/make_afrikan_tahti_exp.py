@@ -13,6 +13,7 @@ import json
 import random
 from typing import Any
 
+from chatbot.compose import new_core
 from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti_cards import FI_FORMS
 from chatbot.games.afrikan_tahti_parser import PLACE_FI
@@ -95,7 +96,7 @@ def x_phrase(notation: str, view: Any, rng: random.Random, names: tuple[str, ...
 
 def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
     rng = random.Random(seed)
-    core = BotCore(SqlRepository("sqlite://"), seed=seed)
+    core = new_core(SqlRepository("sqlite://"), seed=seed)
     engine = core.games["afrikan_tahti"]
     lines: list[dict] = []
     pressed = 0

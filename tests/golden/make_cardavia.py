@@ -14,7 +14,7 @@ import json
 import random
 from pathlib import Path
 
-from chatbot.core.service import BotCore
+from chatbot.compose import new_core
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES
@@ -45,7 +45,7 @@ def phrase(notation: str, dealer: bool, lang: str, rng: random.Random) -> str:
 def drive(seed: str, lang: str, options: str) -> list[dict]:
     """Play one match; returns the input lines."""
     rng = random.Random(seed)
-    core = BotCore(SqlRepository("sqlite://"), seed=seed)
+    core = new_core(SqlRepository("sqlite://"), seed=seed)
     lines: list[dict] = []
     user = "matti" if lang == "fi" else "alice"
 

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from chatbot.compose import new_core
 from chatbot.core.parsing import ParseContext, Parsed
-from chatbot.core.service import BotCore
 from chatbot.games.coloretto_amazonas import UI
 from chatbot.games.coloretto_amazonas_parser import EN_ANIMALS, FI_ANIMALS
 from chatbot.storage import SqlRepository
@@ -101,7 +101,7 @@ class Driver:
 
     def __init__(self, seed: str) -> None:
         self.seed = seed
-        self.core = BotCore(SqlRepository("sqlite://"), seed=seed)
+        self.core = new_core(SqlRepository("sqlite://"), seed=seed)
         self.lines: list[dict[str, Any]] = []
         self.out: list[dict[str, Any]] = []
 

@@ -12,7 +12,7 @@ import json
 import random
 from pathlib import Path
 
-from chatbot.core.service import BotCore
+from chatbot.compose import new_core
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES
@@ -57,7 +57,7 @@ def phrase(notation: str, names: list[str], vocab: dict, rng: random.Random) -> 
 def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, options: str) -> list[dict]:
     """Play one game; returns the input lines. ``people`` are (user id, language) pairs."""
     rng = random.Random(seed)
-    core = BotCore(SqlRepository("sqlite://"), seed=seed)
+    core = new_core(SqlRepository("sqlite://"), seed=seed)
     lines: list[dict] = []
 
     def send(line: dict) -> list[dict]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbot.core.service import BotCore
+from chatbot.compose import new_core
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 
@@ -21,7 +21,7 @@ CASES = ("coloretto_2p_fi", "coloretto_4p_en")
 def replay(name: str) -> tuple[list[dict], list[dict]]:
     raw = (HERE / f"{name}.in.jsonl").read_text(encoding="utf-8").splitlines()
     inputs = [json.loads(line) for line in raw if line.strip()]
-    core = BotCore(SqlRepository("sqlite://"), seed=inputs[0]["seed"])
+    core = new_core(SqlRepository("sqlite://"), seed=inputs[0]["seed"])
     return inputs, list(run_lines(core, raw))
 
 

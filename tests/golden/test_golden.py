@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbot.core.service import BotCore
+from chatbot.compose import new_core
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 
@@ -28,7 +28,7 @@ def seed_of(name: str) -> str:
 @pytest.mark.parametrize("name", CASES)
 def test_golden_transcript(name):
     lines = (HERE / f"{name}.in.jsonl").read_text(encoding="utf-8").splitlines()
-    core = BotCore(SqlRepository("sqlite://"), seed=seed_of(name))
+    core = new_core(SqlRepository("sqlite://"), seed=seed_of(name))
     got = [json.dumps(x, ensure_ascii=False) for x in run_lines(core, lines)]
     expected_path = HERE / f"{name}.out.jsonl"
     if os.environ.get("UPDATE_GOLDEN") or not expected_path.exists():

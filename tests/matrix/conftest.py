@@ -64,13 +64,13 @@ def synapse():
 @pytest.fixture
 def bot_factory(synapse, tmp_path):
     """``make(account=None, db="bot.sqlite", **options) -> MatrixBot`` on a database in tmp_path."""
-    from chatbot.core.service import BotCore
+    from chatbot.compose import new_core
     from chatbot.storage import SqlRepository
     from chatbot.transports.matrix import MatrixBot
 
     def make(account=None, db: str = "bot.sqlite", seed: str = "7", **options):
         account = account or synapse.register("pelibotti", "Pelibotti")
-        core = BotCore(SqlRepository(f"sqlite:///{tmp_path / db}"), seed=seed)
+        core = new_core(SqlRepository(f"sqlite:///{tmp_path / db}"), seed=seed)
         options.setdefault("store_path", tmp_path / f"store-{account.localpart}")
         options.setdefault("ai_delay", 0)
         bot = MatrixBot(core, synapse.url, account.user_id, password=account.password, **options)

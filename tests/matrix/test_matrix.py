@@ -495,11 +495,11 @@ def test_access_token_login_and_expired_session(synapse, bot_factory, tmp_path):
     """MATRIX_ACCESS_TOKEN works; a password bot whose token dies logs in again on the same device."""
 
     async def scenario() -> None:
-        from chatbot.core.service import BotCore
+        from chatbot.compose import new_core
         from chatbot.storage import SqlRepository
 
         account = synapse.register("tokenbotti", "Pelibotti")
-        core = BotCore(SqlRepository(f"sqlite:///{tmp_path / 'token.sqlite'}"))
+        core = new_core(SqlRepository(f"sqlite:///{tmp_path / 'token.sqlite'}"))
         by_token = MatrixBot(core, synapse.url, account.user_id, access_token=account.access_token,
                              encryption=False, ai_delay=0)
         await by_token.start()

@@ -37,10 +37,10 @@ def run(coro: Awaitable[Any], timeout: float = 40.0) -> Any:
 
 
 def make_core(db_path: Path):
-    from chatbot.core.service import BotCore
+    from chatbot.compose import new_core
     from chatbot.storage import SqlRepository
 
-    return BotCore(SqlRepository(f"sqlite:///{db_path}"), seed="tg")
+    return new_core(SqlRepository(f"sqlite:///{db_path}"), seed="tg")
 
 
 @dataclass

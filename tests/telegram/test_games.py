@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engines.base import rng_for
+from engines.contract import rng_for
 from tests.telegram.conftest import ANNA, BERTTA, CEDER, GROUP, Harness, run
 
 pytestmark = pytest.mark.telegram

@@ -66,7 +66,7 @@ def test_a_killed_process_loses_nothing(tmp_path):
     notations = [a.notation for a in repo.actions(before.id)]
     assert notations[: len(notations)].count("draw") >= 1 and "discard" in notations
     # the log replays to the stored snapshot
-    from engines.base import replay
+    from engines.playout import replay
 
     state = replay(engine, 2, after.seed, engine.options_from_dict(after.options),
                    [(a.seat, a.notation) for a in repo.actions(before.id)])

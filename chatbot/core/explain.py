@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from chatbot.core.nlp import Lemmatizer, fold, normalise
-from chatbot.games.base import GameUI, RuleTopic
+from chatbot.core.ports import GameUI, RuleTopic
 
 _STOP = {
     "miten", "kuinka", "mita", "mika", "toimii", "toimia", "tekee", "tarkoittaa", "saako", "voiko",

@@ -23,18 +23,15 @@ States, actions, views and events are frozen dataclasses with tuple fields. Ever
 from __future__ import annotations
 
 import dataclasses
-import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
+from engines.codec import EngineError, Notation, decode, encode
+
 Seat = int
-
-
-class EngineError(Exception):
-    """Base class of the errors an engine raises on bad input."""
 
 
 class IllegalAction(EngineError):
@@ -47,10 +44,6 @@ class IllegalAction(EngineError):
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.params!r})"
-
-
-class BadNotation(EngineError):
-    """A notation string that names no action of the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,62 +127,6 @@ def rng_for(seed: str, ply: int, purpose: str) -> Random:
 
 
 # ---------------------------------------------------------------------------------------------
-# JSON codec for frozen dataclasses with tuple fields
-
-
-def encode(obj: Any) -> Any:
-    """Turn a tree of dataclasses, enums, tuples, frozensets and dicts into JSON-ready values."""
-    if obj is None or isinstance(obj, bool | int | float | str):
-        return obj
-    if isinstance(obj, enum.Enum):
-        return {"$e": type(obj).__name__, "v": encode(obj.value)}
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, Any] = {"$": type(obj).__name__}
-        for f in dataclasses.fields(obj):
-            out[f.name] = encode(getattr(obj, f.name))
-        return out
-    if isinstance(obj, tuple | list):
-        return [encode(x) for x in obj]
-    if isinstance(obj, frozenset | set):
-        return {"$set": sorted((encode(x) for x in obj), key=repr)}
-    if isinstance(obj, Mapping):
-        if all(isinstance(k, str) and not k.startswith("$") for k in obj):
-            return {k: encode(v) for k, v in obj.items()}
-        return {"$map": [[encode(k), encode(v)] for k, v in obj.items()]}
-    raise TypeError(f"cannot encode {type(obj).__name__}")
-
-
-def decode(data: Any, types: Mapping[str, type]) -> Any:
-    """Inverse of :func:`encode`; lists become tuples, ``types`` maps class names to classes."""
-    if data is None or isinstance(data, bool | int | float | str):
-        return data
-    if isinstance(data, list):
-        return tuple(decode(x, types) for x in data)
-    if isinstance(data, dict):
-        if "$" in data:
-            cls = types[data["$"]]
-            kwargs = {k: decode(v, types) for k, v in data.items() if k != "$"}
-            return cls(**kwargs)
-        if "$e" in data:
-            return types[data["$e"]](decode(data["v"], types))
-        if "$set" in data:
-            return frozenset(decode(x, types) for x in data["$set"])
-        if "$map" in data:
-            return {decode(k, types): decode(v, types) for k, v in data["$map"]}
-        return {k: decode(v, types) for k, v in data.items()}
-    raise TypeError(f"cannot decode {type(data).__name__}")
-
-
-def types_of(namespace: Mapping[str, Any]) -> dict[str, type]:
-    """Every dataclass and enum class defined in a module namespace, for :func:`decode`."""
-    return {
-        name: obj
-        for name, obj in namespace.items()
-        if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum))
-    }
-
-
-# ---------------------------------------------------------------------------------------------
 # The engine base class
 
 AIPolicy = Callable[[Any, tuple[Any, ...], Random], Any]
@@ -209,6 +146,8 @@ class Engine(ABC):
     default_ai: ClassVar[str] = "random"
     #: class name -> class, for load(); set by subclasses with ``types_of(globals())``
     types: ClassVar[dict[str, type]] = {}
+    #: the action classes' notation, from their ``NOTATION`` templates (:class:`engines.codec.Notation`)
+    notation_codec: ClassVar[Notation]
     #: engines whose games may legitimately be long set a higher limit for playouts
     max_plies: ClassVar[int] = 20_000
 
@@ -295,13 +234,13 @@ class Engine(ABC):
         return int(state.players)
 
     # --- notation --------------------------------------------------------------------------------
-    @abstractmethod
     def notation(self, action: Any) -> str:
         """The compact language-neutral form, e.g. ``replace 2`` or ``swap 1 seat2 3``."""
+        return self.notation_codec.write(action)
 
-    @abstractmethod
     def parse_notation(self, text: str) -> Any:
         """Inverse of :meth:`notation`; raises :class:`BadNotation`."""
+        return self.notation_codec.read(text)
 
     # --- persistence ----------------------------------------------------------------------------
     def dump(self, state: Any) -> dict[str, Any]:
@@ -327,40 +266,3 @@ class Engine(ABC):
 def random_policy(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
     """Uniformly random among the legal actions."""
     return rng.choice(legal)
-
-
-def replay(engine: Engine, players: int, seed: str, options: Any, log: Iterable[tuple[Seat, str]]) -> Any:
-    """Rebuild a state from ``(options, seed, action log)``: the log is (seat, notation) pairs."""
-    state = engine.new_game(players, seed, options)
-    for seat, text in log:
-        state, _ = engine.apply(state, seat, engine.parse_notation(text))
-    return state
-
-
-def play_ai_game(
-    engine: Engine,
-    seats_ai: tuple[str, ...],
-    seed: str,
-    options: Any = None,
-    on_step: Callable[[Any, Seat, Any, tuple[Event, ...]], None] | None = None,
-) -> tuple[Any, list[tuple[Seat, str]]]:
-    """Play a whole game with AI ``seats_ai[s]`` in each seat; returns the final state and the log."""
-    state = engine.new_game(len(seats_ai), seed, options)
-    log: list[tuple[Seat, str]] = []
-    while engine.outcome(state) is None:
-        if state.ply > engine.max_plies:
-            raise RuntimeError(f"game did not end within {engine.max_plies} actions")
-        seats = engine.to_act(state)
-        if not seats:
-            raise RuntimeError("no seat may act but the game is not over")
-        seat = seats[0]
-        legal = engine.legal_actions(state, seat)
-        if not legal:
-            raise RuntimeError(f"seat {seat} must act but has no legal action")
-        action = engine.ai_action(seats_ai[seat], engine.view(state, seat), legal, engine.ai_rng(state, seat))
-        new_state, events = engine.apply(state, seat, action)
-        log.append((seat, engine.notation(action)))
-        if on_step is not None:
-            on_step(new_state, seat, action, events)
-        state = new_state
-    return state, log

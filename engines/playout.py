@@ -1,0 +1,45 @@
+"""Playing games through the contract: replay from an action log, and whole AI games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engines.contract import Engine, Event, Seat
+
+
+def replay(engine: Engine, players: int, seed: str, options: Any, log: Iterable[tuple[Seat, str]]) -> Any:
+    """Rebuild a state from ``(options, seed, action log)``: the log is (seat, notation) pairs."""
+    state = engine.new_game(players, seed, options)
+    for seat, text in log:
+        state, _ = engine.apply(state, seat, engine.parse_notation(text))
+    return state
+
+
+def play_ai_game(
+    engine: Engine,
+    seats_ai: tuple[str, ...],
+    seed: str,
+    options: Any = None,
+    on_step: Callable[[Any, Seat, Any, tuple[Event, ...]], None] | None = None,
+) -> tuple[Any, list[tuple[Seat, str]]]:
+    """Play a whole game with AI ``seats_ai[s]`` in each seat; returns the final state and the log."""
+    state = engine.new_game(len(seats_ai), seed, options)
+    log: list[tuple[Seat, str]] = []
+    while engine.outcome(state) is None:
+        if state.ply > engine.max_plies:
+            raise RuntimeError(f"game did not end within {engine.max_plies} actions")
+        seats = engine.to_act(state)
+        if not seats:
+            raise RuntimeError("no seat may act but the game is not over")
+        seat = seats[0]
+        legal = engine.legal_actions(state, seat)
+        if not legal:
+            raise RuntimeError(f"seat {seat} must act but has no legal action")
+        action = engine.ai_action(seats_ai[seat], engine.view(state, seat), legal, engine.ai_rng(state, seat))
+        new_state, events = engine.apply(state, seat, action)
+        log.append((seat, engine.notation(action)))
+        if on_step is not None:
+            on_step(new_state, seat, action, events)
+        state = new_state
+    return state, log
