@@ -1,4 +1,5 @@
-"""The engines type-check under ``mypy --strict`` (DESIGN: "mypy strict for engines/"; see pyproject.toml)."""
+"""The engines type-check with every flag of ``mypy --strict``, and ``chatbot/`` with typed defs
+(DESIGN: "mypy strict for engines/, typed defs in chatbot/"; the flags are in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_engines_pass_mypy_strict() -> None:
+def _mypy(target: str) -> None:
     try:
         import mypy  # noqa: F401
     except ImportError:
@@ -20,7 +21,7 @@ def test_engines_pass_mypy_strict() -> None:
             pytest.fail("mypy is not installed (pip install -e '.[test]'); CI must run the type check")
         pytest.skip("mypy is not installed")
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "engines"],
+        [sys.executable, "-m", "mypy", target],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -29,4 +30,13 @@ def test_engines_pass_mypy_strict() -> None:
     if proc.returncode != 0:
         print(proc.stdout)
         print(proc.stderr, file=sys.stderr)
-    assert proc.returncode == 0, f"mypy engines failed:\n{proc.stdout}{proc.stderr}"
+    assert proc.returncode == 0, f"mypy {target} failed:\n{proc.stdout}{proc.stderr}"
+
+
+def test_engines_pass_mypy_strict() -> None:
+    _mypy("engines")
+
+
+@pytest.mark.xfail(strict=False, reason="until chatbot/games and core are typed")
+def test_chatbot_passes_mypy() -> None:
+    _mypy("chatbot")

@@ -186,7 +186,7 @@ class SqlRepository:
             s.add(Seat(match_id=match_id, seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai))
 
     def _bump(self, s: Session, match_id: int, seen_version: int, **values: Any) -> bool:
-        result = s.exec(  # type: ignore[call-overload]
+        result = s.exec(
             update(Match).where(col(Match.id) == match_id, col(Match.version) == seen_version)
             .values(version=seen_version + 1, updated_at=_now(), **values)
         )

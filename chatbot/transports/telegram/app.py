@@ -31,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -180,7 +181,7 @@ class TelegramTransport:
         await app.initialize()
         await self._post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout, allowed_updates=ALLOWED_UPDATES)
+        await app.updater.start_polling(poll_interval=0, timeout=timedelta(seconds=poll_timeout), allowed_updates=ALLOWED_UPDATES)
         await app.start()
 
     async def stop(self) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import logging
 import re
@@ -324,10 +325,11 @@ class Delivery:
         markup = markup_of(out.buttons)
         reply = ReplyParameters(job.reply_to, allow_sending_without_reply=True) if job.reply_to else None
         message: Message
-        if out.image:
+        image = out.image
+        if image:
             caption = out.text if len(out.text) <= CAPTION_LIMIT else None
             message = await self._call(chat_id, lambda: bot.send_photo(
-                chat_id, out.image, caption=caption, reply_markup=markup if caption is not None else None,
+                chat_id, image, caption=caption, reply_markup=markup if caption is not None else None,
                 reply_parameters=reply))
             self._sent(chat_id, message)
             if caption is None:
@@ -348,8 +350,8 @@ class Delivery:
             last = i == len(chunks) - 1
             keyboard = markup if last else None
             replying = reply if i == 0 else None
-            message = await self._call(chat_id, lambda c=chunk, k=keyboard, r=replying: bot.send_message(
-                chat_id, c, reply_markup=k, reply_parameters=r))
+            message = await self._call(chat_id, functools.partial(
+                bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying))
             self._sent(chat_id, message)
         assert message is not None
         return message
@@ -440,13 +442,14 @@ class Delivery:
                     markup: InlineKeyboardMarkup | None) -> None:
         assert self.bot is not None
         bot = self.bot
-        if out.image:
-            if record.get("image") == image_hash(out.image):
+        image = out.image
+        if image:
+            if record.get("image") == image_hash(image):
                 await self._call(chat_id, lambda: bot.edit_message_caption(
                     chat_id, message_id, caption=out.text, reply_markup=markup))
             else:
                 await self._call(chat_id, lambda: bot.edit_message_media(
-                    InputMediaPhoto(out.image, caption=out.text), chat_id, message_id, reply_markup=markup))
+                    InputMediaPhoto(image, caption=out.text), chat_id, message_id, reply_markup=markup))
         elif record.get("text") == out.text:
             await self._call(chat_id, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup))
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -25,7 +26,7 @@ class Limits:
 class RateLimiter:
     """Waits until a call fits every window that applies, then records it."""
 
-    def __init__(self, limits: Limits | None = None, clock=time.monotonic) -> None:
+    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits or Limits()
         self._clock = clock
         self._overall: deque[float] = deque()
