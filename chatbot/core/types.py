@@ -3,7 +3,14 @@ and :class:`Outbound` into platform calls; nothing here knows Telegram, Matrix o
 
 from __future__ import annotations
 
+import base64
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+#: the Matrix send queue once stored images as lowercase hex; base64 of a PNG or JPEG never is
+_HEX = re.compile(r"(?:[0-9a-f]{2})+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,3 +61,37 @@ class Outbound:
     @property
     def private(self) -> bool:
         return self.user_id is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything in the message as JSON, for a stored send queue; the image as base64."""
+        return {
+            "platform": self.platform,
+            "text": self.text,
+            "chat_id": self.chat_id,
+            "user_id": self.user_id,
+            "buttons": [[[b.label, b.data] for b in row] for row in self.buttons],
+            "image": base64.b64encode(self.image).decode("ascii") if self.image else None,
+            "key": self.key,
+            "reply_to": self.reply_to,
+            "lang": self.lang,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outbound:
+        """The message :meth:`to_json` wrote; also reads rows stored before it: images in hex (the
+        Matrix queue) and rows without ``reply_to`` (the Telegram queue)."""
+        image: bytes | None = None
+        if data.get("image"):
+            text = str(data["image"])
+            image = bytes.fromhex(text) if _HEX.fullmatch(text) else base64.b64decode(text)
+        return cls(
+            platform=data["platform"],
+            text=data["text"],
+            chat_id=data.get("chat_id"),
+            user_id=data.get("user_id"),
+            buttons=tuple(tuple(Button(label, bd) for label, bd in row) for row in data.get("buttons") or ()),
+            image=image,
+            key=data.get("key"),
+            reply_to=data.get("reply_to"),
+            lang=data.get("lang") or "fi",
+        )

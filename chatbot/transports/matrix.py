@@ -66,7 +66,7 @@ from nio.crypto import ENCRYPTION_ENABLED
 from nio.exceptions import EncryptionError, LocalProtocolError
 
 from chatbot.core import i18n
-from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.core.types import Inbound, Outbound
 
 if TYPE_CHECKING:
     from chatbot.core.service import BotCore
@@ -137,25 +137,6 @@ def _check(resp: Any, what: str) -> Any:
             raise _Permanent(f"{what}: {resp}")
         raise _Temporary(f"{what}: {resp}")
     return resp
-
-
-def outbound_to_json(out: Outbound) -> dict[str, Any]:
-    """An :class:`Outbound` as JSON for the persistent send queue."""
-    return {
-        "platform": out.platform, "text": out.text, "chat_id": out.chat_id, "user_id": out.user_id,
-        "buttons": [[[b.label, b.data] for b in row] for row in out.buttons],
-        "image": out.image.hex() if out.image else None, "key": out.key, "reply_to": out.reply_to,
-        "lang": out.lang,
-    }
-
-
-def outbound_from_json(data: dict[str, Any]) -> Outbound:
-    return Outbound(
-        platform=data["platform"], text=data["text"], chat_id=data.get("chat_id"), user_id=data.get("user_id"),
-        buttons=tuple(tuple(Button(label, bd) for label, bd in row) for row in data.get("buttons") or ()),
-        image=bytes.fromhex(data["image"]) if data.get("image") else None, key=data.get("key"),
-        reply_to=data.get("reply_to"), lang=data.get("lang") or "fi",
-    )
 
 
 def options_line(out: Outbound) -> str:
@@ -724,7 +705,7 @@ class MatrixBot:
 
     def _enqueue(self, outs: Iterable[Outbound]) -> None:
         for out in outs:
-            self._outbox.append({"txn": uuid.uuid4().hex, "tries": 0, "out": outbound_to_json(out)})
+            self._outbox.append({"txn": uuid.uuid4().hex, "tries": 0, "out": out.to_json()})
         self._outbox_event.set()
 
     def send(self, outs: Iterable[Outbound]) -> None:
@@ -762,7 +743,7 @@ class MatrixBot:
             await self._persist_outbox()
 
     async def _deliver(self, item: dict[str, Any]) -> None:
-        out = outbound_from_json(item["out"])
+        out = Outbound.from_json(item["out"])
         txn = item["txn"]
         room_id = out.chat_id or await self._dm_room(out.user_id or "")
         try:

@@ -30,7 +30,9 @@ def to_inbound(line: dict[str, Any]) -> Inbound:
     )
 
 
-def to_json(out: Outbound) -> dict[str, Any]:
+def transcript_line(out: Outbound) -> dict[str, Any]:
+    """What a golden transcript shows of a message: a reviewable view, not a codec (that is
+    :meth:`Outbound.to_json`); the image is noted, not kept."""
     data: dict[str, Any] = {
         "chat": "private" if out.private else "group",
         "user": out.user_id,
@@ -52,7 +54,7 @@ def run_lines(core: BotCore, lines: Iterable[str], ack: bool = False) -> Iterato
     """
     for match_id in core.ai_pending():
         for out in core.run_ai(match_id):
-            yield to_json(out)
+            yield transcript_line(out)
     count = 0
     for raw in lines:
         raw = raw.strip()
@@ -64,10 +66,10 @@ def run_lines(core: BotCore, lines: Iterable[str], ack: bool = False) -> Iterato
             yield {"chat": "error", "user": None, "text": f"bad input line: {exc}", "buttons": []}
             continue
         for out in core.handle(msg):
-            yield to_json(out)
+            yield transcript_line(out)
         for match_id in core.ai_pending():
             for out in core.run_ai(match_id):
-                yield to_json(out)
+                yield transcript_line(out)
         count += 1
         if ack:
             yield {"ack": count}

@@ -9,8 +9,6 @@ from chatbot.core.types import Button, Outbound
 from chatbot.transports.matrix import (
     message_text,
     options_line,
-    outbound_from_json,
-    outbound_to_json,
     png_size,
     strip_mention,
     strip_reply_fallback,
@@ -54,7 +52,12 @@ def test_buttons_become_one_line_in_the_message_language():
 def test_outbound_survives_the_stored_queue():
     out = Outbound("matrix", "teksti", user_id="@a:x", buttons=((Button("A", "1:2:a"),),), image=b"\x89PNG",
                    key="table:1", reply_to="$e", lang="en")
-    assert outbound_from_json(outbound_to_json(out)) == out
+    assert Outbound.from_json(out.to_json()) == out
+    # a queue row as this transport stored it before the one codec: the image in hex
+    old = {"platform": "matrix", "text": "teksti", "chat_id": None, "user_id": "@a:x",
+           "buttons": [[["A", "1:2:a"]]], "image": b"\x89PNG".hex(), "key": "table:1", "reply_to": "$e",
+           "lang": "en"}
+    assert Outbound.from_json(old) == out
 
 
 def test_png_size():

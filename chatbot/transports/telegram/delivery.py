@@ -27,7 +27,6 @@ fails it is sent anew and the old message deleted.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import functools
 import hashlib
@@ -127,20 +126,6 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     if current:
         chunks.append(current)
     return chunks
-
-
-def outbound_to_json(out: Outbound) -> dict[str, Any]:
-    return {"platform": out.platform, "text": out.text, "chat_id": out.chat_id, "user_id": out.user_id,
-            "buttons": buttons_json(out.buttons), "key": out.key, "lang": out.lang,
-            "image": base64.b64encode(out.image).decode() if out.image else None}
-
-
-def outbound_from_json(data: dict[str, Any]) -> Outbound:
-    buttons = tuple(tuple(Button(label, cb) for label, cb in row) for row in data.get("buttons") or ())
-    image = base64.b64decode(data["image"]) if data.get("image") else None
-    return Outbound(data.get("platform", "telegram"), data["text"], chat_id=data.get("chat_id"),
-                    user_id=data.get("user_id"), buttons=buttons, image=image, key=data.get("key"),
-                    lang=data.get("lang", "fi"))
 
 
 class KvStore:
@@ -461,14 +446,14 @@ class Delivery:
 
     async def _hold(self, user_id: int, out: Outbound, notify: bool) -> None:
         held = list(await self.store.get(NS_PENDING, str(user_id)) or [])
-        held.append(outbound_to_json(out))
+        held.append(out.to_json())
         await self.store.set(NS_PENDING, str(user_id), held)
         self.stats["held"] += 1
         if notify and self.on_forbidden is not None:
             await self.on_forbidden(user_id, out)
 
     async def held(self, user_id: int) -> list[Outbound]:
-        return [outbound_from_json(x) for x in await self.store.get(NS_PENDING, str(user_id)) or []]
+        return [Outbound.from_json(x) for x in await self.store.get(NS_PENDING, str(user_id)) or []]
 
     async def flush(self, user_id: int) -> int:
         """Queue the messages held for ``user_id``; only the newest keeps its buttons (older ones
