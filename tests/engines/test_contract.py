@@ -68,8 +68,8 @@ def test_views_hide_what_a_seat_may_not_see(game, players):
         if state.ply % 3:
             return
         for observer in [None, *range(players)]:
-            text = json.dumps(engine.dump(engine.view(state, observer)) if dataclasses.is_dataclass(
-                engine.view(state, observer)) else engine.view(state, observer), default=str)
+            view = engine.view(state, observer)
+            text = json.dumps(engine.dump(view) if dataclasses.is_dataclass(view) else view, default=str)
             for token in engine.hidden_tokens(state, observer):
                 assert token not in text, (observer, token)
             checked += 1

@@ -1,0 +1,138 @@
+"""One contract over every registered game UI (DESIGN §8, PettingZoo's ``api_test`` in spirit).
+
+- No group message ever names a card that only one seat may see: every card a group message
+  names is on the public table or in a public event of the actions it covers.
+- Every button of every prompt has a label, and the labels of one prompt tell the buttons apart.
+- Every reason code the engine gives for a refused action has its own text in both languages.
+
+The games are played in chat through the real core on SQLite, people pressing random buttons of
+their private prompts and AI seats filling the table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from chatbot.compose import new_core
+from chatbot.core.i18n import translator
+from chatbot.core.ports import GameUI, RenderContext
+from chatbot.core.service import RECENT_ACTIONS, BotCore
+from chatbot.games import UIS
+from engines import GAMES
+from engines.codec import decode
+from engines.contract import Engine, Event, IllegalAction
+from tests.chatbot.table import Table
+
+#: options that keep a chat game short enough for a test (engine option keys)
+SHORT = {
+    "majavajengi": "rounds=1",
+    "gnav": "lives=1",
+    "cardavia": "lives=1",
+    "afrikan_tahti": "quick_game=true max_rounds=30",
+}
+GAME_IDS = sorted(UIS)
+
+
+class ScanningCore(BotCore):
+    """Checks every group message at the moment it is rendered."""
+
+    checked = 0
+
+    def _render_match(self, match, room, events, privates=True, keyed=True):  # type: ignore[no-untyped-def]
+        out = super()._render_match(match, room, events, privates, keyed)
+        engine: Engine = self.games[match.game]
+        ui: GameUI = self.uis[match.game]
+        state = engine.load(match.state)
+        t = translator(room.lang or "fi")
+        ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
+        allowed = Counter(ui.cards_in(ui.render_table(engine.view(state, None), ctx)))
+        types = {**engine.types, "Event": Event}
+        recent = self.repo.actions(match.id, max(0, state.ply - RECENT_ACTIONS))
+        public = [e for e in [*(decode(x, types) for a in recent for x in a.events), *events] if e.public]
+        for line in ui.render_events(public, ctx):
+            allowed.update(ui.cards_in(line))
+        for o in out:
+            if o.private:
+                continue
+            named = Counter(ui.cards_in(o.text))
+            assert not (named - allowed), (match.game, o.text, named - allowed)
+            ScanningCore.checked += 1
+        return out
+
+
+def _play(game: str, seed: str, humans: list[str], bots: int, rng: random.Random) -> Table:
+    table = Table(seed=seed)
+    table.core = new_core(table.repo, cls=ScanningCore, seed=seed)
+    table.say(humans[0], f"uusi {UIS[game].aliases[0]} {SHORT.get(game, '')}")
+    for user in humans[1:]:
+        table.say(user, "liity")
+    for _ in range(bots):
+        table.say(humans[0], "lisää botti")
+    table.say(humans[0], "aloita")
+    table.play_randomly(rng)
+    return table
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_no_group_message_names_a_hidden_card(game):
+    rng = random.Random(f"leak:{game}")
+    before = ScanningCore.checked
+    for n in range(3):
+        humans = ["matti", "liisa", "pekka"][: 1 + n % 3]
+        _play(game, f"leak:{game}:{n}", humans, bots=1 if len(humans) == 1 else n % 2, rng=rng)
+    assert ScanningCore.checked - before >= 10  # the scan really looked at group messages
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_prompt_button_has_a_label_that_tells_it_apart(game):
+    table = _play(game, f"labels:{game}", ["matti", "liisa"], bots=0, rng=random.Random(game))
+    prompts = [o for o in table.sent if o.private and o.buttons]
+    assert prompts
+    for o in prompts:
+        labels = [b.label for row in o.buttons for b in row]
+        assert all(label.strip() for label in labels), o.text
+        assert len(labels) == len(set(labels)), (o.text, labels)
+
+
+def _refusals(engine: Engine, seed: str, players: int) -> dict[str, dict[str, object]]:
+    """Reason codes (with the parameters of their first occurrence) that ``check`` gives over a
+    random game, for the candidate actions and for every action seen legal at some point, tried by
+    every seat at every step (out of turn, in the wrong phase, no longer affordable…)."""
+    from engines.playout import play_ai_game
+
+    found: dict[str, dict[str, object]] = {}
+    seen: dict[str, object] = {}
+    rng = random.Random(seed)
+
+    def on_step(state, seat, action, events):  # type: ignore[no-untyped-def]
+        if engine.outcome(state) is not None:
+            return
+        for s in range(players):
+            for legal in engine.legal_actions(state, s):
+                seen.setdefault(engine.notation(legal), legal)
+            tries = [*engine.candidate_actions(state, s), *rng.sample(list(seen.values()), min(20, len(seen)))]
+            for candidate in tries:
+                try:
+                    engine.check(state, s, candidate)
+                except IllegalAction as exc:
+                    found.setdefault(exc.code, dict(exc.params))
+
+    play_ai_game(engine, ("random",) * players, seed, None, on_step)
+    return found
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_reason_code_has_its_own_text(game):
+    engine, ui = GAMES[game], UIS[game]
+    refusals = _refusals(engine, f"reasons:{game}", engine.default_players)
+    assert "not_your_turn" in refusals or len(refusals) > 1, refusals
+    for lang in ("fi", "en"):
+        ctx = RenderContext(translator(lang), ("Matti", "Liisa", "Pekka", "Anna", "Ville", "Eeva"), 0)
+        fallback = ui.reason_text("__no_such_code__", {}, ctx)
+        for code, params in sorted(refusals.items()):
+            text = ui.reason_text(code, params, ctx)
+            assert text.strip() and code not in text, (lang, code, text)
+            assert text != fallback, (lang, code, params, "falls back to the generic refusal")
