@@ -9,14 +9,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, update
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import event, inspect, text, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SAEngine
-from sqlmodel import Session, SQLModel, col, create_engine, select
+from sqlmodel import Session, col, create_engine, select
 
 from chatbot.core.ports import LOBBY, RUNNING, ActionRec, MatchRec, RoomRec, SeatRec, UserRec
 from chatbot.storage.tables import ActionLog, KeyValue, Match, Room, Seat, Snapshot, User
 
 DEFAULT_DB = Path("data") / "pelipoyta.sqlite"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: the revision that is the schema ``create_all`` made before there were migrations
+FIRST_REVISION = "0001"
+#: any number, the same in every worker: the key of the PostgreSQL lock around an upgrade
+_UPGRADE_LOCK = 0x70656C69
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -44,8 +53,34 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration without any file: the migrations of this package, and the
+    connection to run them on."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(engine: SAEngine) -> None:
+    """Bring the schema to the newest migration, in one transaction.
+
+    A database that ``create_all`` made before there were migrations has the tables but no
+    ``alembic_version``: it is stamped with the first revision, not created again. On PostgreSQL
+    workers that start together take turns (an advisory lock held to the commit).
+    """
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
+        config = alembic_config(conn)
+        if MigrationContext.configure(conn).get_current_revision() is None and inspect(conn).has_table("match"):
+            command.stamp(config, FIRST_REVISION)
+        command.upgrade(config, "head")
+
+
 class SqlRepository:
-    """Repository over any SQLAlchemy URL; creates the tables on first use."""
+    """Repository over any SQLAlchemy URL; brings the schema up to date on first use."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
@@ -55,7 +90,7 @@ class SqlRepository:
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(self.engine)
+        upgrade(self.engine)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
