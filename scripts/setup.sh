@@ -1,11 +1,34 @@
 #!/usr/bin/env bash
 # Set-up shared by the two README commands. Safe to run any number of times:
 # - Debian packages (libvoikko1, voikko-fi; with "test" also postgresql) when apt is usable as root;
-# - a virtual environment at .venv with the packages pyproject.toml lists, reinstalled only when
-#   pyproject.toml changes.
+# - a virtual environment at .venv with the exact versions of the lock file, requirements.lock for
+#   "run" and requirements-test.lock (the same pins plus the test tools) for "test", reinstalled
+#   only when that lock file changes. The project itself is not installed: it runs from here.
+#
+# `bash scripts/setup.sh lock` writes both lock files anew from pyproject.toml, pinned to what .venv
+# has now: after changing a dependency, install or upgrade it in .venv, run the tests, then lock.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want="${1:-run}"
+py=${PYTHON:-python3}
+
+if [ "$want" = lock ]; then
+  [ -x .venv/bin/python ] || { echo "setup: no .venv to lock; run 'bash scripts/setup.sh test' first" >&2; exit 1; }
+  # uv compiles the locks; it lives in a venv of its own so that .venv holds only what is locked
+  [ -x .venv/tools/bin/uv ] || { "$py" -m venv .venv/tools && .venv/tools/bin/python -m pip install -q uv; }
+  installed=$(mktemp)
+  trap 'rm -f "$installed"' EXIT
+  .venv/bin/python -m pip freeze --all --exclude-editable >"$installed"
+  for set in run test; do
+    lock=requirements.lock extras=()
+    [ "$set" = test ] && lock=requirements-test.lock extras=(--extra test)
+    .venv/tools/bin/uv pip compile --quiet pyproject.toml "${extras[@]}" --constraint "$installed" \
+      --python .venv/bin/python --generate-hashes \
+      --custom-compile-command "bash scripts/setup.sh lock" --output-file "$lock"
+    sed -i "\\|^ *# *-c $installed\$|d" "$lock"  # the temporary constraint file is no reason to list
+  done
+  exit 0
+fi
 
 debs=(libvoikko1 voikko-fi fonts-dejavu-core)
 [ "$want" = test ] && debs+=(postgresql)
@@ -23,24 +46,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-py=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$py" -m venv .venv
 fi
-stamp=".venv/.installed-$want-$(sha256sum pyproject.toml | cut -c1-16)"
+lock=requirements.lock
+[ "$want" = test ] && lock=requirements-test.lock
+stamp=".venv/.installed-$want-$(sha256sum "$lock" | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
-  extras=""
-  [ "$want" = test ] && extras="test"
-  mapfile -t reqs < <(.venv/bin/python - "$extras" <<'PY'
-import sys, tomllib
-data = tomllib.load(open("pyproject.toml", "rb"))["project"]
-reqs = list(data["dependencies"])
-for extra in filter(None, sys.argv[1].split(",")):
-    reqs += data.get("optional-dependencies", {}).get(extra, [])
-print("\n".join(reqs))
-PY
-)
-  .venv/bin/python -m pip install -q --disable-pip-version-check "${reqs[@]}"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --require-hashes -r "$lock"
   rm -f .venv/.installed-"$want"-*
   touch "$stamp"
 fi
