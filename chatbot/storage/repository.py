@@ -74,7 +74,9 @@ def upgrade(engine: SAEngine) -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
         config = alembic_config(conn)
-        if MigrationContext.configure(conn).get_current_revision() is None and inspect(conn).has_table("match"):
+        if MigrationContext.configure(conn).get_current_revision() is None and inspect(conn).has_table(
+            "match"
+        ):
             command.stamp(config, FIRST_REVISION)
         command.upgrade(config, "head")
 
@@ -160,9 +162,15 @@ class SqlRepository:
         snap = s.get(Snapshot, row.id)
         assert row.id is not None
         return MatchRec(
-            id=row.id, room_id=row.room_id, game=row.game, options=dict(row.options or {}),
-            seed=row.seed, version=row.version, status=row.status,
-            state=dict(snap.state) if snap else None, host_user_id=row.host_user_id,
+            id=row.id,
+            room_id=row.room_id,
+            game=row.game,
+            options=dict(row.options or {}),
+            seed=row.seed,
+            version=row.version,
+            status=row.status,
+            state=dict(snap.state) if snap else None,
+            host_user_id=row.host_user_id,
             seats=tuple(SeatRec(seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai) for x in seats),
             meta=dict(row.meta or {}),
         )
@@ -170,7 +178,8 @@ class SqlRepository:
     def active_match(self, room_id: int) -> MatchRec | None:
         with self._session() as s:
             row = s.exec(
-                select(Match).where(Match.room_id == room_id, col(Match.status).in_([LOBBY, RUNNING]))
+                select(Match)
+                .where(Match.room_id == room_id, col(Match.status).in_([LOBBY, RUNNING]))
                 .order_by(col(Match.id).desc())
             ).first()
             return self._match_rec(s, row) if row else None
@@ -194,18 +203,34 @@ class SqlRepository:
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
         with self._session() as s:
             rows = s.exec(
-                select(Match).join(Seat, col(Seat.match_id) == col(Match.id))
+                select(Match)
+                .join(Seat, col(Seat.match_id) == col(Match.id))
                 .where(Seat.user_id == user_id, col(Match.status).in_([LOBBY, RUNNING]))
                 .order_by(col(Match.id))
             ).all()
             unique = {r.id: r for r in rows}
             return [self._match_rec(s, r) for r in unique.values()]
 
-    def create_match(self, room_id: int, game: str, options: dict[str, Any], seed: str,
-                     host_user_id: int | None, seats: tuple[SeatRec, ...]) -> MatchRec:
+    def create_match(
+        self,
+        room_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: str,
+        host_user_id: int | None,
+        seats: tuple[SeatRec, ...],
+    ) -> MatchRec:
         with self._session() as s:
-            row = Match(room_id=room_id, game=game, options=dict(options), seed=seed, version=0,
-                        status=LOBBY, host_user_id=host_user_id, meta={})
+            row = Match(
+                room_id=room_id,
+                game=game,
+                options=dict(options),
+                seed=seed,
+                version=0,
+                status=LOBBY,
+                host_user_id=host_user_id,
+                meta={},
+            )
             s.add(row)
             s.flush()
             assert row.id is not None
@@ -222,13 +247,20 @@ class SqlRepository:
 
     def _bump(self, s: Session, match_id: int, seen_version: int, **values: Any) -> bool:
         result = s.exec(
-            update(Match).where(col(Match.id) == match_id, col(Match.version) == seen_version)
+            update(Match)
+            .where(col(Match.id) == match_id, col(Match.version) == seen_version)
             .values(version=seen_version + 1, updated_at=_now(), **values)
         )
         return bool(result.rowcount == 1)
 
-    def update_lobby(self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...],
-                     status: str = LOBBY, options: dict[str, Any] | None = None) -> bool:
+    def update_lobby(
+        self,
+        match_id: int,
+        seen_version: int,
+        seats: tuple[SeatRec, ...],
+        status: str = LOBBY,
+        options: dict[str, Any] | None = None,
+    ) -> bool:
         with self._session() as s:
             values: dict[str, Any] = {"status": status}
             if options is not None:
@@ -240,8 +272,9 @@ class SqlRepository:
             s.commit()
             return True
 
-    def start_match(self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...],
-                    state: dict[str, Any], seed: str) -> bool:
+    def start_match(
+        self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...], state: dict[str, Any], seed: str
+    ) -> bool:
         with self._session() as s:
             if not self._bump(s, match_id, seen_version, status=RUNNING, seed=seed):
                 s.rollback()
@@ -251,9 +284,17 @@ class SqlRepository:
             s.commit()
             return True
 
-    def commit_action(self, match_id: int, seen_version: int, seat: int, notation: str,
-                      events: list[Any], state: dict[str, Any], status: str,
-                      seats: tuple[SeatRec, ...] | None = None) -> bool:
+    def commit_action(
+        self,
+        match_id: int,
+        seen_version: int,
+        seat: int,
+        notation: str,
+        events: list[Any],
+        state: dict[str, Any],
+        status: str,
+        seats: tuple[SeatRec, ...] | None = None,
+    ) -> bool:
         """Action row, new snapshot and version bump in one transaction, or nothing at all."""
         with self._session() as s:
             if not self._bump(s, match_id, seen_version, status=status):
@@ -270,10 +311,13 @@ class SqlRepository:
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]:
         with self._session() as s:
             rows = s.exec(
-                select(ActionLog).where(ActionLog.match_id == match_id, ActionLog.ply > since_ply)
+                select(ActionLog)
+                .where(ActionLog.match_id == match_id, ActionLog.ply > since_ply)
                 .order_by(col(ActionLog.ply))
             ).all()
-            return [ActionRec(ply=r.ply, seat=r.seat, notation=r.notation, events=list(r.events)) for r in rows]
+            return [
+                ActionRec(ply=r.ply, seat=r.seat, notation=r.notation, events=list(r.events)) for r in rows
+            ]
 
     def set_meta(self, match_id: int, key: str, value: Any) -> None:
         with self._session() as s:

@@ -21,8 +21,14 @@ ROOM = "table"
 
 
 class ConsoleTable:
-    def __init__(self, core: BotCore, name: str | None = None, delay: float = 0.6,
-                 out: TextIO = sys.stdout, lang: str | None = None) -> None:
+    def __init__(
+        self,
+        core: BotCore,
+        name: str | None = None,
+        delay: float = 0.6,
+        out: TextIO = sys.stdout,
+        lang: str | None = None,
+    ) -> None:
         self.core = core
         self.user_id = "local"
         self.name = name or _default_name()
@@ -38,8 +44,13 @@ class ConsoleTable:
         prompt = any(o.private and o.buttons for o in batch)
         for msg in batch:
             lines = msg.text.splitlines()
-            if not msg.private and msg.key and msg.key.startswith("table:") and not prompt and any(
-                    line.startswith("▸") for line in lines):
+            if (
+                not msg.private
+                and msg.key
+                and msg.key.startswith("table:")
+                and not prompt
+                and any(line.startswith("▸") for line in lines)
+            ):
                 lines = [line for line in lines if line.startswith("▸")]
             elif not msg.private:
                 lines = [line for line in lines if not line.startswith("·")]
@@ -57,8 +68,16 @@ class ConsoleTable:
         button = None
         if text.isdigit() and self.buttons and 1 <= int(text) <= len(self.buttons):
             button = self.buttons[int(text) - 1].data
-        msg = Inbound(PLATFORM, self.user_id, self.name, ROOM, private=False,
-                      text=None if button else text, button=button, lang_hint=self.lang)
+        msg = Inbound(
+            PLATFORM,
+            self.user_id,
+            self.name,
+            ROOM,
+            private=False,
+            text=None if button else text,
+            button=button,
+            lang_hint=self.lang,
+        )
         self.show(self.core.handle(msg))
         self.run_ai()
 
@@ -73,9 +92,13 @@ class ConsoleTable:
 
     def loop(self, source: TextIO = sys.stdin) -> None:
         t = i18n.translator(self.lang or "fi")
-        self.out.write(t.gettext(
-            "Welcome to the game table! Write “new majavajengi” to set up a game, then “start”. "
-            "“help” lists the commands, “quit” (or Ctrl-D) leaves; your game is saved.") + "\n")
+        self.out.write(
+            t.gettext(
+                "Welcome to the game table! Write “new majavajengi” to set up a game, then “start”. "
+                "“help” lists the commands, “quit” (or Ctrl-D) leaves; your game is saved."
+            )
+            + "\n"
+        )
         self.send("status")
         while True:
             self.out.write("> ")

@@ -172,7 +172,7 @@ def strip_mention(text: str, names: Iterable[str]) -> str:
         pattern = rf"^\s*@?{re.escape(name.lstrip('@'))}(?::[\w.\-]+(?::\d+)?)?(?:\s*[:,]\s*|\s+|$)"
         match = re.match(pattern, text, re.IGNORECASE)
         if match:
-            return text[match.end():].strip()
+            return text[match.end() :].strip()
     return text.strip()
 
 
@@ -190,11 +190,23 @@ def _sha(data: str | bytes) -> str:
 class MatrixBot:
     """The bot on one Matrix account. ``await start()``, then ``await stop()`` (or ``run()``)."""
 
-    def __init__(self, core: BotCore, homeserver: str, user: str, *, password: str | None = None,
-                 access_token: str | None = None, store_path: str | os.PathLike[str] | None = None,
-                 encryption: bool | None = None, device_name: str = "Pelibotti",
-                 display_name: str | None = None, ai_delay: float = 1.0, repost_after: int | None = 12,
-                 sync_timeout_ms: int = 30_000, drain_timeout: float = 15.0) -> None:
+    def __init__(
+        self,
+        core: BotCore,
+        homeserver: str,
+        user: str,
+        *,
+        password: str | None = None,
+        access_token: str | None = None,
+        store_path: str | os.PathLike[str] | None = None,
+        encryption: bool | None = None,
+        device_name: str = "Pelibotti",
+        display_name: str | None = None,
+        ai_delay: float = 1.0,
+        repost_after: int | None = 12,
+        sync_timeout_ms: int = 30_000,
+        drain_timeout: float = 15.0,
+    ) -> None:
         if not password and not access_token:
             raise ValueError("a password or an access token is needed")
         self.core = core
@@ -269,8 +281,12 @@ class MatrixBot:
         ]
         self._outbox_event.set()
         self._ai_wakeup.set()
-        log.info("Matrix bot %s (device %s) running; end-to-end encryption %s", self.user_id,
-                 self.client.device_id if self.client else None, "on" if self._olm else "off")
+        log.info(
+            "Matrix bot %s (device %s) running; end-to-end encryption %s",
+            self.user_id,
+            self.client.device_id if self.client else None,
+            "on" if self._olm else "off",
+        )
 
     async def stop(self, drain: bool = True) -> None:
         """Stop syncing, send what is queued (up to ``drain_timeout``), save the state, log off.
@@ -357,12 +373,18 @@ class MatrixBot:
 
     async def _login(self) -> None:
         session = await self._kv_get("session") or {}
-        config = AsyncClientConfig(max_limit_exceeded=0, encryption_enabled=self.encryption,
-                                   store_sync_tokens=False)
+        config = AsyncClientConfig(
+            max_limit_exceeded=0, encryption_enabled=self.encryption, store_sync_tokens=False
+        )
         if self.store_path is not None:
             self.store_path.mkdir(parents=True, exist_ok=True)
-        client = AsyncClient(self.homeserver, self.user, device_id=session.get("device_id"),
-                             store_path=str(self.store_path) if self.store_path else "", config=config)
+        client = AsyncClient(
+            self.homeserver,
+            self.user,
+            device_id=session.get("device_id"),
+            store_path=str(self.store_path) if self.store_path else "",
+            config=config,
+        )
         self.client = client
         token = self.access_token or session.get("access_token")
         if token:
@@ -405,8 +427,13 @@ class MatrixBot:
         assert self.client is not None
         backoff = 0.5
         while True:
-            resp = await self.client.sync(timeout=timeout, sync_filter=SYNC_FILTER, since=self._token,
-                                          full_state=full_state or None, set_presence="offline")
+            resp = await self.client.sync(
+                timeout=timeout,
+                sync_filter=SYNC_FILTER,
+                since=self._token,
+                full_state=full_state or None,
+                set_presence="offline",
+            )
             if not isinstance(resp, SyncError):
                 return resp
             if resp.status_code == "M_UNKNOWN_TOKEN" and self.password and not self.access_token:
@@ -456,8 +483,9 @@ class MatrixBot:
         found: list[Any] = []
         start: str | None = prev_batch
         for _ in range(20):  # at most 2,000 events
-            resp = await self.client.room_messages(room_id, start=start, end=since,
-                                                   direction=MessageDirection.back, limit=100)
+            resp = await self.client.room_messages(
+                room_id, start=start, end=since, direction=MessageDirection.back, limit=100
+            )
             if isinstance(resp, RoomMessagesError) or not resp.chunk:
                 break
             found.extend(resp.chunk)
@@ -480,8 +508,11 @@ class MatrixBot:
         inviter = None
         direct = False
         for event in invite_state:
-            if isinstance(event, InviteMemberEvent) and event.state_key == self.user_id \
-                    and event.membership == "invite":
+            if (
+                isinstance(event, InviteMemberEvent)
+                and event.state_key == self.user_id
+                and event.membership == "invite"
+            ):
                 inviter = event.sender
                 direct = bool(event.content.get("is_direct"))
         resp = await self.client.join(room_id)
@@ -493,8 +524,10 @@ class MatrixBot:
 
     async def _on_room_event(self, room_id: str, event: Any, skip_messages: bool) -> None:
         source = getattr(event, "source", None) or {}
-        if source.get("type") in {"m.room.message", "m.room.encrypted"} and (
-                (source.get("content") or {}).get("m.relates_to") or {}).get("rel_type") != "m.replace":
+        if (
+            source.get("type") in {"m.room.message", "m.room.encrypted"}
+            and ((source.get("content") or {}).get("m.relates_to") or {}).get("rel_type") != "m.replace"
+        ):
             # how far the room has moved on: edits do not push a message out of sight
             self._counters[room_id] = self._counters.get(room_id, 0) + 1
         sender = getattr(event, "sender", None)
@@ -510,8 +543,11 @@ class MatrixBot:
 
     async def _on_member(self, room_id: str, event: RoomMemberEvent) -> None:
         """A player who leaves a table room leaves the game (an AI takes the seat)."""
-        if event.state_key == self.user_id or event.membership not in {"leave", "ban"} \
-                or event.prev_membership not in {"join", "invite"}:
+        if (
+            event.state_key == self.user_id
+            or event.membership not in {"leave", "ban"}
+            or event.prev_membership not in {"join", "invite"}
+        ):
             return
         user = event.state_key
         if self._dms.get(user) == room_id:
@@ -526,8 +562,15 @@ class MatrixBot:
             self._remember_handled(event.event_id)
             return
         name = (event.prev_content or {}).get("displayname") or _localpart(user)
-        msg = Inbound(PLATFORM, user_id=user, user_name=name, chat_id=room_id, private=False,
-                      text="/leave", message_id=None)
+        msg = Inbound(
+            PLATFORM,
+            user_id=user,
+            user_name=name,
+            chat_id=room_id,
+            private=False,
+            text="/leave",
+            message_id=None,
+        )
         await self._dispatch(msg, event.event_id)
 
     async def _on_text(self, room_id: str, event: RoomMessageText) -> None:
@@ -542,8 +585,15 @@ class MatrixBot:
         sender = event.sender
         private = self._dms.get(sender) == room_id
         name = self._display_name(room_id, sender)
-        msg = Inbound(PLATFORM, user_id=sender, user_name=name, chat_id=room_id, private=private,
-                      text=text, message_id=event.event_id)
+        msg = Inbound(
+            PLATFORM,
+            user_id=sender,
+            user_name=name,
+            chat_id=room_id,
+            private=private,
+            text=text,
+            message_id=event.event_id,
+        )
         self._reply_rooms[event.event_id] = room_id
         while len(self._reply_rooms) > 2000:
             self._reply_rooms.popitem(last=False)
@@ -635,16 +685,21 @@ class MatrixBot:
 
     @staticmethod
     def _need_plain_text(t: i18n.Translator) -> str:
-        return t.gettext("I cannot read encrypted messages. Please talk to me in a room without "
-                         "encryption: start a direct chat with me and turn encryption off.")
+        return t.gettext(
+            "I cannot read encrypted messages. Please talk to me in a room without "
+            "encryption: start a direct chat with me and turn encryption off."
+        )
 
     @staticmethod
     def _could_not_decrypt(t: i18n.Translator) -> str:
-        return t.gettext("I could not decrypt your message. Please write it again; if this keeps "
-                         "happening, talk to me in a room without encryption.")
+        return t.gettext(
+            "I could not decrypt your message. Please write it again; if this keeps "
+            "happening, talk to me in a room without encryption."
+        )
 
-    async def _explain_encryption(self, room_id: str, event: MegolmEvent,
-                                  text: Callable[[i18n.Translator], str]) -> None:
+    async def _explain_encryption(
+        self, room_id: str, event: MegolmEvent, text: Callable[[i18n.Translator], str]
+    ) -> None:
         self._remember_handled(event.event_id)
         now = time.monotonic()
         if now - self._explained.get(room_id, -EXPLAIN_EVERY) < EXPLAIN_EVERY:
@@ -654,7 +709,9 @@ class MatrixBot:
         user = await self._db(self.core.repo.user, PLATFORM, event.sender, name)
         t = i18n.translator(user.lang or "fi")
         async with self._busy:
-            self._enqueue([Outbound(PLATFORM, text(t), chat_id=room_id, reply_to=event.event_id, lang=t.lang)])
+            self._enqueue(
+                [Outbound(PLATFORM, text(t), chat_id=room_id, reply_to=event.event_id, lang=t.lang)]
+            )
             await self._persist_outbox()
 
     # ------------------------------------------------------------------------------------------
@@ -774,7 +831,9 @@ class MatrixBot:
             if ref.get("sha") == _sha(text):
                 return  # "message is not modified"
             edit = {
-                "msgtype": "m.notice", "body": f"* {text}", "m.new_content": content,
+                "msgtype": "m.notice",
+                "body": f"* {text}",
+                "m.new_content": content,
                 "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]},
             }
             await self._room_send(room_id, edit, txn)
@@ -787,8 +846,9 @@ class MatrixBot:
         event_id = await self._room_send(room_id, content, txn)
         self.stats.sent += 1
         if kv_key:
-            await self._kv_set(kv_key, {"event_id": event_id, "pos": self._counters.get(room_id, 0),
-                                        "sha": _sha(text)})
+            await self._kv_set(
+                kv_key, {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(text)}
+            )
 
     async def _send_image(self, room_id: str, out: Outbound, txn: str) -> None:
         assert self.client is not None and out.image is not None
@@ -798,8 +858,13 @@ class MatrixBot:
         if ref and ref.get("sha") == _sha(png) and self._near(room_id, ref):
             return
         encrypted = self._room_encrypted(room_id)
-        resp, keys = await self.client.upload(lambda *_: io.BytesIO(png), content_type="image/png",
-                                              filename="table.png", filesize=len(png), encrypt=encrypted)
+        resp, keys = await self.client.upload(
+            lambda *_: io.BytesIO(png),
+            content_type="image/png",
+            filename="table.png",
+            filesize=len(png),
+            encrypt=encrypted,
+        )
         if isinstance(resp, UploadError):
             _check(resp, "upload")
         info: dict[str, Any] = {"mimetype": "image/png", "size": len(png)}
@@ -812,8 +877,12 @@ class MatrixBot:
         else:
             content["url"] = resp.content_uri
         if ref and self._near(room_id, ref):
-            edit = {**content, "body": "* table.png", "m.new_content": content,
-                    "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]}}
+            edit = {
+                **content,
+                "body": "* table.png",
+                "m.new_content": content,
+                "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]},
+            }
             await self._room_send(room_id, edit, txn)
             self.stats.edits += 1
             await self._kv_set(kv_key or "", {**ref, "sha": _sha(png)})
@@ -821,8 +890,9 @@ class MatrixBot:
         event_id = await self._room_send(room_id, content, txn)
         self.stats.images += 1
         if kv_key:
-            await self._kv_set(kv_key, {"event_id": event_id, "pos": self._counters.get(room_id, 0),
-                                        "sha": _sha(png)})
+            await self._kv_set(
+                kv_key, {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(png)}
+            )
 
     def _room_encrypted(self, room_id: str) -> bool:
         room = self.client.rooms.get(room_id) if self.client is not None else None
@@ -834,8 +904,9 @@ class MatrixBot:
             # a room the bot created a moment ago (unencrypted) that no sync has shown yet
             self.client.rooms[room_id] = MatrixRoom(room_id, self.user_id, False)
         try:
-            resp = await self.client.room_send(room_id, "m.room.message", content, tx_id=txn,
-                                               ignore_unverified_devices=True)
+            resp = await self.client.room_send(
+                room_id, "m.room.message", content, tx_id=txn, ignore_unverified_devices=True
+            )
         except (LocalProtocolError, EncryptionError) as exc:
             raise _Temporary(f"send to {room_id}: {exc}") from exc
         resp = _check(resp, f"send to {room_id}")
@@ -911,7 +982,9 @@ def bot_from_env(core: BotCore) -> MatrixBot:
         raise ValueError("MATRIX_HOMESERVER and MATRIX_USER must be set")
     repost = os.environ.get("MATRIX_REPOST_AFTER")
     return MatrixBot(
-        core, homeserver, user,
+        core,
+        homeserver,
+        user,
         password=os.environ.get("MATRIX_PASSWORD") or None,
         access_token=os.environ.get("MATRIX_ACCESS_TOKEN") or None,
         store_path=os.environ.get("MATRIX_STORE") or None,

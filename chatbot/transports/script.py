@@ -24,9 +24,14 @@ def to_inbound(line: dict[str, Any]) -> Inbound:
     user = str(line["user"])
     private = line.get("chat", "group") == "private"
     return Inbound(
-        platform=PLATFORM, user_id=user, user_name=str(line.get("name") or user.capitalize()),
-        chat_id=user if private else str(line.get("group", GROUP)), private=private,
-        text=line.get("text"), button=line.get("button"), lang_hint=line.get("lang"),
+        platform=PLATFORM,
+        user_id=user,
+        user_name=str(line.get("name") or user.capitalize()),
+        chat_id=user if private else str(line.get("group", GROUP)),
+        private=private,
+        text=line.get("text"),
+        button=line.get("button"),
+        lang_hint=line.get("lang"),
     )
 
 
@@ -42,7 +47,8 @@ def transcript_line(out: Outbound) -> dict[str, Any]:
     if out.key:
         data["edit"] = out.key
     if out.image:
-        data["image"] = True  # the bytes depend on the Pillow version; golden files note only that one was sent
+        # the bytes depend on the Pillow version; golden files note only that one was sent
+        data["image"] = True
     return data
 
 

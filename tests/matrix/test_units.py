@@ -19,15 +19,18 @@ pytestmark = pytest.mark.matrix
 NAMES = ["@pelibotti:example.org", "pelibotti", "Pelibotti"]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Pelibotti: nostan", "nostan"),
-    ("pelibotti, liity", "liity"),
-    ("@pelibotti:example.org laitan toiseen", "laitan toiseen"),
-    ("@pelibotti:example.org: koputan", "koputan"),
-    ("Pelibotti", ""),
-    ("nostan", "nostan"),
-    ("Pelibottikin pelaa", "Pelibottikin pelaa"),  # a longer word is not a mention
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Pelibotti: nostan", "nostan"),
+        ("pelibotti, liity", "liity"),
+        ("@pelibotti:example.org laitan toiseen", "laitan toiseen"),
+        ("@pelibotti:example.org: koputan", "koputan"),
+        ("Pelibotti", ""),
+        ("nostan", "nostan"),
+        ("Pelibottikin pelaa", "Pelibottikin pelaa"),  # a longer word is not a mention
+    ],
+)
 def test_strip_mention(text, expected):
     assert strip_mention(text, NAMES) == expected
 
@@ -38,29 +41,56 @@ def test_strip_reply_fallback():
 
 
 def test_buttons_become_one_line_in_the_message_language():
-    out = Outbound("matrix", "Vuorossa: Aino", chat_id="!r:x", lang="fi",
-                   buttons=((Button("Nosta", "1:3:draw"), Button("Nosta", "1:3:draw")),
-                            (Button("Ota poistosta → 1", "1:3:take 1"),)))
+    out = Outbound(
+        "matrix",
+        "Vuorossa: Aino",
+        chat_id="!r:x",
+        lang="fi",
+        buttons=(
+            (Button("Nosta", "1:3:draw"), Button("Nosta", "1:3:draw")),
+            (Button("Ota poistosta → 1", "1:3:take 1"),),
+        ),
+    )
     prefix = i18n.translator("fi").gettext("Options: {options}").split("{options}")[0]
     assert options_line(out) == f"{prefix}Nosta · Ota poistosta → 1"
     assert message_text(out).startswith("Vuorossa: Aino\n\n")
-    many = Outbound("matrix", "x", user_id="@a:x", buttons=(tuple(Button(f"b{i}", str(i)) for i in range(20)),))
+    many = Outbound(
+        "matrix", "x", user_id="@a:x", buttons=(tuple(Button(f"b{i}", str(i)) for i in range(20)),)
+    )
     assert options_line(many).endswith("b11 · …")
     assert message_text(Outbound("matrix", "plain", chat_id="!r:x")) == "plain"
 
 
 def test_outbound_survives_the_stored_queue():
-    out = Outbound("matrix", "teksti", user_id="@a:x", buttons=((Button("A", "1:2:a"),),), image=b"\x89PNG",
-                   key="table:1", reply_to="$e", lang="en")
+    out = Outbound(
+        "matrix",
+        "teksti",
+        user_id="@a:x",
+        buttons=((Button("A", "1:2:a"),),),
+        image=b"\x89PNG",
+        key="table:1",
+        reply_to="$e",
+        lang="en",
+    )
     assert Outbound.from_json(out.to_json()) == out
     # a queue row as this transport stored it before the one codec: the image in hex
-    old = {"platform": "matrix", "text": "teksti", "chat_id": None, "user_id": "@a:x",
-           "buttons": [[["A", "1:2:a"]]], "image": b"\x89PNG".hex(), "key": "table:1", "reply_to": "$e",
-           "lang": "en"}
+    old = {
+        "platform": "matrix",
+        "text": "teksti",
+        "chat_id": None,
+        "user_id": "@a:x",
+        "buttons": [[["A", "1:2:a"]]],
+        "image": b"\x89PNG".hex(),
+        "key": "table:1",
+        "reply_to": "$e",
+        "lang": "en",
+    }
     assert Outbound.from_json(old) == out
 
 
 def test_png_size():
-    header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + (300).to_bytes(4, "big") + (200).to_bytes(4, "big")
+    header = (
+        b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + (300).to_bytes(4, "big") + (200).to_bytes(4, "big")
+    )
     assert png_size(header) == (300, 200)
     assert png_size(b"GIF89a") is None

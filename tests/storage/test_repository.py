@@ -10,8 +10,9 @@ from chatbot.storage import SqlRepository
 def _running_match(repo):
     user = repo.user("test", "u1", "Matti")
     room = repo.room("test", "g1")
-    match = repo.create_match(room.id, "majavajengi", {"rounds": 2}, "seed", user.id,
-                              (SeatRec(0, "Matti", user.id),))
+    match = repo.create_match(
+        room.id, "majavajengi", {"rounds": 2}, "seed", user.id, (SeatRec(0, "Matti", user.id),)
+    )
     seats = (SeatRec(0, "Matti", user.id), SeatRec(1, "Botti 1", None, "smart"))
     assert repo.update_lobby(match.id, match.version, seats)
     assert repo.start_match(match.id, match.version + 1, seats, {"ply": 0, "x": [1]}, "seed:1")

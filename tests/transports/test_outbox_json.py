@@ -14,10 +14,19 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
 
 
 def _full() -> Outbound:
-    return Outbound("telegram", "Vuorossa: Aino", user_id="42", lang="en", key="table:3", reply_to="17",
-                    buttons=((Button("Nosta", "3:5:draw"), Button("Koputa", "3:5:knock")),
-                             (Button("Avaa", "https://t.me/x?start=m3"),)),
-                    image=PNG)
+    return Outbound(
+        "telegram",
+        "Vuorossa: Aino",
+        user_id="42",
+        lang="en",
+        key="table:3",
+        reply_to="17",
+        buttons=(
+            (Button("Nosta", "3:5:draw"), Button("Koputa", "3:5:knock")),
+            (Button("Avaa", "https://t.me/x?start=m3"),),
+        ),
+        image=PNG,
+    )
 
 
 def test_every_field_survives_json_text():
@@ -31,14 +40,30 @@ def test_every_field_survives_json_text():
 
 def test_old_telegram_rows_load():
     # what telegram/delivery.py wrote before: base64 image, no reply_to
-    old = {"platform": "telegram", "text": "Vuorossa: Aino", "chat_id": None, "user_id": "42",
-           "buttons": [[["Nosta", "3:5:draw"], ["Koputa", "3:5:knock"]], [["Avaa", "https://t.me/x?start=m3"]]],
-           "key": "table:3", "lang": "en", "image": base64.b64encode(PNG).decode()}
+    old = {
+        "platform": "telegram",
+        "text": "Vuorossa: Aino",
+        "chat_id": None,
+        "user_id": "42",
+        "buttons": [[["Nosta", "3:5:draw"], ["Koputa", "3:5:knock"]], [["Avaa", "https://t.me/x?start=m3"]]],
+        "key": "table:3",
+        "lang": "en",
+        "image": base64.b64encode(PNG).decode(),
+    }
     assert Outbound.from_json(old) == replace(_full(), reply_to=None)
 
 
 def test_old_matrix_rows_load():
     # what matrix.py wrote before: the image in hex
-    old = {"platform": "matrix", "text": "t", "chat_id": "!r:x", "user_id": None, "buttons": [],
-           "image": PNG.hex(), "key": None, "reply_to": "$ev", "lang": None}
+    old = {
+        "platform": "matrix",
+        "text": "t",
+        "chat_id": "!r:x",
+        "user_id": None,
+        "buttons": [],
+        "image": PNG.hex(),
+        "key": None,
+        "reply_to": "$ev",
+        "lang": None,
+    }
     assert Outbound.from_json(old) == Outbound("matrix", "t", chat_id="!r:x", image=PNG, reply_to="$ev")

@@ -20,7 +20,11 @@ class Bot:
     def __init__(self, db: Path) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "chatbot", "script", "-", "--db", str(db), "--seed", "restart", "--ack"],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         self.count = 0
@@ -68,7 +72,12 @@ def test_a_killed_process_loses_nothing(tmp_path):
     # the log replays to the stored snapshot
     from engines.playout import replay
 
-    state = replay(engine, 2, after.seed, engine.options_from_dict(after.options),
-                   [(a.seat, a.notation) for a in repo.actions(before.id)])
+    state = replay(
+        engine,
+        2,
+        after.seed,
+        engine.options_from_dict(after.options),
+        [(a.seat, a.notation) for a in repo.actions(before.id)],
+    )
     assert engine.dump(state) == after.state
     bot.kill()

@@ -10,5 +10,12 @@ from chatbot.transports.telegram.app import (
 )
 from chatbot.transports.telegram.limiter import Limits, RateLimiter
 
-__all__ = ["PLATFORM", "Limits", "RateLimiter", "TelegramTransport", "build_application", "build_transport",
-           "main"]
+__all__ = [
+    "PLATFORM",
+    "Limits",
+    "RateLimiter",
+    "TelegramTransport",
+    "build_application",
+    "build_transport",
+    "main",
+]

@@ -86,6 +86,7 @@ class Batch:
     outs: list[Outbound]
     versions: dict[int, int] = field(default_factory=dict)
 
+
 #: (Finnish name, English name, English msgid of the description); names are ASCII (Telegram)
 COMMANDS = (
     ("uusi", "new", "set up a new game"),
@@ -124,8 +125,9 @@ def coalesce(outs: Sequence[Outbound]) -> list[Outbound]:
     for i, out in enumerate(outs):
         if out.key is not None:
             last[(out.chat_id, out.user_id, out.key)] = i
-    return [out for i, out in enumerate(outs)
-            if out.key is None or last[(out.chat_id, out.user_id, out.key)] == i]
+    return [
+        out for i, out in enumerate(outs) if out.key is None or last[(out.chat_id, out.user_id, out.key)] == i
+    ]
 
 
 def display_name(user: User) -> str:
@@ -148,20 +150,34 @@ class TelegramTransport:
     ``run_polling`` / ``run_webhook``.
     """
 
-    def __init__(self, core: Any, token: str, *, base_url: str | None = None, limits: Limits | None = None,
-                 bury_after: int = 12, drain_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        core: Any,
+        token: str,
+        *,
+        base_url: str | None = None,
+        limits: Limits | None = None,
+        bury_after: int = 12,
+        drain_timeout: float = 10.0,
+    ) -> None:
         self.core = core
         self.username: str | None = None
         self.drain_timeout = drain_timeout
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="telegram-core")
         self.store = KvStore(core.repo, self.run_core)
-        self.delivery = Delivery(self.store, RateLimiter(limits), bury_after=bury_after,
-                                 on_forbidden=self._on_forbidden)
+        self.delivery = Delivery(
+            self.store, RateLimiter(limits), bury_after=bury_after, on_forbidden=self._on_forbidden
+        )
         self._seen: OrderedDict[int, None] = OrderedDict()
         self.stats = {"updates": 0, "duplicates": 0}
         api, files = api_urls(base_url)
-        builder = (ApplicationBuilder().token(token).post_init(self._post_init)
-                   .post_stop(self._post_stop).post_shutdown(self._post_shutdown))
+        builder = (
+            ApplicationBuilder()
+            .token(token)
+            .post_init(self._post_init)
+            .post_stop(self._post_stop)
+            .post_shutdown(self._post_shutdown)
+        )
         if api and files:
             builder = builder.base_url(api).base_file_url(files)
         self.application: Application = builder.build()
@@ -181,7 +197,9 @@ class TelegramTransport:
         await app.initialize()
         await self._post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=timedelta(seconds=poll_timeout), allowed_updates=ALLOWED_UPDATES)
+        await app.updater.start_polling(
+            poll_interval=0, timeout=timedelta(seconds=poll_timeout), allowed_updates=ALLOWED_UPDATES
+        )
         await app.start()
 
     async def stop(self) -> None:
@@ -236,8 +254,12 @@ class TelegramTransport:
     async def _set_commands(self, app: Application) -> None:
         try:
             await app.bot.set_my_commands(bot_commands("fi"), scope=BotCommandScopeDefault())
-            await app.bot.set_my_commands(bot_commands("fi"), scope=BotCommandScopeDefault(), language_code="fi")
-            await app.bot.set_my_commands(bot_commands("en"), scope=BotCommandScopeDefault(), language_code="en")
+            await app.bot.set_my_commands(
+                bot_commands("fi"), scope=BotCommandScopeDefault(), language_code="fi"
+            )
+            await app.bot.set_my_commands(
+                bot_commands("en"), scope=BotCommandScopeDefault(), language_code="en"
+            )
         except TelegramError as exc:  # cosmetic: the bot works without the command menu
             log.warning("setMyCommands failed: %s", exc)
 
@@ -320,8 +342,16 @@ class TelegramTransport:
                 await self._open_private(user, payload, update.update_id)
                 return
             await self._opened(user.id)
-        inbound = Inbound(PLATFORM, str(user.id), display_name(user), str(chat.id), private, text=text,
-                          lang_hint=user.language_code, message_id=str(msg.message_id))
+        inbound = Inbound(
+            PLATFORM,
+            str(user.id),
+            display_name(user),
+            str(chat.id),
+            private,
+            text=text,
+            lang_hint=user.language_code,
+            message_id=str(msg.message_id),
+        )
         batch = await self.run_core(self._batch, [inbound], self._seen_snapshot())
         self.dispatch(batch, origin_chat=chat.id, origin_message=msg.message_id)
 
@@ -338,8 +368,15 @@ class TelegramTransport:
         private = chat.type == ChatType.PRIVATE
         if private:
             await self._opened(user.id)
-        inbound = Inbound(PLATFORM, str(user.id), display_name(user), str(chat.id), private,
-                          button=query.data, lang_hint=user.language_code)
+        inbound = Inbound(
+            PLATFORM,
+            str(user.id),
+            display_name(user),
+            str(chat.id),
+            private,
+            button=query.data,
+            lang_hint=user.language_code,
+        )
         batch = await self.run_core(self._batch, [inbound], self._seen_snapshot())
         toast = None
         if len(batch.outs) == 1 and self._is_short_reply(batch.outs[0], user.id, chat.id):
@@ -349,8 +386,13 @@ class TelegramTransport:
 
     @staticmethod
     def _is_short_reply(out: Outbound, user_id: int, chat_id: int) -> bool:
-        return (out.key is None and not out.buttons and out.image is None and len(out.text) <= TOAST_LIMIT
-                and (out.user_id == str(user_id) or out.chat_id == str(chat_id)))
+        return (
+            out.key is None
+            and not out.buttons
+            and out.image is None
+            and len(out.text) <= TOAST_LIMIT
+            and (out.user_id == str(user_id) or out.chat_id == str(chat_id))
+        )
 
     async def _answer(self, query: CallbackQuery, text: str | None) -> None:
         for _ in range(3):
@@ -393,34 +435,54 @@ class TelegramTransport:
         """``/start [payload]`` in private: deliver held messages; ``join-<match>`` also seats the user."""
         await self.store.set(NS_NOTICE, str(user.id), [])
         flushed = await self.delivery.flush(user.id)
-        batch = await self.run_core(self._start_batch, user.id, display_name(user), user.language_code,
-                                    payload, flushed > 0, self._seen_snapshot())
+        batch = await self.run_core(
+            self._start_batch,
+            user.id,
+            display_name(user),
+            user.language_code,
+            payload,
+            flushed > 0,
+            self._seen_snapshot(),
+        )
         self.dispatch(batch, origin_chat=user.id)
 
-    def _start_batch(self, user_id: int, name: str, lang: str | None, payload: str, flushed: bool,
-                     seen: list[int]) -> Batch:
+    def _start_batch(
+        self, user_id: int, name: str, lang: str | None, payload: str, flushed: bool, seen: list[int]
+    ) -> Batch:
         repo = self.core.repo
         found = JOIN_PAYLOAD.fullmatch(payload)
         match = repo.match(int(found[1])) if found else None
         if match is None or match.status not in {LOBBY, RUNNING}:
             if flushed:
                 return self._batch([], seen)
-            return self._batch([Inbound(PLATFORM, str(user_id), name, str(user_id), True, text="/help",
-                                        lang_hint=lang)], seen)
+            return self._batch(
+                [Inbound(PLATFORM, str(user_id), name, str(user_id), True, text="/help", lang_hint=lang)],
+                seen,
+            )
         room = repo.room_by_id(match.room_id)
         urec = repo.user(PLATFORM, str(user_id), name)
         out: list[Outbound] = []
         if not any(s.user_id == urec.id for s in match.seats):
-            out.extend(self.core.handle(Inbound(PLATFORM, str(user_id), name, room.ext_id, False, text="/join",
-                                                lang_hint=lang)))
+            out.extend(
+                self.core.handle(
+                    Inbound(PLATFORM, str(user_id), name, room.ext_id, False, text="/join", lang_hint=lang)
+                )
+            )
             match = repo.match(match.id)
             urec = repo.user(PLATFORM, str(user_id), name)
         if match is not None and any(s.user_id == urec.id for s in match.seats) and not flushed:
             t = i18n.translator(urec.lang or i18n.normalise_language(lang) or room.lang)
             title = self.core.uis[match.game].title(t)
-            out.append(Outbound(PLATFORM, t.gettext(
-                "You have a seat in {game}. I will send your cards and buttons here.").format(game=title),
-                user_id=str(user_id), lang=t.lang))
+            out.append(
+                Outbound(
+                    PLATFORM,
+                    t.gettext("You have a seat in {game}. I will send your cards and buttons here.").format(
+                        game=title
+                    ),
+                    user_id=str(user_id),
+                    lang=t.lang,
+                )
+            )
         return self._with_versions([*out, *self._batch([], seen).outs])
 
     async def _on_forbidden(self, user_id: int, held: Outbound) -> None:
@@ -450,8 +512,9 @@ class TelegramTransport:
         room = repo.room_by_id(match.room_id)
         t = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
         link = self.deep_link(match.id)
-        text = t.gettext("{name}, I cannot send you your cards yet. Open a private chat with me and press "
-                         "Start: {link}").format(name=urec.name, link=link)
+        text = t.gettext(
+            "{name}, I cannot send you your cards yet. Open a private chat with me and press Start: {link}"
+        ).format(name=urec.name, link=link)
         button = Button(t.gettext("Open private chat"), link)
         return match.id, [Outbound(PLATFORM, text, chat_id=room.ext_id, buttons=((button,),), lang=t.lang)]
 
@@ -461,8 +524,12 @@ class TelegramTransport:
     # ------------------------------------------------------------------------------------------
     # outbound
 
-    def dispatch(self, outs: Batch | Sequence[Outbound], origin_chat: int | None = None,
-                 origin_message: int | None = None) -> None:
+    def dispatch(
+        self,
+        outs: Batch | Sequence[Outbound],
+        origin_chat: int | None = None,
+        origin_message: int | None = None,
+    ) -> None:
         """Queue the core's messages: groups by ``chat_id``, private chats by ``user_id``."""
         batch = outs if isinstance(outs, Batch) else Batch(list(outs))
         prompted = {o.user_id for o in batch.outs if o.user_id is not None and o.buttons}
@@ -476,8 +543,11 @@ class TelegramTransport:
             if target is None:
                 continue
             chat_id = int(target)
-            reply = origin_message if (out.reply_to is not None and out.key is None and chat_id == origin_chat
-                                       and chat_id < 0) else None
+            reply = (
+                origin_message
+                if (out.reply_to is not None and out.key is None and chat_id == origin_chat and chat_id < 0)
+                else None
+            )
             self.delivery.submit(chat_id, out, reply)
 
 

@@ -171,8 +171,14 @@ class _ChatQueue:
 class Delivery:
     """Queues, limits and sends the core's :class:`Outbound` messages."""
 
-    def __init__(self, store: KvStore, limiter: RateLimiter, *, bury_after: int = 12,
-                 on_forbidden: Callable[[int, Outbound], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        store: KvStore,
+        limiter: RateLimiter,
+        *,
+        bury_after: int = 12,
+        on_forbidden: Callable[[int, Outbound], Awaitable[None]] | None = None,
+    ) -> None:
         self.bot: Bot | None = None
         self.store = store
         self.limiter = limiter
@@ -273,7 +279,7 @@ class Delivery:
                 attempt += 1
                 if attempt > NETWORK_RETRIES:
                     raise
-                await asyncio.sleep(0.3 * 2 ** attempt)
+                await asyncio.sleep(0.3 * 2**attempt)
 
     async def _run(self, job: Job) -> None:
         assert self.bot is not None
@@ -313,9 +319,16 @@ class Delivery:
         image = out.image
         if image:
             caption = out.text if len(out.text) <= CAPTION_LIMIT else None
-            message = await self._call(chat_id, lambda: bot.send_photo(
-                chat_id, image, caption=caption, reply_markup=markup if caption is not None else None,
-                reply_parameters=reply))
+            message = await self._call(
+                chat_id,
+                lambda: bot.send_photo(
+                    chat_id,
+                    image,
+                    caption=caption,
+                    reply_markup=markup if caption is not None else None,
+                    reply_parameters=reply,
+                ),
+            )
             self._sent(chat_id, message)
             if caption is None:
                 message = await self._send_text(chat_id, out.text, markup, None)
@@ -325,8 +338,9 @@ class Delivery:
             await self._new_prompt(chat_id, message.message_id, out.buttons)
         return message
 
-    async def _send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
-                         reply: ReplyParameters | None) -> Message:
+    async def _send_text(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, reply: ReplyParameters | None
+    ) -> Message:
         assert self.bot is not None
         bot = self.bot
         chunks = split_text(text or "…")
@@ -335,8 +349,12 @@ class Delivery:
             last = i == len(chunks) - 1
             keyboard = markup if last else None
             replying = reply if i == 0 else None
-            message = await self._call(chat_id, functools.partial(
-                bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying))
+            message = await self._call(
+                chat_id,
+                functools.partial(
+                    bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying
+                ),
+            )
             self._sent(chat_id, message)
         assert message is not None
         return message
@@ -345,7 +363,9 @@ class Delivery:
         self.stats["sent"] += 1
         self.seen(chat_id, message.message_id)
 
-    async def _new_prompt(self, chat_id: int, message_id: int, buttons: tuple[tuple[Button, ...], ...]) -> None:
+    async def _new_prompt(
+        self, chat_id: int, message_id: int, buttons: tuple[tuple[Button, ...], ...]
+    ) -> None:
         """Only the newest private prompt keeps its buttons: strip the one before."""
         previous = await self.store.get(NS_PROMPT, str(chat_id))
         record: dict[str, Any] = {"id": message_id}
@@ -378,7 +398,9 @@ class Delivery:
         assert self.bot is not None
         bot = self.bot
         try:
-            await self._call(chat_id, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None))
+            await self._call(
+                chat_id, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+            )
             self.stats["edited"] += 1
         except (BadRequest, Forbidden) as exc:  # already without buttons, deleted, or too old
             log.debug("keyboard of %s/%s not removed: %s", chat_id, message_id, exc)
@@ -394,15 +416,22 @@ class Delivery:
         store_key = f"{chat_id}:{out.key}"
         record = await self.store.get(NS_MSG, store_key)
         markup = markup_of(out.buttons)
-        wanted = {"text": out.text, "markup": buttons_json(out.buttons), "photo": bool(out.image),
-                  "image": image_hash(out.image)}
+        wanted = {
+            "text": out.text,
+            "markup": buttons_json(out.buttons),
+            "photo": bool(out.image),
+            "image": image_hash(out.image),
+        }
         if record:
             message_id = int(record["id"])
             buried = chat_id < 0 and self.latest.get(chat_id, 0) - message_id > self.bury_after
             same_kind = bool(record.get("photo")) == bool(out.image)
             if not buried and same_kind:
-                if record.get("text") == out.text and record.get("markup") == wanted["markup"] \
-                        and record.get("image") == wanted["image"]:
+                if (
+                    record.get("text") == out.text
+                    and record.get("markup") == wanted["markup"]
+                    and record.get("image") == wanted["image"]
+                ):
                     self.stats["skipped"] += 1
                     return
                 try:
@@ -423,23 +452,43 @@ class Delivery:
         message = await self._send_new(job)
         await self.store.set(NS_MSG, store_key, {"id": message.message_id, **wanted})
 
-    async def _edit(self, chat_id: int, message_id: int, out: Outbound, record: dict[str, Any],
-                    markup: InlineKeyboardMarkup | None) -> None:
+    async def _edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        out: Outbound,
+        record: dict[str, Any],
+        markup: InlineKeyboardMarkup | None,
+    ) -> None:
         assert self.bot is not None
         bot = self.bot
         image = out.image
         if image:
             if record.get("image") == image_hash(image):
-                await self._call(chat_id, lambda: bot.edit_message_caption(
-                    chat_id, message_id, caption=out.text, reply_markup=markup))
+                await self._call(
+                    chat_id,
+                    lambda: bot.edit_message_caption(
+                        chat_id, message_id, caption=out.text, reply_markup=markup
+                    ),
+                )
             else:
-                await self._call(chat_id, lambda: bot.edit_message_media(
-                    InputMediaPhoto(image, caption=out.text), chat_id, message_id, reply_markup=markup))
+                await self._call(
+                    chat_id,
+                    lambda: bot.edit_message_media(
+                        InputMediaPhoto(image, caption=out.text), chat_id, message_id, reply_markup=markup
+                    ),
+                )
         elif record.get("text") == out.text:
-            await self._call(chat_id, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup))
+            await self._call(
+                chat_id, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup)
+            )
         else:
-            await self._call(chat_id, lambda: bot.edit_message_text(
-                out.text[:TEXT_LIMIT], chat_id, message_id, reply_markup=markup))
+            await self._call(
+                chat_id,
+                lambda: bot.edit_message_text(
+                    out.text[:TEXT_LIMIT], chat_id, message_id, reply_markup=markup
+                ),
+            )
 
     # ------------------------------------------------------------------------------------------
     # private messages held for users who have not opened the bot

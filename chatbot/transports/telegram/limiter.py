@@ -50,8 +50,9 @@ class RateLimiter:
         while True:
             now = self._clock()
             chat_log = self._chats.setdefault(chat_id, deque())
-            wait = max(self._wait(self._overall, self.limits.overall, now),
-                       self._wait(chat_log, chat_window, now))
+            wait = max(
+                self._wait(self._overall, self.limits.overall, now), self._wait(chat_log, chat_window, now)
+            )
             if wait <= 0:
                 self._overall.append(now)
                 if chat_window is not None:
