@@ -105,6 +105,90 @@ class Repository(Protocol):
 
 
 # ---------------------------------------------------------------------------------------------
+# The runtime's port (issue #12): outbox, deadlines, inbound ids. Every change the core commits
+# (an action, a lobby change, a plain answer) carries the outbound messages it caused, the match's
+# next deadlines and the inbound update id, and stores them in ONE transaction with the change;
+# the runtime delivers the outbox afterwards and fires deadlines when they are due.
+
+
+def chat_of(out: Any) -> str:
+    """The delivery queue of an :class:`~chatbot.core.types.Outbound`: one per group and one per
+    user's private chat, on each platform. Messages of one queue are delivered in commit order."""
+    if out.user_id is not None:
+        return f"{out.platform}:u:{out.user_id}"
+    return f"{out.platform}:g:{out.chat_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """A committed outbound message waiting for delivery (``out`` is an ``Outbound``)."""
+
+    id: int
+    chat: str
+    out: Any
+    attempts: int = 0
+
+
+#: deadline kinds: an AI seat's move, a reminder, the bot's move for an idle person, a reaction window
+AI_TURN, REMIND, IDLE_MOVE, WINDOW = "ai", "remind", "idle", "window"
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """Something to do in a match at ``due`` (epoch seconds), valid only while the match is still at
+    ``version``; ``seats`` are the seats it concerns. A match has at most one deadline of a kind."""
+
+    match_id: int
+    kind: str
+    due: float
+    version: int
+    seats: tuple[int, ...] = ()
+
+
+class RuntimeStore(Protocol):
+    """What the runtime needs of storage besides :class:`Repository` (implemented by the same class).
+
+    Claims are leases: a worker that dies loses its claim when ``lease`` seconds have passed, and
+    another takes over. On PostgreSQL claims use ``FOR UPDATE SKIP LOCKED``; on SQLite a guarded
+    ``UPDATE … WHERE claimed_until < now``."""
+
+    def seen_update(self, platform: str, key: str) -> bool: ...
+    def outbox_claim(self, platform: str, worker: str, now: float, lease: float, limit: int) -> list[str]: ...
+    def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]: ...
+    def outbox_done(self, row_id: int, ref: str | None) -> None: ...
+    def outbox_later(self, row_id: int, not_before: float) -> None: ...
+    def outbox_release(self, chat: str, worker: str) -> None: ...
+    def message_ref(self, chat: str, key: str) -> str | None: ...
+    def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]: ...
+    def next_due(self) -> float | None: ...
+
+
+class Blocked(Exception):
+    """The platform refuses to deliver to this private chat (a Telegram user who never opened the bot)."""
+
+
+class RetryLater(Exception):
+    """The platform asks to wait (rate limit, 5xx, network): try the same message again after ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+class Transport(Protocol):
+    """A platform, as the runtime sees it: translation only, no use case.
+
+    ``deliver`` sends ``out`` (an ``Outbound``) as a new message, or, when ``ref`` names the
+    platform message sent before under the same ``out.key``, edits it in place; it returns the
+    platform's reference of the message (to edit it later), raises :class:`Blocked` or
+    :class:`RetryLater`, and treats "not modified" as done."""
+
+    platform: str
+
+    async def deliver(self, out: Any, ref: str | None) -> str | None: ...
+
+
+# ---------------------------------------------------------------------------------------------
 # The game-UI port
 
 
