@@ -145,6 +145,11 @@ class Deadline:
     seats: tuple[int, ...] = ()
 
 
+class StorageUnavailable(Exception):
+    """The database cannot be reached or is locked; raised by the repository so the core can apologise
+    without knowing the driver's exceptions."""
+
+
 class RuntimeStore(Protocol):
     """What the runtime needs of storage besides :class:`Repository` (implemented by the same class).
 
@@ -181,11 +186,12 @@ class Transport(Protocol):
     ``deliver`` sends ``out`` (an ``Outbound``) as a new message, or, when ``ref`` names the
     platform message sent before under the same ``out.key``, edits it in place; it returns the
     platform's reference of the message (to edit it later), raises :class:`Blocked` or
-    :class:`RetryLater`, and treats "not modified" as done."""
+    :class:`RetryLater`, and treats "not modified" as done. ``txn`` is unique per outbox row and
+    the same on every retry, for platforms that deduplicate sends by it (Matrix transaction ids)."""
 
     platform: str
 
-    async def deliver(self, out: Any, ref: str | None) -> str | None: ...
+    async def deliver(self, out: Any, ref: str | None, txn: str) -> str | None: ...
 
 
 # ---------------------------------------------------------------------------------------------
