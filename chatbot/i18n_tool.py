@@ -52,7 +52,7 @@ def _game_of(stem: str, games_dir: Path) -> str:
     return stem
 
 
-def _extract(files: list[Path]) -> Iterator[tuple[str, int, object, list[str], str | None]]:
+def _extract(files: list[Path]) -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], str | None]]:
     for path in files:
         for lineno, message, comments, context in extract_from_file(
                 "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
@@ -99,7 +99,7 @@ def sync(only: str | None = None) -> None:
                     if not m.id:
                         continue
                     if isinstance(m.id, tuple | list):
-                        if not all(m.string):
+                        if not all(m.string or ()):
                             m.string = tuple(m.id)
                     elif not m.string:
                         m.string = m.id

@@ -12,6 +12,7 @@ import gettext as _gettext
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from babel import Locale
 from babel.lists import format_list
@@ -61,7 +62,11 @@ class Translator:
     def format_number(self, n: float) -> str:
         return format_decimal(n, locale=self.locale)
 
-    def format_list(self, items: Iterable[str], style: str = "standard") -> str:
+    def format_list(
+        self,
+        items: Iterable[str],
+        style: Literal["standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"] = "standard",
+    ) -> str:
         items = list(items)
         if not items:
             return ""
@@ -83,8 +88,11 @@ def _read_language(lang: str) -> tuple[dict[tuple[str | None, str], str | tuple[
             if not message.id or message.fuzzy:
                 continue
             key_id = message.id[0] if isinstance(message.id, tuple | list) else message.id
-            string = tuple(message.string) if isinstance(message.string, tuple | list) else message.string
-            messages[(message.context, key_id)] = string
+            string = message.string
+            if isinstance(string, tuple | list):
+                messages[(message.context, key_id)] = tuple(string)
+            elif string:
+                messages[(message.context, key_id)] = string
     return messages, plural
 
 

@@ -535,8 +535,8 @@ class FuzzyIndex:
         limit = max_typos(key)
         if limit == 0 or not self._choices:
             return []
-        hits = process.extract(key, self._choices, scorer=OSA.distance, score_cutoff=limit, limit=None)
-        hits = [(choice, dist) for choice, dist, _ in hits if fuzz.ratio(key, choice) >= cutoff]
+        found = process.extract(key, self._choices, scorer=OSA.distance, score_cutoff=limit, limit=None)
+        hits = [(choice, dist) for choice, dist, _ in found if fuzz.ratio(key, choice) >= cutoff]
         if not hits:
             return []
         best = min(dist for _, dist in hits)
@@ -843,7 +843,7 @@ class Lexicon:
 
     def _phrase_at(self, words: Sequence[str], i: int, lang: str) -> tuple[int, frozenset[str]]:
         """The longest phrase starting at ``words[i]``: (length, concepts), or (0, ∅)."""
-        best, concepts = 0, set()
+        best, concepts = 0, set[str]()
         for candidate in self._ordered_langs(lang):
             phrases = self._phrases.get(candidate, {})
             for key in self._keys(words[i], candidate):
