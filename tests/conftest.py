@@ -64,13 +64,13 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'test.sqlite'}"
     url = request.getfixturevalue("pg_url")
-    # a fresh schema per test: drop every table first
-    from sqlmodel import SQLModel, create_engine
-
-    import chatbot.storage.tables  # noqa: F401  (registers the tables)
+    # a fresh database per test: no tables and no alembic_version, so every test starts from nothing
+    from sqlalchemy import create_engine, text
 
     engine = create_engine(url)
-    SQLModel.metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
     return url
 
