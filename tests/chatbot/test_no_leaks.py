@@ -38,17 +38,12 @@ class ScanningCore(BotCore):
         allowed = Counter(UI.cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
         ply = state.ply
         types = {**ENGINE.types, "Event": Event}
-        public_events = [
-            decode(e, types)
-            for a in self.repo.actions(match.id, max(0, ply - RECENT_ACTIONS))
-            for e in a.events
-        ]
+        public_events = [decode(e, types) for a in self.repo.actions(match.id, max(0, ply - RECENT_ACTIONS))
+                         for e in a.events]
         public_events += list(events)
         for line in UI.render_events([e for e in public_events if e.public], ctx):
             allowed.update(UI.cards_in(line))
-        private_lines = {
-            line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸")
-        }
+        private_lines = {line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸")}
         for o in out:
             if o.private:
                 continue
