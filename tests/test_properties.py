@@ -1,5 +1,6 @@
 """Property tests (hypothesis): arbitrary action choices keep every engine's contract, and no text
-at all can crash a game's parser or the bot, or make a parser propose an illegal first move."""
+at all can crash a game's parser or the bot, or make a parser propose a first move that is neither
+legal nor refused by the engine's check."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games import UIS
 from engines import GAMES
+from engines.contract import IllegalAction
 from engines.playout import replay
 from tests.chatbot.table import Table
 
@@ -76,7 +78,11 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
     result = ui.parse(text, ctx)
     assert isinstance(result, Parsed | NotUnderstood | NotLegal | Ambiguous)
     if isinstance(result, Parsed):
-        assert result.actions and result.actions[0] in legal
+        # a parser returns what the text meant; a first move that is not legal now is the engine's to refuse
+        assert result.actions
+        if result.actions[0] not in legal:
+            with pytest.raises(IllegalAction):
+                engine.check(state, seat, engine.parse_notation(result.actions[0]))
     if isinstance(result, Ambiguous):
         assert set(result.candidates) <= set(legal)
 

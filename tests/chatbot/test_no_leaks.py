@@ -18,7 +18,7 @@ from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.core.service import RECENT_ACTIONS, BotCore
-from chatbot.games.majavajengi import UI, cards_in
+from chatbot.games.majavajengi import UI
 from engines import GAMES
 from engines.codec import decode
 from engines.contract import Event
@@ -35,19 +35,19 @@ class ScanningCore(BotCore):
         state = ENGINE.load(match.state)
         t = translator(room.lang or "fi")
         ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
-        allowed = Counter(cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
+        allowed = Counter(UI.cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
         ply = state.ply
         types = {**ENGINE.types, "Event": Event}
         public_events = [decode(e, types) for a in self.repo.actions(match.id, max(0, ply - RECENT_ACTIONS))
                          for e in a.events]
         public_events += list(events)
         for line in UI.render_events([e for e in public_events if e.public], ctx):
-            allowed.update(cards_in(line))
+            allowed.update(UI.cards_in(line))
         private_lines = {line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸")}
         for o in out:
             if o.private:
                 continue
-            named = Counter(cards_in(o.text))
+            named = Counter(UI.cards_in(o.text))
             assert not (named - allowed), (o.text, named - allowed)
             for line in o.text.splitlines():
                 assert line not in private_lines, line

@@ -9,9 +9,10 @@ import pytest
 
 from engines.codec import BadNotation
 from engines.contract import IllegalAction, rng_for
-from engines.majavajengi import (
+from engines.majavajengi import ENGINE
+from engines.majavajengi.ai import smart_policy
+from engines.majavajengi.model import (
     CANONICAL_DECK,
-    ENGINE,
     KIND,
     Discard,
     Draw,
@@ -27,8 +28,6 @@ from engines.majavajengi import (
     Stop,
     Swap,
     Take,
-    new_game_with_deck,
-    smart_policy,
 )
 from engines.playout import play_ai_game
 from engines.simulate import simulate
@@ -45,7 +44,9 @@ def deck_for(layouts, discard, pile=(), start=0):
 
 def game(layouts, discard, pile=FILLER, start=0, later=(), **options):
     opts = MajavajengiOptions(first_round_start="host", first_start_seat=start, **options)
-    return new_game_with_deck(len(layouts), "test", opts, [deck_for(layouts, discard, pile, start), *later])
+    return ENGINE.new_game(
+        len(layouts), "test", opts, decks=[deck_for(layouts, discard, pile, start), *later]
+    )
 
 
 def play(state, seat, *moves):
@@ -101,9 +102,19 @@ def test_start_events_and_dealt_private():
     s = game([L0, L1], "SWAP", pile=("N3", "N4"), initial_special_discard="redraw")
     events = ENGINE.start_events(s)
     assert [(e.code, e.to) for e in events] == [
-        ("round_started", None), ("dealt", None), ("dealt_cards", (0,)), ("dealt_cards", (1,))]
-    assert events[0].p == {"round": 1, "rounds": 6, "start_seat": 0, "discard_top": "N3", "draw_pile": 57,
-                           "redrawn": ("SWAP",)}
+        ("round_started", None),
+        ("dealt", None),
+        ("dealt_cards", (0,)),
+        ("dealt_cards", (1,)),
+    ]
+    assert events[0].p == {
+        "round": 1,
+        "rounds": 6,
+        "start_seat": 0,
+        "discard_top": "N3",
+        "draw_pile": 57,
+        "redrawn": ("SWAP",),
+    }
     assert events[2].p == {"seat": 0, "positions": (1, 4), "cards": ("N9", "N2")}
     s2, _ = play(s, 0, "take 1")
     assert ENGINE.start_events(s2) == events
@@ -116,13 +127,26 @@ def test_start_events_and_dealt_private():
     private = find(events, "dealt_cards")
     assert [(e.to, e["cards"]) for e in private] == [((0,), ("N1", "N8")), ((1,), ("N9", "N2"))]
     assert find(events, "round_started")[0].p == {
-        "round": 2, "rounds": 2, "start_seat": 0, "discard_top": "N2", "draw_pile": 57, "redrawn": ()}
+        "round": 2,
+        "rounds": 2,
+        "start_seat": 0,
+        "discard_top": "N2",
+        "draw_pile": 57,
+        "redrawn": (),
+    }
 
 
 def test_options_are_validated():
     assert ENGINE.new_game(4, "s", MajavajengiOptions(rounds="players")).rounds == 4
-    for bad in [dict(rounds=0), dict(rounds=21), dict(rounds="many"), dict(reshuffle="some"),
-                dict(round_turn_cap=3), dict(first_start_seat=2), dict(memory_aid="yes")]:
+    for bad in [
+        dict(rounds=0),
+        dict(rounds=21),
+        dict(rounds="many"),
+        dict(reshuffle="some"),
+        dict(round_turn_cap=3),
+        dict(first_start_seat=2),
+        dict(memory_aid="yes"),
+    ]:
         with pytest.raises(ValueError):
             ENGINE.new_game(2, "s", MajavajengiOptions(**bad))
     assert ENGINE.new_game(2, "s", MajavajengiOptions(round_turn_cap=4)).options.round_turn_cap == 4
@@ -140,7 +164,8 @@ def test_take_discard():
     assert kinds(s.layouts[0]) == ("N1", "N5", "N6", "N2")
     assert KIND[s.discard[-1]] == "N9" and len(s.discard) == 1
     assert [(e.code, e.to, e.p) for e in events] == [
-        ("took_discard", None, {"seat": 0, "card": "N1", "pos": 1, "removed": "N9"})]
+        ("took_discard", None, {"seat": 0, "card": "N1", "pos": 1, "removed": "N9"})
+    ]
     # the taken card was face up: everyone knows it now
     assert s.known[0][0][0] == "N1" and s.known[1][0][0] == "N1"
     assert s.phase == "turn_end" and ENGINE.to_act(s) == (0,)
@@ -216,7 +241,8 @@ def test_swap_moves_cards_and_knowledge():
     assert illegal(s, 0, Swap(1, 1, 9)) == "bad_position"
     s, events = play(s, 0, "swap 1 seat1 4")
     assert [(e.code, e.to, e.p) for e in events] == [
-        ("swapped", None, {"seat": 0, "pos": 1, "other_seat": 1, "other_pos": 4})]
+        ("swapped", None, {"seat": 0, "pos": 1, "other_seat": 1, "other_pos": 4})
+    ]
     assert kinds(s.layouts[0]) == ("N8", "N5", "N6", "N2")
     assert kinds(s.layouts[1]) == ("N1", "N3", "N4", "N9")
     # seat 0 knew its N9, which is now seat 1's position 4; seat 1 knew its N8, now seat 0's position 1
@@ -411,7 +437,10 @@ def test_end_of_round_special_replacement_order_m21_m22():
         {"seat": 1, "pos": 4, "removed": "DRAW2", "drawn": ("PEEK", "N6")},
         {"seat": 0, "pos": 2, "removed": "PEEK", "drawn": ("N7",)},
     ]
-    assert find(events, "revealed")[0]["layouts"] == (("N1", "PEEK", "N0", "N3"), ("SWAP", "N4", "N0", "DRAW2"))
+    assert find(events, "revealed")[0]["layouts"] == (
+        ("N1", "PEEK", "N0", "N3"),
+        ("SWAP", "N4", "N0", "DRAW2"),
+    )
     assert find(events, "round_scored")[0]["scores"] == (11, 15)
     # drawn specials go to the discard pile first, the replaced special after the number is placed
     assert kinds(s.discard) == ("N2", "SWAP", "SWAP", "PEEK", "DRAW2", "PEEK")
@@ -421,8 +450,9 @@ def test_end_of_round_special_replacement_order_m21_m22():
 @pytest.mark.parametrize(("mode", "start2"), [("knocker", 2), ("rotate", 1)])
 def test_scoring_over_rounds_and_next_round_start(mode, start2):
     lays = [L0, L1, ("N2", "N2", "N2", "N3")]
-    r2 = deck_for([("N0", "N0", "N0", "N0"), ("N1", "N1", "N1", "N1"), ("N2", "N5", "N3", "N3")], "N9",
-                  start=start2)
+    r2 = deck_for(
+        [("N0", "N0", "N0", "N0"), ("N1", "N1", "N1", "N1"), ("N2", "N5", "N3", "N3")], "N9", start=start2
+    )
     s = game(lays, "N1", later=[r2], rounds=2, next_round_start=mode)
     s, _ = play(s, 0, "draw", "discard", "end")
     s, _ = play(s, 1, "draw", "discard", "end")
@@ -476,11 +506,33 @@ def test_views_public_and_private():
 
 
 def test_notation_round_trip_and_bad_notation():
-    actions = [Take(1), Draw(), Replace(4), Discard(), Peek(2), Swap(1, 2, 3), Draw2(), Next(), Stop(),
-               Knock(), End()]
+    actions = [
+        Take(1),
+        Draw(),
+        Replace(4),
+        Discard(),
+        Peek(2),
+        Swap(1, 2, 3),
+        Draw2(),
+        Next(),
+        Stop(),
+        Knock(),
+        End(),
+    ]
     texts = [ENGINE.notation(a) for a in actions]
-    assert texts == ["take 1", "draw", "replace 4", "discard", "peek 2", "swap 1 seat2 3", "draw2", "next",
-                     "stop", "knock", "end"]
+    assert texts == [
+        "take 1",
+        "draw",
+        "replace 4",
+        "discard",
+        "peek 2",
+        "swap 1 seat2 3",
+        "draw2",
+        "next",
+        "stop",
+        "knock",
+        "end",
+    ]
     assert [ENGINE.parse_notation(t) for t in texts] == actions
     for bad in ["", "take", "swap 1 2 3", "swap 1 seat2", "fly", "take x", "draw 2", "take -1"]:
         with pytest.raises(BadNotation):
@@ -499,8 +551,18 @@ def test_dump_load_round_trip_keeps_preset_decks():
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-@pytest.mark.parametrize("opts", [{}, {"knock_after_full_lap": True, "reshuffle": "keep_top",
-                                       "initial_special_discard": "redraw", "draw2_after_power": "continues"}])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {},
+        {
+            "knock_after_full_lap": True,
+            "reshuffle": "keep_top",
+            "initial_special_discard": "redraw",
+            "draw2_after_power": "continues",
+        },
+    ],
+)
 def test_random_games_end_without_a_turn_cap(players, opts):
     options = MajavajengiOptions(round_turn_cap=0, **opts)
     for g in range(5):
@@ -557,8 +619,14 @@ def test_ai_is_a_function_of_its_view():
                 a, b = rng.sample(hidden, 2)
                 other = swap_cards(state, a, b)
                 assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
-                assert smart_policy(ENGINE.view(other, seat), ENGINE.legal_actions(other, seat),
-                                    ENGINE.ai_rng(other, seat)) == action
+                assert (
+                    smart_policy(
+                        ENGINE.view(other, seat),
+                        ENGINE.legal_actions(other, seat),
+                        ENGINE.ai_rng(other, seat),
+                    )
+                    == action
+                )
                 checked += 1
             state, _ = ENGINE.apply(state, seat, action)
     assert checked > 100

@@ -1,0 +1,67 @@
+"""Majavajengi in chat: the :class:`GameUI` that wires the game's texts, renderers, buttons and parser.
+
+Reading order: ``texts`` (rule topics, refusal reasons), ``render`` (table, private panel, events,
+reasons), ``buttons`` (labels, rows, what the group may see), ``parser`` (text -> actions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from chatbot.core.i18n import Translator
+from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.games.majavajengi import buttons, parser, render
+from chatbot.games.majavajengi.texts import TOPICS
+from engines.contract import Event
+from engines.majavajengi.model import MajavajengiSeatView, MajavajengiView
+
+
+class MajavajengiUI(GameUI):
+    game_id = "majavajengi"
+    domain = "majavajengi"
+    aliases = ("majavajengi", "majava", "majavat", "biberbande", "beaver gang", "beavers", "beaver")
+
+    def title(self, t: Translator) -> str:
+        return render.title(t)
+
+    def rule_topics(self) -> Sequence[RuleTopic]:
+        return TOPICS
+
+    def option_words(self) -> dict[str, str]:
+        return {"kierrokset": "rounds", "kierroksia": "rounds", "muistiapu": "memory_aid",
+                "aloittaja": "next_round_start"}  # fmt: skip
+
+    def render_table(self, view: MajavajengiView, ctx: RenderContext) -> str:
+        return render.table(view, ctx)
+
+    def render_private(self, view: MajavajengiSeatView, ctx: RenderContext) -> str | None:
+        return render.private(view, ctx)
+
+    def render_events(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        return render.events(events, ctx)
+
+    def action_label(self, notation: str, view: MajavajengiView, ctx: RenderContext) -> str:
+        return buttons.label(notation, view, ctx)
+
+    def button_rows(
+        self, legal: Sequence[str], view: MajavajengiView, ctx: RenderContext
+    ) -> list[list[tuple[str, str]]]:
+        return buttons.rows(legal, view, ctx)
+
+    def group_actions(self, legal: Sequence[str], public_view: MajavajengiView) -> tuple[str, ...]:
+        return buttons.for_group(legal, public_view)
+
+    def idle_action(self, legal: Sequence[str], view: MajavajengiView) -> str | None:
+        # spec M28: an unanswered decision at the end of the turn is "end", never a knock
+        return "end" if "end" in legal else None
+
+    def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
+        return parser.parse(text, ctx)
+
+    def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
+        return render.reason_text(code, params, ctx)
+
+
+UI = MajavajengiUI()
