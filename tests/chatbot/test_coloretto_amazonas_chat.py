@@ -150,7 +150,7 @@ def test_the_private_panel_numbers_the_hand_and_the_group_shows_only_its_size():
 
 def _refusable_gift(state, seat, legal):
     """A gift the receiver may refuse (its animal is in their row and a neighbour row has a card)."""
-    from engines.coloretto_amazonas import may_refuse
+    from engines.coloretto_amazonas.rules import may_refuse
 
     for notation in legal:
         parts = notation.split()

@@ -16,7 +16,8 @@ from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games.coloretto_amazonas import UI
 from chatbot.games.coloretto_amazonas_parser import ColorettoParser
-from engines.coloretto_amazonas import ENGINE, GIFT, OVER, Gift, Options, SeatState
+from engines.coloretto_amazonas import ENGINE
+from engines.coloretto_amazonas.model import GIFT, OVER, Gift, Options, SeatState
 
 NAMES = {2: ("Matti", "Liisa"), 3: ("Matti", "Liisa", "Pekka"), 4: ("Matti", "Liisa", "Anna", "Jussi")}
 BOT_NAMES = ("Alice", "Botti 1", "Botti 2")

@@ -9,9 +9,10 @@ from itertools import chain
 import pytest
 
 from engines.codec import BadNotation
-from engines.coloretto_amazonas import (
+from engines.coloretto_amazonas import ENGINE
+from engines.coloretto_amazonas.ai import smart_policy
+from engines.coloretto_amazonas.model import (
     CANONICAL_DECK,
-    ENGINE,
     GIFT,
     KINDS,
     OVER,
@@ -24,7 +25,6 @@ from engines.coloretto_amazonas import (
     PrivateView,
     PublicView,
     Refuse,
-    smart_policy,
 )
 from engines.contract import IllegalAction
 from engines.playout import play_ai_game, replay
