@@ -13,7 +13,9 @@ from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.core.service import RECENT_ACTIONS, BotCore
-from chatbot.games.coloretto_amazonas import ANIMALS, REASONS, TOPICS, UI, cards_in
+from chatbot.games.coloretto_amazonas import UI
+from chatbot.games.coloretto_amazonas.render import ANIMALS
+from chatbot.games.coloretto_amazonas.texts import REASONS, TOPICS
 from engines.codec import decode
 from engines.coloretto_amazonas import ENGINE
 from engines.contract import Event
@@ -100,17 +102,17 @@ class ScanningCore(BotCore):
         out = super()._render_match(match, room, events, privates, keyed)
         state = ENGINE.load(match.state)
         ctx = RenderContext(translator(room.lang or "fi"), tuple(s.name for s in match.seats), None, match.options)
-        allowed = Counter(cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
+        allowed = Counter(UI.cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
         types = {**ENGINE.types, "Event": Event}
         public = [decode(e, types) for a in self.repo.actions(match.id, max(0, state.ply - RECENT_ACTIONS))
                   for e in a.events]
         for line in UI.render_events([e for e in [*public, *events] if e.public], ctx):
-            allowed.update(cards_in(line))
+            allowed.update(UI.cards_in(line))
         private_lines = {line for o in out if o.private for line in o.text.splitlines()}
         for o in out:
             if o.private:
                 continue
-            named = Counter(cards_in(o.text))
+            named = Counter(UI.cards_in(o.text))
             assert not named - allowed, (o.text, named - allowed)
             assert not {line for line in o.text.splitlines() if line.startswith(("▸", "1.", "2.", "3."))} \
                 & {line for line in private_lines if "[" in line}, o.text

@@ -4,6 +4,10 @@ Each case: a scenario (a state built with the engine), the speaker's seat, the l
 the expected result: a notation, ``"!code"`` for a refusal with that reason, a tuple starting with
 ``"?"`` for a question between those candidates (``("?",)`` = any question), or ``None`` for "not
 understood". Spec §8.6 and §8.7 examples are all here, with the seat names of the scenario.
+
+A refusal is what the player gets, as the core makes it: either the parser's own code (words that
+name no move, or a speaker who is not to act) or the engine's ``check`` refusing the move the parser
+says was meant.
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ import pytest
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games.coloretto_amazonas import UI
-from chatbot.games.coloretto_amazonas_parser import ColorettoParser
+from chatbot.games.coloretto_amazonas.parser import ColorettoParser
 from engines.coloretto_amazonas import ENGINE
 from engines.coloretto_amazonas.model import GIFT, OVER, Gift, Options, SeatState
+from engines.contract import IllegalAction
 
 NAMES = {2: ("Matti", "Liisa"), 3: ("Matti", "Liisa", "Pekka"), 4: ("Matti", "Liisa", "Anna", "Jussi")}
 BOT_NAMES = ("Alice", "Botti 1", "Botti 2")
@@ -269,9 +274,15 @@ def context(scenario: str, seat: int, lang: str) -> ParseContext:
     return ParseContext(lang, seat, legal, ENGINE.view(state, seat), names)
 
 
-def outcome(result):
+def outcome(result, state=None, seat=None):
+    """The result as the player meets it: a notation applied, ``"!code"``, a question or ``None``."""
     match result:
         case Parsed(actions=actions):
+            if state is not None:
+                try:
+                    ENGINE.check(state, seat, ENGINE.parse_notation(actions[0]))
+                except IllegalAction as refused:
+                    return f"!{refused.code}"
             return " ; ".join(actions)
         case NotLegal(code=code):
             return f"!{code}"
@@ -284,14 +295,14 @@ def outcome(result):
 
 def check(parser: ColorettoParser, scenario: str, seat: int, lang: str, text: str, expected) -> None:
     ctx = context(scenario, seat, lang)
-    got = outcome(parser.parse(text, ctx))
+    got = outcome(parser.parse(text, ctx), SCENARIOS[scenario], seat)
     if expected == ("?",):
         assert isinstance(got, tuple), (text, got)
     elif isinstance(expected, tuple):
         assert isinstance(got, tuple) and set(got[1:]) == set(expected[1:]), (text, got)
     else:
         assert got == expected, (text, got)
-    # whatever is understood is legal now: the core applies it without a second look
+    # whatever is understood and not refused is legal now, and a question offers only legal moves
     if isinstance(got, str) and not got.startswith("!"):
         assert got in ctx.legal
     if isinstance(got, tuple):
@@ -319,8 +330,8 @@ def test_a_player_named_like_an_animal_is_a_receiver_in_the_allative(parser):
     state = make(2, {0: ["P1", "G1", "B2"]})
     legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, 0))
     ctx = ParseContext("fi", 0, legal, ENGINE.view(state, 0), ("Matti", "Ara"))
-    assert outcome(parser.parse("anna jaguaari Aralle", ctx)) == "give G1 seat1"
-    assert outcome(parser.parse("pelaa ara", ctx)) == "play P1"
+    assert outcome(parser.parse("anna jaguaari Aralle", ctx), state, 0) == "give G1 seat1"
+    assert outcome(parser.parse("pelaa ara", ctx), state, 0) == "play P1"
 
 
 def test_every_button_label_reads_back_as_its_action(parser):
@@ -334,4 +345,27 @@ def test_every_button_label_reads_back_as_its_action(parser):
             rctx = RenderContext(translator(lang), ctx.seat_names, seat)
             for notation in ctx.legal:
                 label = UI.action_label(notation, ctx.view, rctx)
-                assert outcome(parser.parse(label, ctx)) == notation, (lang, label)
+                assert outcome(parser.parse(label, ctx), SCENARIOS[scenario], seat) == notation, (lang, label)
+
+
+@pytest.mark.parametrize(("scenario", "seat", "text", "meant"), [
+    ("A", 0, "pelaan jaguaarin", "play G1"),  # not in hand: the engine says not_in_hand
+    ("A", 0, "anna tukaani itselleni", "give P2 seat0"),  # the engine says give_self
+    ("C", 0, "anna jaguaari Pekalle", "give G1 seat2"),  # the engine says protected
+    ("A", 0, "hyväksyn", "accept"),  # no gift: the engine says no_gift
+    ("GIFT1", 1, "anna jaguaari Matille", "give G1 seat0"),  # the engine says gift_pending
+    ("GIFT1", 1, "hylkään ja poistan punaaran", "refuse P1"),  # the engine says not_neighbour
+])
+def test_the_parser_returns_the_move_meant_and_leaves_legality_to_the_engine(parser, scenario, seat, text, meant):
+    assert parser.parse(text, context(scenario, seat, "fi")) == Parsed((meant,))
+
+
+def test_words_that_contradict_themselves_are_a_question(parser):
+    # the tapir lies in the green row, not the purple one: ask before discarding it
+    assert parser.parse("poista violetista tapiiri", context("GIFT2", 1, "fi")) == Ambiguous(
+        ("refuse G3",), "neighbour_card")
+
+
+def test_a_speaker_who_is_not_to_act_gets_the_cores_turn_answer(parser):
+    assert parser.parse("pelaan tukaanin", context("A", 1, "fi")) == NotLegal("not_your_turn")
+    assert parser.parse("pelaa tukaani", context("OVER", 0, "fi")) == NotLegal("game_over")

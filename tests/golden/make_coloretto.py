@@ -21,7 +21,7 @@ from typing import Any
 from chatbot.compose import new_core
 from chatbot.core.parsing import ParseContext, Parsed
 from chatbot.games.coloretto_amazonas import UI
-from chatbot.games.coloretto_amazonas_parser import EN_ANIMALS, FI_ANIMALS
+from chatbot.games.coloretto_amazonas.parser import EN_ANIMALS, FI_ANIMALS
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines.coloretto_amazonas import ENGINE

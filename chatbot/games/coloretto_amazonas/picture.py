@@ -1,4 +1,4 @@
-"""A picture of the final Coloretto Amazonas table (PNG): one band per seat with its four rows as
+"""The picture of the final Coloretto Amazonas table (PNG): one band per seat with its four rows as
 coloured slots (filled slots carry the animal's name), its stacks, bonus cards and score.
 
 Drawn from the public view only, like the text table. Fonts: DejaVu Sans when the system has it,
@@ -13,16 +13,15 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from chatbot.core.ports import RenderContext
+from chatbot.games.coloretto_amazonas.render import animal
 from chatbot.games.drawing import font
+from engines.coloretto_amazonas.model import PublicView
 
 FILL = {"B": (52, 120, 198), "P": (132, 74, 178), "R": (140, 94, 60), "G": (62, 150, 72)}
 PALE = {"B": (214, 228, 245), "P": (232, 220, 242), "R": (236, 224, 214), "G": (218, 238, 220)}
-COLOURS = ("B", "P", "R", "G")
 BACKGROUND, INK, MUTED = (250, 248, 240), (30, 30, 30), (120, 120, 120)
 SLOT_W, SLOT_H, GAP, MARGIN = 96, 30, 4, 16
 LABEL_W = 56
-
-
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
@@ -34,9 +33,8 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
     return text + "…"
 
 
-def table_png(view: Any, ctx: RenderContext) -> bytes:
-    from chatbot.games.coloretto_amazonas import animal  # the names, translated for the recipient
-
+def table_png(view: PublicView, ctx: RenderContext) -> bytes:
+    """One band per seat: rows as slots, stacks as small piles, bonus cards as tokens; ranks at the end."""
     t = ctx.t
     slots = max(row.capacity for row in view.seats[0].rows)
     band_h = 28 + 4 * (SLOT_H + GAP) + 24
@@ -68,8 +66,11 @@ def table_png(view: Any, ctx: RenderContext) -> bytes:
         y = top + 28
         for colour in seat.stacks:  # a finished stack: a small pile of cards in its colour
             for k in range(3):
-                draw.rectangle((x + k * 3, y - k * 3, x + 22 + k * 3, y + 28 - k * 3), fill=FILL[colour],
-                               outline=BACKGROUND)
+                draw.rectangle(
+                    (x + k * 3, y - k * 3, x + 22 + k * 3, y + 28 - k * 3),
+                    fill=FILL[colour],
+                    outline=BACKGROUND,
+                )
             x += 34
             if x > width - MARGIN - 30:
                 x, y = MARGIN + LABEL_W + slots * (SLOT_W + GAP) + 8, y + 36
