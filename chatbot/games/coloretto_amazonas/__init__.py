@@ -1,7 +1,7 @@
 """Coloretto Amazonas in chat: the :class:`GameUI` that wires the game's pieces together.
 
-The rooms, read in this order: ``texts.py`` (rule topics and refusal texts), ``render.py`` (names of
-animals and colours, the public table, the private panel, events), ``buttons.py`` (labels, rows,
+Reading order: ``texts.py`` (rule topics, refusal msgids), ``render.py`` (names of animals and
+colours, the public table, the private panel, events, refusals), ``buttons.py`` (labels, rows,
 which buttons the group may see), ``parser.py`` (free text -> the move meant) and ``picture.py``
 (the PNG of the final table). Hidden information: renderers take views only, and the group gets the
 public view (see ``render.py``).
@@ -40,30 +40,30 @@ class ColorettoAmazonasUI(GameUI):
                 "aloittaja": "start_player", "protection": "protection_mode", "stacks": "stacks_to_end"}  # fmt: skip
 
     def render_table(self, view: PublicView, ctx: RenderContext) -> str:
-        return render.table_text(view, ctx)
+        return render.table(view, ctx)
 
     def render_private(self, view: PrivateView, ctx: RenderContext) -> str | None:
-        return render.private_text(view, ctx)
+        return render.private(view, ctx)
 
     def render_events(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
-        return render.event_lines(events, ctx)
+        return render.events(events, ctx)
 
     def action_label(self, notation: str, view: PublicView, ctx: RenderContext) -> str:
-        return buttons.action_label(notation, ctx)
+        return buttons.label(notation, ctx)
 
     def button_rows(
         self, legal: Sequence[str], view: PublicView, ctx: RenderContext
     ) -> list[list[tuple[str, str]]]:
-        return buttons.button_rows(legal, ctx)
+        return buttons.rows(legal, ctx)
 
     def group_actions(self, legal: Sequence[str], public_view: PublicView) -> tuple[str, ...]:
-        return buttons.group_actions(legal, public_view)
+        return buttons.for_group(legal, public_view)
 
     def parse(self, text: str, ctx: ParseContext[PublicView]) -> ParseResult:
         return parser.parse(text, ctx)
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
-        return texts.reason_text(code, params, ctx)
+        return render.reason_text(code, params, ctx)
 
     def cards_in(self, text: str) -> list[str]:
         """The bracketed animals of a text without their colour markers ("[🟦 piraija]" -> "piraija"),

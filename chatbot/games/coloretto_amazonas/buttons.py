@@ -14,7 +14,7 @@ from engines.codec import BadNotation
 from engines.coloretto_amazonas.model import GIFT, NOTATION, Accept, Give, Play, PublicView, Refuse
 
 
-def action_label(notation: str, ctx: RenderContext) -> str:
+def label(notation: str, ctx: RenderContext) -> str:
     """A short label: "Pelaa 🟪 tukaani", "Anna 🟪 tukaani → Liisa", "Ota vastaan"."""
     t = ctx.t
     try:
@@ -33,7 +33,7 @@ def action_label(notation: str, ctx: RenderContext) -> str:
     return notation
 
 
-def button_rows(legal: Sequence[str], ctx: RenderContext) -> list[list[tuple[str, str]]]:
+def rows(legal: Sequence[str], ctx: RenderContext) -> list[list[tuple[str, str]]]:
     """Plays on one row; gifts one row per receiver; accept first, then the refusals in pairs."""
     groups: dict[object, list[str]] = {}
     for notation in legal:
@@ -43,12 +43,12 @@ def button_rows(legal: Sequence[str], ctx: RenderContext) -> list[list[tuple[str
     rows: list[list[tuple[str, str]]] = []
     for key, items in groups.items():
         width = 2 if key is Refuse else 3
-        labelled = [(action_label(n, ctx), n) for n in items]
+        labelled = [(label(n, ctx), n) for n in items]
         rows.extend(labelled[i : i + width] for i in range(0, len(labelled), width))
     return rows
 
 
-def group_actions(legal: Sequence[str], public_view: PublicView) -> tuple[str, ...]:
+def for_group(legal: Sequence[str], public_view: PublicView) -> tuple[str, ...]:
     """A pending gift and the receiver's choices follow from public rows (spec §7.1); plays and
     gifts would list the hand, so those buttons stay in the private chat."""
     if public_view.phase == GIFT:

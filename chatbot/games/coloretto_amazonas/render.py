@@ -1,5 +1,5 @@
 """Coloretto Amazonas texts for people: the names of animals and colours, the public table, a seat's
-private panel and the lines that tell what happened (events).
+private panel, the lines that tell what happened (events) and why a move is refused.
 
 Renderers take views only. The group sees the public table (every seat's rows, stack colours,
 bonus cards, the protection card, pile sizes, hand sizes, scores) and public events; a seat's hand
@@ -15,14 +15,16 @@ pelaajalle Liisa"), since endings cannot be glued to arbitrary names (DESIGN.md 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.ports import RenderContext
+from chatbot.games.coloretto_amazonas.texts import REASONS
 from engines.coloretto_amazonas.model import (
     CAPACITY,
     COLOURS,
+    NEIGHBOURS,
     OVER,
     PrivateView,
     PublicView,
@@ -93,7 +95,7 @@ def into_row(colour: str, t: Translator) -> str:
 # The table and the private panel
 
 
-def table_text(view: PublicView, ctx: RenderContext) -> str:
+def table(view: PublicView, ctx: RenderContext) -> str:
     """The public table: whose turn, the piles, bonus cards, protection, then every seat."""
     t = ctx.t
     lines = [title(t), _status_line(view, ctx)]
@@ -177,7 +179,7 @@ def _seat_lines(seat: SeatView, view: PublicView, ctx: RenderContext, over: bool
     return lines
 
 
-def private_text(view: PrivateView, ctx: RenderContext) -> str:
+def private(view: PrivateView, ctx: RenderContext) -> str:
     """The seat's own panel: a gift it may refuse, its numbered hand with what each card would do."""
     t = ctx.t
     me = view.seats[view.seat]
@@ -222,11 +224,11 @@ def _effect(kind: str, me: SeatView, t: Translator) -> str:
 # Events
 
 
-def event_lines(events: Sequence[Event], ctx: RenderContext) -> list[str]:
+def events(evs: Sequence[Event], ctx: RenderContext) -> list[str]:
     """Lines for the events one recipient may see, in order; an arrival and its result are one line."""
     out: list[str] = []
     held: list[str] = []  # protection lines wait for the gift sentence they follow from
-    items = list(events)
+    items = list(evs)
     i = 0
     while i < len(items):
         e = items[i]
@@ -358,3 +360,42 @@ def _event(e: Event, ctx: RenderContext) -> str | None:
                 return t.gettext("🏁 The draw pile is used up: the game is over!")
             return t.gettext("🏁 Every hand is empty: the game is over!")
     return None  # played without placed, duplicate_discarded: said by the arrival sentence
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals
+
+
+def reason_text(code: str, params: Mapping[str, Any], ctx: RenderContext) -> str:
+    """Why an action is refused and the way forward (codes of the engine and of the parser)."""
+    t = ctx.t
+    kind = params.get("kind")
+    if code == "protected" and params.get("seat") is not None:
+        return t.gettext(REASONS[code]).format(name=ctx.name(params["seat"]))
+    if code == "not_in_hand" and kind:
+        return t.gettext("You don't have {card} in your hand. Choose one of your own cards.").format(
+            card=card_name(kind, t)
+        )
+    if code == "not_neighbour" and kind:
+        rows = t.format_list([colour_name(c, t) for c in NEIGHBOURS[kind[0]]], style="or")
+        return t.gettext(
+            "The animal you remove must come from a row next to the gift's colour: here the {rows} row."
+        ).format(rows=rows)
+    if code == "wrong_row" and kind:
+        return t.gettext(
+            "An animal card can only go into the row of its own colour: {card} goes {row}."
+        ).format(card=card_name(kind, t), row=into_row(kind[0], t))
+    if code == "no_such_position":
+        count = int(params.get("count", 0))
+        return t.ngettext(
+            "You have only {n} card in your hand. Name it by its animal or as card 1.",
+            "You have only {n} cards in your hand. Name a card by its animal or as card 1–{n}.",
+            count,
+        ).format(n=count)
+    if code == "no_colour_in_hand" and params.get("colour"):
+        return t.gettext("You have no {colour} card in your hand. Choose one of your own cards.").format(
+            colour=colour_name(params["colour"], t)
+        )
+    if code in REASONS:
+        return t.gettext(REASONS[code])
+    return t.gettext(REASONS["unknown_action"])

@@ -1,16 +1,12 @@
 """Coloretto Amazonas rule texts and refusal texts: the rule topics players can ask about, and one
-msgid per reason code (the engine's ``check`` codes and the parser's own), each naming the way forward.
+msgid per reason code (the engine's ``check`` codes and the parser's own), each naming the way forward
+(``render.reason_text`` fills them in).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from chatbot.core.i18n import N_
-from chatbot.core.ports import RenderContext, RuleTopic
-from chatbot.games.coloretto_amazonas.render import card_name, colour_name, into_row
-from engines.coloretto_amazonas.model import NEIGHBOURS
+from chatbot.core.ports import RuleTopic
 
 TOPICS = (
     RuleTopic(
@@ -206,38 +202,3 @@ REASONS = {
         "There is no such animal in this game. Name a card by its animal, its colour or its number in your hand."
     ),
 }
-
-
-def reason_text(code: str, params: Mapping[str, Any], ctx: RenderContext) -> str:
-    """Why an action is refused and the way forward; codes of the engine and of the parser."""
-    t = ctx.t
-    kind = params.get("kind")
-    if code == "protected" and params.get("seat") is not None:
-        return t.gettext(REASONS[code]).format(name=ctx.name(params["seat"]))
-    if code == "not_in_hand" and kind:
-        return t.gettext("You don't have {card} in your hand. Choose one of your own cards.").format(
-            card=card_name(kind, t)
-        )
-    if code == "not_neighbour" and kind:
-        rows = t.format_list([colour_name(c, t) for c in NEIGHBOURS[kind[0]]], style="or")
-        return t.gettext(
-            "The animal you remove must come from a row next to the gift's colour: here the {rows} row."
-        ).format(rows=rows)
-    if code == "wrong_row" and kind:
-        return t.gettext(
-            "An animal card can only go into the row of its own colour: {card} goes {row}."
-        ).format(card=card_name(kind, t), row=into_row(kind[0], t))
-    if code == "no_such_position":
-        count = int(params.get("count", 0))
-        return t.ngettext(
-            "You have only {n} card in your hand. Name it by its animal or as card 1.",
-            "You have only {n} cards in your hand. Name a card by its animal or as card 1–{n}.",
-            count,
-        ).format(n=count)
-    if code == "no_colour_in_hand" and params.get("colour"):
-        return t.gettext("You have no {colour} card in your hand. Choose one of your own cards.").format(
-            colour=colour_name(params["colour"], t)
-        )
-    if code in REASONS:
-        return t.gettext(REASONS[code])
-    return t.gettext(REASONS["unknown_action"])
