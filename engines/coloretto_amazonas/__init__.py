@@ -39,7 +39,7 @@ from typing import TypeAlias
 from engines.codec import types_of
 from engines.coloretto_amazonas import model, rules
 from engines.coloretto_amazonas.ai import smart_policy
-from engines.coloretto_amazonas.model import NOTATION, Action, PublicView, State
+from engines.coloretto_amazonas.model import CODEC, Action, PublicView, State
 from engines.contract import Engine, Event, Outcome, Seat, random_policy
 
 #: the options class for annotations inside the engine class, whose ``Options`` attribute shadows it
@@ -57,7 +57,7 @@ class ColorettoAmazonas(Engine):
     default_ai = "smart"
     # Event and Outcome as well: the one-module engine registered every dataclass it could see
     types = {**types_of(vars(model)), "Event": Event, "Outcome": Outcome}
-    notation_codec = NOTATION
+    notation_codec = CODEC
 
     def new_game(
         self, players: int, seed: str, options: _Options | None = None, *, deck: Sequence[str] | None = None
@@ -65,7 +65,7 @@ class ColorettoAmazonas(Engine):
         """A fresh game; ``deck`` (tests only) fixes the deck order, top card first."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"players: {self.min_players}-{self.max_players}")
-        return rules.new_game(players, seed, options or model.Options(), deck)
+        return rules.setup(players, seed, options or model.Options(), deck)
 
     def start_events(self, state: State) -> tuple[Event, ...]:
         return rules.start_events(state)

@@ -194,9 +194,7 @@ def _seat_number(word: str) -> Seat:
 
 
 _kind = one_of(KINDS, fold=str.upper)  # "play g1" reads as "play G1"
-NOTATION = Notation(
-    [Play, Give, Accept, Refuse], readers={"kind": _kind, "remove": _kind, "to": _seat_number}
-)
+CODEC = Notation([Play, Give, Accept, Refuse], readers={"kind": _kind, "remove": _kind, "to": _seat_number})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 from engines.coloretto_amazonas.model import (
     CANONICAL_DECK,
     CAPACITY,
+    CODEC,
     COLOURS,
     END_DECK,
     END_HANDS,
@@ -26,7 +27,6 @@ from engines.coloretto_amazonas.model import (
     KIND_SET,
     KINDS,
     NEIGHBOURS,
-    NOTATION,
     OVER,
     ROW_INDEX,
     TURN,
@@ -131,7 +131,7 @@ def to_act(state: State) -> tuple[Seat, ...]:
 # Setup
 
 
-def new_game(players: int, seed: str, options: Options, deck: Sequence[str] | None = None) -> State:
+def setup(players: int, seed: str, options: Options, deck: Sequence[str] | None = None) -> State:
     """Shuffle (or take the test deck), pick the start seat and deal three cards each (§3.1)."""
     if deck is None:
         cards = list(CANONICAL_DECK)
@@ -476,7 +476,7 @@ def view(state: State, seat: Seat | None) -> PublicView:
     gift = None
     if state.gift is not None:
         g = state.gift
-        choices = tuple(NOTATION.write(a) for a in legal_actions(state, g.receiver))
+        choices = tuple(CODEC.write(a) for a in legal_actions(state, g.receiver))
         gift = GiftView(g.giver, g.receiver, kind_of(g.card), g.card, choices)
     over = state.phase == OVER
     common: dict[str, Any] = dict(
@@ -501,7 +501,7 @@ def view(state: State, seat: Seat | None) -> PublicView:
     if seat is None:
         return PublicView(**common)
     me = state.seats[seat]
-    legal = tuple(NOTATION.write(a) for a in legal_actions(state, seat))
+    legal = tuple(CODEC.write(a) for a in legal_actions(state, seat))
     return PrivateView(**common, seat=seat, hand=sort_hand(me.hand), last_drawn=me.last_drawn, legal=legal)
 
 

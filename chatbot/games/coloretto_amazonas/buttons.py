@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from chatbot.core.ports import RenderContext
 from chatbot.games.coloretto_amazonas.render import marked_animal
 from engines.codec import BadNotation
-from engines.coloretto_amazonas.model import GIFT, NOTATION, Accept, Give, Play, PublicView, Refuse
+from engines.coloretto_amazonas.model import CODEC, GIFT, Accept, Give, Play, PublicView, Refuse
 
 
 def label(notation: str, ctx: RenderContext) -> str:
     """A short label: "Pelaa 🟪 tukaani", "Anna 🟪 tukaani → Liisa", "Ota vastaan"."""
     t = ctx.t
     try:
-        action = NOTATION.read(notation)
+        action = CODEC.read(notation)
     except BadNotation:
         return notation
     match action:
@@ -37,7 +37,7 @@ def rows(legal: Sequence[str], ctx: RenderContext) -> list[list[tuple[str, str]]
     """Plays on one row; gifts one row per receiver; accept first, then the refusals in pairs."""
     groups: dict[object, list[str]] = {}
     for notation in legal:
-        action = NOTATION.read(notation)
+        action = CODEC.read(notation)
         key: object = ("give", action.to) if isinstance(action, Give) else type(action)
         groups.setdefault(key, []).append(notation)
     rows: list[list[tuple[str, str]]] = []

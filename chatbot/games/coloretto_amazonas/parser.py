@@ -51,9 +51,9 @@ from chatbot.core.nlp import (
 )
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from engines.coloretto_amazonas.model import (
+    CODEC,
     GIFT,
     KINDS,
-    NOTATION,
     OVER,
     Accept,
     Action,
@@ -507,7 +507,7 @@ def _meant(
     The legal ones among them narrow the reading: one is the move, several are a question (so is
     one when ``ask``: the words contradict themselves). When none is allowed now, the move meant is
     ``fallback`` (else the first candidate), and the engine's ``check`` says why it is refused."""
-    notations = _dedupe(NOTATION.write(a) for a in candidates)
+    notations = _dedupe(CODEC.write(a) for a in candidates)
     if not notations:
         return NotUnderstood()
     legal = [n for n in notations if n in ctx.legal]
@@ -515,7 +515,7 @@ def _meant(
         return Parsed((legal[0],))
     if legal:
         return Ambiguous(tuple(legal), missing)
-    return Parsed((NOTATION.write(fallback) if fallback is not None else notations[0],))
+    return Parsed((CODEC.write(fallback) if fallback is not None else notations[0],))
 
 
 class ColorettoParser:
@@ -642,10 +642,10 @@ class ColorettoParser:
         refusing = _refusing(r)
         if refusing or kinds or colours:
             if accepting and not refusing and not kinds:
-                return Parsed((NOTATION.write(Accept()),))
+                return Parsed((CODEC.write(Accept()),))
             return self._refuse(ctx, kinds, colours, ask_accept=not refusing)
         if accepting:
-            return Parsed((NOTATION.write(Accept()),))
+            return Parsed((CODEC.write(Accept()),))
         if r.kinds and gift_kind in r.kinds:  # "tukaani": the gift, but what of it?
             return _meant([Accept(), *(Refuse(k) for k in KINDS)], ctx, "action", ask=True)
         return NotUnderstood()
@@ -665,7 +665,7 @@ class ColorettoParser:
         meant: list[Action] = [Refuse(k) for k in KINDS if not colours or k[0] in colours]
         if ask_accept:
             # a bare colour with no verb: accepting is as likely as refusing
-            legal = [a for a in meant if NOTATION.write(a) in ctx.legal]
+            legal = [a for a in meant if CODEC.write(a) in ctx.legal]
             if legal:
                 return _meant([Accept(), *legal], ctx, "action", ask=True)
         # when no card of the colour said first may go, the engine says why (not a neighbour, not in the row)
