@@ -37,9 +37,16 @@ def _cards(kinds: list[str], used: dict[str, int]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def make(players: int, hands: dict[int, list[str]], rows: dict[int, dict[str, list[str]]] | None = None, *,
-         active: int = 0, gift: tuple[int, int, str] | None = None, protection: int | None = None,
-         over: bool = False):
+def make(
+    players: int,
+    hands: dict[int, list[str]],
+    rows: dict[int, dict[str, list[str]]] | None = None,
+    *,
+    active: int = 0,
+    gift: tuple[int, int, str] | None = None,
+    protection: int | None = None,
+    over: bool = False,
+):
     """A state with the given hands and rows (seat -> colour -> kinds); ``gift`` = (giver, receiver,
     kind) puts the game in the GIFT phase."""
     state = ENGINE.new_game(players, "parser", Options(start_player="seat0"))
@@ -70,8 +77,9 @@ SCENARIOS = {
     # four players: Matti, Liisa, Anna, Jussi
     "D": make(4, {0: ["P1", "G5", "R2"]}),
     # Liisa was given a jaguar; she has one in her row and anaconda + iguana in the brown neighbour row
-    "GIFT1": make(2, {0: ["B1", "B2"]}, {1: {"P": ["P1"], "R": ["R1", "R3"], "G": ["G1"]}}, active=0,
-                  gift=(0, 1, "G1")),
+    "GIFT1": make(
+        2, {0: ["B1", "B2"]}, {1: {"P": ["P1"], "R": ["R1", "R3"], "G": ["G1"]}}, active=0, gift=(0, 1, "G1")
+    ),
     # Liisa was given a caiman: neighbours purple (macaw) and green (tapir)
     "GIFT2": make(2, {0: ["B1", "B2"]}, {1: {"R": ["R2"], "P": ["P1"], "G": ["G3"]}}, gift=(0, 1, "R2")),
     # Liisa was given a piranha: the only neighbour card is a hummingbird
@@ -313,14 +321,16 @@ def test_enough_cases():
     assert len(FINNISH) >= 60 and len(ENGLISH) >= 30
 
 
-@pytest.mark.parametrize(("scenario", "seat", "text", "expected"), [c for c in FINNISH],
-                         ids=[c[2] for c in FINNISH])
+@pytest.mark.parametrize(
+    ("scenario", "seat", "text", "expected"), [c for c in FINNISH], ids=[c[2] for c in FINNISH]
+)
 def test_finnish(parser, scenario, seat, text, expected):
     check(parser, scenario, seat, "fi", text, expected)
 
 
-@pytest.mark.parametrize(("scenario", "seat", "text", "expected"), [c for c in ENGLISH],
-                         ids=[c[2] for c in ENGLISH])
+@pytest.mark.parametrize(
+    ("scenario", "seat", "text", "expected"), [c for c in ENGLISH], ids=[c[2] for c in ENGLISH]
+)
 def test_english(parser, scenario, seat, text, expected):
     check(parser, scenario, seat, "en", text, expected)
 
@@ -348,22 +358,28 @@ def test_every_button_label_reads_back_as_its_action(parser):
                 assert outcome(parser.parse(label, ctx), SCENARIOS[scenario], seat) == notation, (lang, label)
 
 
-@pytest.mark.parametrize(("scenario", "seat", "text", "meant"), [
-    ("A", 0, "pelaan jaguaarin", "play G1"),  # not in hand: the engine says not_in_hand
-    ("A", 0, "anna tukaani itselleni", "give P2 seat0"),  # the engine says give_self
-    ("C", 0, "anna jaguaari Pekalle", "give G1 seat2"),  # the engine says protected
-    ("A", 0, "hyväksyn", "accept"),  # no gift: the engine says no_gift
-    ("GIFT1", 1, "anna jaguaari Matille", "give G1 seat0"),  # the engine says gift_pending
-    ("GIFT1", 1, "hylkään ja poistan punaaran", "refuse P1"),  # the engine says not_neighbour
-])
-def test_the_parser_returns_the_move_meant_and_leaves_legality_to_the_engine(parser, scenario, seat, text, meant):
+@pytest.mark.parametrize(
+    ("scenario", "seat", "text", "meant"),
+    [
+        ("A", 0, "pelaan jaguaarin", "play G1"),  # not in hand: the engine says not_in_hand
+        ("A", 0, "anna tukaani itselleni", "give P2 seat0"),  # the engine says give_self
+        ("C", 0, "anna jaguaari Pekalle", "give G1 seat2"),  # the engine says protected
+        ("A", 0, "hyväksyn", "accept"),  # no gift: the engine says no_gift
+        ("GIFT1", 1, "anna jaguaari Matille", "give G1 seat0"),  # the engine says gift_pending
+        ("GIFT1", 1, "hylkään ja poistan punaaran", "refuse P1"),  # the engine says not_neighbour
+    ],
+)
+def test_the_parser_returns_the_move_meant_and_leaves_legality_to_the_engine(
+    parser, scenario, seat, text, meant
+):
     assert parser.parse(text, context(scenario, seat, "fi")) == Parsed((meant,))
 
 
 def test_words_that_contradict_themselves_are_a_question(parser):
     # the tapir lies in the green row, not the purple one: ask before discarding it
     assert parser.parse("poista violetista tapiiri", context("GIFT2", 1, "fi")) == Ambiguous(
-        ("refuse G3",), "neighbour_card")
+        ("refuse G3",), "neighbour_card"
+    )
 
 
 def test_a_speaker_who_is_not_to_act_gets_the_cores_turn_answer(parser):

@@ -119,7 +119,12 @@ def test_options_defaults_and_resolution():
     o = Options()
     assert o.score_table == (0, 1, 3, 6, 10, 15, 21) and o.bonus_values == (5, 4, 3, 6)
     assert (o.protection_mode, o.deck_end, o.stacks_to_end, o.tiebreak, o.start_player) == (
-        "receiver", "last_draw", "auto", "shared", "random")
+        "receiver",
+        "last_draw",
+        "auto",
+        "shared",
+        "random",
+    )
     assert [E.new_game(n, "x").stacks_to_end for n in (2, 3, 4)] == [3, 3, 2]
     assert E.new_game(4, "x", Options(stacks_to_end=5)).stacks_to_end == 5
     # the protection card is removed with two seats whatever the option says
@@ -129,13 +134,22 @@ def test_options_defaults_and_resolution():
 
 
 def test_options_from_plain_data_and_validation():
-    o = E.options_from_dict({"score_table": [0, 1, 2, 3, 4, 5, 6],
-                             "bonus_values": {"B": 1, "P": 2, "R": 3, "G": 4}})
+    o = E.options_from_dict(
+        {"score_table": [0, 1, 2, 3, 4, 5, 6], "bonus_values": {"B": 1, "P": 2, "R": 3, "G": 4}}
+    )
     assert o.score_table == (0, 1, 2, 3, 4, 5, 6) and o.bonus_values == (1, 2, 3, 4)
     assert E.load(json.loads(json.dumps(E.dump(E.new_game(2, "x", o))))).options == o
-    for bad in ({"score_table": [0, 1, 3]}, {"score_table": [0, 3, 1, 6, 10, 15, 21]},
-                {"bonus_values": [1, 2]}, {"protection_mode": "x"}, {"deck_end": "x"},
-                {"stacks_to_end": 7}, {"stacks_to_end": "many"}, {"tiebreak": "x"}, {"start_player": "me"}):
+    for bad in (
+        {"score_table": [0, 1, 3]},
+        {"score_table": [0, 3, 1, 6, 10, 15, 21]},
+        {"bonus_values": [1, 2]},
+        {"protection_mode": "x"},
+        {"deck_end": "x"},
+        {"stacks_to_end": 7},
+        {"stacks_to_end": "many"},
+        {"tiebreak": "x"},
+        {"start_player": "me"},
+    ):
         with pytest.raises(ValueError):
             E.options_from_dict(bad)
     with pytest.raises(ValueError):
@@ -215,8 +229,11 @@ def test_full_row_becomes_a_stack_and_takes_the_bonus_once():
 
 
 def test_one_seat_takes_several_bonuses_and_a_second_stack_scores_without_bonus():
-    s = table(game(["R3", "B5", "R3"], ["G1", "G2", "G3"], draws=["G4", "G5", "G6", "P2", "P3", "P4"]), 0,
-              {"R": ["R1", "R2"], "B": ["B1", "B2", "B3", "B4"]})
+    s = table(
+        game(["R3", "B5", "R3"], ["G1", "G2", "G3"], draws=["G4", "G5", "G6", "P2", "P3", "P4"]),
+        0,
+        {"R": ["R1", "R2"], "B": ["B1", "B2", "B3", "B4"]},
+    )
     s, _ = do(s, 0, "play R3")
     s, _ = do(s, 1, "play G1")
     s, _ = do(s, 0, "play B5")
@@ -229,8 +246,12 @@ def test_one_seat_takes_several_bonuses_and_a_second_stack_scores_without_bonus(
 
 
 def test_the_deciding_stack_ends_the_game_at_once_without_a_draw():
-    s = table(game(["G6", "B2", "P1"], ["R1", "R2", "R3"], draws=["R1", "R2", "R3", "B3", "B4"]), 0,
-              {"G": ["G1", "G2", "G3", "G4", "G5"]}, stacks=("B", "P"))
+    s = table(
+        game(["G6", "B2", "P1"], ["R1", "R2", "R3"], draws=["R1", "R2", "R3", "B3", "B4"]),
+        0,
+        {"G": ["G1", "G2", "G3", "G4", "G5"]},
+        stacks=("B", "P"),
+    )
     deck_before = len(s.deck)
     s, events = do(s, 0, "play G6")
     assert s.phase == OVER and E.to_act(s) == () and len(s.deck) == deck_before
@@ -266,8 +287,11 @@ def test_a_gift_the_receiver_lacks_is_accepted_at_once():
 
 
 def test_a_duplicate_gift_with_a_neighbour_card_asks_the_receiver():
-    s = table(game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2", "G3"]), 1,
-              {"R": ["R1", "R2"], "P": ["P3"], "G": ["G1", "G4"]})
+    s = table(
+        game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2", "G3"]),
+        1,
+        {"R": ["R1", "R2"], "P": ["P3"], "G": ["G1", "G4"]},
+    )
     s, events = do(s, 0, "give R1 seat1")
     assert codes(events) == ["gave"] and events[0]["pending"] is True
     assert s.phase == GIFT and E.to_act(s) == (1,) and s.active == 0
@@ -298,15 +322,21 @@ def test_a_duplicate_gift_with_a_neighbour_card_asks_the_receiver():
     assert reason(s, 1, "refuse P1") == "not_in_row"
 
 
-@pytest.mark.parametrize(("given", "neighbour_rows", "legal_removals"), [
-    ("B2", {"P": ["P1", "P2"], "R": ["R1"]}, ["P1", "P2"]),
-    ("P2", {"B": ["B1"], "R": ["R3"], "G": ["G1"]}, ["B1", "R3"]),
-    ("R2", {"P": ["P4"], "G": ["G6"], "B": ["B1"]}, ["P4", "G6"]),
-    ("G2", {"R": ["R1", "R3"], "P": ["P1"]}, ["R1", "R3"]),
-])
+@pytest.mark.parametrize(
+    ("given", "neighbour_rows", "legal_removals"),
+    [
+        ("B2", {"P": ["P1", "P2"], "R": ["R1"]}, ["P1", "P2"]),
+        ("P2", {"B": ["B1"], "R": ["R3"], "G": ["G1"]}, ["B1", "R3"]),
+        ("R2", {"P": ["P4"], "G": ["G6"], "B": ["B1"]}, ["P4", "G6"]),
+        ("G2", {"R": ["R1", "R3"], "P": ["P1"]}, ["R1", "R3"]),
+    ],
+)
 def test_refusal_removes_only_from_rows_next_to_the_gift(given, neighbour_rows, legal_removals):
-    s = table(game([given, "B5", "P3"], ["G5", "B4", "B3"], draws=["G4"] * 3), 1,
-              {given[0]: [given], **neighbour_rows})
+    s = table(
+        game([given, "B5", "P3"], ["G5", "B4", "B3"], draws=["G4"] * 3),
+        1,
+        {given[0]: [given], **neighbour_rows},
+    )
     s, _ = do(s, 0, f"give {given} seat1")
     assert s.phase == GIFT
     expected = ["accept", *(f"refuse {k}" for k in legal_removals)]
@@ -314,8 +344,9 @@ def test_refusal_removes_only_from_rows_next_to_the_gift(given, neighbour_rows, 
 
 
 def test_a_duplicate_gift_with_empty_neighbour_rows_must_be_accepted():
-    s = table(game(["G1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2", "G3"]), 1,
-              {"G": ["G1", "G2"], "P": ["P1"]})  # green's only neighbour is brown, which is empty
+    s = table(
+        game(["G1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2", "G3"]), 1, {"G": ["G1", "G2"], "P": ["P1"]}
+    )  # green's only neighbour is brown, which is empty
     s, events = do(s, 0, "give G1 seat1")
     assert codes(events)[:4] == ["gave", "gift_accepted", "placed", "duplicate_discarded"]
     assert events[1]["forced"] is True
@@ -323,16 +354,19 @@ def test_a_duplicate_gift_with_empty_neighbour_rows_must_be_accepted():
 
 
 def test_a_copy_only_in_a_stack_is_no_duplicate():
-    s = table(game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"]), 1,
-              {"P": ["P1"]}, stacks=("R",))
+    s = table(game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"]), 1, {"P": ["P1"]}, stacks=("R",))
     s, events = do(s, 0, "give R1 seat1")
     assert events[0]["pending"] is False
     assert kinds(s.seats[1].rows[ROW_INDEX["R"]]) == ["R1"]
 
 
 def test_a_gift_that_completes_a_row_gives_the_bonus_and_may_end_the_game():
-    s = table(game(["P4", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3), 1,
-              {"P": ["P1", "P2", "P3"]}, stacks=("G", "G"))
+    s = table(
+        game(["P4", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3),
+        1,
+        {"P": ["P1", "P2", "P3"]},
+        stacks=("G", "G"),
+    )
     deck_before = len(s.deck)
     s, events = do(s, 0, "give P4 seat1")
     assert codes(events) == ["gave", "gift_accepted", "placed", "stack_completed", "bonus_taken", "game_over"]
@@ -341,8 +375,11 @@ def test_a_gift_that_completes_a_row_gives_the_bonus_and_may_end_the_game():
 
 
 def test_a_refusal_never_completes_a_row():
-    s = table(game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3), 1,
-              {"R": ["R1", "R2"], "P": ["P1", "P2", "P3"]})
+    s = table(
+        game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3),
+        1,
+        {"R": ["R1", "R2"], "P": ["P1", "P2", "P3"]},
+    )
     s, _ = do(s, 0, "give R1 seat1")
     s, events = do(s, 1, "refuse P2")
     assert "stack_completed" not in codes(events) and s.seats[1].stacks == ()
@@ -364,15 +401,16 @@ def test_reason_codes_for_giving():
 
 def test_refusal_reason_codes_in_a_gift_phase():
     # The engine never asks when refusal is impossible (C21); check() still names the reason.
-    s = table(game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3), 1,
-              {"R": ["R1"], "P": ["P2"]})
+    s = table(game(["R1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3), 1, {"R": ["R1"], "P": ["P2"]})
     s, _ = do(s, 0, "give R1 seat1")
     assert s.phase == GIFT
-    no_neighbour = dataclasses.replace(s, seats=(s.seats[0], dataclasses.replace(
-        s.seats[1], rows=((), (), s.seats[1].rows[2], ()))))
+    no_neighbour = dataclasses.replace(
+        s, seats=(s.seats[0], dataclasses.replace(s.seats[1], rows=((), (), s.seats[1].rows[2], ())))
+    )
     assert reason(no_neighbour, 1, "refuse P2") == "refuse_no_neighbour"
-    no_duplicate = dataclasses.replace(s, seats=(s.seats[0], dataclasses.replace(
-        s.seats[1], rows=((), s.seats[1].rows[1], (), ()))))
+    no_duplicate = dataclasses.replace(
+        s, seats=(s.seats[0], dataclasses.replace(s.seats[1], rows=((), s.seats[1].rows[1], (), ())))
+    )
     assert reason(no_duplicate, 1, "refuse P2") == "refuse_no_duplicate"
 
 
@@ -394,7 +432,9 @@ def test_protection_goes_to_the_receiver_and_bars_gifts_to_it():
     assert E.view(s, None).seats[1].protected and E.view(s, None).protection_holder == 1
     # the holder may give on its own turn (C9); with 3 seats the other seat is the only target (C10)
     assert [E.notation(a) for a in E.legal_actions(s, 1) if isinstance(a, Give) and a.kind == "R1"] == [
-        "give R1 seat0", "give R1 seat2"]
+        "give R1 seat0",
+        "give R1 seat2",
+    ]
     s, _ = do(s, 1, "play R1")
     assert reason(s, 2, "give B1 seat1") == "protected"
     assert {a.to for a in E.legal_actions(s, 2) if isinstance(a, Give)} == {0}
@@ -424,8 +464,9 @@ def test_refuser_mode_moves_protection_on_refusal_and_bars_duplicates_only():
 
 
 def test_two_seats_play_without_protection():
-    s = table(game(["G1", "B2", "P1"], ["R1", "R2", "R3"], draws=["G2"] * 4, protection_mode="receiver"),
-              0, {})
+    s = table(
+        game(["G1", "B2", "P1"], ["R1", "R2", "R3"], draws=["G2"] * 4, protection_mode="receiver"), 0, {}
+    )
     s, events = do(s, 0, "give G1 seat1")
     assert s.protection is None and "protection_moved" not in codes(events)
     s, _ = do(s, 1, "play R1")
@@ -482,14 +523,24 @@ def test_hands_out_skips_a_seat_whose_hand_is_empty():
 
 def test_scoring_example_from_the_spec_is_62():
     s = game(["G1", "B2", "P1"], ["R1", "R2", "R3"], draws=["G2"])
-    s = table(s, 0, {"B": ["B1", "B2"], "P": ["P1", "P2", "P3"], "R": ["R1"], "G": ["G1", "G2", "G3", "G4"]},
-              stacks=("G", "B"), bonuses=("G",))
+    s = table(
+        s,
+        0,
+        {"B": ["B1", "B2"], "P": ["P1", "P2", "P3"], "R": ["R1"], "G": ["G1", "G2", "G3", "G4"]},
+        stacks=("G", "B"),
+        bonuses=("G",),
+    )
     assert E.view(s, None).seats[0].score == 21 + 15 + 3 + 6 + 1 + 10 + 6 == 62
 
 
 def test_score_table_and_bonus_values_are_options():
-    s = game(["G1", "B2", "P1"], ["R1", "R2", "R3"], draws=["G2"],
-             score_table=(0, 2, 4, 6, 8, 10, 12), bonus_values=(1, 1, 1, 100))
+    s = game(
+        ["G1", "B2", "P1"],
+        ["R1", "R2", "R3"],
+        draws=["G2"],
+        score_table=(0, 2, 4, 6, 8, 10, 12),
+        bonus_values=(1, 1, 1, 100),
+    )
     s = table(s, 0, {"B": ["B1", "B2"]}, stacks=("G",), bonuses=("G",))
     assert E.view(s, None).seats[0].score == 4 + 12 + 100
 
@@ -522,13 +573,28 @@ def test_tiebreak_most_stacks_on_equal_totals():
 
 
 def test_notation_round_trips_and_rejects_bad_text():
-    for action, text in ((Play("G1"), "play G1"), (Give("B5", 3), "give B5 seat3"), (Accept(), "accept"),
-                         (Refuse("P4"), "refuse P4")):
+    for action, text in (
+        (Play("G1"), "play G1"),
+        (Give("B5", 3), "give B5 seat3"),
+        (Accept(), "accept"),
+        (Refuse("P4"), "refuse P4"),
+    ):
         assert E.notation(action) == text and E.parse_notation(text) == action
         assert len(text.encode()) <= 45
     assert E.parse_notation("  PLAY g1 ") == Play("G1")
-    for bad in ("", "play", "play G7", "play X1", "give G1", "give G1 seat9", "give G1 2", "accept G1",
-                "refuse", "draw", "play G1 G2"):
+    for bad in (
+        "",
+        "play",
+        "play G7",
+        "play X1",
+        "give G1",
+        "give G1 seat9",
+        "give G1 2",
+        "accept G1",
+        "refuse",
+        "draw",
+        "play G1 G2",
+    ):
         with pytest.raises(BadNotation):
             E.parse_notation(bad)
 
@@ -574,11 +640,19 @@ def test_dump_load_and_replay():
     assert replay(E, 4, "dump2", opts, log) == state
 
 
-@pytest.mark.parametrize("options", [
-    {"deck_end": "draw_fails"}, {"deck_end": "hands_out"}, {"protection_mode": "refuser"},
-    {"protection_mode": "off"}, {"stacks_to_end": 1}, {"stacks_to_end": 6}, {"tiebreak": "most_stacks"},
-    {"start_player": "host"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"deck_end": "draw_fails"},
+        {"deck_end": "hands_out"},
+        {"protection_mode": "refuser"},
+        {"protection_mode": "off"},
+        {"stacks_to_end": 1},
+        {"stacks_to_end": 6},
+        {"tiebreak": "most_stacks"},
+        {"start_player": "host"},
+    ],
+)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_option_plays_out(options, players):
     opts = E.options_from_dict(options)
@@ -598,22 +672,29 @@ def ai_choice(state, seat):
 
 
 def test_smart_gives_a_duplicate_to_the_opponent():
-    s = table(game(["B1", "G5", "P4"], ["R1", "R3", "G4"], draws=["G2"] * 3), 1,
-              {"B": ["B1", "B2", "B3", "B4"]})
+    s = table(
+        game(["B1", "G5", "P4"], ["R1", "R3", "G4"], draws=["G2"] * 3), 1, {"B": ["B1", "B2", "B3", "B4"]}
+    )
     s = table(s, 0, {"B": ["B1"], "G": ["G5"], "P": ["P4"]})
     # every own play is a duplicate; B1 costs seat 1 four points (no purple card to refuse with)
     assert ai_choice(s, 0) == "give B1 seat1"
 
 
 def test_smart_completes_a_row():
-    s = table(game(["R1", "G6", "P4"], ["B1", "B3", "B4"], draws=["G2"] * 3), 0,
-              {"G": ["G1", "G2", "G3", "G4", "G5"], "R": ["R2"]})
+    s = table(
+        game(["R1", "G6", "P4"], ["B1", "B3", "B4"], draws=["G2"] * 3),
+        0,
+        {"G": ["G1", "G2", "G3", "G4", "G5"], "R": ["R2"]},
+    )
     assert ai_choice(s, 0) == "play G6"
 
 
 def test_smart_receiver_refuses_by_the_cheapest_card():
-    s = table(game(["G1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3), 1,
-              {"G": ["G1", "G2", "G3", "G4", "G5"], "R": ["R1"]})
+    s = table(
+        game(["G1", "B2", "P1"], ["B1", "B3", "B4"], draws=["G2"] * 3),
+        1,
+        {"G": ["G1", "G2", "G3", "G4", "G5"], "R": ["R1"]},
+    )
     s, _ = do(s, 0, "give G1 seat1")
     assert ai_choice(s, 1) == "refuse R1"
 

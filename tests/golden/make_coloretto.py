@@ -83,15 +83,20 @@ def phrase(notation: str, view: Any, names: Sequence[str], lang: str, rng: rando
                 out = ["accept", "take it", "yes, I'll keep it"]
             case ["refuse", kind]:
                 name = EN_ANIMALS[kind][0]
-                out = [f"refuse and remove the {name}", f"decline, drop the {name}", f"no, discard the {name}"]
+                out = [
+                    f"refuse and remove the {name}",
+                    f"decline, drop the {name}",
+                    f"no, discard the {name}",
+                ]
             case _:
                 out = []
     rng.shuffle(out)
     return out
 
 
-def understood_as(text: str, notation_legal: Sequence[str], view: Any, seat: int, names: Sequence[str],
-                  lang: str) -> str | None:
+def understood_as(
+    text: str, notation_legal: Sequence[str], view: Any, seat: int, names: Sequence[str], lang: str
+) -> str | None:
     result = UI.parse(text, ParseContext(lang, seat, tuple(notation_legal), view, tuple(names)))
     return result.actions[0] if isinstance(result, Parsed) and len(result.actions) == 1 else None
 
@@ -133,7 +138,9 @@ def generate(seed: str, lang: str, people: Sequence[str], bots: int, limit: int 
     host = people[0]
     if lang == "en":
         d.send({"user": host, "chat": "group", "text": "language en", **hint})
-    d.send({"user": host, "chat": "group", "text": "new coloretto" if lang == "en" else "uusi coloretto", **hint})
+    d.send(
+        {"user": host, "chat": "group", "text": "new coloretto" if lang == "en" else "uusi coloretto", **hint}
+    )
     for person in people[1:]:
         d.send({"user": person, "chat": "group", "text": "join" if lang == "en" else "liity", **hint})
     for _ in range(bots):
@@ -147,7 +154,9 @@ def generate(seed: str, lang: str, people: Sequence[str], bots: int, limit: int 
         match, state, seat, user = now
         if not asked_rules and step == 3:
             # someone asks about a rule in the middle of the game
-            question = "how does the protection card work?" if lang == "en" else "miten kieltäytyminen toimii?"
+            question = (
+                "how does the protection card work?" if lang == "en" else "miten kieltäytyminen toimii?"
+            )
             d.send({"user": people[-1], "chat": "group", "text": question, **hint})
             asked_rules = True
         view = ENGINE.view(state, seat)
@@ -163,7 +172,9 @@ def generate(seed: str, lang: str, people: Sequence[str], bots: int, limit: int 
                 d.send({"user": user, "chat": chat, "text": text, **hint})
                 break
         else:
-            d.send({"user": user, "chat": "private", "button": f"{match.id}:{match.version}:{wanted}", **hint})
+            d.send(
+                {"user": user, "chat": "private", "button": f"{match.id}:{match.version}:{wanted}", **hint}
+            )
     raise RuntimeError("the game did not end")
 
 
