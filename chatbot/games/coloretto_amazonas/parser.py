@@ -505,8 +505,9 @@ def _meant(
     """What the words mean, given every action they fit (in the order a question lists them).
 
     The legal ones among them narrow the reading: one is the move, several are a question (so is
-    one when ``ask``: the words contradict themselves). When none is allowed now, the move meant is
-    ``fallback`` (else the first candidate), and the engine's ``check`` says why it is refused."""
+    one when ``ask``: the words leave the choice open, or contradict themselves). When none is
+    allowed now, the move meant is ``fallback`` (else the first candidate), and the engine's
+    ``check`` says why it is refused."""
     notations = _dedupe(CODEC.write(a) for a in candidates)
     if not notations:
         return NotUnderstood()
