@@ -209,7 +209,8 @@ class Notation:
                 if is_optional:
                     optional_fields.append(name)
             parts.append(f"(?:{regex})?" if is_optional else regex)
-        pattern = re.compile("".join(parts), re.IGNORECASE)
+        # ASCII: "ſeat" is not "seat" and "²" is not a digit, whatever Unicode case folding says
+        pattern = re.compile("".join(parts), re.IGNORECASE | re.ASCII)
         head = required.split(" ", 1)[0]
         first_word = head.lower() if head and "{" not in head else None
         return _Form(cls, pattern, tuple(fields), required, optional, tuple(optional_fields), first_word)

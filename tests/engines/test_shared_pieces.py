@@ -120,3 +120,9 @@ def test_quiet_work_records_no_events():
     w = Work(Tiny("s", 0, (), (), None), quiet=True)
     w.emit("x")
     assert w.events == []
+
+
+@pytest.mark.parametrize("text", ["ſwap 1 seat2 3", "swap 1 ſeat2 3", "swap ² seat2 3", "swap ٣ seat2 3"])
+def test_only_ascii_letters_fold_and_only_ascii_digits_count(text):
+    with pytest.raises(BadNotation):
+        CODEC.read(text)
