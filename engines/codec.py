@@ -106,7 +106,7 @@ Writer = Callable[[Any], str]
 
 
 def read_int(word: str) -> int:
-    if not re.fullmatch(r"[+-]?\d{1,9}", word):
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", word):
         raise ValueError(word)
     return int(word)
 
