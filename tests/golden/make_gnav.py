@@ -1,4 +1,4 @@
-"""Generate the Gnav golden transcripts: ``python -m tests.golden.make_cardavia``.
+"""Generate the Gnav golden transcripts: ``python -m tests.golden.make_gnav``.
 
 One person and three AI players (the spec's default table: "uusi gnav" and "aloita" fill the empty seats)
 play a whole match with two lives each. The person chooses keep or swap with a seeded generator and
@@ -58,7 +58,7 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
     send({"user": user, "chat": "group", "text": "aloita" if lang == "fi" else "start", "lang": lang})
     send({"user": user, "chat": "group", "text": "mitä kissa tekee?" if lang == "fi" else "what does the cat do?",
           "lang": lang})
-    engine = GAMES["cardavia"]
+    engine = GAMES["gnav"]
     for _ in range(500):
         running = core.repo.running_matches()
         if not running:
@@ -85,8 +85,8 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
 
 
 GAMES_TO_MAKE = {
-    "cardavia_fi": dict(seed="golden-gnav-fi-13", lang="fi", options="elämät=2"),
-    "cardavia_en": dict(seed="golden-gnav-en-9", lang="en", options="lives=2"),
+    "gnav_fi": dict(seed="golden-gnav-fi-13", lang="fi", options="elämät=2"),
+    "gnav_en": dict(seed="golden-gnav-en-9", lang="en", options="lives=2"),
 }
 
 

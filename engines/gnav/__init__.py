@@ -1,4 +1,4 @@
-"""Gnav as on Cardavia (game id ``cardavia``): one card each, keep it or ask the left neighbour to swap,
+"""Gnav as on Cardavia (game id ``gnav``; it was ``cardavia``, the site's name, until the rename): one card each, keep it or ask the left neighbour to swap,
 do not end the deal with the lowest card; lives, matadors, resting fools. Spec: ``shared/rules/cardavia.md``.
 
 Hidden information (details in ``rules``): a seat's card is seen by its holder only until it is shown (a
@@ -26,8 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engines.cardavia import ai
-from engines.cardavia.rules import (
+from engines.codec import BadNotation, types_of
+from engines.contract import Engine, Event, IllegalAction, Outcome, rng_for
+from engines.gnav import ai
+from engines.gnav.rules import (
     CARD_IDS,
     CARDS,
     KNOCK,
@@ -51,8 +53,6 @@ from engines.cardavia.rules import (
     rank_of,
     to_act,
 )
-from engines.codec import BadNotation, types_of
-from engines.contract import Engine, Event, IllegalAction, Outcome, rng_for
 
 __all__ = [
     "ENGINE",
@@ -60,9 +60,9 @@ __all__ = [
     "Aside",
     "AsideView",
     "Ask",
-    "Cardavia",
     "DealResult",
     "Exchange",
+    "Gnav",
     "Keep",
     "Knock",
     "Options",
@@ -74,8 +74,8 @@ __all__ = [
 _PARSE: dict[str, Action] = {"keep": Keep(), "ask": Ask(), "knock": Knock()}
 
 
-class Cardavia(Engine):
-    id = "cardavia"
+class Gnav(Engine):
+    id = "gnav"
     min_players = 2
     max_players = 8
     default_players = 4
@@ -185,5 +185,5 @@ class Cardavia(Engine):
         return action
 
 
-Cardavia.types = types_of(globals())
-ENGINE = Cardavia()
+Gnav.types = types_of(globals())
+ENGINE = Gnav()

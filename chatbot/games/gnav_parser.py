@@ -12,8 +12,8 @@ finding the move than *not* finding one where none was meant (spec §8.2):
 - stock words ("otan pakasta", "draw") from anyone but the dealer: ``NotLegal("stock_dealer_only")``.
 
 Reading order: :data:`WORDS` (the vocabulary per concept and language), :class:`Reading` (what a message
-says), :class:`CardaviaParser` (the decision). The situation comes from ``ctx.view`` (the speaker's
-:class:`engines.cardavia.View`) or, in tests, from ``ctx.extra``: ``phase`` ("knock" | "turn" | "over"),
+says), :class:`GnavParser` (the decision). The situation comes from ``ctx.view`` (the speaker's
+:class:`engines.gnav.View`) or, in tests, from ``ctx.extra``: ``phase`` ("knock" | "turn" | "over"),
 ``dealer`` (the speaker is the dealer), ``matador`` (the speaker holds a matador), ``responder`` (the seat
 a request goes to first; ``None``: the stock), ``resting``, ``eliminated`` and ``private`` (the message
 came in the private chat).
@@ -218,7 +218,7 @@ def responder_of(view: Any, seat: int | None) -> int | None:
 CHOICE = (KEEP, ASK)
 
 
-class CardaviaParser:
+class GnavParser:
     """Understands Gnav commands; one instance per lemmatiser (tests force each backend)."""
 
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
@@ -278,8 +278,8 @@ def _not_acting(sit: Situation) -> NotLegal:
 
 
 @lru_cache(maxsize=1)
-def _default_parser() -> CardaviaParser:
-    return CardaviaParser()
+def _default_parser() -> GnavParser:
+    return GnavParser()
 
 
 def parse(text: str, ctx: ParseContext) -> ParseResult:

@@ -184,7 +184,7 @@ class State:
     #: every event of the current deal (all audiences), for views
     history: tuple[Event, ...]
     last: DealResult | None = None
-    #: test decks still to use, one per dealt deal (see ``Cardavia.new_game``)
+    #: test decks still to use, one per dealt deal (see ``Gnav.new_game``)
     decks: tuple[tuple[str, ...], ...] = ()
 
 

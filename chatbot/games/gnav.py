@@ -20,50 +20,50 @@ from typing import Any
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games import cardavia_parser
-from engines.cardavia import rank_of
+from chatbot.games import gnav_parser
 from engines.contract import Event
+from engines.gnav import rank_of
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 MARKER = {
     "fool": "🃏", "owl": "🦉", "pot": "🪴", "house": "🏠", "horse": "🐎", "cat": "🐈", "dragoon": "⚔️",
     "cuckoo": "🐦",
 }
-MATADORS = cardavia_parser.MATADORS
+MATADORS = gnav_parser.MATADORS
 
 TOPICS = (
-    RuleTopic("cardavia.goal", N_("Everyone starts with the same number of lives, 3 by default. In each deal, try not to be left holding the lowest card, because its holder loses a life. Run out of lives and you are out; the last player still in wins."),
+    RuleTopic("gnav.goal", N_("Everyone starts with the same number of lives, 3 by default. In each deal, try not to be left holding the lowest card, because its holder loses a life. Run out of lives and you are out; the last player still in wins."),
               ("tavoite", "voitto", "voittaa", "goal", "win", "aim"), N_("goal")),
-    RuleTopic("cardavia.turn", N_("Everyone gets one card, and turns go clockwise from the dealer's left, with the dealer last. On your turn you either keep your card or ask the player on your left to swap. A number, 0, pot, owl or fool must be handed over; a matador answers in its own way instead."),
+    RuleTopic("gnav.turn", N_("Everyone gets one card, and turns go clockwise from the dealer's left, with the dealer last. On your turn you either keep your card or ask the player on your left to swap. A number, 0, pot, owl or fool must be handed over; a matador answers in its own way instead."),
               ("vuoro", "vaihto", "vaihtaa", "pitää", "turn", "swap", "keep"), N_("the turn")),
-    RuleTopic("cardavia.deck", N_("The deck has 42 cards: 21 ranks, two of each, and no suits. From lowest to highest: fool, owl, pot, 0, I to XII, house, horse, cat, dragoon, cuckoo. The top five, house to cuckoo, are the matadors."),
+    RuleTopic("gnav.deck", N_("The deck has 42 cards: 21 ranks, two of each, and no suits. From lowest to highest: fool, owl, pot, 0, I to XII, house, horse, cat, dragoon, cuckoo. The top five, house to cuckoo, are the matadors."),
               ("järjestys", "arvot", "arvo", "pakka", "kortit", "pöllö", "kukkaruukku", "order", "deck", "ranks",
                "owl", "pot"), N_("the deck")),
-    RuleTopic("cardavia.matador", N_("The matadors are the five highest cards: house, horse, cat, dragoon and cuckoo. Nobody ever has to hand one over, and they act only when someone asks their holder to swap. The bot announces each one with its traditional call."),
+    RuleTopic("gnav.matador", N_("The matadors are the five highest cards: house, horse, cat, dragoon and cuckoo. Nobody ever has to hand one over, and they act only when someone asks their holder to swap. The bot announces each one with its traditional call."),
               ("matadori", "matadorit", "huuto", "matador", "matadors", "call"), N_("matadors")),
-    RuleTopic("cardavia.matador.cuckoo", N_("The cuckoo is the highest card. If you ask its holder to swap, the call is “Stå for gjøk!” (stop, cuckoo!): the deal stops right there and all cards are turned up. You keep your own card and lose nothing for asking."),
+    RuleTopic("gnav.matador.cuckoo", N_("The cuckoo is the highest card. If you ask its holder to swap, the call is “Stå for gjøk!” (stop, cuckoo!): the deal stops right there and all cards are turned up. You keep your own card and lose nothing for asking."),
               ("käki", "gjøk", "gjok", "cuckoo"), N_("cuckoo")),
-    RuleTopic("cardavia.matador.dragoon", N_("The dragoon refuses with “Hogg av!” (chop!): the player who asked loses a life and keeps their own card. Play moves on to the player on the dragoon holder's left."),
+    RuleTopic("gnav.matador.dragoon", N_("The dragoon refuses with “Hogg av!” (chop!): the player who asked loses a life and keeps their own card. Play moves on to the player on the dragoon holder's left."),
               ("rakuuna", "lohikäärme", "hogg", "dragoon", "dragon"), N_("dragoon")),
-    RuleTopic("cardavia.matador.cat", N_("The cat refuses with “Kiss!” (puss!): the player who asked loses a life, and every swap made earlier in this deal is undone, so everyone gets back the card they held before those swaps. Play moves on to the player on the cat holder's left."),
+    RuleTopic("gnav.matador.cat", N_("The cat refuses with “Kiss!” (puss!): the player who asked loses a life, and every swap made earlier in this deal is undone, so everyone gets back the card they held before those swaps. Play moves on to the player on the cat holder's left."),
               ("kissa", "kiss", "cat", "puss"), N_("cat")),
-    RuleTopic("cardavia.matador.cat.traditional", N_("Under the traditional rule the cat works exactly like the dragoon: the player who asked loses a life and keeps their card, and no swaps are undone."),
+    RuleTopic("gnav.matador.cat.traditional", N_("Under the traditional rule the cat works exactly like the dragoon: the player who asked loses a life and keeps their card, and no swaps are undone."),
               ("perinteinen kissa", "perinteinen", "traditional cat", "traditional"), N_("traditional cat")),
-    RuleTopic("cardavia.matador.horse", N_("The horse refuses with “Hest forbi!” (horse, go past!) but costs nobody anything. The request passes it by and goes to the next player on the left; if the dealer holds the horse, the request goes on to the stock."),
+    RuleTopic("gnav.matador.horse", N_("The horse refuses with “Hest forbi!” (horse, go past!) but costs nobody anything. The request passes it by and goes to the next player on the left; if the dealer holds the horse, the request goes on to the stock."),
               ("hevonen", "hest", "horse"), N_("horse")),
-    RuleTopic("cardavia.matador.house", N_("The house works like the horse: the call is “Hus forbi!” (house, go past!), and the request moves on to the next player on the left, or to the stock if the dealer holds it. It ranks just below the horse and above every number."),
+    RuleTopic("gnav.matador.house", N_("The house works like the horse: the call is “Hus forbi!” (house, go past!), and the request moves on to the next player on the left, or to the stock if the dealer holds it. It ranks just below the horse and above every number."),
               ("talo", "hus", "house"), N_("house")),
-    RuleTopic("cardavia.fool", N_("The fool is the lowest card and is always shown to everyone, whoever holds it. If one fool is in play at the end of a deal, its holder loses a life and so does whoever holds the next-lowest card; if both fools are in play, only their two holders lose. A fool holder who survives sits out the next deal."),
+    RuleTopic("gnav.fool", N_("The fool is the lowest card and is always shown to everyone, whoever holds it. If one fool is in play at the end of a deal, its holder loses a life and so does whoever holds the next-lowest card; if both fools are in play, only their two holders lose. A fool holder who survives sits out the next deal."),
               ("narri", "koputus", "koputtaa", "fool", "knock"), N_("fool")),
-    RuleTopic("cardavia.dealer", N_("The dealer plays last and may keep or swap with the top card of the undealt stock. A horse or house drawn is set aside and another card drawn, while a cuckoo, dragoon or cat drawn acts just as it would in a player's hand. A request that passes the dealer's horse or house also goes to the stock."),
+    RuleTopic("gnav.dealer", N_("The dealer plays last and may keep or swap with the top card of the undealt stock. A horse or house drawn is set aside and another card drawn, while a cuckoo, dragoon or cat drawn acts just as it would in a player's hand. A request that passes the dealer's horse or house also goes to the stock."),
               ("jakaja", "pakka", "pakasta", "dealer", "stock", "draw"), N_("the dealer")),
-    RuleTopic("cardavia.settlement", N_("When everyone has had their turn, or a cuckoo has stopped the deal, all cards are turned up. With no fool in play, the holder of the lowest card loses a life, and if several tie for lowest, each of them loses one. With a fool in play, the fool rule applies instead."),
+    RuleTopic("gnav.settlement", N_("When everyone has had their turn, or a cuckoo has stopped the deal, all cards are turned up. With no fool in play, the holder of the lowest card loses a life, and if several tie for lowest, each of them loses one. With a fool in play, the fool rule applies instead."),
               ("tilitys", "häviää", "hävitä", "alin", "jaon loppu", "settlement", "lose", "lowest"), N_("settlement")),
-    RuleTopic("cardavia.lives", N_("Everyone starts with the same number of lives, 3 by default. You can lose a life at the end of a deal, or mid-deal to a dragoon or cat; at zero you are out at once and take no further part. The last player left wins; if all remaining players lose their last life at the same time, the match is a draw."),
+    RuleTopic("gnav.lives", N_("Everyone starts with the same number of lives, 3 by default. You can lose a life at the end of a deal, or mid-deal to a dragoon or cat; at zero you are out at once and take no further part. The last player left wins; if all remaining players lose their last life at the same time, the match is a draw."),
               ("elämä", "elämät", "pudota", "tasapeli", "lives", "life", "draw game", "out"), N_("lives")),
-    RuleTopic("cardavia.resting", N_("A player who held a fool at the end of a deal and survived sits out the next deal: no card, no turn, no lives at stake. If resting leaves fewer than two players for a deal, that deal is skipped and nobody loses a life."),
+    RuleTopic("gnav.resting", N_("A player who held a fool at the end of a deal and survived sits out the next deal: no card, no turn, no lives at stake. If resting leaves fewer than two players for a deal, that deal is skipped and nobody loses a life."),
               ("lepo", "levätä", "lepää", "lepäävä", "rest", "resting", "sit out"), N_("resting")),
-    RuleTopic("cardavia.info", N_("You see your own card in a private message; everyone else's stays hidden. When you swap, you see the card you get and your partner sees yours; the others only see that a swap happened. The fool, the matador calls and the cards at the end of the deal are shown to everyone."),
+    RuleTopic("gnav.info", N_("You see your own card in a private message; everyone else's stays hidden. When you swap, you see the card you get and your partner sees yours; the others only see that a swap happened. The fool, the matador calls and the cards at the end of the deal are shown to everyone."),
               ("salainen", "piilossa", "piilo", "näkyä", "nähdä", "hidden", "secret", "see"), N_("hidden cards")),
 )
 TOPIC_TEXT = {topic.key: topic.text for topic in TOPICS}
@@ -85,8 +85,8 @@ REASONS = {
 }
 # Spec §9: a refusal adds the rule text that explains it.
 REASON_TOPIC = {
-    "not_your_turn": "cardavia.turn", "stock_dealer_only": "cardavia.dealer", "resting": "cardavia.resting",
-    "eliminated": "cardavia.lives", "matador_give_away": "cardavia.matador",
+    "not_your_turn": "gnav.turn", "stock_dealer_only": "gnav.dealer", "resting": "gnav.resting",
+    "eliminated": "gnav.lives", "matador_give_away": "gnav.matador",
 }
 
 
@@ -142,9 +142,9 @@ def lives_left(n: int, t: Translator) -> str:
 # --- the UI ------------------------------------------------------------------------------------------
 
 
-class CardaviaUI(GameUI):
-    game_id = "cardavia"
-    domain = "cardavia"
+class GnavUI(GameUI):
+    game_id = "gnav"
+    domain = "gnav"
     # spec §1: the start aliases; the first one is shown in the list of games
     aliases = ("gnav", "käkipeli", "kakipeli", "cuckoo", "cardavia")
 
@@ -237,7 +237,7 @@ class CardaviaUI(GameUI):
             lines.append(t.gettext("You know the stock from the top: {cards}").format(cards=", ".join(stock)))
         if view.phase == "turn" and seat in view.order and seat not in view.departed \
                 and view.order.index(seat) >= view.turn:
-            responder = cardavia_parser.responder_of(view, seat)
+            responder = gnav_parser.responder_of(view, seat)
             if responder is None:
                 lines.append(t.gettext("As the dealer, you would swap with the top card of the stock."))
             else:
@@ -444,7 +444,7 @@ class CardaviaUI(GameUI):
         return "knock" if "knock" in legal else None
 
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
-        return cardavia_parser.parse(text, ctx)
+        return gnav_parser.parse(text, ctx)
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         t = ctx.t
@@ -463,4 +463,4 @@ class CardaviaUI(GameUI):
         return text + ("\n" + t.gettext(TOPIC_TEXT[topic]) if topic else "")
 
 
-UI = CardaviaUI()
+UI = GnavUI()

@@ -13,9 +13,9 @@ import pytest
 
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
-from chatbot.games import cardavia_parser
-from chatbot.games.cardavia_parser import CardaviaParser
-from engines.cardavia import ENGINE, Options
+from chatbot.games import gnav_parser
+from chatbot.games.gnav_parser import GnavParser
+from engines.gnav import ENGINE, Options
 
 NAMES = ("Matti", "Liisa", "Pekka", "Botti 1")
 
@@ -26,7 +26,7 @@ def parser(request):
         lemmatizer = Lemmatizer(backend=request.param)
     except LemmatizerUnavailable:
         pytest.skip("libvoikko or the Finnish dictionary cannot be loaded")
-    return CardaviaParser(lemmatizer)
+    return GnavParser(lemmatizer)
 
 
 # --- situations ---------------------------------------------------------------------------------
@@ -282,5 +282,5 @@ def test_the_view_tells_why_a_seat_cannot_act(parser):
 
 
 def test_module_level_parse():
-    assert cardavia_parser.parse("pidän", TURN.ctx("fi")) == KEEP
+    assert gnav_parser.parse("pidän", TURN.ctx("fi")) == KEEP
 

@@ -1,4 +1,4 @@
-"""Cardavia's Gnav: scenario tests with fixed decks (spec shared/rules/cardavia.md), information and AI tests.
+"""Gnav as on Cardavia: scenario tests with fixed decks (spec shared/rules/cardavia.md), information and AI tests.
 
 Decks are given per dealt deal as rank ids: the cards of the turn order T[0], T[1], ..., dealer, then the
 stock from the top down. ``start`` puts the rotation pointer on the last seat, so T = (0, 1, ..., n-1) and
@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from engines.cardavia import ENGINE, AsideView, Ask, Keep, Knock, Options, ai, rank_of
-from engines.cardavia.rules import CARD_IDS, CARDS, ORDINARY, PUBLIC, build_view, knows
 from engines.codec import BadNotation
 from engines.contract import IllegalAction, rng_for
+from engines.gnav import ENGINE, AsideView, Ask, Keep, Knock, Options, ai, rank_of
+from engines.gnav.rules import CARD_IDS, CARDS, ORDINARY, PUBLIC, build_view, knows
 from engines.playout import play_ai_game
 from engines.simulate import simulate
 
@@ -545,7 +545,7 @@ def test_sampled_worlds_agree_with_the_view():
 
 
 def test_info_from_the_view_equals_info_from_the_table():
-    from engines.cardavia.rules import Table
+    from engines.gnav.rules import Table
 
     for state in random_states(4, 4, "info"):
         if state.phase != "turn":
@@ -634,11 +634,11 @@ def test_win_chance():
 
 @pytest.mark.slow
 def test_sensible_beats_random():
-    result = simulate("cardavia", 400, "slow1", 4, ["sensible", "random"])
+    result = simulate("gnav", 400, "slow1", 4, ["sensible", "random"])
     assert result["errors"] == 0 and result["win_rate"]["sensible"] > 0.7
 
 
 @pytest.mark.slow
 def test_strong_beats_sensible():
-    result = simulate("cardavia", 1000, "slow2", 4, ["strong", "sensible"])
+    result = simulate("gnav", 1000, "slow2", 4, ["strong", "sensible"])
     assert result["errors"] == 0 and result["win_rate"]["strong"] > 0.5
