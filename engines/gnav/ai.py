@@ -22,7 +22,7 @@ from random import Random
 from typing import Any
 
 from engines.contract import random_policy
-from engines.gnav.rules import (
+from engines.gnav.model import (
     CARD_INDEX,
     CARDS,
     CAT,
@@ -41,9 +41,10 @@ from engines.gnav.rules import (
     AsideView,
     Ask,
     Keep,
-    Table,
+    State,
     View,
 )
+from engines.gnav.rules import GnavWork, ask, keep
 
 #: ask when E_ask + MARGIN < E_keep (spec 7.1 item 5). [decided] The spec's starting point is 0.03; self-play
 #: tuning found -0.08 better (53% of wins against 0.03 over 4,000 matches): the static formula overrates
@@ -94,7 +95,7 @@ def info_from_view(v: View) -> Info:
                 set(v.ordinary), seq, counts)
 
 
-def info_from_table(t: Table, me: int) -> Info:
+def info_from_work(t: GnavWork, me: int) -> Info:
     mask = PUBLIC | (1 << me)
     know = t.know
     hands = t.hands
@@ -275,8 +276,22 @@ def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 # The strong player: determinised rollouts (spec 7.2)
 
 
-def sample_world(v: View, rng: Random) -> Table:
-    """A full table consistent with the view: unknown places get the unlocated cards at random."""
+def world_frame(v: View) -> GnavWork:
+    """What every world sampled from the view shares (lives, the turn order, the exchanges in effect...): a
+    quiet working copy without cards. A decision makes one and clones it for each world, which is faster
+    than thawing a new state per world."""
+    known = State(
+        seed="", ply=0, players=v.players, options=v.options, lives=v.lives, rotation=v.rotation, deal=v.deal,
+        resting=v.resting, order=v.order, hands=(-1,) * v.players, departed=v.departed, stock=(), aside=(),
+        log=v.log, turn=v.turn, knocks=(), know=(0,) * CARDS,
+        eliminated=tuple((s, k + 1) for k, s in enumerate(v.eliminated)), phase=TURN, history=(), last=None,
+    )
+    return GnavWork(known, quiet=True)
+
+
+def sample_world(v: View, rng: Random, frame: GnavWork | None = None) -> GnavWork:
+    """A full table consistent with the view: unknown places get the unlocated cards at random; a quiet
+    working copy, ready for rollouts (:meth:`GnavWork.clone`). ``frame``: the view's :func:`world_frame`."""
     a: AsideView | int  # an aside entry in the loops over v.aside, a seat in the loop over v.log
     me = v.seat
     assert me is not None
@@ -375,16 +390,12 @@ def sample_world(v: View, rng: Random) -> Table:
             know[aside[k].card] |= ORDINARY
     for d in stock_ordinary:
         know[stock_top[d]] |= ORDINARY
-    return Table(
-        n=n, options=v.options, seed="", lives=list(v.lives), rotation=v.rotation, deal=v.deal,
-        resting=list(v.resting), order=list(v.order), hands=hands, departed=list(v.departed), stock=stock,
-        aside=aside, log=list(v.log), turn=v.turn, knocks=[], know=know,
-        eliminated=[(s, k + 1) for k, s in enumerate(v.eliminated)], phase=TURN, history=[], last=None,
-        decks=[], rollout=True,
-    )
+    world = (frame if frame is not None else world_frame(v)).clone()
+    world.hands, world.stock, world.aside, world.know = hands, stock, aside, know
+    return world
 
 
-def _log_start(v: View, w: Table) -> tuple[list[int], list[int]]:
+def _log_start(v: View, w: GnavWork) -> tuple[list[int], list[int]]:
     """Hands and stock of the world when the exchanges still in the log began (= the dealt hands)."""
     h = w.hands[:]
     st = w.stock[:]
@@ -415,7 +426,7 @@ def _p_ask(f: Info) -> float:
     return min(max(p, CHOICE_FLOOR), 1.0 - CHOICE_FLOOR)
 
 
-def choice_weight(v: View, w: Table) -> float:
+def choice_weight(v: View, w: GnavWork) -> float:
     """Likelihood of the keep/ask choices seen this deal in world ``w``, under the opponent model.
 
     The cards are followed through the deal's public moves from the dealt hands; each decider is given
@@ -482,22 +493,22 @@ def choice_weight(v: View, w: Table) -> float:
     return weight
 
 
-def _play_out(world: Table, me: int, ask: bool) -> float:
+def _play_out(world: GnavWork, me: int, asks: bool) -> float:
     """Play the deal to its end from the seat's choice; the cost of the result for the seat.
 
     The cost is minus the chance to win the match from the lives after the deal (:func:`win_chance`), so a
     life matters more the fewer are left, and the others' losses count too.
     """
     t = world.clone()
-    if ask:
-        t.ask()
+    if asks:
+        ask(t)
     else:
-        t.keep()
+        keep(t)
     while not t.done:
-        if sensible_ask(info_from_table(t, t.order[t.turn])):
-            t.ask()
+        if sensible_ask(info_from_work(t, t.order[t.turn])):
+            ask(t)
         else:
-            t.keep()
+            keep(t)
     return -win_chance(t.lives[me], tuple(sorted(x for k, x in enumerate(t.lives) if k != me and x > 0)))
 
 
@@ -525,10 +536,11 @@ def strong_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     me = f.me
     keep_cost = ask_cost = 0.0
     worlds = max(MIN_WORLDS, min(WORLDS, WORLD_BUDGET // (len(f.order) - len(f.departed))))
+    frame = world_frame(view)
     for _ in range(worlds):
         for _attempt in range(10):
             try:
-                world = sample_world(view, rng)
+                world = sample_world(view, rng, frame)
                 break
             except LookupError:
                 continue

@@ -16,7 +16,9 @@ import pytest
 from engines.codec import BadNotation
 from engines.contract import IllegalAction, rng_for
 from engines.gnav import ENGINE, AsideView, Ask, Keep, Knock, Options, ai, rank_of
-from engines.gnav.rules import CARD_IDS, CARDS, ORDINARY, PUBLIC, build_view, knows
+from engines.gnav.model import CARD_IDS, CARDS, ORDINARY, PUBLIC, knows
+from engines.gnav.rules import GnavWork
+from engines.gnav.rules import view as build_view
 from engines.playout import play_ai_game
 from engines.simulate import simulate
 
@@ -386,6 +388,51 @@ def test_notation():
             E.parse_notation(bad)
 
 
+#: the notation as the engine wrote and read it before the shared codec (engines.codec.Notation)
+_OLD_WRITE = {Keep: "keep", Ask: "ask", Knock: "knock"}
+_OLD_READ = {"keep": Keep(), "ask": Ask(), "knock": Knock()}
+
+
+def _old_parse(text):
+    action = _OLD_READ.get(text.strip().lower()) if isinstance(text, str) else None
+    if action is None:
+        raise BadNotation(text)
+    return action
+
+
+def test_the_shared_codec_writes_and_reads_exactly_what_the_old_notation_did():
+    seen = set()
+    for seed in range(12):
+        options = Options(fool_auto_reveal=seed % 2 == 0, lives=1)
+
+        def on_step(state, seat, action, events):
+            for s in E.to_act(state):
+                seen.update(E.legal_actions(state, s))
+
+        play_ai_game(E, ("sensible", "random", "easy", "random")[: 2 + seed % 3], f"codec{seed}", options, on_step)
+    assert seen == {Keep(), Ask(), Knock()}
+    texts = set()
+    for action in seen:
+        written = E.notation(action)
+        assert written == _OLD_WRITE[type(action)]
+        texts |= {written, written.upper(), written.title(), f"  {written}\t", f"{written}\u00a0", f"{written} 1",
+                  f"{written}s", f"x{written}", f"{written} {written}", written[:-1], f"{written[:2]} {written[2:]}"}
+    texts |= {"", " ", "swap", "next", "keep,ask", "K\u212aeep"[1:], "a\u017fk", "kn\u00f6ck", "KNOCK\n"}
+    for text in sorted(texts):
+        try:
+            old = _old_parse(text)
+        except BadNotation:
+            with pytest.raises(BadNotation):
+                E.parse_notation(text)
+        else:
+            assert E.parse_notation(text) == old, text
+    for bad in (None, 1, b"keep"):
+        with pytest.raises(BadNotation):
+            _old_parse(bad)
+        with pytest.raises(BadNotation):
+            E.parse_notation(bad)
+
+
 def test_options():
     assert Options() == Options(False, 3, (), True, ())
     assert Options().seat_kinds(4) == ("human", "ai", "ai", "ai")
@@ -535,7 +582,7 @@ def test_sampled_worlds_agree_with_the_view():
             continue
         seat = E.to_act(state)[0]
         view = E.view(state, seat)
-        world = ai.sample_world(view, rng).to_state(state.seed, state.ply)
+        world = ai.sample_world(view, rng).freeze(seed=state.seed, ply=state.ply)
         world = dataclasses.replace(world, history=state.history, last=state.last, eliminated=state.eliminated)
         assert build_view(world, seat) == view
         assert sorted(world.hands + world.stock + tuple(a.card for a in world.aside)) == sorted(
@@ -544,15 +591,13 @@ def test_sampled_worlds_agree_with_the_view():
     assert checked > 20
 
 
-def test_info_from_the_view_equals_info_from_the_table():
-    from engines.gnav.rules import Table
-
+def test_info_from_the_view_equals_info_from_the_working_copy():
     for state in random_states(4, 4, "info"):
         if state.phase != "turn":
             continue
         seat = E.to_act(state)[0]
         a = ai.info_from_view(E.view(state, seat))
-        b = ai.info_from_table(Table.from_state(state), seat)
+        b = ai.info_from_work(GnavWork(state), seat)
         assert (a.own, a.known, a.ordinary, a.stock_seq, a.counts) == (b.own, b.known, b.ordinary, b.stock_seq,
                                                                         b.counts)
 
