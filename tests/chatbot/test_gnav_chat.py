@@ -14,7 +14,9 @@ from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.core.service import RECENT_ACTIONS, BotCore
-from chatbot.games.gnav import REASON_TOPIC, REASONS, TOPIC_TEXT, UI, card_name, cards_in
+from chatbot.games.gnav import UI
+from chatbot.games.gnav.render import card_name
+from chatbot.games.gnav.texts import REASON_TOPIC, REASONS, TOPIC_TEXT
 from engines.codec import decode
 from engines.contract import Event
 from engines.gnav import ENGINE, Options
@@ -139,18 +141,18 @@ class ScanningCore(BotCore):
         out = super()._render_match(match, room, events, privates, keyed)
         state = ENGINE.load(match.state)
         ctx = RenderContext(translator(room.lang or "fi"), tuple(s.name for s in match.seats), None, match.options)
-        allowed = Counter(cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
+        allowed = Counter(UI.cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
         types = {**ENGINE.types, "Event": Event}
         public = [decode(e, types) for a in self.repo.actions(match.id, max(0, state.ply - RECENT_ACTIONS))
                   for e in a.events]
         for line in UI.render_events([e for e in [*public, *events] if e.public], ctx):
-            allowed.update(cards_in(line))
+            allowed.update(UI.cards_in(line))
         private_lines = {line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸")}
         for o in out:
             assert not INSTANCE_ID.search(o.text), o.text
             if o.private:
                 continue
-            named = Counter(cards_in(o.text))
+            named = Counter(UI.cards_in(o.text))
             assert not named - allowed, (o.text, named - allowed)
             assert not set(o.text.splitlines()) & private_lines, o.text
             assert "Korttisi" not in o.text and "Tiedät" not in o.text
@@ -178,7 +180,7 @@ def test_group_texts_name_seats_only_for_an_exchange():
     public = fi_events([e for e in events if e.public])
     assert public == ["Matti pyytää vaihtoa.", "Matti ja Liisa vaihtavat kortit."]
     table = UI.render_table(ENGINE.view(state, None), RenderContext(FI, NAMES))
-    assert not cards_in(table) and "▶ Vuoro: Liisa – pidä tai pyydä vaihtoa." in table
+    assert not UI.cards_in(table) and "▶ Vuoro: Liisa – pidä tai pyydä vaihtoa." in table
 
 
 # --- the private panel ----------------------------------------------------------------------------------
@@ -385,10 +387,23 @@ def test_refusals_in_chat_name_the_reason_and_the_way_forward():
     assert "alkaa itsestään" in out[0].text
 
 
+def test_a_person_waiting_for_their_turn_gets_the_cores_short_answer():
+    """The one refusal the parser still works out for a seat of the deal (see the parser's docstring): the
+    core answers it with one line, where an engine refusal would add the turn rule and a hint."""
+    table = Table(seed="gnav-waiting")
+    lobby(table, "matti", "liisa")
+    state = state_of(table)
+    waiting = next(u for u in ("matti", "liisa") if u not in table.acting_users())
+    for text in ("vaihdan", "pidän", "koputan"):
+        out = table.say(waiting, text)
+        assert [o.text for o in out] == [f"Nyt ei ole sinun vuorosi. Vuorossa: {table.acting_users()[0].capitalize()}."]
+    assert state_of(table).ply == state.ply
+
+
 def test_a_card_name_is_a_rank_never_an_instance_id():
     assert card_name("n5.2", FI) == "[V]" and card_name("zero", FI) == "[0]"
     assert card_name("dragoon.1", FI) == "[⚔️ rakuuna]" and card_name("dragoon", EN) == "[⚔️ dragoon]"
-    assert cards_in("Kortit käännetään: Matti [V], Liisa [🐦 käki]") == ["V", "käki"]
+    assert UI.cards_in("Kortit käännetään: Matti [V], Liisa [🐦 käki]") == ["V", "käki"]
 
 
 # --- the rename from "cardavia" ---------------------------------------------------------------------------
