@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from math import log
 
 import pytest
 
@@ -683,7 +684,32 @@ def test_sensible_beats_random():
     assert result["errors"] == 0 and result["win_rate"]["sensible"] > 0.7
 
 
+def _strong_share(seats, seed):
+    """The strong AI's share of the win in one match (a draw is shared)."""
+    state, _ = play_ai_game(E, seats, seed)
+    out = E.outcome(state)
+    return sum(1 for w in out.winners if seats[w] == "strong") / len(out.winners)
+
+
 @pytest.mark.slow
 def test_strong_beats_sensible():
-    result = simulate("gnav", 1000, "slow2", 4, ["strong", "sensible"])
-    assert result["errors"] == 0 and result["win_rate"]["strong"] > 0.5
+    """Strong against sensible heads-up, each seed played twice with the seats swapped: the cards of a deal
+    depend only on the seed and the deal number, so the pair cancels the luck of the cards, and only a pair
+    that one AI wins twice tells them apart (about one in ten). Wald's sequential test on those pairs
+    (H0: each AI wins such a pair half the time; H1: strong wins 7 in 10; α = 1 %, β = 5 %) stops as soon as
+    the evidence is clear; with these seeds after 813 pairs (49 to 23), about 25 s of CPU.
+
+    [measured] Heads-up, strong takes about 52 % of the wins (2,000 games, ±0.5 %). At a four-seat table of
+    two strong and two sensible seats the edge does not show: 1,000 games gave strong 50.45 %, 300 paired
+    games 48.3 %; the test that asserted it there passed by chance.
+    """
+    upper, lower = log(0.95 / 0.01), log(0.05 / 0.99)
+    strong_pair, sensible_pair = log(0.7 / 0.5), log(0.3 / 0.5)
+    llr = 0.0
+    for k in range(4000):
+        pair = _strong_share(("strong", "sensible"), f"slow2:{k}") + _strong_share(("sensible", "strong"), f"slow2:{k}")
+        llr += strong_pair if pair == 2 else sensible_pair if pair == 0 else 0.0
+        if llr >= upper:
+            return
+        assert llr > lower, f"sensible is as strong as strong: decided after {k + 1} pairs"
+    pytest.fail("undecided after 4000 pairs")
