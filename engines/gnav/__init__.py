@@ -76,8 +76,15 @@ class Gnav(Engine):
     notation_codec = Notation(ACTIONS)
 
     # --- creation ------------------------------------------------------------------------------
-    def new_game(self, players: int, seed: str, options: Any = None, *,
-                 decks: Iterable[Iterable[str]] = (), rotation: int | None = None) -> State:
+    def new_game(
+        self,
+        players: int,
+        seed: str,
+        options: Any = None,
+        *,
+        decks: Iterable[Iterable[str]] = (),
+        rotation: int | None = None,
+    ) -> State:
         """A new match; ``decks`` and ``rotation`` fix the cards and the first rotation pointer (tests)."""
         return rules.new_game(players, seed, options if options is not None else Options(), decks, rotation)
 

@@ -91,8 +91,17 @@ def info_from_view(v: View) -> Info:
     seq: list[int] = []
     while len(seq) in depth:
         seq.append(CARD_INDEX[depth[len(seq)]] >> 1)
-    return Info(me, CARD_INDEX[v.own_card] >> 1, list(v.order), v.order.index(me), list(v.departed), known,
-                set(v.ordinary), seq, counts)
+    return Info(
+        me,
+        CARD_INDEX[v.own_card] >> 1,
+        list(v.order),
+        v.order.index(me),
+        list(v.departed),
+        known,
+        set(v.ordinary),
+        seq,
+        counts,
+    )
 
 
 def info_from_work(t: GnavWork, me: int) -> Info:
@@ -109,8 +118,17 @@ def info_from_work(t: GnavWork, me: int) -> Info:
         if not know[c] & mask:
             break
         seq.append(c >> 1)
-    return Info(me, hands[me] >> 1, t.order, t.order.index(me), t.departed, known,
-                {s for s in t.order if know[hands[s]] & ORDINARY}, seq, counts)
+    return Info(
+        me,
+        hands[me] >> 1,
+        t.order,
+        t.order.index(me),
+        t.departed,
+        known,
+        {s for s in t.order if know[hands[s]] & ORDINARY},
+        seq,
+        counts,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,10 +299,27 @@ def world_frame(v: View) -> GnavWork:
     quiet working copy without cards. A decision makes one and clones it for each world, which is faster
     than thawing a new state per world."""
     known = State(
-        seed="", ply=0, players=v.players, options=v.options, lives=v.lives, rotation=v.rotation, deal=v.deal,
-        resting=v.resting, order=v.order, hands=(-1,) * v.players, departed=v.departed, stock=(), aside=(),
-        log=v.log, turn=v.turn, knocks=(), know=(0,) * CARDS,
-        eliminated=tuple((s, k + 1) for k, s in enumerate(v.eliminated)), phase=TURN, history=(), last=None,
+        seed="",
+        ply=0,
+        players=v.players,
+        options=v.options,
+        lives=v.lives,
+        rotation=v.rotation,
+        deal=v.deal,
+        resting=v.resting,
+        order=v.order,
+        hands=(-1,) * v.players,
+        departed=v.departed,
+        stock=(),
+        aside=(),
+        log=v.log,
+        turn=v.turn,
+        knocks=(),
+        know=(0,) * CARDS,
+        eliminated=tuple((s, k + 1) for k, s in enumerate(v.eliminated)),
+        phase=TURN,
+        history=(),
+        last=None,
     )
     return GnavWork(known, quiet=True)
 
@@ -522,7 +557,7 @@ def win_chance(mine: int, others: tuple[int, ...]) -> float:
     k = len(others) + 1
     total = win_chance(mine - 1, others)
     for i in range(len(others)):
-        rest = others[:i] + ((others[i] - 1,) if others[i] > 1 else ()) + others[i + 1:]
+        rest = others[:i] + ((others[i] - 1,) if others[i] > 1 else ()) + others[i + 1 :]
         total += win_chance(mine, tuple(sorted(rest)))
     return total / k
 

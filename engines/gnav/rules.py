@@ -141,8 +141,13 @@ class GnavWork(Work[State]):
 # Setup (spec 3.3)
 
 
-def new_game(players: int, seed: str, options: Options, decks: Iterable[Iterable[str]] = (),
-             rotation: int | None = None) -> State:
+def new_game(
+    players: int,
+    seed: str,
+    options: Options,
+    decks: Iterable[Iterable[str]] = (),
+    rotation: int | None = None,
+) -> State:
     """A new match: the first deal is dealt. ``decks`` and ``rotation`` fix the cards and the first
     rotation pointer (tests; see :func:`engines.gnav.model.deck_from_ranks`)."""
     options.validate(players)
@@ -154,10 +159,28 @@ def new_game(players: int, seed: str, options: Options, decks: Iterable[Iterable
     elif not 0 <= rotation < players:
         raise ValueError("rotation must be a seat")
     before = State(
-        seed=seed, ply=0, players=players, options=options, lives=(options.lives,) * players,
-        rotation=rotation, deal=0, resting=(), order=(), hands=(-1,) * players, departed=(), stock=(),
-        aside=(), log=(), turn=0, knocks=(), know=(0,) * CARDS, eliminated=(), phase=OVER, history=(),
-        last=None, decks=fixed,
+        seed=seed,
+        ply=0,
+        players=players,
+        options=options,
+        lives=(options.lives,) * players,
+        rotation=rotation,
+        deal=0,
+        resting=(),
+        order=(),
+        hands=(-1,) * players,
+        departed=(),
+        stock=(),
+        aside=(),
+        log=(),
+        turn=0,
+        knocks=(),
+        know=(0,) * CARDS,
+        eliminated=(),
+        phase=OVER,
+        history=(),
+        last=None,
+        decks=fixed,
     )
     w = GnavWork(before)
     start_deal(w, ())
@@ -185,8 +208,11 @@ def start_deal(w: GnavWork, marks: tuple[int, ...]) -> None:
         w.deal += 1
         w.history = []
         r = w.rotation
-        order = [s for s in ((r + k) % w.players for k in range(1, w.players + 1))
-                 if w.lives[s] > 0 and s not in marks]
+        order = [
+            s
+            for s in ((r + k) % w.players for k in range(1, w.players + 1))
+            if w.lives[s] > 0 and s not in marks
+        ]
         resting = sorted(s for s in marks if w.lives[s] > 0)
         if len(order) >= 2:
             break
@@ -198,14 +224,21 @@ def start_deal(w: GnavWork, marks: tuple[int, ...]) -> None:
     w.hands = [-1] * w.players
     for k, s in enumerate(order):
         w.hands[s] = cards[k]
-    w.stock = cards[len(order):][::-1]
+    w.stock = cards[len(order) :][::-1]
     w.aside, w.log, w.knocks = [], [], []
     w.know = [0] * CARDS
     for s in order:
         w.know[w.hands[s]] = 1 << s
     w.turn, w.phase = 0, TURN
-    w.emit("deal_started", deal=w.deal, rotation=r, dealer=order[-1], order=tuple(order),
-           resting=tuple(resting), stock=len(w.stock))
+    w.emit(
+        "deal_started",
+        deal=w.deal,
+        rotation=r,
+        dealer=order[-1],
+        order=tuple(order),
+        resting=tuple(resting),
+        stock=len(w.stock),
+    )
     for s in order:
         w.emit("your_card", audience=s, rank=RANK_IDS[w.hands[s] >> 1])
     fools = [s for s in order if w.hands[s] >> 1 == FOOL]
@@ -419,8 +452,12 @@ def undo(w: GnavWork, asker: int) -> None:
 def reveal(w: GnavWork) -> None:
     for s in w.order:
         w.show(w.hands[s])
-    w.emit("cards_revealed", deal=w.deal, cards=tuple((s, RANK_IDS[w.hands[s] >> 1]) for s in w.order),
-           departed=tuple(w.departed))
+    w.emit(
+        "cards_revealed",
+        deal=w.deal,
+        cards=tuple((s, RANK_IDS[w.hands[s] >> 1]) for s in w.order),
+        departed=tuple(w.departed),
+    )
 
 
 def uncontested(w: GnavWork) -> None:
@@ -458,18 +495,31 @@ def settle(w: GnavWork, end: str) -> None:
             w.eliminated.append([s, group])
             w.emit("eliminated", seat=s, cause="settlement")
     rests = tuple(s for s in fools if w.lives[s] > 0)
-    w.emit("deal_settled", deal=w.deal, losers=tuple(losers), eliminated=tuple(out), rests=rests,
-           lives=tuple(w.lives))
+    w.emit(
+        "deal_settled",
+        deal=w.deal,
+        losers=tuple(losers),
+        eliminated=tuple(out),
+        rests=rests,
+        lives=tuple(w.lives),
+    )
     finish(w, end, tuple(losers), tuple(out), rests)
 
 
-def finish(w: GnavWork, end: str, losers: tuple[int, ...], out: tuple[int, ...], rests: tuple[int, ...]) -> None:
+def finish(
+    w: GnavWork, end: str, losers: tuple[int, ...], out: tuple[int, ...], rests: tuple[int, ...]
+) -> None:
     """After a deal: the match ends, or the rotation moves on and the next deal starts (spec 3.8)."""
     w.turn = len(w.order)
     if not w.quiet:
         w.last = DealResult(
-            deal=w.deal, end=end, cards=tuple((s, RANK_IDS[w.hands[s] >> 1]) for s in w.order),
-            departed=tuple(w.departed), losers=losers, eliminated=tuple(w.departed) + out, rests=rests,
+            deal=w.deal,
+            end=end,
+            cards=tuple((s, RANK_IDS[w.hands[s] >> 1]) for s in w.order),
+            departed=tuple(w.departed),
+            losers=losers,
+            eliminated=tuple(w.departed) + out,
+            rests=rests,
         )
     w.emit("deal_ended", deal=w.deal, end=end)
     alive = w.alive()
@@ -514,8 +564,11 @@ def view(state: State, seat: int | None) -> View:
         if know[c] & ORDINARY:
             stock_ordinary.append(depth)
     aside = tuple(
-        AsideView(CARD_IDS[a.card] if a.face_up or knows(know[a.card], seat) else None, a.face_up,
-                  bool(know[a.card] & ORDINARY))
+        AsideView(
+            CARD_IDS[a.card] if a.face_up or knows(know[a.card], seat) else None,
+            a.face_up,
+            bool(know[a.card] & ORDINARY),
+        )
         for a in state.aside
     )
     return View(
@@ -537,7 +590,8 @@ def view(state: State, seat: int | None) -> View:
         hands=hands,
         ordinary=tuple(s for s in order if know[state.hands[s]] & ORDINARY),
         not_fool=tuple(
-            s for s in order
+            s
+            for s in order
             if s not in state.knocks and not (state.hands[s] >> 1 == FOOL and know[state.hands[s]] & PUBLIC)
         ),
         stock_size=len(state.stock),
@@ -562,8 +616,12 @@ def winners_of(state: State) -> tuple[int, ...]:
 def outcome(state: State) -> Outcome | None:
     if state.phase != OVER:
         return None
-    return Outcome(ranks=ranks_of(state.eliminated, state.players), scores=state.lives,
-                   winners=winners_of(state), low_wins=False)
+    return Outcome(
+        ranks=ranks_of(state.eliminated, state.players),
+        scores=state.lives,
+        winners=winners_of(state),
+        low_wins=False,
+    )
 
 
 def hidden_tokens(state: State, seat: int | None) -> frozenset[str]:

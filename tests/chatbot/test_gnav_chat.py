@@ -31,7 +31,10 @@ INSTANCE_ID = re.compile(r"\b(?:fool|owl|pot|zero|n\d{1,2}|house|horse|cat|drago
 
 
 def lobby(table: Table, *users: str, lang: str = "fi", options: str = "", bots: tuple[str, ...] = ()) -> None:
-    words = {"fi": ("uusi gnav", "liity", "lisää botti", "aloita"), "en": ("new gnav", "join", "add bot", "start")}[lang]
+    words = {
+        "fi": ("uusi gnav", "liity", "lisää botti", "aloita"),
+        "en": ("new gnav", "join", "add bot", "start"),
+    }[lang]
     table.say(users[0], f"{words[0]} {options}".strip(), lang=lang)
     for user in users[1:]:
         table.say(user, words[1], lang=lang)
@@ -49,8 +52,11 @@ def finished(table: Table) -> bool:
 
 
 def seat_of(table: Table, user: str) -> int:
-    return next(s.seat for s in table.match().seats
-                if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user)
+    return next(
+        s.seat
+        for s in table.match().seats
+        if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user
+    )
 
 
 def fi_events(events, names=NAMES, seat=None) -> list[str]:
@@ -117,7 +123,12 @@ def say_move(table: Table, rng: random.Random, lang: str) -> str:
 @pytest.mark.parametrize("lang", ["fi", "en"])
 def test_whole_match_by_text(lang):
     table = Table(seed=f"gnav-text-{lang}")
-    lobby(table, "matti" if lang == "fi" else "alice", lang=lang, options="elämät=2" if lang == "fi" else "lives=2")
+    lobby(
+        table,
+        "matti" if lang == "fi" else "alice",
+        lang=lang,
+        options="elämät=2" if lang == "fi" else "lives=2",
+    )
     rng = random.Random(lang)
     for _ in range(300):
         if finished(table):
@@ -140,14 +151,21 @@ class ScanningCore(BotCore):
     def _render_match(self, match, room, events, privates=True, keyed=True):
         out = super()._render_match(match, room, events, privates, keyed)
         state = ENGINE.load(match.state)
-        ctx = RenderContext(translator(room.lang or "fi"), tuple(s.name for s in match.seats), None, match.options)
+        ctx = RenderContext(
+            translator(room.lang or "fi"), tuple(s.name for s in match.seats), None, match.options
+        )
         allowed = Counter(UI.cards_in(UI.render_table(ENGINE.view(state, None), ctx)))
         types = {**ENGINE.types, "Event": Event}
-        public = [decode(e, types) for a in self.repo.actions(match.id, max(0, state.ply - RECENT_ACTIONS))
-                  for e in a.events]
+        public = [
+            decode(e, types)
+            for a in self.repo.actions(match.id, max(0, state.ply - RECENT_ACTIONS))
+            for e in a.events
+        ]
         for line in UI.render_events([e for e in [*public, *events] if e.public], ctx):
             allowed.update(UI.cards_in(line))
-        private_lines = {line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸")}
+        private_lines = {
+            line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸")
+        }
         for o in out:
             assert not INSTANCE_ID.search(o.text), o.text
             if o.private:
@@ -156,7 +174,9 @@ class ScanningCore(BotCore):
             assert not named - allowed, (o.text, named - allowed)
             assert not set(o.text.splitlines()) & private_lines, o.text
             assert "Korttisi" not in o.text and "Tiedät" not in o.text
-            assert not any(b.data.endswith(":knock") for row in o.buttons for b in row), "a knock shows the fool"
+            assert not any(b.data.endswith(":knock") for row in o.buttons for b in row), (
+                "a knock shows the fool"
+            )
             ScanningCore.checked += 1
         return out
 
@@ -258,11 +278,19 @@ def _deal(cards, *moves, **options):
 
 def test_the_matadors_calls_come_with_their_finnish_explanation():
     fi, en = _deal(["n5", "dragoon", "n7", "n8"], "ask")
-    assert "”Hogg av!” – Hakkaa poikki! Liisa paljastaa rakuunan. Matti menettää elämän (2 elämää jäljellä) ja " \
-           "pitää korttinsa." in fi
-    assert "“Hogg av!” – Chop! Liisa shows a dragoon. Matti loses a life (2 lives left) and keeps their card." in en
+    assert (
+        "”Hogg av!” – Hakkaa poikki! Liisa paljastaa rakuunan. Matti menettää elämän (2 elämää jäljellä) ja "
+        "pitää korttinsa." in fi
+    )
+    assert (
+        "“Hogg av!” – Chop! Liisa shows a dragoon. Matti loses a life (2 lives left) and keeps their card."
+        in en
+    )
     fi, en = _deal(["n5", "cuckoo", "n7", "n8"], "ask")
-    assert "”Stå for gjøk!” – Seis, käki! Liisa paljastaa käen. Jako päättyy heti, ja Matti pitää korttinsa." in fi
+    assert (
+        "”Stå for gjøk!” – Seis, käki! Liisa paljastaa käen. Jako päättyy heti, ja Matti pitää korttinsa."
+        in fi
+    )
     assert any(line.startswith("Kortit käännetään: Matti [V], Liisa [🐦 käki]") for line in fi)
     fi, _ = _deal(["n5", "horse", "n7", "n8"], "ask")
     assert fi[1] == "”Hest forbi!” – Hevonen ohi! Liisa paljastaa hevosen, ja pyyntö jatkuu eteenpäin."
@@ -273,18 +301,25 @@ def test_the_matadors_calls_come_with_their_finnish_explanation():
 
 def test_the_cat_undoes_the_swaps_unless_the_traditional_rule_is_on():
     fi, en = _deal(["n5", "n3", "cat", "n8"], "ask", "ask")
-    assert fi[1] == ("”Kiss!” – Kis kis! Pekka paljastaa kissan. Liisa menettää elämän (2 elämää jäljellä), ja "
-                     "kaikki jaon vaihdot perutaan.")
+    assert fi[1] == (
+        "”Kiss!” – Kis kis! Pekka paljastaa kissan. Liisa menettää elämän (2 elämää jäljellä), ja "
+        "kaikki jaon vaihdot perutaan."
+    )
     assert fi[2] == "Perutut vaihdot: Matti ↔ Liisa."
     assert en[1].startswith("“Kiss!” – Puss! Pekka shows a cat.")
     fi, _ = _deal(["n5", "n3", "cat", "n8"], "ask", "ask", traditional_cat=True)
-    assert fi[1] == "”Kiss!” – Kis kis! Pekka paljastaa kissan. Liisa menettää elämän (2 elämää jäljellä) ja pitää " \
-                    "korttinsa."
+    assert (
+        fi[1]
+        == "”Kiss!” – Kis kis! Pekka paljastaa kissan. Liisa menettää elämän (2 elämää jäljellä) ja pitää "
+        "korttinsa."
+    )
     # the card each swapper gets back is told in private
     state = ENGINE.new_game(4, "calls", Options(), decks=[["n5", "n3", "cat", "n8"]], rotation=3)
     state, _ = ENGINE.apply(state, 0, ENGINE.parse_notation("ask"))
     state, events = ENGINE.apply(state, 1, ENGINE.parse_notation("ask"))
-    assert fi_events([e for e in events if e.to == (0,)], seat=0) == ["Kissa perui vaihdot: korttisi on taas [V]."]
+    assert fi_events([e for e in events if e.to == (0,)], seat=0) == [
+        "Kissa perui vaihdot: korttisi on taas [V]."
+    ]
 
 
 def test_the_stock_answers_the_dealer_with_the_same_calls():
@@ -296,7 +331,10 @@ def test_the_stock_answers_the_dealer_with_the_same_calls():
         "korttinsa.",
     ]
     fi, _ = _deal(["n5", "n6", "n7", "n8", "cuckoo"], "keep", "keep", "keep", "ask")
-    assert fi[1] == "Pakasta nousee käki – ”Stå for gjøk!” Seis, käki! Jako päättyy heti, ja Ville pitää korttinsa."
+    assert (
+        fi[1]
+        == "Pakasta nousee käki – ”Stå for gjøk!” Seis, käki! Jako päättyy heti, ja Ville pitää korttinsa."
+    )
     fi, _ = _deal(["n5", "n6", "n7", "n8", "n2"], "keep", "keep", "keep", "ask")
     assert fi[1] == "Ville vaihtaa pakan päällimmäiseen korttiin."
     assert "[II]" in fi[2]  # the card drawn is shown only when all cards are turned up
@@ -304,8 +342,13 @@ def test_the_stock_answers_the_dealer_with_the_same_calls():
 
 def test_calls_in_chat_carry_the_finnish_words():
     """Through the chat: every call posted in the group is followed by its Finnish call and effect."""
-    pairs = {"Hogg av!": "Hakkaa poikki!", "Kiss!": "Kis kis!", "Hest forbi!": "Hevonen ohi!",
-             "Hus forbi!": "Talo ohi!", "Stå for gjøk!": "Seis, käki!"}
+    pairs = {
+        "Hogg av!": "Hakkaa poikki!",
+        "Kiss!": "Kis kis!",
+        "Hest forbi!": "Hevonen ohi!",
+        "Hus forbi!": "Talo ohi!",
+        "Stå for gjøk!": "Seis, käki!",
+    }
     seen = set()
     for game in range(6):
         table = Table(seed=f"gnav-calls{game}")
@@ -321,7 +364,9 @@ def test_calls_in_chat_carry_the_finnish_words():
 
 
 def test_a_fool_must_knock_in_private_when_fools_are_not_shown_automatically():
-    state = ENGINE.new_game(4, "k", Options(fool_auto_reveal=False), decks=[["n5", "fool", "n7", "n8"]], rotation=3)
+    state = ENGINE.new_game(
+        4, "k", Options(fool_auto_reveal=False), decks=[["n5", "fool", "n7", "n8"]], rotation=3
+    )
     public = ENGINE.view(state, None)
     assert UI.group_actions(("knock",), public) == ()
     assert UI.group_actions(("keep", "ask"), public) == ("keep", "ask")
@@ -339,7 +384,9 @@ def test_button_labels_follow_the_seat():
     state = ENGINE.new_game(4, "t", Options(), decks=[["cat", "n7", "n9", "n10"]], rotation=3)
     ctx = RenderContext(FI, NAMES, 0)
     assert UI.button_rows(("keep", "ask"), ENGINE.view(state, 0), ctx) == [
-        [("Pidän", "keep")], [("Vaihdan (matadori lähtee)", "ask")]]
+        [("Pidän", "keep")],
+        [("Vaihdan (matadori lähtee)", "ask")],
+    ]
     # the group's buttons come from the public view: nothing tells the card
     assert UI.action_label("ask", ENGINE.view(state, None), RenderContext(FI, NAMES)) == "Vaihdan"
     for _ in range(3):
@@ -352,7 +399,10 @@ def test_rules_on_request_in_both_languages():
     out = table.say("matti", "mitä kissa tekee?")
     assert "Kissa torjuu vaihdon huudolla ”Kis kis!”" in out[0].text
     out = table.say("matti", "säännöt gnav")
-    assert "Kaikilla on aluksi yhtä monta elämää" in out[0].text and "Kysy mistä tahansa säännöstä" in out[0].text
+    assert (
+        "Kaikilla on aluksi yhtä monta elämää" in out[0].text
+        and "Kysy mistä tahansa säännöstä" in out[0].text
+    )
     lobby(table, "matti")
     out = table.say("matti", "miten lepo toimii?")
     assert "lepää seuraavan jaon" in out[0].text
@@ -396,7 +446,9 @@ def test_a_person_waiting_for_their_turn_gets_the_cores_short_answer():
     waiting = next(u for u in ("matti", "liisa") if u not in table.acting_users())
     for text in ("vaihdan", "pidän", "koputan"):
         out = table.say(waiting, text)
-        assert [o.text for o in out] == [f"Nyt ei ole sinun vuorosi. Vuorossa: {table.acting_users()[0].capitalize()}."]
+        assert [o.text for o in out] == [
+            f"Nyt ei ole sinun vuorosi. Vuorossa: {table.acting_users()[0].capitalize()}."
+        ]
     assert state_of(table).ply == state.ply
 
 

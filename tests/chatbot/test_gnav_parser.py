@@ -244,12 +244,16 @@ MIXED = [
     ("pidän", "en", TURN, KEEP),
 ]
 
-ROWS = [(text, "fi", at, expected) for text, at, expected in FI] + [
-    (text, "en", at, expected) for text, at, expected in EN
-] + MIXED
+ROWS = (
+    [(text, "fi", at, expected) for text, at, expected in FI]
+    + [(text, "en", at, expected) for text, at, expected in EN]
+    + MIXED
+)
 
 
-@pytest.mark.parametrize(("text", "lang", "at", "expected"), ROWS, ids=[f"{r[1]}:{r[0]}@{r[2]}" for r in ROWS])
+@pytest.mark.parametrize(
+    ("text", "lang", "at", "expected"), ROWS, ids=[f"{r[1]}:{r[0]}@{r[2]}" for r in ROWS]
+)
 def test_parse(parser, text, lang, at, expected):
     ctx = at.ctx(lang)
     result = parser.parse(text, ctx)
@@ -284,10 +288,26 @@ def test_the_parser_refuses_only_what_the_engine_cannot_judge():
 def test_a_speaker_who_cannot_act_is_told_why_whatever_the_command(parser, at):
     """Every command of a speaker without a move now gets the one reason of the situation, as it did when
     the parser worked the reason out itself: the engine's, or the core's short "not your turn"."""
-    commands = ["pidän", "vaihdan", "passaan", "otan pakasta", "koputan", "seuraava jako", "vaihdan Pekan kanssa",
-                "keep", "swap", "draw", "next deal"]
-    expected = {"not-turn": "not_your_turn", "resting": "resting", "eliminated": "eliminated",
-                "waiting-for-knock": "waiting_for_knock", "over": "game_over"}[at.label]
+    commands = [
+        "pidän",
+        "vaihdan",
+        "passaan",
+        "otan pakasta",
+        "koputan",
+        "seuraava jako",
+        "vaihdan Pekan kanssa",
+        "keep",
+        "swap",
+        "draw",
+        "next deal",
+    ]
+    expected = {
+        "not-turn": "not_your_turn",
+        "resting": "resting",
+        "eliminated": "eliminated",
+        "waiting-for-knock": "waiting_for_knock",
+        "over": "game_over",
+    }[at.label]
     for text in commands:
         result = parser.parse(text, at.ctx("fi"))
         if isinstance(result, NotLegal):
@@ -297,7 +317,9 @@ def test_a_speaker_who_cannot_act_is_told_why_whatever_the_command(parser, at):
         with pytest.raises(IllegalAction) as refused:
             ENGINE.check(at.state, at.seat, ENGINE.parse_notation(result.actions[0]))
         # [decided] a knock by someone who holds no fool is told so, rather than to wait for the knock
-        assert refused.value.code == ("nothing_to_knock" if text == "koputan" and at is WAIT_KNOCK else expected)
+        assert refused.value.code == (
+            "nothing_to_knock" if text == "koputan" and at is WAIT_KNOCK else expected
+        )
 
 
 def test_the_fool_holder_must_knock_whatever_else_they_say(parser):

@@ -27,8 +27,9 @@ E = ENGINE
 
 
 def start(players=4, decks=(), rotation=None, **opts):
-    return E.new_game(players, "test", Options(**opts), decks=decks,
-                      rotation=players - 1 if rotation is None else rotation)
+    return E.new_game(
+        players, "test", Options(**opts), decks=decks, rotation=players - 1 if rotation is None else rotation
+    )
 
 
 def play(state, *moves):
@@ -223,7 +224,10 @@ def test_cat_undoes_every_exchange_newest_first():
     assert public(events, "refused")[0].p["call"] == "kiss"
     assert public(events, "exchanges_undone")[0].p == {"asker": 2, "exchanges": ((1, 2), (0, 1))}
     assert [(e.to, e.p["rank"]) for e in events if e.code == "card_restored"] == [
-        ((0,), "n2"), ((1,), "n5"), ((2,), "n8")]
+        ((0,), "n2"),
+        ((1,), "n5"),
+        ((2,), "n8"),
+    ]
     assert [ranks(state)[s] for s in (0, 1, 2, 3, 4)] == ["n2", "n5", "n8", "cat", "n9"]
     assert state.log == () and state.lives[2] == 2
     assert E.to_act(state) == (4,)  # play goes on at the cat holder's left
@@ -327,8 +331,16 @@ def test_elimination_mid_deal_leaves_an_uncontested_deal():
     state, _ = play(state, "keep", "keep", "keep")
     assert state.lives == (1, 1, 2) and state.resting == (0,) and state.order == (1, 2)
     state, events = play(state, "ask")
-    assert codes(events)[:8] == ["requested", "refused", "life_lost", "eliminated", "cards_revealed",
-                                 "deal_uncontested", "deal_ended", "deal_started"]
+    assert codes(events)[:8] == [
+        "requested",
+        "refused",
+        "life_lost",
+        "eliminated",
+        "cards_revealed",
+        "deal_uncontested",
+        "deal_ended",
+        "deal_started",
+    ]
     assert public(events, "eliminated")[0].p == {"seat": 1, "cause": "dragoon"}
     assert public(events, "deal_uncontested")[0].p == {"deal": 2, "seats": (2,)}
     assert state.last.end == "uncontested" and state.last.losers == () and state.last.rests == ()
@@ -410,14 +422,27 @@ def test_the_shared_codec_writes_and_reads_exactly_what_the_old_notation_did():
             for s in E.to_act(state):
                 seen.update(E.legal_actions(state, s))
 
-        play_ai_game(E, ("sensible", "random", "easy", "random")[: 2 + seed % 3], f"codec{seed}", options, on_step)
+        play_ai_game(
+            E, ("sensible", "random", "easy", "random")[: 2 + seed % 3], f"codec{seed}", options, on_step
+        )
     assert seen == {Keep(), Ask(), Knock()}
     texts = set()
     for action in seen:
         written = E.notation(action)
         assert written == _OLD_WRITE[type(action)]
-        texts |= {written, written.upper(), written.title(), f"  {written}\t", f"{written}\u00a0", f"{written} 1",
-                  f"{written}s", f"x{written}", f"{written} {written}", written[:-1], f"{written[:2]} {written[2:]}"}
+        texts |= {
+            written,
+            written.upper(),
+            written.title(),
+            f"  {written}\t",
+            f"{written}\u00a0",
+            f"{written} 1",
+            f"{written}s",
+            f"x{written}",
+            f"{written} {written}",
+            written[:-1],
+            f"{written[:2]} {written[2:]}",
+        }
     texts |= {"", " ", "swap", "next", "keep,ask", "K\u212aeep"[1:], "a\u017fk", "kn\u00f6ck", "KNOCK\n"}
     for text in sorted(texts):
         try:
@@ -439,8 +464,13 @@ def test_options():
     assert Options().seat_kinds(4) == ("human", "ai", "ai", "ai")
     opts = E.options_from_dict({"seats": ["human", "ai", "ai"], "ai_level": ["normal", "easy", "strong"]})
     assert opts.seats == ("human", "ai", "ai") and E.new_game(3, "x", opts).players == 3
-    for bad in ({"lives": 0}, {"lives": 10}, {"seats": ["robot"]}, {"ai_level": ["hard"]},
-                {"traditional_cat": "yes"}):
+    for bad in (
+        {"lives": 0},
+        {"lives": 10},
+        {"seats": ["robot"]},
+        {"ai_level": ["hard"]},
+        {"traditional_cat": "yes"},
+    ):
         with pytest.raises(ValueError):
             E.options_from_dict(bad)
     with pytest.raises(ValueError):
@@ -584,10 +614,13 @@ def test_sampled_worlds_agree_with_the_view():
         seat = E.to_act(state)[0]
         view = E.view(state, seat)
         world = ai.sample_world(view, rng).freeze(seed=state.seed, ply=state.ply)
-        world = dataclasses.replace(world, history=state.history, last=state.last, eliminated=state.eliminated)
+        world = dataclasses.replace(
+            world, history=state.history, last=state.last, eliminated=state.eliminated
+        )
         assert build_view(world, seat) == view
         assert sorted(world.hands + world.stock + tuple(a.card for a in world.aside)) == sorted(
-            state.hands + state.stock + tuple(a.card for a in state.aside))
+            state.hands + state.stock + tuple(a.card for a in state.aside)
+        )
         checked += 1
     assert checked > 20
 
@@ -599,8 +632,13 @@ def test_info_from_the_view_equals_info_from_the_working_copy():
         seat = E.to_act(state)[0]
         a = ai.info_from_view(E.view(state, seat))
         b = ai.info_from_work(GnavWork(state), seat)
-        assert (a.own, a.known, a.ordinary, a.stock_seq, a.counts) == (b.own, b.known, b.ordinary, b.stock_seq,
-                                                                        b.counts)
+        assert (a.own, a.known, a.ordinary, a.stock_seq, a.counts) == (
+            b.own,
+            b.known,
+            b.ordinary,
+            b.stock_seq,
+            b.counts,
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -659,7 +697,6 @@ def test_dealer_weighs_the_own_card_against_the_stock(name):
     assert decide(name, state) == Keep()
 
 
-
 @pytest.mark.parametrize("players", [2, 5, 8])
 @pytest.mark.parametrize("name", ["easy", "sensible", "strong"])
 def test_ai_plays_whole_matches(name, players):
@@ -707,7 +744,9 @@ def test_strong_beats_sensible():
     strong_pair, sensible_pair = log(0.7 / 0.5), log(0.3 / 0.5)
     llr = 0.0
     for k in range(4000):
-        pair = _strong_share(("strong", "sensible"), f"slow2:{k}") + _strong_share(("sensible", "strong"), f"slow2:{k}")
+        pair = _strong_share(("strong", "sensible"), f"slow2:{k}") + _strong_share(
+            ("sensible", "strong"), f"slow2:{k}"
+        )
         llr += strong_pair if pair == 2 else sensible_pair if pair == 0 else 0.0
         if llr >= upper:
             return

@@ -56,8 +56,14 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
     new = "uusi gnav" if lang == "fi" else "new gnav"
     send({"user": user, "chat": "group", "text": f"{new} {options}", "lang": lang, "seed": seed})
     send({"user": user, "chat": "group", "text": "aloita" if lang == "fi" else "start", "lang": lang})
-    send({"user": user, "chat": "group", "text": "mitä kissa tekee?" if lang == "fi" else "what does the cat do?",
-          "lang": lang})
+    send(
+        {
+            "user": user,
+            "chat": "group",
+            "text": "mitä kissa tekee?" if lang == "fi" else "what does the cat do?",
+            "lang": lang,
+        }
+    )
     engine = GAMES["gnav"]
     for _ in range(500):
         running = core.repo.running_matches()
@@ -69,8 +75,9 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
         legal = [engine.notation(a) for a in engine.legal_actions(state, seat)]
         # mostly what a sensible player would do (so the person stays in the match for a while), sometimes not
         if len(legal) == 1 or rng.random() < 0.8:
-            choice = engine.notation(engine.ai_action("sensible", engine.view(state, seat),
-                                                      engine.legal_actions(state, seat), rng))
+            choice = engine.notation(
+                engine.ai_action("sensible", engine.view(state, seat), engine.legal_actions(state, seat), rng)
+            )
         else:
             choice = rng.choice(legal)
         dealer = state.order[state.turn] == state.order[-1] if state.phase == "turn" else False
@@ -80,7 +87,14 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
         after = core.repo.match(match.id)
         if after.version == match.version:  # the words were not understood: press the button instead
             lines.pop()
-            send({"user": user, "chat": "private", "button": f"{match.id}:{match.version}:{choice}", "lang": lang})
+            send(
+                {
+                    "user": user,
+                    "chat": "private",
+                    "button": f"{match.id}:{match.version}:{choice}",
+                    "lang": lang,
+                }
+            )
     return lines
 
 
@@ -91,8 +105,9 @@ GAMES_TO_MAKE = {
 
 
 def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
-                                          encoding="utf-8")
+    (HERE / f"{name}.in.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

@@ -46,14 +46,37 @@ KEEP, ASK, KNOCK = Keep.NOTATION, Ask.NOTATION, Knock.NOTATION
 # --------------------------------------------------------------------------------------------------
 
 STAY, SWAP, STOCK, TAKE, KNOCKING, NEXT, PASS, LEAVE, CONFIRM, ADVICE, CARD, WANT, CHAT, RANK = (
-    "stay", "swap", "stock", "take", "knocking", "next", "pass", "leave", "confirm", "advice", "card", "want",
-    "chat", "rank",
+    "stay",
+    "swap",
+    "stock",
+    "take",
+    "knocking",
+    "next",
+    "pass",
+    "leave",
+    "confirm",
+    "advice",
+    "card",
+    "want",
+    "chat",
+    "rank",
 )
 
 WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
         # "pidän", "pidä", "pidetään", "jään tähän", "seison", "tyydyn tähän"; Norwegian "står"
-        STAY: ("pitää", "jäädä", "jäädä tähän", "seisoa", "seistä", "tyytyä", "pito", "står", "jeg står", "stå"),
+        STAY: (
+            "pitää",
+            "jäädä",
+            "jäädä tähän",
+            "seisoa",
+            "seistä",
+            "tyytyä",
+            "pito",
+            "står",
+            "jeg står",
+            "stå",
+        ),
         # "vaihda", "vaihdan", "vaihdetaan", "vaihtoa", "pyydän vaihtoa", "vaihtaisin"; Norwegian "bytt"
         SWAP: ("vaihtaa", "vaihto", "pyytää vaihto", "pyytää", "swapata", "bytt", "bytte", "bytta"),
         STOCK: ("pakka", "pakasta", "nostaa", "nostopakka"),
@@ -66,16 +89,51 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         ADVICE: ("kannattaa", "pitäisi", "täytyä", "pitäisikö", "kannattaako"),
         CARD: ("kortti", "korttini", "tämä", "tähän", "tästä", "tässä", "tää"),
         WANT: ("haluta", "tahtoa", "aikoa"),
-        CHAT: ("peli", "hyvä", "kiva", "hauska", "jännä", "huono", "onni", "tuuri", "voittaa", "hävitä", "sääntö"),
+        CHAT: (
+            "peli",
+            "hyvä",
+            "kiva",
+            "hauska",
+            "jännä",
+            "huono",
+            "onni",
+            "tuuri",
+            "voittaa",
+            "hävitä",
+            "sääntö",
+        ),
         RANK: (
-            "narri", "pöllö", "kukkaruukku", "ruukku", "talo", "hevonen", "kissa", "rakuuna", "käki", "matadori",
-            "lohikäärme", "jakaja", "elämä",
+            "narri",
+            "pöllö",
+            "kukkaruukku",
+            "ruukku",
+            "talo",
+            "hevonen",
+            "kissa",
+            "rakuuna",
+            "käki",
+            "matadori",
+            "lohikäärme",
+            "jakaja",
+            "elämä",
         ),
     },
     "en": {
         # "no swap" is a phrase so that it also holds for a Finnish speaker, for whom "no" is a filler
-        STAY: ("keep", "stay", "stand", "hold", "keep it", "står", "jeg står", "stick", "no swap", "no trade",
-               "no swapping", "no exchange"),
+        STAY: (
+            "keep",
+            "stay",
+            "stand",
+            "hold",
+            "keep it",
+            "står",
+            "jeg står",
+            "stick",
+            "no swap",
+            "no trade",
+            "no swapping",
+            "no exchange",
+        ),
         SWAP: ("swap", "trade", "exchange", "switch", "bytt", "swap please", "ask"),
         STOCK: ("stock", "draw", "deck", "pile", "the stock", "top card"),
         TAKE: ("take", "get"),
@@ -89,8 +147,19 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         WANT: ("want", "like", "i'd", "would like", "wanna", "i want to"),
         CHAT: ("game", "good", "nice", "fun", "luck", "lucky", "win", "lose", "gg", "rule", "rules", "lol"),
         RANK: (
-            "fool", "owl", "pot", "house", "horse", "cat", "dragoon", "dragon", "cuckoo", "matador", "dealer",
-            "lives", "life",
+            "fool",
+            "owl",
+            "pot",
+            "house",
+            "horse",
+            "cat",
+            "dragoon",
+            "dragon",
+            "cuckoo",
+            "matador",
+            "dealer",
+            "lives",
+            "life",
         ),
     },
 }
@@ -99,13 +168,19 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 COMMANDS = frozenset({STAY, SWAP, STOCK, KNOCKING, NEXT, PASS})
 
 
-
 #: localised option names of "uusi gnav elämät=2", "perinteinen_kissa=kyllä", "narri_näkyy=ei" (then a fool
 #: holder knocks) -> engine option keys
 OPTION_WORDS = {
-    "elämät": "lives", "elämiä": "lives", "elamat": "lives", "elamia": "lives", "henget": "lives",
-    "perinteinen_kissa": "traditional_cat", "perinteinen": "traditional_cat",
-    "traditional": "traditional_cat", "narri_näkyy": "fool_auto_reveal", "narri_nakyy": "fool_auto_reveal",
+    "elämät": "lives",
+    "elämiä": "lives",
+    "elamat": "lives",
+    "elamia": "lives",
+    "henget": "lives",
+    "perinteinen_kissa": "traditional_cat",
+    "perinteinen": "traditional_cat",
+    "traditional": "traditional_cat",
+    "narri_näkyy": "fool_auto_reveal",
+    "narri_nakyy": "fool_auto_reveal",
     "auto_reveal": "fool_auto_reveal",
 }
 

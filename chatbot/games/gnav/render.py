@@ -24,7 +24,13 @@ from engines.gnav.model import KNOCK, MATADORS, OVER, TURN, View, rank_of
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 MARKER = {
-    "fool": "🃏", "owl": "🦉", "pot": "🪴", "house": "🏠", "horse": "🐎", "cat": "🐈", "dragoon": "⚔️",
+    "fool": "🃏",
+    "owl": "🦉",
+    "pot": "🪴",
+    "house": "🏠",
+    "horse": "🐎",
+    "cat": "🐈",
+    "dragoon": "⚔️",
     "cuckoo": "🐦",
 }
 
@@ -34,6 +40,7 @@ def title(t: Translator) -> str:
 
 
 # --- cards -------------------------------------------------------------------------------------------
+
 
 def rank_name(rank: str, t: Translator) -> str:
     """The name of a rank: "VII", "0", "hevonen"."""
@@ -82,8 +89,7 @@ def lives_left(n: int, t: Translator) -> str:
 def table(view: View, ctx: RenderContext) -> str:
     """The public table: the deal, whose turn it is, every seat with its lives and public card."""
     t = ctx.t
-    lines = [t.gettext("{game} – deal {deal}").format(game=title(t), deal=view.deal),
-             _status_line(view, ctx)]
+    lines = [t.gettext("{game} – deal {deal}").format(game=title(t), deal=view.deal), _status_line(view, ctx)]
     in_deal = [s for s in view.order if s not in view.departed]
     for number, seat in enumerate(view.order, 1):
         lines.append(f"{number}. " + _seat_line(seat, view, ctx))
@@ -91,9 +97,13 @@ def table(view: View, ctx: RenderContext) -> str:
     for seat in others:
         lines.append("   " + _seat_line(seat, view, ctx))
     if view.phase != OVER and len(in_deal) >= 2:
-        lines.append(t.ngettext("Stock: {n} card", "Stock: {n} cards", view.stock_size).format(
-            n=t.format_number(view.stock_size)))
+        lines.append(
+            t.ngettext("Stock: {n} card", "Stock: {n} cards", view.stock_size).format(
+                n=t.format_number(view.stock_size)
+            )
+        )
     return "\n".join(lines)
+
 
 def _status_line(view: View, ctx: RenderContext) -> str:
     t = ctx.t
@@ -103,8 +113,11 @@ def _status_line(view: View, ctx: RenderContext) -> str:
         return t.gettext("▶ A player dealt the fool knocks first; then the turns begin.")
     seat = view.order[view.turn]
     if seat == view.dealer:
-        return t.gettext("▶ Turn: {name} (dealer) – keep, or swap with the stock.").format(name=ctx.name(seat))
+        return t.gettext("▶ Turn: {name} (dealer) – keep, or swap with the stock.").format(
+            name=ctx.name(seat)
+        )
     return t.gettext("▶ Turn: {name} – keep, or ask for a swap.").format(name=ctx.name(seat))
+
 
 def _seat_line(seat: int, view: View, ctx: RenderContext) -> str:
     t = ctx.t
@@ -124,6 +137,7 @@ def _seat_line(seat: int, view: View, ctx: RenderContext) -> str:
     if view.phase == TURN and seat in view.to_act:
         line += " ◀"
     return line
+
 
 def private(view: View, ctx: RenderContext) -> str:
     """A seat's private panel: its lives, its card and what it knows, where its request would go."""
@@ -147,21 +161,31 @@ def private(view: View, ctx: RenderContext) -> str:
             lines.append(t.gettext("It is a matador: nobody can make you hand it over."))
         elif own == "fool":
             lines.append(t.gettext("The fool is shown to everyone."))
-    known = [f"{ctx.name(s)} {card_name(c, t)}" for s, c in enumerate(view.hands) if s != seat and c is not None]
+    known = [
+        f"{ctx.name(s)} {card_name(c, t)}" for s, c in enumerate(view.hands) if s != seat and c is not None
+    ]
     if known:
         lines.append(t.gettext("You know: {cards}").format(cards=", ".join(known)))
     stock = [card_name(c, t) for _, c in sorted(view.stock_known)]
     if stock:
         lines.append(t.gettext("You know the stock from the top: {cards}").format(cards=", ".join(stock)))
-    if view.phase == TURN and seat in view.order and seat not in view.departed \
-            and view.order.index(seat) >= view.turn:
+    if (
+        view.phase == TURN
+        and seat in view.order
+        and seat not in view.departed
+        and view.order.index(seat) >= view.turn
+    ):
         responder = view.responder()
         if responder is None:
             lines.append(t.gettext("As the dealer, you would swap with the top card of the stock."))
         else:
-            lines.append(t.gettext("If you ask for a swap, the request goes first to {name}.").format(
-                name=ctx.name(responder)))
+            lines.append(
+                t.gettext("If you ask for a swap, the request goes first to {name}.").format(
+                    name=ctx.name(responder)
+                )
+            )
     return "\n".join(lines)
+
 
 def event_lines(seen: Sequence[Event], ctx: RenderContext) -> list[str]:
     """Lines for the events one recipient may see; a refusal is told with its life loss and undo."""
@@ -183,6 +207,7 @@ def event_lines(seen: Sequence[Event], ctx: RenderContext) -> list[str]:
             out.extend(_event(e, ctx))
     return out
 
+
 def _refused(events: list[Event], i: int, used: set[int], ctx: RenderContext) -> list[str]:
     """A matador refusal, told with its life loss and the cat's undo in one sentence (spec §8.5)."""
     t = ctx.t
@@ -201,29 +226,58 @@ def _refused(events: list[Event], i: int, used: set[int], ctx: RenderContext) ->
     left = lives_left(lives, t) if lives is not None else ""
     values = {"asker": asker, "holder": holder, "lives": left}
     if rank == "cuckoo":
-        text = (t.gettext("“Stå for gjøk!” – Stop, cuckoo! {holder} shows a cuckoo. The deal ends at once; "
-                          "{asker} keeps their card.") if holder else
-                t.gettext("A cuckoo comes off the stock – “Stå for gjøk!” Stop, cuckoo! The deal ends at once; "
-                          "{asker} keeps their card."))
+        text = (
+            t.gettext(
+                "“Stå for gjøk!” – Stop, cuckoo! {holder} shows a cuckoo. The deal ends at once; "
+                "{asker} keeps their card."
+            )
+            if holder
+            else t.gettext(
+                "A cuckoo comes off the stock – “Stå for gjøk!” Stop, cuckoo! The deal ends at once; "
+                "{asker} keeps their card."
+            )
+        )
     elif rank == "dragoon":
-        text = (t.gettext("“Hogg av!” – Chop! {holder} shows a dragoon. {asker} loses a life ({lives}) and "
-                          "keeps their card.") if holder else
-                t.gettext("A dragoon comes off the stock – “Hogg av!” Chop! {asker} loses a life ({lives}) and "
-                          "keeps their card."))
+        text = (
+            t.gettext(
+                "“Hogg av!” – Chop! {holder} shows a dragoon. {asker} loses a life ({lives}) and "
+                "keeps their card."
+            )
+            if holder
+            else t.gettext(
+                "A dragoon comes off the stock – “Hogg av!” Chop! {asker} loses a life ({lives}) and "
+                "keeps their card."
+            )
+        )
     elif undone:
-        text = (t.gettext("“Kiss!” – Puss! {holder} shows a cat. {asker} loses a life ({lives}), and every swap "
-                          "of this deal is undone.") if holder else
-                t.gettext("A cat comes off the stock – “Kiss!” Puss! {asker} loses a life ({lives}), and every "
-                          "swap of this deal is undone."))
+        text = (
+            t.gettext(
+                "“Kiss!” – Puss! {holder} shows a cat. {asker} loses a life ({lives}), and every swap "
+                "of this deal is undone."
+            )
+            if holder
+            else t.gettext(
+                "A cat comes off the stock – “Kiss!” Puss! {asker} loses a life ({lives}), and every "
+                "swap of this deal is undone."
+            )
+        )
     else:  # the traditional cat: like the dragoon
-        text = (t.gettext("“Kiss!” – Puss! {holder} shows a cat. {asker} loses a life ({lives}) and keeps "
-                          "their card.") if holder else
-                t.gettext("A cat comes off the stock – “Kiss!” Puss! {asker} loses a life ({lives}) and keeps "
-                          "their card."))
+        text = (
+            t.gettext(
+                "“Kiss!” – Puss! {holder} shows a cat. {asker} loses a life ({lives}) and keeps their card."
+            )
+            if holder
+            else t.gettext(
+                "A cat comes off the stock – “Kiss!” Puss! {asker} loses a life ({lives}) and keeps "
+                "their card."
+            )
+        )
     return [text.format(**values)]
 
-def _settled(e: Event, cards: tuple[tuple[int, str], ...], departed: tuple[int, ...],
-             ctx: RenderContext) -> list[str]:
+
+def _settled(
+    e: Event, cards: tuple[tuple[int, str], ...], departed: tuple[int, ...], ctx: RenderContext
+) -> list[str]:
     """Who lost a life at settlement and why, who is out and who rests (spec §3.7)."""
     t = ctx.t
     p = e.p
@@ -231,8 +285,11 @@ def _settled(e: Event, cards: tuple[tuple[int, str], ...], departed: tuple[int, 
     fools = [s for s, r in rank.items() if r == "fool"]
     lines = []
     for seat in p["losers"]:
-        values = {"name": ctx.name(seat), "lives": lives_left(p["lives"][seat], t),
-                  "card": card_name(rank.get(seat, "fool"), t)}
+        values = {
+            "name": ctx.name(seat),
+            "lives": lives_left(p["lives"][seat], t),
+            "card": card_name(rank.get(seat, "fool"), t),
+        }
         if seat in fools:
             text = t.gettext("💔 {name}: the fool – loses a life ({lives}).")
         elif fools:
@@ -243,8 +300,11 @@ def _settled(e: Event, cards: tuple[tuple[int, str], ...], departed: tuple[int, 
     for seat in p["eliminated"]:
         lines.append(t.gettext("💀 {name} is out of the match.").format(name=ctx.name(seat)))
     for seat in p["rests"]:
-        lines.append(t.gettext("😴 {name} held the fool and rests in the next deal.").format(name=ctx.name(seat)))
+        lines.append(
+            t.gettext("😴 {name} held the fool and rests in the next deal.").format(name=ctx.name(seat))
+        )
     return lines
+
 
 def _event(e: Event, ctx: RenderContext) -> list[str]:
     t = ctx.t
@@ -252,61 +312,100 @@ def _event(e: Event, ctx: RenderContext) -> list[str]:
     name = ctx.name(p["seat"]) if p.get("seat") is not None else ""
     match e.code:
         case "deal_started":
-            lines = [t.gettext("━━━━ Deal {deal} ━━━━").format(deal=p["deal"]),
-                     t.gettext("Dealer: {dealer}. Order: {order}.").format(
-                         dealer=ctx.name(p["dealer"]), order=" → ".join(ctx.name(s) for s in p["order"]))]
+            lines = [
+                t.gettext("━━━━ Deal {deal} ━━━━").format(deal=p["deal"]),
+                t.gettext("Dealer: {dealer}. Order: {order}.").format(
+                    dealer=ctx.name(p["dealer"]), order=" → ".join(ctx.name(s) for s in p["order"])
+                ),
+            ]
             if p["resting"]:
-                lines.append(t.gettext("😴 Resting this deal: {names}.").format(
-                    names=t.format_list([ctx.name(s) for s in p["resting"]])))
+                lines.append(
+                    t.gettext("😴 Resting this deal: {names}.").format(
+                        names=t.format_list([ctx.name(s) for s in p["resting"]])
+                    )
+                )
             return lines
         case "deal_skipped":
-            return [t.gettext("Deal {deal} is skipped: fewer than two players can take part, so nobody loses "
-                              "anything.").format(deal=p["deal"])]
+            return [
+                t.gettext(
+                    "Deal {deal} is skipped: fewer than two players can take part, so nobody loses anything."
+                ).format(deal=p["deal"])
+            ]
         case "your_card":
             return [t.gettext("New deal: your card is {card}.").format(card=card_name(p["rank"], t))]
         case "fool_shown":
             source = p["source"]
             if source == "knock":
-                return [t.gettext("{name} knocks: “Knock knock!” The card is {card}.").format(
-                    name=name, card=card_name("fool", t))]
+                return [
+                    t.gettext("{name} knocks: “Knock knock!” The card is {card}.").format(
+                        name=name, card=card_name("fool", t)
+                    )
+                ]
             if source == "stock":
-                return [t.gettext("{name} got {card} from the stock, and it is shown to everyone.")
-                        .format(name=name, card=card_name("fool", t))]
-            return [t.gettext("“Knock knock!” {name} was dealt {card}, and it is shown to everyone.")
-                    .format(name=name, card=card_name("fool", t))]
+                return [
+                    t.gettext("{name} got {card} from the stock, and it is shown to everyone.").format(
+                        name=name, card=card_name("fool", t)
+                    )
+                ]
+            return [
+                t.gettext("“Knock knock!” {name} was dealt {card}, and it is shown to everyone.").format(
+                    name=name, card=card_name("fool", t)
+                )
+            ]
         case "kept":
             return [t.gettext("{name} keeps their card.").format(name=name)]
         case "requested":
             return [t.gettext("{name} asks for a swap.").format(name=name)]
         case "passed_by":
             if p["rank"] == "horse":
-                return [t.gettext("“Hest forbi!” – Horse, go past! {name} shows a horse; the request moves on.")
-                        .format(name=name)]
-            return [t.gettext("“Hus forbi!” – House, go past! {name} shows a house; the request moves on.")
-                    .format(name=name)]
+                return [
+                    t.gettext(
+                        "“Hest forbi!” – Horse, go past! {name} shows a horse; the request moves on."
+                    ).format(name=name)
+                ]
+            return [
+                t.gettext(
+                    "“Hus forbi!” – House, go past! {name} shows a house; the request moves on."
+                ).format(name=name)
+            ]
         case "stock_passed_by":
             if p["rank"] == "horse":
-                return [t.gettext("A horse comes off the stock – “Hest forbi!” Horse, go past! Drawing again.")]
+                return [
+                    t.gettext("A horse comes off the stock – “Hest forbi!” Horse, go past! Drawing again.")
+                ]
             return [t.gettext("A house comes off the stock – “Hus forbi!” House, go past! Drawing again.")]
         case "swapped":
-            return [t.gettext("{asker} and {partner} swap cards.").format(
-                asker=ctx.name(p["asker"]), partner=ctx.name(p["partner"]))]
+            return [
+                t.gettext("{asker} and {partner} swap cards.").format(
+                    asker=ctx.name(p["asker"]), partner=ctx.name(p["partner"])
+                )
+            ]
         case "stock_swapped":
-            return [t.gettext("{asker} swaps with the top card of the stock.").format(asker=ctx.name(p["asker"]))]
+            return [
+                t.gettext("{asker} swaps with the top card of the stock.").format(asker=ctx.name(p["asker"]))
+            ]
         case "received" if p["partner"] is None:
             return [t.gettext("From the stock you got {card}.").format(card=card_name(p["rank"], t))]
         case "received":
-            return [t.gettext("Swap with {name}: you got {card}.").format(
-                name=ctx.name(p["partner"]), card=card_name(p["rank"], t))]
+            return [
+                t.gettext("Swap with {name}: you got {card}.").format(
+                    name=ctx.name(p["partner"]), card=card_name(p["rank"], t)
+                )
+            ]
         case "life_lost" if p["cause"] == "settlement":
             return []  # told with the settlement
         case "life_lost":  # only when not told with its refusal
-            return [t.gettext("{name} loses a life ({lives}).").format(name=name, lives=lives_left(p["lives"], t))]
+            return [
+                t.gettext("{name} loses a life ({lives}).").format(name=name, lives=lives_left(p["lives"], t))
+            ]
         case "eliminated" if p["cause"] == "settlement":
             return []  # told with the settlement
         case "eliminated":
-            return [t.gettext("💀 {name} is out of the match at once; their card no longer counts in this deal.")
-                    .format(name=name)]
+            return [
+                t.gettext(
+                    "💀 {name} is out of the match at once; their card no longer counts in this deal."
+                ).format(name=name)
+            ]
         case "exchanges_undone":
             if not p["exchanges"]:
                 return [t.gettext("There were no swaps to undo.")]
@@ -314,8 +413,11 @@ def _event(e: Event, ctx: RenderContext) -> list[str]:
             pairs = [f"{ctx.name(a)} ↔ {ctx.name(b) if b is not None else stock}" for a, b in p["exchanges"]]
             return [t.gettext("Undone: {swaps}.").format(swaps=", ".join(pairs))]
         case "card_restored":
-            return [t.gettext("The cat undid the swaps: your card is {card} again.").format(
-                card=card_name(p["rank"], t))]
+            return [
+                t.gettext("The cat undid the swaps: your card is {card} again.").format(
+                    card=card_name(p["rank"], t)
+                )
+            ]
         case "cards_revealed":
             shown = []
             for seat, rank in p["cards"]:
@@ -325,15 +427,26 @@ def _event(e: Event, ctx: RenderContext) -> list[str]:
                 shown.append(item)
             return [t.gettext("Cards up: {cards}").format(cards=", ".join(shown))]
         case "deal_uncontested":
-            return [t.gettext("Only one player is left in the deal, so the cards are not compared and nobody "
-                              "else loses a life.")]
+            return [
+                t.gettext(
+                    "Only one player is left in the deal, so the cards are not compared and nobody "
+                    "else loses a life."
+                )
+            ]
         case "match_ended" if p["draw"]:
-            return [t.gettext("🏁 The match ends in a draw: {names} lost their last lives at the same time.")
-                    .format(names=t.format_list([ctx.name(s) for s in p["winners"]]))]
+            return [
+                t.gettext(
+                    "🏁 The match ends in a draw: {names} lost their last lives at the same time."
+                ).format(names=t.format_list([ctx.name(s) for s in p["winners"]]))
+            ]
         case "match_ended":
-            return [t.gettext("🏁 The match is over: {name} is the only one with lives left.").format(
-                name=t.format_list([ctx.name(s) for s in p["winners"]]))]
+            return [
+                t.gettext("🏁 The match is over: {name} is the only one with lives left.").format(
+                    name=t.format_list([ctx.name(s) for s in p["winners"]])
+                )
+            ]
     return []  # deal_ended: the next deal's header or the match end says it
+
 
 # --- refusals ---------------------------------------------------------------------------------------
 
@@ -347,7 +460,8 @@ def reason_text(code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         text = t.gettext("It is not your turn. Wait for your turn.")
     elif code == "ask_goes_left" and params.get("responder") is not None:
         text = t.gettext("A swap is always asked from the next player on your left, now {name}.").format(
-            name=ctx.name(params["responder"]))
+            name=ctx.name(params["responder"])
+        )
     elif code == "ask_goes_left":
         text = t.gettext("As the dealer you swap with the top card of the stock, not with a player.")
     else:
