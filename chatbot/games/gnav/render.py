@@ -18,7 +18,7 @@ from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import RenderContext
-from chatbot.games.gnav.texts import REASON_TOPIC, REASONS, TOPIC_TEXT
+from chatbot.games.gnav.texts import NAMED_REASONS, REASON_TOPIC, REASONS, TOPIC_TEXT
 from engines.contract import Event
 from engines.gnav.model import KNOCK, MATADORS, OVER, TURN, View, rank_of
 
@@ -454,16 +454,11 @@ def _event(e: Event, ctx: RenderContext) -> list[str]:
 def reason_text(code: str, params: dict[str, Any], ctx: RenderContext) -> str:
     """Why a move is refused, with the way forward, and the rule that explains it (spec §9)."""
     t = ctx.t
-    if code == "not_your_turn" and params.get("turn") is not None:
-        text = t.gettext("It is {name}’s turn now. Wait for your turn.").format(name=ctx.name(params["turn"]))
-    elif code == "not_your_turn":
-        text = t.gettext("It is not your turn. Wait for your turn.")
-    elif code == "ask_goes_left" and params.get("responder") is not None:
-        text = t.gettext("A swap is always asked from the next player on your left, now {name}.").format(
-            name=ctx.name(params["responder"])
-        )
-    elif code == "ask_goes_left":
-        text = t.gettext("As the dealer you swap with the top card of the stock, not with a player.")
+    named = NAMED_REASONS.get(code)
+    if named is not None:
+        param, with_name, without = named
+        seat = params.get(param)
+        text = t.gettext(with_name).format(name=ctx.name(seat)) if seat is not None else t.gettext(without)
     else:
         text = t.gettext(REASONS.get(code, REASONS["unknown_action"]))
     topic = REASON_TOPIC.get(code)

@@ -2,7 +2,8 @@
 
 Every reason code the engine's ``check`` gives, and the few of the chat layer and the parser
 (``stock_dealer_only``, ``matador_give_away``, ``next_deal_auto``, ``ask_goes_left``; see ``parser``), has
-its text with the way forward; ``render.reason_text`` picks and fills them.
+its text with the way forward (``REASONS``, or ``NAMED_REASONS`` when it names a seat);
+``render.reason_text`` picks and fills them.
 """
 
 from __future__ import annotations
@@ -183,6 +184,19 @@ REASONS = {
         "You hold a matador, and nobody can make you hand it over. To give it away anyway, write “swap anyway”; to keep it, write “keep”."
     ),
     "next_deal_auto": N_("The next deal starts by itself when a deal ends, and it is already running."),
+}
+#: reasons that name a seat when the refusal knows it: code -> (parameter, text with {name}, text without)
+NAMED_REASONS = {
+    "not_your_turn": (
+        "turn",
+        N_("It is {name}’s turn now. Wait for your turn."),
+        N_("It is not your turn. Wait for your turn."),
+    ),
+    "ask_goes_left": (
+        "responder",
+        N_("A swap is always asked from the next player on your left, now {name}."),
+        N_("As the dealer you swap with the top card of the stock, not with a player."),
+    ),
 }
 # Spec §9: a refusal adds the rule text that explains it.
 REASON_TOPIC = {
