@@ -30,7 +30,7 @@ SAMPLES = {
                     "keep it, third", "hylkaa"],
     "coloretto_amazonas": ["pelaan papukaijan", "laita tukaani riviin", "anna kilpikonna Matille", "hyväksyn",
                            "kieltäydyn ja poistan piraijan", "give the turtle to Liisa", "play my first card"],
-    "cardavia": ["pidän", "vaihdan", "pyydän vaihtoa", "keep", "ask for an exchange", "en vaihda"],
+    "gnav": ["pidän", "vaihdan", "pyydän vaihtoa", "keep", "ask for an exchange", "en vaihda"],
     "afrikan_tahti": ["heitä noppaa", "mene Kongoon", "lennä Kairoon", "purjehdi Kapkaupunkiin", "käännä merkki",
                       "myyn kiväärin", "stay", "go to Cape Town"],
 }
@@ -65,8 +65,8 @@ def main() -> int:
         p99 = times[max(0, int(len(times) * 0.99) - 1)]
         print(f"{game}: {len(times)} messages, median {statistics.median(times) * 1000:.2f} ms, "
               f"p99 {p99 * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms")
-    engine = GAMES["cardavia"]
-    from engines.cardavia import ai
+    engine = GAMES["gnav"]
+    from engines.gnav import ai
 
     decisions = []
     for players in (4, 8):
@@ -80,7 +80,7 @@ def main() -> int:
             action = ai.strong_policy(view, legal, rng_for("bench", k, "strong"))
             decisions.append(time.perf_counter() - start)
             state, _ = engine.apply(state, seat, action)
-    print(f"cardavia strong AI: {len(decisions)} decisions, median {statistics.median(decisions) * 1000:.1f} ms, "
+    print(f"gnav strong AI: {len(decisions)} decisions, median {statistics.median(decisions) * 1000:.1f} ms, "
           f"max {max(decisions) * 1000:.1f} ms (the first includes filling its win-chance table)")
     return 0
 

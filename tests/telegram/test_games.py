@@ -17,7 +17,7 @@ PEOPLE = {ANNA: "Anna", BERTTA: "Bertta", CEDER: "Ceder"}
 
 GAMES = [
     pytest.param("coloretto_amazonas", "", id="coloretto_amazonas"),
-    pytest.param("gnav", "lives=1", id="cardavia"),
+    pytest.param("gnav", "lives=1", id="gnav"),
     pytest.param("afrikan tähti", "expansion=off", id="afrikan_tahti_base"),
     pytest.param("afrikan tähti", "quick_game=on", id="afrikan_tahti_retkikunnat"),
 ]

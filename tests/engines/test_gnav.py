@@ -1,4 +1,4 @@
-"""Cardavia's Gnav: scenario tests with fixed decks (spec shared/rules/cardavia.md), information and AI tests.
+"""Gnav as on Cardavia: scenario tests with fixed decks (spec shared/rules/cardavia.md), information and AI tests.
 
 Decks are given per dealt deal as rank ids: the cards of the turn order T[0], T[1], ..., dealer, then the
 stock from the top down. ``start`` puts the rotation pointer on the last seat, so T = (0, 1, ..., n-1) and
@@ -10,13 +10,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from math import log
 
 import pytest
 
-from engines.cardavia import ENGINE, AsideView, Ask, Keep, Knock, Options, ai, rank_of
-from engines.cardavia.rules import CARD_IDS, CARDS, ORDINARY, PUBLIC, build_view, knows
 from engines.codec import BadNotation
 from engines.contract import IllegalAction, rng_for
+from engines.gnav import ENGINE, AsideView, Ask, Keep, Knock, Options, ai, rank_of
+from engines.gnav.model import CARD_IDS, CARDS, ORDINARY, PUBLIC, knows
+from engines.gnav.rules import GnavWork
+from engines.gnav.rules import view as build_view
 from engines.playout import play_ai_game
 from engines.simulate import simulate
 
@@ -24,8 +27,9 @@ E = ENGINE
 
 
 def start(players=4, decks=(), rotation=None, **opts):
-    return E.new_game(players, "test", Options(**opts), decks=decks,
-                      rotation=players - 1 if rotation is None else rotation)
+    return E.new_game(
+        players, "test", Options(**opts), decks=decks, rotation=players - 1 if rotation is None else rotation
+    )
 
 
 def play(state, *moves):
@@ -220,7 +224,10 @@ def test_cat_undoes_every_exchange_newest_first():
     assert public(events, "refused")[0].p["call"] == "kiss"
     assert public(events, "exchanges_undone")[0].p == {"asker": 2, "exchanges": ((1, 2), (0, 1))}
     assert [(e.to, e.p["rank"]) for e in events if e.code == "card_restored"] == [
-        ((0,), "n2"), ((1,), "n5"), ((2,), "n8")]
+        ((0,), "n2"),
+        ((1,), "n5"),
+        ((2,), "n8"),
+    ]
     assert [ranks(state)[s] for s in (0, 1, 2, 3, 4)] == ["n2", "n5", "n8", "cat", "n9"]
     assert state.log == () and state.lives[2] == 2
     assert E.to_act(state) == (4,)  # play goes on at the cat holder's left
@@ -324,8 +331,16 @@ def test_elimination_mid_deal_leaves_an_uncontested_deal():
     state, _ = play(state, "keep", "keep", "keep")
     assert state.lives == (1, 1, 2) and state.resting == (0,) and state.order == (1, 2)
     state, events = play(state, "ask")
-    assert codes(events)[:8] == ["requested", "refused", "life_lost", "eliminated", "cards_revealed",
-                                 "deal_uncontested", "deal_ended", "deal_started"]
+    assert codes(events)[:8] == [
+        "requested",
+        "refused",
+        "life_lost",
+        "eliminated",
+        "cards_revealed",
+        "deal_uncontested",
+        "deal_ended",
+        "deal_started",
+    ]
     assert public(events, "eliminated")[0].p == {"seat": 1, "cause": "dragoon"}
     assert public(events, "deal_uncontested")[0].p == {"deal": 2, "seats": (2,)}
     assert state.last.end == "uncontested" and state.last.losers == () and state.last.rests == ()
@@ -386,13 +401,76 @@ def test_notation():
             E.parse_notation(bad)
 
 
+#: the notation as the engine wrote and read it before the shared codec (engines.codec.Notation)
+_OLD_WRITE = {Keep: "keep", Ask: "ask", Knock: "knock"}
+_OLD_READ = {"keep": Keep(), "ask": Ask(), "knock": Knock()}
+
+
+def _old_parse(text):
+    action = _OLD_READ.get(text.strip().lower()) if isinstance(text, str) else None
+    if action is None:
+        raise BadNotation(text)
+    return action
+
+
+def test_the_shared_codec_writes_and_reads_exactly_what_the_old_notation_did():
+    seen = set()
+    for seed in range(12):
+        options = Options(fool_auto_reveal=seed % 2 == 0, lives=1)
+
+        def on_step(state, seat, action, events):
+            for s in E.to_act(state):
+                seen.update(E.legal_actions(state, s))
+
+        play_ai_game(
+            E, ("sensible", "random", "easy", "random")[: 2 + seed % 3], f"codec{seed}", options, on_step
+        )
+    assert seen == {Keep(), Ask(), Knock()}
+    texts = set()
+    for action in seen:
+        written = E.notation(action)
+        assert written == _OLD_WRITE[type(action)]
+        texts |= {
+            written,
+            written.upper(),
+            written.title(),
+            f"  {written}\t",
+            f"{written}\u00a0",
+            f"{written} 1",
+            f"{written}s",
+            f"x{written}",
+            f"{written} {written}",
+            written[:-1],
+            f"{written[:2]} {written[2:]}",
+        }
+    texts |= {"", " ", "swap", "next", "keep,ask", "K\u212aeep"[1:], "a\u017fk", "kn\u00f6ck", "KNOCK\n"}
+    for text in sorted(texts):
+        try:
+            old = _old_parse(text)
+        except BadNotation:
+            with pytest.raises(BadNotation):
+                E.parse_notation(text)
+        else:
+            assert E.parse_notation(text) == old, text
+    for bad in (None, 1, b"keep"):
+        with pytest.raises(BadNotation):
+            _old_parse(bad)
+        with pytest.raises(BadNotation):
+            E.parse_notation(bad)
+
+
 def test_options():
     assert Options() == Options(False, 3, (), True, ())
     assert Options().seat_kinds(4) == ("human", "ai", "ai", "ai")
     opts = E.options_from_dict({"seats": ["human", "ai", "ai"], "ai_level": ["normal", "easy", "strong"]})
     assert opts.seats == ("human", "ai", "ai") and E.new_game(3, "x", opts).players == 3
-    for bad in ({"lives": 0}, {"lives": 10}, {"seats": ["robot"]}, {"ai_level": ["hard"]},
-                {"traditional_cat": "yes"}):
+    for bad in (
+        {"lives": 0},
+        {"lives": 10},
+        {"seats": ["robot"]},
+        {"ai_level": ["hard"]},
+        {"traditional_cat": "yes"},
+    ):
         with pytest.raises(ValueError):
             E.options_from_dict(bad)
     with pytest.raises(ValueError):
@@ -535,26 +613,32 @@ def test_sampled_worlds_agree_with_the_view():
             continue
         seat = E.to_act(state)[0]
         view = E.view(state, seat)
-        world = ai.sample_world(view, rng).to_state(state.seed, state.ply)
-        world = dataclasses.replace(world, history=state.history, last=state.last, eliminated=state.eliminated)
+        world = ai.sample_world(view, rng).freeze(seed=state.seed, ply=state.ply)
+        world = dataclasses.replace(
+            world, history=state.history, last=state.last, eliminated=state.eliminated
+        )
         assert build_view(world, seat) == view
         assert sorted(world.hands + world.stock + tuple(a.card for a in world.aside)) == sorted(
-            state.hands + state.stock + tuple(a.card for a in state.aside))
+            state.hands + state.stock + tuple(a.card for a in state.aside)
+        )
         checked += 1
     assert checked > 20
 
 
-def test_info_from_the_view_equals_info_from_the_table():
-    from engines.cardavia.rules import Table
-
+def test_info_from_the_view_equals_info_from_the_working_copy():
     for state in random_states(4, 4, "info"):
         if state.phase != "turn":
             continue
         seat = E.to_act(state)[0]
         a = ai.info_from_view(E.view(state, seat))
-        b = ai.info_from_table(Table.from_state(state), seat)
-        assert (a.own, a.known, a.ordinary, a.stock_seq, a.counts) == (b.own, b.known, b.ordinary, b.stock_seq,
-                                                                        b.counts)
+        b = ai.info_from_work(GnavWork(state), seat)
+        assert (a.own, a.known, a.ordinary, a.stock_seq, a.counts) == (
+            b.own,
+            b.known,
+            b.ordinary,
+            b.stock_seq,
+            b.counts,
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -613,7 +697,6 @@ def test_dealer_weighs_the_own_card_against_the_stock(name):
     assert decide(name, state) == Keep()
 
 
-
 @pytest.mark.parametrize("players", [2, 5, 8])
 @pytest.mark.parametrize("name", ["easy", "sensible", "strong"])
 def test_ai_plays_whole_matches(name, players):
@@ -634,11 +717,38 @@ def test_win_chance():
 
 @pytest.mark.slow
 def test_sensible_beats_random():
-    result = simulate("cardavia", 400, "slow1", 4, ["sensible", "random"])
+    result = simulate("gnav", 400, "slow1", 4, ["sensible", "random"])
     assert result["errors"] == 0 and result["win_rate"]["sensible"] > 0.7
+
+
+def _strong_share(seats, seed):
+    """The strong AI's share of the win in one match (a draw is shared)."""
+    state, _ = play_ai_game(E, seats, seed)
+    out = E.outcome(state)
+    return sum(1 for w in out.winners if seats[w] == "strong") / len(out.winners)
 
 
 @pytest.mark.slow
 def test_strong_beats_sensible():
-    result = simulate("cardavia", 1000, "slow2", 4, ["strong", "sensible"])
-    assert result["errors"] == 0 and result["win_rate"]["strong"] > 0.5
+    """Strong against sensible heads-up, each seed played twice with the seats swapped: the cards of a deal
+    depend only on the seed and the deal number, so the pair cancels the luck of the cards, and only a pair
+    that one AI wins twice tells them apart (about one in ten). Wald's sequential test on those pairs
+    (H0: each AI wins such a pair half the time; H1: strong wins 7 in 10; α = 1 %, β = 5 %) stops as soon as
+    the evidence is clear; with these seeds after 813 pairs (49 to 23), about 25 s of CPU.
+
+    [measured] Heads-up, strong takes about 52 % of the wins (2,000 games, ±0.5 %). At a four-seat table of
+    two strong and two sensible seats the edge does not show: 1,000 games gave strong 50.45 %, 300 paired
+    games 48.3 %; the test that asserted it there passed by chance.
+    """
+    upper, lower = log(0.95 / 0.01), log(0.05 / 0.99)
+    strong_pair, sensible_pair = log(0.7 / 0.5), log(0.3 / 0.5)
+    llr = 0.0
+    for k in range(4000):
+        pair = _strong_share(("strong", "sensible"), f"slow2:{k}") + _strong_share(
+            ("sensible", "strong"), f"slow2:{k}"
+        )
+        llr += strong_pair if pair == 2 else sensible_pair if pair == 0 else 0.0
+        if llr >= upper:
+            return
+        assert llr > lower, f"sensible is as strong as strong: decided after {k + 1} pairs"
+    pytest.fail("undecided after 4000 pairs")

@@ -1,4 +1,4 @@
-"""Generate the Gnav golden transcripts: ``python -m tests.golden.make_cardavia``.
+"""Generate the Gnav golden transcripts: ``python -m tests.golden.make_gnav``.
 
 One person and three AI players (the spec's default table: "uusi gnav" and "aloita" fill the empty seats)
 play a whole match with two lives each. The person chooses keep or swap with a seeded generator and
@@ -56,9 +56,15 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
     new = "uusi gnav" if lang == "fi" else "new gnav"
     send({"user": user, "chat": "group", "text": f"{new} {options}", "lang": lang, "seed": seed})
     send({"user": user, "chat": "group", "text": "aloita" if lang == "fi" else "start", "lang": lang})
-    send({"user": user, "chat": "group", "text": "mitä kissa tekee?" if lang == "fi" else "what does the cat do?",
-          "lang": lang})
-    engine = GAMES["cardavia"]
+    send(
+        {
+            "user": user,
+            "chat": "group",
+            "text": "mitä kissa tekee?" if lang == "fi" else "what does the cat do?",
+            "lang": lang,
+        }
+    )
+    engine = GAMES["gnav"]
     for _ in range(500):
         running = core.repo.running_matches()
         if not running:
@@ -69,8 +75,9 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
         legal = [engine.notation(a) for a in engine.legal_actions(state, seat)]
         # mostly what a sensible player would do (so the person stays in the match for a while), sometimes not
         if len(legal) == 1 or rng.random() < 0.8:
-            choice = engine.notation(engine.ai_action("sensible", engine.view(state, seat),
-                                                      engine.legal_actions(state, seat), rng))
+            choice = engine.notation(
+                engine.ai_action("sensible", engine.view(state, seat), engine.legal_actions(state, seat), rng)
+            )
         else:
             choice = rng.choice(legal)
         dealer = state.order[state.turn] == state.order[-1] if state.phase == "turn" else False
@@ -80,19 +87,27 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
         after = core.repo.match(match.id)
         if after.version == match.version:  # the words were not understood: press the button instead
             lines.pop()
-            send({"user": user, "chat": "private", "button": f"{match.id}:{match.version}:{choice}", "lang": lang})
+            send(
+                {
+                    "user": user,
+                    "chat": "private",
+                    "button": f"{match.id}:{match.version}:{choice}",
+                    "lang": lang,
+                }
+            )
     return lines
 
 
 GAMES_TO_MAKE = {
-    "cardavia_fi": dict(seed="golden-gnav-fi-13", lang="fi", options="elämät=2"),
-    "cardavia_en": dict(seed="golden-gnav-en-9", lang="en", options="lives=2"),
+    "gnav_fi": dict(seed="golden-gnav-fi-13", lang="fi", options="elämät=2"),
+    "gnav_en": dict(seed="golden-gnav-en-9", lang="en", options="lives=2"),
 }
 
 
 def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
-                                          encoding="utf-8")
+    (HERE / f"{name}.in.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""AI players for Cardavia's Gnav (spec 7). Every policy sees only its seat's :class:`View`.
+"""AI players for Gnav as on Cardavia (spec 7). Every policy sees only its seat's :class:`View`.
 
 - ``random``: uniform among the legal actions.
 - ``easy``: keep with VI or higher or a matador, else ask; never ask a known dragoon/cat; flip with p 0.1.
@@ -21,7 +21,8 @@ from math import comb, exp
 from random import Random
 from typing import Any
 
-from engines.cardavia.rules import (
+from engines.contract import random_policy
+from engines.gnav.model import (
     CARD_INDEX,
     CARDS,
     CAT,
@@ -40,10 +41,10 @@ from engines.cardavia.rules import (
     AsideView,
     Ask,
     Keep,
-    Table,
+    State,
     View,
 )
-from engines.contract import random_policy
+from engines.gnav.rules import GnavWork, ask, keep
 
 #: ask when E_ask + MARGIN < E_keep (spec 7.1 item 5). [decided] The spec's starting point is 0.03; self-play
 #: tuning found -0.08 better (53% of wins against 0.03 over 4,000 matches): the static formula overrates
@@ -90,11 +91,20 @@ def info_from_view(v: View) -> Info:
     seq: list[int] = []
     while len(seq) in depth:
         seq.append(CARD_INDEX[depth[len(seq)]] >> 1)
-    return Info(me, CARD_INDEX[v.own_card] >> 1, list(v.order), v.order.index(me), list(v.departed), known,
-                set(v.ordinary), seq, counts)
+    return Info(
+        me,
+        CARD_INDEX[v.own_card] >> 1,
+        list(v.order),
+        v.order.index(me),
+        list(v.departed),
+        known,
+        set(v.ordinary),
+        seq,
+        counts,
+    )
 
 
-def info_from_table(t: Table, me: int) -> Info:
+def info_from_work(t: GnavWork, me: int) -> Info:
     mask = PUBLIC | (1 << me)
     know = t.know
     hands = t.hands
@@ -108,8 +118,17 @@ def info_from_table(t: Table, me: int) -> Info:
         if not know[c] & mask:
             break
         seq.append(c >> 1)
-    return Info(me, hands[me] >> 1, t.order, t.order.index(me), t.departed, known,
-                {s for s in t.order if know[hands[s]] & ORDINARY}, seq, counts)
+    return Info(
+        me,
+        hands[me] >> 1,
+        t.order,
+        t.order.index(me),
+        t.departed,
+        known,
+        {s for s in t.order if know[hands[s]] & ORDINARY},
+        seq,
+        counts,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,8 +294,39 @@ def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 # The strong player: determinised rollouts (spec 7.2)
 
 
-def sample_world(v: View, rng: Random) -> Table:
-    """A full table consistent with the view: unknown places get the unlocated cards at random."""
+def world_frame(v: View) -> GnavWork:
+    """What every world sampled from the view shares (lives, the turn order, the exchanges in effect...): a
+    quiet working copy without cards. A decision makes one and clones it for each world, which is faster
+    than thawing a new state per world."""
+    known = State(
+        seed="",
+        ply=0,
+        players=v.players,
+        options=v.options,
+        lives=v.lives,
+        rotation=v.rotation,
+        deal=v.deal,
+        resting=v.resting,
+        order=v.order,
+        hands=(-1,) * v.players,
+        departed=v.departed,
+        stock=(),
+        aside=(),
+        log=v.log,
+        turn=v.turn,
+        knocks=(),
+        know=(0,) * CARDS,
+        eliminated=tuple((s, k + 1) for k, s in enumerate(v.eliminated)),
+        phase=TURN,
+        history=(),
+        last=None,
+    )
+    return GnavWork(known, quiet=True)
+
+
+def sample_world(v: View, rng: Random, frame: GnavWork | None = None) -> GnavWork:
+    """A full table consistent with the view: unknown places get the unlocated cards at random; a quiet
+    working copy, ready for rollouts (:meth:`GnavWork.clone`). ``frame``: the view's :func:`world_frame`."""
     a: AsideView | int  # an aside entry in the loops over v.aside, a seat in the loop over v.log
     me = v.seat
     assert me is not None
@@ -375,16 +425,12 @@ def sample_world(v: View, rng: Random) -> Table:
             know[aside[k].card] |= ORDINARY
     for d in stock_ordinary:
         know[stock_top[d]] |= ORDINARY
-    return Table(
-        n=n, options=v.options, seed="", lives=list(v.lives), rotation=v.rotation, deal=v.deal,
-        resting=list(v.resting), order=list(v.order), hands=hands, departed=list(v.departed), stock=stock,
-        aside=aside, log=list(v.log), turn=v.turn, knocks=[], know=know,
-        eliminated=[(s, k + 1) for k, s in enumerate(v.eliminated)], phase=TURN, history=[], last=None,
-        decks=[], rollout=True,
-    )
+    world = (frame if frame is not None else world_frame(v)).clone()
+    world.hands, world.stock, world.aside, world.know = hands, stock, aside, know
+    return world
 
 
-def _log_start(v: View, w: Table) -> tuple[list[int], list[int]]:
+def _log_start(v: View, w: GnavWork) -> tuple[list[int], list[int]]:
     """Hands and stock of the world when the exchanges still in the log began (= the dealt hands)."""
     h = w.hands[:]
     st = w.stock[:]
@@ -415,7 +461,7 @@ def _p_ask(f: Info) -> float:
     return min(max(p, CHOICE_FLOOR), 1.0 - CHOICE_FLOOR)
 
 
-def choice_weight(v: View, w: Table) -> float:
+def choice_weight(v: View, w: GnavWork) -> float:
     """Likelihood of the keep/ask choices seen this deal in world ``w``, under the opponent model.
 
     The cards are followed through the deal's public moves from the dealt hands; each decider is given
@@ -482,22 +528,22 @@ def choice_weight(v: View, w: Table) -> float:
     return weight
 
 
-def _play_out(world: Table, me: int, ask: bool) -> float:
+def _play_out(world: GnavWork, me: int, asks: bool) -> float:
     """Play the deal to its end from the seat's choice; the cost of the result for the seat.
 
     The cost is minus the chance to win the match from the lives after the deal (:func:`win_chance`), so a
     life matters more the fewer are left, and the others' losses count too.
     """
     t = world.clone()
-    if ask:
-        t.ask()
+    if asks:
+        ask(t)
     else:
-        t.keep()
+        keep(t)
     while not t.done:
-        if sensible_ask(info_from_table(t, t.order[t.turn])):
-            t.ask()
+        if sensible_ask(info_from_work(t, t.order[t.turn])):
+            ask(t)
         else:
-            t.keep()
+            keep(t)
     return -win_chance(t.lives[me], tuple(sorted(x for k, x in enumerate(t.lives) if k != me and x > 0)))
 
 
@@ -511,7 +557,7 @@ def win_chance(mine: int, others: tuple[int, ...]) -> float:
     k = len(others) + 1
     total = win_chance(mine - 1, others)
     for i in range(len(others)):
-        rest = others[:i] + ((others[i] - 1,) if others[i] > 1 else ()) + others[i + 1:]
+        rest = others[:i] + ((others[i] - 1,) if others[i] > 1 else ()) + others[i + 1 :]
         total += win_chance(mine, tuple(sorted(rest)))
     return total / k
 
@@ -525,10 +571,11 @@ def strong_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     me = f.me
     keep_cost = ask_cost = 0.0
     worlds = max(MIN_WORLDS, min(WORLDS, WORLD_BUDGET // (len(f.order) - len(f.departed))))
+    frame = world_frame(view)
     for _ in range(worlds):
         for _attempt in range(10):
             try:
-                world = sample_world(view, rng)
+                world = sample_world(view, rng, frame)
                 break
             except LookupError:
                 continue

@@ -1,0 +1,67 @@
+"""Gnav as on Cardavia in chat: the :class:`GnavUI` that wires the pieces, and ``UI``.
+
+``texts`` holds the rule topics and the refusal reasons, ``render`` the table, the private panel and the
+events, ``buttons`` the labels and which moves the group may see, ``parser`` the words. Everything works
+from views: the group's from the public view, a seat's private messages from that seat's view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from chatbot.core.i18n import Translator
+from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.games.gnav import buttons, parser, render
+from chatbot.games.gnav.texts import TOPICS
+from engines.contract import Event
+
+
+class GnavUI(GameUI):
+    game_id = "gnav"
+    domain = "gnav"
+    # spec §1: the start aliases; the first one is shown in the list of games. "cardavia" was the engine's
+    # id before it was named after the game, so "uusi cardavia" still starts Gnav.
+    aliases = ("gnav", "käkipeli", "kakipeli", "cuckoo", "cardavia")
+
+    def title(self, t: Translator) -> str:
+        return render.title(t)
+
+    def rule_topics(self) -> Sequence[RuleTopic]:
+        return TOPICS
+
+    def option_words(self) -> dict[str, str]:
+        return dict(parser.OPTION_WORDS)
+
+    def render_table(self, view: Any, ctx: RenderContext) -> str:
+        return render.table(view, ctx)
+
+    def render_private(self, view: Any, ctx: RenderContext) -> str | None:
+        return render.private(view, ctx)
+
+    def render_events(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        return render.event_lines(events, ctx)
+
+    def cards_in(self, text: str) -> list[str]:
+        """The bracketed card names without their markers: "[🐎 hevonen]" -> "hevonen"."""
+        return [re.sub(r"^\S+ ", "", name) if " " in name else name for name in super().cards_in(text)]
+
+    def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
+        return buttons.action_label(notation, view, ctx)
+
+    def group_actions(self, legal: Sequence[str], public_view: Any) -> tuple[str, ...]:
+        return buttons.group_actions(legal)
+
+    def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
+        return buttons.idle_action(legal)
+
+    def parse(self, text: str, ctx: ParseContext) -> ParseResult:
+        return parser.parse(text, ctx)
+
+    def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
+        return render.reason_text(code, params, ctx)
+
+
+UI = GnavUI()

@@ -1,0 +1,335 @@
+"""Gnav in text: free Finnish or English -> what the player meant (rules spec §8.1–§8.4).
+
+A turn has only two moves, ``keep`` and ``ask`` (the dealer's ask goes to the stock), plus ``knock`` for a
+player dealt the fool when fools are not shown automatically. The work of the parser is therefore less
+finding the move than *not* finding one where none was meant (spec §8.2):
+
+- a question is never a move ("vaihdanko", "should I swap", a final "?"); asked on one's turn it gets the
+  two choices back (``Ambiguous(("keep", "ask"), "question")``);
+- a negation within two words before a swap word keeps ("en vaihda", "don't swap"); a negated keep word
+  ("en pidä tästä") or keep and swap words together, or "pass", ask back (``missing="keep_or_ask"``);
+- "jään pois", "lopetan", "quit" leave the table: never a move; chat about the game is not a move either.
+
+The parser returns the move meant even when it is not allowed now; the engine's ``check`` gives the reason
+(a knock on an ordinary turn, a keep while a fool must knock, a resting or eliminated speaker). When the
+speaker cannot play a turn move at all, which of keep and ask was meant does not matter: the engine
+refuses both for the same reasons. What the parser still refuses itself:
+
+- ``not_your_turn`` (param ``turn``) for a speaker in the deal waiting for their turn: the core answers it
+  with its own short line ("Now it is Liisa's turn"), as it did before the engine was asked;
+- what names no move of the game, so that the engine cannot be asked: a stock draw by anyone but the dealer
+  (``stock_dealer_only``), a swap with someone else than the seat the request goes to (``ask_goes_left``,
+  param ``responder``), the next deal (``next_deal_auto``: it starts by itself);
+- ``matador_give_away``: a matador holder's request without "silti"/"anyway" is confirmed first (spec G9),
+  and only in the private chat, since a question in the group would tell everyone the card is a matador.
+
+Reading order: :data:`WORDS` (the vocabulary per concept and language), :class:`GnavReading` (what a
+message says), :class:`GnavParser` (what it means for the speaker, from their
+:class:`engines.gnav.View`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading, fold
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from engines.gnav.model import MATADORS, TURN, Ask, Keep, Knock, View, rank_of
+
+KEEP, ASK, KNOCK = Keep.NOTATION, Ask.NOTATION, Knock.NOTATION
+
+# --------------------------------------------------------------------------------------------------
+# 1. Vocabulary (spec §8.1; Finnish entries are base forms or colloquial surface forms)
+# --------------------------------------------------------------------------------------------------
+
+STAY, SWAP, STOCK, TAKE, KNOCKING, NEXT, PASS, LEAVE, CONFIRM, ADVICE, CARD, WANT, CHAT, RANK = (
+    "stay",
+    "swap",
+    "stock",
+    "take",
+    "knocking",
+    "next",
+    "pass",
+    "leave",
+    "confirm",
+    "advice",
+    "card",
+    "want",
+    "chat",
+    "rank",
+)
+
+WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "fi": {
+        # "pidän", "pidä", "pidetään", "jään tähän", "seison", "tyydyn tähän"; Norwegian "står"
+        STAY: (
+            "pitää",
+            "jäädä",
+            "jäädä tähän",
+            "seisoa",
+            "seistä",
+            "tyytyä",
+            "pito",
+            "står",
+            "jeg står",
+            "stå",
+        ),
+        # "vaihda", "vaihdan", "vaihdetaan", "vaihtoa", "pyydän vaihtoa", "vaihtaisin"; Norwegian "bytt"
+        SWAP: ("vaihtaa", "vaihto", "pyytää vaihto", "pyytää", "swapata", "bytt", "bytte", "bytta"),
+        STOCK: ("pakka", "pakasta", "nostaa", "nostopakka"),
+        TAKE: ("ottaa",),
+        KNOCKING: ("koputtaa", "koputus", "kop", "kop kop", "koputella"),
+        NEXT: ("seuraava", "seuraava jako", "jatkaa", "uusi jako", "jakaa", "jaa"),
+        PASS: ("passata", "passi", "passaan", "pass"),
+        LEAVE: ("jäädä pois", "lopettaa", "luovuttaa", "poistua", "lähteä"),
+        CONFIRM: ("silti", "kuitenkin", "varmasti", "vaikka"),
+        ADVICE: ("kannattaa", "pitäisi", "täytyä", "pitäisikö", "kannattaako"),
+        CARD: ("kortti", "korttini", "tämä", "tähän", "tästä", "tässä", "tää"),
+        WANT: ("haluta", "tahtoa", "aikoa"),
+        CHAT: (
+            "peli",
+            "hyvä",
+            "kiva",
+            "hauska",
+            "jännä",
+            "huono",
+            "onni",
+            "tuuri",
+            "voittaa",
+            "hävitä",
+            "sääntö",
+        ),
+        RANK: (
+            "narri",
+            "pöllö",
+            "kukkaruukku",
+            "ruukku",
+            "talo",
+            "hevonen",
+            "kissa",
+            "rakuuna",
+            "käki",
+            "matadori",
+            "lohikäärme",
+            "jakaja",
+            "elämä",
+        ),
+    },
+    "en": {
+        # "no swap" is a phrase so that it also holds for a Finnish speaker, for whom "no" is a filler
+        STAY: (
+            "keep",
+            "stay",
+            "stand",
+            "hold",
+            "keep it",
+            "står",
+            "jeg står",
+            "stick",
+            "no swap",
+            "no trade",
+            "no swapping",
+            "no exchange",
+        ),
+        SWAP: ("swap", "trade", "exchange", "switch", "bytt", "swap please", "ask"),
+        STOCK: ("stock", "draw", "deck", "pile", "the stock", "top card"),
+        TAKE: ("take", "get"),
+        KNOCKING: ("knock", "knock knock"),
+        NEXT: ("next", "next deal", "continue", "go on", "deal", "deal again"),
+        PASS: ("pass",),
+        LEAVE: ("quit", "leave", "give up", "resign"),
+        CONFIRM: ("anyway", "still", "sure", "really"),
+        ADVICE: ("should", "shall", "can i", "what if", "could", "is it", "do i"),
+        CARD: ("card", "my card", "mine"),
+        WANT: ("want", "like", "i'd", "would like", "wanna", "i want to"),
+        CHAT: ("game", "good", "nice", "fun", "luck", "lucky", "win", "lose", "gg", "rule", "rules", "lol"),
+        RANK: (
+            "fool",
+            "owl",
+            "pot",
+            "house",
+            "horse",
+            "cat",
+            "dragoon",
+            "dragon",
+            "cuckoo",
+            "matador",
+            "dealer",
+            "lives",
+            "life",
+        ),
+    },
+}
+
+#: concepts that make a message a game command (and not chat)
+COMMANDS = frozenset({STAY, SWAP, STOCK, KNOCKING, NEXT, PASS})
+
+
+#: localised option names of "uusi gnav elämät=2", "perinteinen_kissa=kyllä", "narri_näkyy=ei" (then a fool
+#: holder knocks) -> engine option keys
+OPTION_WORDS = {
+    "elämät": "lives",
+    "elämiä": "lives",
+    "elamat": "lives",
+    "elamia": "lives",
+    "henget": "lives",
+    "perinteinen_kissa": "traditional_cat",
+    "perinteinen": "traditional_cat",
+    "traditional": "traditional_cat",
+    "narri_näkyy": "fool_auto_reveal",
+    "narri_nakyy": "fool_auto_reveal",
+    "auto_reveal": "fool_auto_reveal",
+}
+
+
+# --------------------------------------------------------------------------------------------------
+# 2. What a message says
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class GnavReading(Reading):
+    """The shared reading (concepts said and denied) plus the seats a message names and Gnav's wider
+    idea of a question."""
+
+    seats: set[int] = field(default_factory=set)
+
+    @classmethod
+    def read(cls, items: Sequence[Item], text: str, lexicon: Lexicon, lang: str) -> GnavReading:
+        reading = cls.of(_within_reach_of_negation(items), question=QUESTION)
+        reading.question = (
+            reading.question
+            or text.rstrip().endswith("?")
+            or ADVICE in reading.said
+            or any(_clitic_question(item, lexicon, lang) for item in items)
+        )
+        return reading
+
+    def concepts_of(self, item: Item) -> Iterable[str]:
+        return item.concepts - {NEG, QUESTION}
+
+    def take(self, items: Sequence[Item], index: int) -> None:
+        self.seats.update(items[index].seats)
+
+    @property
+    def is_command(self) -> bool:
+        return bool((self.said | self.denied) & COMMANDS)
+
+    def turn_move(self) -> str | None:
+        """``keep`` or ``ask`` when the message says one of them, ``""`` when it says both or neither
+        clearly ("passaan", "en pidä tästä", "pidän vai vaihdan"), ``None`` when it says no turn move."""
+        asks = self.has(SWAP, STOCK) or (self.has(TAKE) and self.has(STOCK))
+        keeps = self.has(STAY) or self.denies(SWAP, STOCK)
+        if self.has(PASS) or self.denies(STAY) or (asks and keeps):
+            # "passaan" may mean standing or passing the card on; "en pidä tästä" says no move at all
+            return ""
+        if keeps:
+            return KEEP
+        return ASK if asks else None
+
+
+def _within_reach_of_negation(items: Sequence[Item]) -> list[Item]:
+    """Spec §8.2 item 4: a negation counts for the two words after it ("en halua vaihtaa"), so a "no"
+    early in a longer message does not turn a later swap word into a keep."""
+    out = []
+    last_neg = -10
+    for index, item in enumerate(items):
+        if item.has(NEG):
+            last_neg = index
+        if item.negated and index - last_neg > 2:
+            item = dataclasses.replace(item, negated=False)
+        out.append(item)
+    return out
+
+
+def _clitic_question(item: Item, lexicon: Lexicon, lang: str) -> bool:
+    """A -ko/-kö question of a move verb: "vaihdanko", "pidänkö", "nostanko" (spec §8.2 item 3). The
+    lemmatiser reads "vaihdanko" as *vaihtaa*, so the clitic is looked for on the word itself; the
+    word without it must be a move word, which keeps "pakko" or "kukko" from counting."""
+    if len(item.words) != 1:
+        return False
+    word = fold(item.words[0])
+    if not word.endswith("ko") or len(word) < 6:
+        return False
+    return bool(lexicon.concepts(item.words[0][:-2], lang) & {STAY, SWAP, STOCK})
+
+
+# --------------------------------------------------------------------------------------------------
+# 3. What it means for the speaker
+# --------------------------------------------------------------------------------------------------
+
+CHOICE = (KEEP, ASK)
+
+
+class GnavParser:
+    """Understands Gnav commands; one instance per lemmatiser (tests force each backend)."""
+
+    def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
+        self.lexicon = Lexicon(WORDS, lemmatizer)
+
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        items = self.lexicon.scan(text, ctx.lang, ctx.seat_names)
+        r = GnavReading.read(items, text, self.lexicon, ctx.lang)
+        on_turn = set(CHOICE) <= set(ctx.legal)
+        if r.question:
+            # "vaihdanko?", "should I swap": the two choices, never a move (and no strategy advice)
+            return Ambiguous(CHOICE, "question") if on_turn and r.is_command else NotUnderstood()
+        if r.has(LEAVE) or r.has(CHAT) or not r.is_command or r.unknown > 2:
+            return NotUnderstood()
+        if not on_turn:
+            return _off_turn(r, ctx)
+        if r.has(KNOCKING):
+            return Parsed((KNOCK,))  # the engine says there is nothing to knock
+        if r.has(NEXT) and not r.has(STAY, SWAP, STOCK):
+            return NotLegal("next_deal_auto")
+        move = r.turn_move()
+        if move == "":
+            return Ambiguous(CHOICE, "keep_or_ask")
+        if move is None:
+            return NotUnderstood()
+        return Parsed((KEEP,)) if move == KEEP else _ask(r, ctx)
+
+
+def _off_turn(r: GnavReading, ctx: ParseContext[View]) -> ParseResult:
+    """A command from a speaker who cannot keep or ask now: the engine says why (resting, out, a fool
+    still to knock), except for a seat of the deal that only waits for its turn (see the docstring)."""
+    view, seat = ctx.view, ctx.seat
+    if view.phase == TURN and seat in view.order and seat not in view.departed and seat != view.on_turn:
+        return NotLegal("not_your_turn", (("turn", view.on_turn),))
+    if r.has(KNOCKING):
+        return Parsed((KNOCK,))
+    return Parsed((r.turn_move() or KEEP,))
+
+
+def _ask(r: GnavReading, ctx: ParseContext[View]) -> ParseResult:
+    """A request by the seat on turn, unless the words ask for something no request does."""
+    view, seat = ctx.view, ctx.seat
+    if r.has(STOCK) and seat != view.dealer:
+        return NotLegal("stock_dealer_only")
+    responder = view.responder(seat)
+    named = r.seats - {seat}
+    if named and named != {responder}:
+        return NotLegal("ask_goes_left", (("responder", responder),))
+    holds_matador = view.own_card is not None and rank_of(view.own_card) in MATADORS
+    if holds_matador and _in_private(ctx) and not r.has(CONFIRM):
+        return NotLegal("matador_give_away")
+    return Parsed((ASK,))
+
+
+def _in_private(ctx: ParseContext[View]) -> bool:
+    """Whether the message came in the private chat: the one fact a parser needs that no view holds. The
+    core passes it in ``ParseContext.extra`` until the context carries it as a typed field."""
+    return bool(ctx.extra.get("private", False))
+
+
+@lru_cache(maxsize=1)
+def _default_parser() -> GnavParser:
+    return GnavParser()
+
+
+def parse(text: str, ctx: ParseContext[View]) -> ParseResult:
+    """What ``text`` means as a Gnav move of the speaker (see the module docstring)."""
+    return _default_parser().parse(text, ctx)
