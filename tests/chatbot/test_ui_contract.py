@@ -30,7 +30,6 @@ from tests.chatbot.table import Table
 SHORT = {
     "majavajengi": "rounds=1",
     "gnav": "lives=1",
-    "cardavia": "lives=1",
     "afrikan_tahti": "quick_game=true max_rounds=30",
 }
 GAME_IDS = sorted(UIS)
