@@ -74,7 +74,7 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
     legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
     names = tuple(["Matti", "Liisa", "Pekka", "Botti 1", "Botti 2", "Anna"][: engine.seat_count(state)])
     ctx = ParseContext(lang=lang, seat=seat, legal=legal, view=engine.view(state, seat), seat_names=names,
-                       extra={"private": True})
+                       private=True)
     result = ui.parse(text, ctx)
     assert isinstance(result, Parsed | NotUnderstood | NotLegal | Ambiguous)
     if isinstance(result, Parsed):

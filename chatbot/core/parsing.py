@@ -46,7 +46,8 @@ ParseResult = Parsed | NotUnderstood | NotLegal | Ambiguous
 class ParseContext(Generic[V]):
     """What a game's parser may use: the speaker's language and seat, the legal actions now (as
     notations), the speaker's view (or the public view for onlookers; typed by the game), and the
-    seat names. Every fact a parser needs comes from the typed view.
+    seat names, and whether the text came in private (a game may ask before a move that would
+    reveal a hidden card, but only where asking is private). Every other fact comes from the view.
 
     A parser returns what the player meant; whether it is legal now, and why not, is the engine's
     ``check`` to say (the core asks it), so no parser re-derives a rule."""
@@ -56,5 +57,6 @@ class ParseContext(Generic[V]):
     legal: tuple[str, ...]
     view: V
     seat_names: tuple[str, ...]
-    # TODO(#11): removed once every game's parser reads its facts from the typed view
+    private: bool = False
+    # TODO(#11): gone once the Afrikan Tähti parser reads ``private`` (its branch is being merged)
     extra: dict[str, Any] = field(default_factory=dict)

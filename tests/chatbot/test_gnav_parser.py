@@ -59,7 +59,7 @@ class At:
     def ctx(self, lang: str) -> ParseContext:
         legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(self.state, self.seat))
         view = ENGINE.view(self.state, self.seat)
-        return ParseContext(lang, self.seat, legal, view, NAMES, {"private": self.private})
+        return ParseContext(lang, self.seat, legal, view, NAMES, private=self.private)
 
     def __str__(self) -> str:
         return self.label

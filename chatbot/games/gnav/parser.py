@@ -320,9 +320,8 @@ def _ask(r: GnavReading, ctx: ParseContext[View]) -> ParseResult:
 
 
 def _in_private(ctx: ParseContext[View]) -> bool:
-    """Whether the message came in the private chat: the one fact a parser needs that no view holds. The
-    core passes it in ``ParseContext.extra`` until the context carries it as a typed field."""
-    return bool(ctx.extra.get("private", False))
+    """Whether the message came in the private chat: the one fact a parser needs that no view holds."""
+    return ctx.private
 
 
 @lru_cache(maxsize=1)
