@@ -32,6 +32,18 @@ SHORT = {
     "gnav": "lives=1",
     "afrikan_tahti": "quick_game=true max_rounds=30",
 }
+#: option variants the games are played with in turn (options that change what is shown)
+VARIANTS = {
+    "gnav": ("", "narri_näkyy=ei", "perinteinen_kissa=kyllä"),
+    "majavajengi": ("", "muistiapu=kyllä"),
+}
+#: headings of a private panel, which never reach the group (by language)
+PRIVATE_ONLY = {
+    "gnav": {"fi": ("Korttisi", "Tiedät"), "en": ("Your card", "You know")},
+    "coloretto_amazonas": {"fi": ("Kätesi",), "en": ("Your hand",)},
+}
+#: moves whose button in the group would tell something hidden (a knock shows the fool)
+PRIVATE_VERBS = {"gnav": {"knock"}}
 GAME_IDS = sorted(UIS)
 
 
@@ -55,9 +67,22 @@ class ScanningCore(BotCore):
             allowed.update(ui.cards_in(line))
         # a private line that names a card is never repeated in the group ("▸ You drew [7]")
         private_lines = {line for o in out if o.private for line in o.text.splitlines() if ui.cards_in(line)}
+        seat_of_user = {
+            self.repo.user_by_id(rec.user_id).ext_id: rec.seat for rec in match.seats if rec.user_id is not None
+        }
         for o in out:
+            # no message prints an identifier its reader may not know (card instance ids and the like),
+            # in its text or in its buttons' data
+            reader = seat_of_user.get(o.user_id) if o.private else None
+            hidden = {token.strip('"') for token in engine.hidden_tokens(state, reader)}
+            shown = [o.text, *(b.data for row in o.buttons for b in row)]
+            assert not [token for token in hidden if any(token in x for x in shown)], (match.game, o.text)
             if o.private:
                 continue
+            words = PRIVATE_ONLY.get(match.game, {}).get(room.lang or "fi", ())
+            assert not [w for w in words if w in o.text], (match.game, o.text)
+            verbs = {b.data.split(":", 2)[2].split(" ")[0] for row in o.buttons for b in row}
+            assert not verbs & PRIVATE_VERBS.get(match.game, set()), (match.game, verbs)
             named = Counter(ui.cards_in(o.text))
             assert not (named - allowed), (match.game, o.text, named - allowed)
             assert not private_lines.intersection(o.text.splitlines()), (match.game, o.text)
@@ -68,7 +93,9 @@ class ScanningCore(BotCore):
 def _play(game: str, seed: str, humans: list[str], bots: int, rng: random.Random) -> Table:
     table = Table(seed=seed)
     table.core = new_core(table.repo, cls=ScanningCore, seed=seed)
-    table.say(humans[0], f"uusi {UIS[game].aliases[0]} {SHORT.get(game, '')}")
+    variants = VARIANTS.get(game, ("",))
+    variant = variants[sum(map(ord, seed)) % len(variants)]
+    table.say(humans[0], f"uusi {UIS[game].aliases[0]} {SHORT.get(game, '')} {variant}".strip())
     for user in humans[1:]:
         table.say(user, "liity")
     for _ in range(bots):
