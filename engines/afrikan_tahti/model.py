@@ -6,7 +6,7 @@ The behaviour (turn flow, legality, setup) is in :mod:`engines.afrikan_tahti.rul
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.afrikan_tahti.board import AIR, CODE, LEGS, PLACE_SET, TREASURE_PLACES, node_of
 from engines.codec import BadNotation
@@ -165,53 +165,58 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class Start:
+    NOTATION: ClassVar[str] = "start {place}"
     place: str
 
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    pass
+    NOTATION: ClassVar[str] = "roll"
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    NOTATION: ClassVar[str] = "move {to}[ via {via}]"
     to: str
     via: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Board:
+    NOTATION: ClassVar[str] = "board {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class FreeSail:
+    NOTATION: ClassVar[str] = "free_sail {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class Fly:
+    NOTATION: ClassVar[str] = "fly {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class Flip:
-    pass
+    NOTATION: ClassVar[str] = "flip"
 
 
 @dataclass(frozen=True, slots=True)
 class FlipRoll:
-    pass
+    NOTATION: ClassVar[str] = "flip_roll"
 
 
 @dataclass(frozen=True, slots=True)
 class Stay:
-    pass
+    NOTATION: ClassVar[str] = "stay"
 
 
 @dataclass(frozen=True, slots=True)
 class EndPhase:
-    pass
+    NOTATION: ClassVar[str] = "end_phase"
 
 
 Action = Start | Roll | Move | Board | FreeSail | Fly | Flip | FlipRoll | Stay | EndPhase

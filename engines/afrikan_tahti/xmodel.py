@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.afrikan_tahti import model
-from engines.afrikan_tahti.board import PLACE_SET, node_of
+from engines.afrikan_tahti.board import CODE, PLACE_SET, node_of
 from engines.afrikan_tahti.cards import Deck
 from engines.afrikan_tahti.xdata import CHARS, EVT, EXP, HAND_CARDS
-from engines.codec import BadNotation
+from engines.codec import BadNotation, Notation, one_of
 
 CHARACTER = "character"  # setup: characters are chosen before the start places
 PHASE2 = "phase2"
@@ -112,85 +112,97 @@ class Ext:
 
 @dataclass(frozen=True, slots=True)
 class Character:
+    NOTATION: ClassVar[str] = "character {id}"
     id: str
 
 
 @dataclass(frozen=True, slots=True)
 class Seaplane:
+    NOTATION: ClassVar[str] = "seaplane {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class GemRoll:
-    pass
+    NOTATION: ClassVar[str] = "gem_roll"
 
 
 @dataclass(frozen=True, slots=True)
 class RerollMove:
-    pass
+    NOTATION: ClassVar[str] = "reroll_move"
 
 
 @dataclass(frozen=True, slots=True)
 class Adjust:
+    NOTATION: ClassVar[str] = "adjust {delta:+d}"
     delta: int  # +1 | -1
 
 
 @dataclass(frozen=True, slots=True)
 class Use:
+    NOTATION: ClassVar[str] = "use {card}[ {arg}]"
     card: str
     arg: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Reroll:
+    NOTATION: ClassVar[str] = "reroll {card} {dice}"
     card: str  # an expedition card id, or "doctor" (the character's reroll)
     dice: tuple[int, ...]  # 1-5, ascending
 
 
 @dataclass(frozen=True, slots=True)
 class RerollDone:
-    pass
+    NOTATION: ClassVar[str] = "reroll_done"
 
 
 @dataclass(frozen=True, slots=True)
 class Sell:
+    NOTATION: ClassVar[str] = "sell {card}"
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class Discard:
+    NOTATION: ClassVar[str] = "discard {card}"
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class Hold:
+    NOTATION: ClassVar[str] = "hold {card}"
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class Unhold:
+    NOTATION: ClassVar[str] = "unhold {card}"
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    NOTATION: ClassVar[str] = "play {card}[ {arg}]"
     card: str
     arg: str | None = None  # "seat2:rifle" (Sabotage on a lasting card), a place (Surprise!)
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    pass
+    NOTATION: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, slots=True)
 class Duel:
+    NOTATION: ClassVar[str] = "duel seat{seat} {target}"
     seat: int
     target: str  # star | horseshoe | card:<id> | money:<200|400|600>
 
 
 @dataclass(frozen=True, slots=True)
 class Offer:
+    NOTATION: ClassVar[str] = "offer seat{seat} {give} for {get}"
     seat: int
     give: tuple[str, ...]  # card ids and at most one sum of money (digits)
     get: tuple[str, ...]
@@ -198,36 +210,38 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class Accept:
-    pass
+    NOTATION: ClassVar[str] = "accept"
 
 
 @dataclass(frozen=True, slots=True)
 class Decline:
-    pass
+    NOTATION: ClassVar[str] = "decline"
 
 
 @dataclass(frozen=True, slots=True)
 class SwapStack:
+    NOTATION: ClassVar[str] = "swap_stack {place}"
     place: str
 
 
 @dataclass(frozen=True, slots=True)
 class Peek:
-    pass
+    NOTATION: ClassVar[str] = "peek"
 
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    pass
+    NOTATION: ClassVar[str] = "exchange"
 
 
 @dataclass(frozen=True, slots=True)
 class BuyDiscard:
-    pass
+    NOTATION: ClassVar[str] = "buy_discard"
 
 
 @dataclass(frozen=True, slots=True)
 class Choose:
+    NOTATION: ClassVar[str] = "choose {option}"
     option: str  # a place, a card id, seat<k>
 
 
@@ -246,6 +260,109 @@ _SIMPLE_NAME = {type(a): n for n, a in _SIMPLE.items()}
 _CARD_WORD: dict[str, type] = {"sell": Sell, "discard": Discard, "hold": Hold, "unhold": Unhold}
 _SEAT = re.compile(r"seat([0-5])")
 _MONEY = re.compile(r"[1-9][0-9]{2,4}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The notation of every action (base and expansion), from the classes' NOTATION templates
+
+
+def _word_is_seat(word: str) -> int:
+    if not re.fullmatch(r"[0-5]", word):
+        raise ValueError(word)
+    return int(word)
+
+
+def _read_node(word: str) -> str:
+    node = node_of(word)
+    if node is None:
+        raise ValueError(word)
+    return node
+
+
+def _read_place(word: str) -> str:
+    node = node_of(word)
+    if node is None or node not in PLACE_SET:
+        raise ValueError(word)
+    return node
+
+
+def _read_card(word: str) -> str:
+    # any card a command may name; which deck each action accepts is in _FITS
+    if word in EXP or word in EVT or word == "doctor":
+        return word
+    raise ValueError(word)
+
+
+def _read_arg(word: str) -> str:
+    if ":" in word:  # Sabotage aimed at a lasting card: seat<k>:<card>
+        s, _, card = word.partition(":")
+        if seat_of(s) is None or card not in EXP:
+            raise ValueError(word)
+        return word
+    return _read_place(word)
+
+
+def _read_dice(word: str) -> tuple[int, ...]:
+    dice = tuple(int(d) for d in word.split(","))
+    if not dice or list(dice) != sorted(set(dice)) or not all(1 <= d <= 5 for d in dice):
+        raise ValueError(word)
+    return dice
+
+
+def _read_target(word: str) -> str:
+    kind, _, arg = word.partition(":")
+    if word in ("star", "horseshoe") or (kind == "card" and arg in EXP) or (kind == "money" and arg in ("200", "400", "600")):
+        return word
+    raise ValueError(word)
+
+
+def _read_option(word: str) -> str:
+    if seat_of(word) is not None or word in EXP or word in PLACE_SET or word == "buy":
+        return word
+    return _read_place(word)
+
+
+_ADJUST = {"+1": 1, "-1": -1}
+
+
+def _code(node: str) -> str:
+    return CODE.get(node) or node
+
+
+def _normalise(text: str) -> str:
+    # Lower case and one space between words, as the notation always read its input. Only ASCII
+    # can name an action (a text that lower() leaves non-ASCII, say "ſtay", which the codec's
+    # case-insensitive match would take for "stay", names none), except the digits of a reroll,
+    # which were always read with int().
+    norm = " ".join(text.lower().split())
+    return norm if all(ch.isascii() or ch.isdecimal() for ch in norm) else ""
+
+
+def _offer_words(text: str) -> str:
+    # the spec's wording "offer seat1 give a,b get c" is read as "offer seat1 a,b for c"
+    norm = _normalise(text)
+    words = norm.split(" ")
+    if len(words) == 6 and words[0] == "offer" and words[2] == "give" and words[4] == "get":
+        return " ".join((words[0], words[1], words[3], "for", words[5]))
+    return norm
+
+
+#: what each action accepts beyond its fields' readers: the same field name means different sets
+#: in different actions (``to``: any node in ``move``, a place elsewhere; ``card``: an expedition
+#: card in ``use``, a hand card in ``play``, either in ``discard``)
+_FITS: dict[type, Any] = {}
+
+
+class _Notation(Notation):
+    """The codec with one check per action class after reading (:data:`_FITS`): field readers are
+    chosen by field name only, and ``to``/``card``/``arg`` name different sets in different actions."""
+
+    def read(self, text: str) -> Any:
+        action = super().read(text)
+        fits = _FITS.get(type(action))
+        if fits is not None and not fits(action):
+            raise BadNotation(text)
+        return action
 
 
 def seat_word(seat: int) -> str:
@@ -455,3 +572,30 @@ class XView:
     danger: DangerView | None
     duel: DuelView | None
     offer: OfferView | None
+
+
+_FITS.update({
+    model.Board: lambda a: a.to in PLACE_SET,
+    model.FreeSail: lambda a: a.to in PLACE_SET,
+    model.Fly: lambda a: a.to in PLACE_SET,
+    Seaplane: lambda a: a.to in PLACE_SET,
+    Use: lambda a: a.card in EXP and (a.arg is None or ":" not in a.arg),
+    Reroll: lambda a: a.card in EXP or a.card == "doctor",
+    Sell: lambda a: a.card in EXP,
+    Hold: lambda a: a.card in EXP,
+    Unhold: lambda a: a.card in EXP,
+    Discard: lambda a: a.card in EXP or a.card in EVT,
+    Play: lambda a: a.card in HAND_CARDS,
+})
+
+NOTATION = _Notation(
+    ALL_ACTION_TYPES,
+    readers={"to": _read_node, "via": _read_node, "place": _read_place, "id": one_of(CHARS),
+             "delta": _ADJUST.__getitem__, "card": _read_card, "arg": _read_arg, "dice": _read_dice,
+             "seat": _word_is_seat, "target": _read_target, "give": _items, "get": _items,
+             "option": _read_option},
+    writers={"to": _code, "via": _code,
+             "dice": lambda d: ",".join(str(x) for x in d), "give": lambda i: ",".join(i) or "-",
+             "get": lambda i: ",".join(i) or "-"},
+    normalise=_offer_words,
+)
