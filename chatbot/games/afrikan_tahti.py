@@ -20,11 +20,11 @@ from chatbot.core.ports import GameUI, RenderContext, RuleTopic
 from chatbot.games import afrikan_tahti_cards as cards
 from chatbot.games import afrikan_tahti_parser as parser
 from chatbot.games.afrikan_tahti_parser import ahead, chosen_path, dot_ends, is_base, move_paths
-from engines.afrikan_tahti import ENGINE, xdata
+from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.board import HAZARDS, LEGS, PLACE_SET, SEA_DOTS, node_of
-from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE
-from engines.afrikan_tahti.xmodel import seat_of
+from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, seat_of
+from engines.afrikan_tahti.retkikunnat import content
 from engines.codec import BadNotation
 from engines.contract import Event
 
@@ -900,7 +900,7 @@ def _items(word: str) -> tuple[str, ...]:
 
 def sale_value(card: str) -> int:
     try:
-        return xdata.sale_value(cid(card))
+        return content.sale_value(cid(card))
     except KeyError:
         return 0
 
