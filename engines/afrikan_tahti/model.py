@@ -389,10 +389,6 @@ _SEAT = re.compile(r"seat([0-5])")
 _MONEY = re.compile(r"[1-9][0-9]{2,4}")
 
 
-def seat_word(seat: int) -> str:
-    return f"seat{seat}"
-
-
 def seat_of(word: str) -> int | None:
     m = _SEAT.fullmatch(word)
     return int(m.group(1)) if m else None
