@@ -17,7 +17,7 @@ from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import REASONS, TOPICS, UI
-from chatbot.games.afrikan_tahti_render import board_png
+from chatbot.games.afrikan_tahti.picture import board_png
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES

@@ -11,7 +11,7 @@ from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI, X_REASONS, card_name
-from chatbot.games.afrikan_tahti_cards import CHARACTERS, EXPEDITION_CARDS
+from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EXPEDITION_CARDS
 from engines.afrikan_tahti import ENGINE
 from engines.contract import rng_for
 from tests.chatbot.table import GROUP, Table

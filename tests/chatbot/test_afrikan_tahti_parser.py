@@ -16,7 +16,7 @@ import pytest
 
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
-from chatbot.games.afrikan_tahti_parser import PLACE_EN, PLACE_FI, AfrikanTahtiParser
+from chatbot.games.afrikan_tahti.parser import PLACE_EN, PLACE_FI, AfrikanTahtiParser
 from engines.afrikan_tahti import ENGINE, Movement, Pawn, Voyage
 from engines.afrikan_tahti.board import LEGS, PLACES
 
@@ -361,7 +361,7 @@ def test_an_offer_is_built_from_the_cards_each_side_holds(parser):
     mine = view.x.players[0].cards[0].split("#")[0]
     legal = ("offer seat1 " + mine + " for 100", "end_phase")
     ctx = ParseContext("fi", 0, legal, view, NAMES, extra={"private": True})
-    from chatbot.games.afrikan_tahti_cards import FI_FORMS
+    from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
 
     result = parser.parse(f"tarjoan Liisalle {FI_FORMS[mine][1]} 200 puntaa vastaan", ctx)
     check(result, f"offer seat1 {mine} for 200", "offer")

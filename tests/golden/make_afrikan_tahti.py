@@ -21,7 +21,7 @@ from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti import UI
-from chatbot.games.afrikan_tahti_parser import PLACE_FI, ahead, chosen_path, move_paths
+from chatbot.games.afrikan_tahti.parser import PLACE_FI, ahead, chosen_path, move_paths
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES

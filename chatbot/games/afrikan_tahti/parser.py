@@ -882,7 +882,7 @@ X_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 
 
 def _x_lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
-    from chatbot.games.afrikan_tahti_cards import CHARACTERS, EVENT_CARDS, EXPEDITION_CARDS, FI_FORMS
+    from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EVENT_CARDS, EXPEDITION_CARDS, FI_FORMS
 
     words: dict[str, dict[str, list[str]]] = {lang: {k: list(v) for k, v in table.items()}
                                               for lang, table in X_WORDS.items()}

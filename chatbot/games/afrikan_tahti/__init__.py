@@ -17,9 +17,9 @@ from typing import Any
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games import afrikan_tahti_cards as cards
-from chatbot.games import afrikan_tahti_parser as parser
-from chatbot.games.afrikan_tahti_parser import ahead, chosen_path, dot_ends, is_base, move_paths
+from chatbot.games.afrikan_tahti import cards_generated as cards
+from chatbot.games.afrikan_tahti import parser
+from chatbot.games.afrikan_tahti.parser import ahead, chosen_path, dot_ends, is_base, move_paths
 from engines.afrikan_tahti import ENGINE, xdata
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.board import HAZARDS, LEGS, PLACE_SET, SEA_DOTS, node_of
@@ -1404,7 +1404,7 @@ class AfrikanTahtiUI(GameUI):
         # The board picture depends only on positions, tokens and names, so transports that skip an
         # unchanged picture (Telegram edits only the caption, Matrix compares hashes) upload a new
         # one only when something moved; renders of the same position come from a cache.
-        from chatbot.games.afrikan_tahti_render import board_png
+        from chatbot.games.afrikan_tahti.picture import board_png
 
         return board_png(view, ctx)
 
