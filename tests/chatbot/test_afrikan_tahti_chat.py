@@ -16,8 +16,9 @@ from PIL import Image, ImageChops, ImageStat
 from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
-from chatbot.games.afrikan_tahti import REASONS, TOPICS, UI
+from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.picture import board_png
+from chatbot.games.afrikan_tahti.texts import REASONS, TOPICS
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES

@@ -10,8 +10,10 @@ import collections
 from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
-from chatbot.games.afrikan_tahti import UI, X_REASONS, card_name
+from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EXPEDITION_CARDS
+from chatbot.games.afrikan_tahti.names import card_name
+from chatbot.games.afrikan_tahti.texts import EXPANSION_REASONS
 from engines.afrikan_tahti import ENGINE
 from engines.contract import rng_for
 from tests.chatbot.table import GROUP, Table
@@ -176,5 +178,5 @@ def test_every_phase_prompt_and_event_renders_in_both_languages():
 def test_every_new_reason_code_has_a_text_in_finnish():
     fi = translator("fi")
     ctx = RenderContext(fi, NAMES, 0)
-    for code, text in X_REASONS.items():
+    for code, text in EXPANSION_REASONS.items():
         assert UI.reason_text(code, {}, ctx) == fi.gettext(text) != text, code

@@ -16,9 +16,11 @@ import pytest
 
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
-from chatbot.games.afrikan_tahti.parser import PLACE_EN, PLACE_FI, AfrikanTahtiParser
-from engines.afrikan_tahti import ENGINE, Movement, Pawn, Voyage
+from chatbot.games.afrikan_tahti.lexicon import PLACE_EN, PLACE_FI
+from chatbot.games.afrikan_tahti.parser import AfrikanTahtiParser
+from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.board import LEGS, PLACES
+from engines.afrikan_tahti.model import Movement, Pawn, Voyage
 
 NAMES = ("Matti", "Liisa", "Pekka")
 
