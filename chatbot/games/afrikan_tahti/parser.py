@@ -1,28 +1,32 @@
-"""Afrikan Tähti: free Finnish or English text -> action notations (vocabulary.md §1-§6).
+"""Afrikan Tähti: free Finnish or English text -> the action the player meant (vocabulary.md §5-§6).
 
-The parser matches only against the actions legal for the speaker now (``ctx.legal``) and reads the
-board situation from the speaker's view (``ctx.view``: phase, pawns, the move in progress). The
-phase decides what a command means (vocabulary.md §5): "heitä" is the movement roll when declaring
-and the release roll when captured; "mene Kongoon" declares the roll (and moves to Congo at once if
-the die allows it) before the roll and picks the destination after it; "käännä nopalla" is the flip
+The words are matched against the legal actions where they fit one (the same actions the buttons
+show) and read from the speaker's view otherwise (phase, pawns, the move in progress). The phase
+decides what a command means (vocabulary.md §5): "heitä" is the movement roll when declaring and
+the release roll when captured; "mene Kongoon" declares the roll (and moves to Congo at once if the
+die allows it) before the roll and picks the destination after it; "käännä nopalla" is the flip
 roll; "en käännä" after a move ends the turn.
 
-Reading order:
+What the parser returns is what the words name, legal now or not: "lennä Kongoon" from Cairo is
+``fly congo``, and the engine's ``check`` (the core asks it) says there is no such flight. A verb
+without its object stands for every action of its kind ("lennä" alone: a flight from here); when
+none of them is legal, the first one stands for all, since the engine refuses them all for the same
+reason (at sea, no airport or port here, the fare, the phase). The parser refuses by itself only
+where no action carries the meaning:
 
-1. The vocabulary (places in every Finnish case and in English, the verbs and nouns per concept and
-   language) is in :mod:`.lexicon`; the paths of the move in progress (the engine's own move menu)
-   and the places ahead of a dot are in :mod:`.names`.
-3. :class:`Reading`: what a message says, from the items of :meth:`Lexicon.scan`: the concepts said
-   and denied, the places named (destinations, "via" places, "from" places) and the step counts.
-4. :class:`AfrikanTahtiParser`: one method per phase, each turning a reading into a ``ParseResult``.
-   Phases this module does not know (the Retkikunnat expansion adds some) give ``NotUnderstood``,
-   so the buttons still work there.
+- ``not_your_turn`` (the speaker has nothing to do now) and ``game_over``: the core answers these
+  in its own words;
+- ``wrong_phase``, for command words that name nothing in this phase ("kyllä" before the roll),
+  and ``wrong_prompt``, for commands while a Retkikunnat question waits for its own answers;
+- ``not_reachable`` with ``steps``, for a step count no move of this roll has;
+- ``wrong_destination`` on a paid voyage, which goes on by a roll that names no port;
+- ``play_in_private``: hand cards typed in the group are refused so that the hand stays secret
+  (message privacy is not a fact of any view; see :func:`_in_private`).
 
-Reason codes in ``NotLegal`` are the engine's, with its parameters (``not_an_airport``,
-``no_such_route``, ``cannot_afford``, ``not_a_port``, ``no_such_leg``, ``at_sea``, ``no_token``,
-``already_flipped``, ``can_afford_flip``, ``can_afford_fare``, ``wrong_destination``,
-``not_reachable``, ``not_on_path``, ``not_a_place``, ``not_a_start``, ``wrong_phase`` (with
-``phase``), ``not_your_turn``, ``game_over``), worked out from the view the way the engine would.
+Reading order: :class:`AtReading` (what a message says: concepts, places, "via" and "from" places,
+step counts), :class:`AfrikanTahtiParser` (one method per phase), :class:`Turn` (the speaker's
+situation), then the Retkikunnat commands (:class:`ExpansionReading`, :class:`ExpansionParser`).
+Phases this module does not know give ``NotUnderstood``, so the buttons still work there.
 """
 
 from __future__ import annotations
@@ -30,9 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
-from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon
+from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.games.afrikan_tahti.lexicon import (
     BUY,
@@ -85,63 +88,52 @@ from chatbot.games.afrikan_tahti.lexicon import (
     lexicon_words,
 )
 from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
-from engines.afrikan_tahti.board import AIR, AIRPORTS, CAPETOWN, CODE, LEGS, PLACE_SET, PORTS, node_of
-from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, roll_only_when_broke
+from engines.afrikan_tahti import ENGINE
+from engines.afrikan_tahti.board import AIR_FROM, AIRPORTS, CAPETOWN, LEGS_FROM, PLACE_SET, PORTS, node_of
+from engines.afrikan_tahti.model import Action, Board, Fly, FreeSail, Move, PawnView, Start, View
 from engines.afrikan_tahti.rules import MoveMenu
+from engines.afrikan_tahti.xmodel import Offer, XView, seat_of
 
 SETUP, DECLARE, RELEASE, MOVE, AFTER_MOVE, OVER = "setup", "declare", "release", "move", "after_move", "over"
 
 # --------------------------------------------------------------------------------------------------
-# 3. What a message says
+# 1. What a message says
 # --------------------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class Reading:
-    """Concepts said and denied, the places named as destinations (in order, each a tuple of the
-    places one word may name), the "via" places, the "from" places and the step counts."""
+class AtReading(Reading):
+    """Besides the concepts said and denied: the places named as destinations (in order, each a
+    tuple of the places one word may name), the "via" places, the "from" places, the step counts,
+    and whether the message negates at all."""
 
-    said: set[str] = field(default_factory=set)
-    denied: set[str] = field(default_factory=set)
     places: list[tuple[str, ...]] = field(default_factory=list)
     vias: list[tuple[str, ...]] = field(default_factory=list)
     froms: list[tuple[str, ...]] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
-    unknown: int = 0
-    question: bool = False
     negation: bool = False
 
-    @classmethod
-    def of(cls, items: Sequence[Item]) -> Reading:
-        r = cls()
-        r.question = bool(items) and items[0].has(QUESTION)
-        for i, item in enumerate(items):
-            pids = tuple(sorted(c.removeprefix("place:") for c in item.concepts if c.startswith("place:")))
-            concepts = {c for c in item.concepts if not c.startswith("place:")}
-            (r.denied if item.negated else r.said).update(concepts - {FROM})
-            r.negation |= item.has(NEG)
-            if pids:
-                before = items[i - 1] if i > 0 else None
-                after = items[i + 1] if i + 1 < len(items) else None
-                if (after is not None and after.has(VIA_AFTER)) or (
-                    before is not None and before.has(VIA_BEFORE)
-                ):
-                    r.vias.append(pids)  # "Suakinin kautta", "via Suakin"
-                elif item.has(FROM) or (before is not None and before.has(FROM)):
-                    r.froms.append(pids)  # "Kairosta", "from Cairo"
-                else:
-                    r.places.append(pids)
-            elif item.numbers:
-                r.numbers.append(item.numbers[0].value)
-            elif not item.known:
-                r.unknown += 1
-        return r
+    def concepts_of(self, item: Item) -> Iterable[str]:
+        # a place is a destination, not a concept; "from" only tells which kind of place
+        return {c for c in item.concepts if not c.startswith("place:")} - {FROM}
 
-    def has(self, *concepts: str) -> bool:
-        return any(c in self.said for c in concepts)
-
-    def denies(self, *concepts: str) -> bool:
-        return any(c in self.denied for c in concepts)
+    def take(self, items: Sequence[Item], index: int) -> None:
+        item = items[index]
+        self.negation |= item.has(NEG)
+        pids = tuple(sorted(c.removeprefix("place:") for c in item.concepts if c.startswith("place:")))
+        if pids:
+            before = items[index - 1] if index > 0 else None
+            after = items[index + 1] if index + 1 < len(items) else None
+            if (after is not None and after.has(VIA_AFTER)) or (
+                before is not None and before.has(VIA_BEFORE)
+            ):
+                self.vias.append(pids)  # "Suakinin kautta", "via Suakin"
+            elif item.has(FROM) or (before is not None and before.has(FROM)):
+                self.froms.append(pids)  # "Kairosta", "from Cairo"
+            else:
+                self.places.append(pids)
+        elif item.numbers:
+            self.numbers.append(item.numbers[0].value)
 
     @property
     def named(self) -> list[tuple[str, ...]]:
@@ -160,13 +152,13 @@ class Reading:
 
 
 # --------------------------------------------------------------------------------------------------
-# 4. The parser
+# 2. The parser
 # --------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Legal:
-    """The legal notations by kind, for matching."""
+    """The legal notations by kind, for matching the words against them."""
 
     starts: dict[str, str]
     moves: tuple[tuple[str, str, str | None], ...]  # (notation, destination node, via place)
@@ -184,8 +176,7 @@ class Legal:
         flies: dict[str, str] = {}
         simple: set[str] = set()
         for notation in legal:
-            words = notation.split()
-            match words:
+            match notation.split():
                 case ["start", place]:
                     starts[place] = notation
                 case ["move", to]:
@@ -203,51 +194,75 @@ class Legal:
         return cls(starts, tuple(moves), boards, frees, flies, frozenset(simple))
 
 
+def meant(*actions: Action | Offer) -> Parsed:
+    """The actions the words name, in the engine's notation, legal now or not."""
+    return Parsed(tuple(ENGINE.notation(a) for a in actions))
+
+
+def any_flight(node: str | None) -> str:
+    """The destination that stands for "fly" without one when no flight is legal: the first route
+    from here, or any airport when this is none (the engine refuses all flights alike then)."""
+    routes = AIR_FROM.get(node or "", ())
+    return routes[0] if routes else min(AIRPORTS)
+
+
+def any_voyage(node: str | None) -> str:
+    """The destination that stands for "sail" without one when no voyage is legal (see above)."""
+    legs = LEGS_FROM.get(node or "", ())
+    return legs[0] if legs else min(PORTS)
+
+
 class AfrikanTahtiParser:
     """Understands Afrikan Tähti commands; one instance per lemmatiser (tests force each backend)."""
 
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
         self.lexicon = Lexicon(lexicon_words(), lemmatizer)
-        self.x = XParser(lemmatizer)
+        self.expansion = ExpansionParser(lemmatizer)
 
-    def read(self, text: str, lang: str, names: Sequence[str] = ()) -> Reading:
+    def read(self, text: str, lang: str, names: Sequence[str] = ()) -> AtReading:
         # hyphens and spaces are alike in place names ("Dar-Fur", "Ain Galaka")
-        return Reading.of(self.lexicon.scan(text.replace("-", " "), lang, names))
+        return AtReading.of(self.lexicon.scan(text.replace("-", " "), lang, names), question=QUESTION)
 
-    def parse(self, text: str, ctx: ParseContext) -> ParseResult:
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         typed = " ".join(text.casefold().split())
         if typed in ctx.legal:
             return Parsed((typed,))  # a notation typed as is ("move p12", "fly cairo")
         r = self.read(text, ctx.lang, ctx.seat_names)
         if r.question or text.rstrip().endswith("?"):
             return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
-        if getattr(ctx.view, "x", None) is not None and ctx.seat is not None:
-            xresult = self.x.parse(text, ctx)
-            if xresult is not None:
-                return xresult
+        view = ctx.view
+        if view.x is not None and ctx.seat is not None:
+            answer = self.expansion.parse(text, ctx)
+            if answer is not None:
+                return answer
         if not r.is_command:
             return NotUnderstood()
-        view = ctx.view
-        phase = str(getattr(view, "phase", "") or "")
-        if phase == OVER:
+        if view.phase == OVER:
             return NotLegal("game_over")
         if not ctx.legal or ctx.seat is None:
-            turn = getattr(view, "turn", None)
-            return NotLegal("not_your_turn", (("turn", turn),) if turn is not None else ())
+            # the core answers "not your turn" in its own words, naming whose turn it is
+            return NotLegal("not_your_turn", (("turn", view.turn),) if view.turn is not None else ())
         handler = {
             SETUP: self._setup,
             DECLARE: self._declare,
             RELEASE: self._release,
             MOVE: self._move,
             AFTER_MOVE: self._after_move,
-        }.get(phase)
+        }.get(view.phase)
         if handler is None:
             return NotUnderstood()  # a phase of the expansion: its buttons still work
-        return handler(r, Turn(ctx, Legal.of(ctx.legal)))
+        result = handler(r, Turn(view, ctx.seat, Legal.of(ctx.legal)))
+        prompt = view.x.prompt if view.x is not None else None
+        if prompt is not None and isinstance(result, Parsed):
+            # a Retkikunnat question is on the table and the words answer none of its options: a
+            # command of the phase is no answer, and must not pass for one ("heitä pois ratsu" is
+            # no roll of the danger dice)
+            return NotLegal("wrong_prompt", (("prompt", prompt.kind),))
+        return result
 
     # --- setup: choose Tangier or Cairo ---------------------------------------------------------
 
-    def _setup(self, r: Reading, turn: Turn) -> ParseResult:
+    def _setup(self, r: AtReading, turn: Turn) -> ParseResult:
         named = _flat(r.named)
         starts = [turn.legal.starts[p] for p in named if p in turn.legal.starts]
         if len(set(starts)) == 1:
@@ -255,42 +270,58 @@ class AfrikanTahtiParser:
         if starts:
             return Ambiguous(tuple(dict.fromkeys(starts)), "start")
         if named:
-            return NotLegal("not_a_start", (("place", named[0]),))
+            return meant(Start(named[0]))
         if r.has(START, GO, ROLL):
             return Ambiguous(tuple(turn.legal.starts.values()), "start")
-        return turn.wrong_phase()
+        return self._elsewhere(r, turn) or turn.wrong_phase()
 
     # --- captured: the release roll ---------------------------------------------------------------
 
-    def _release(self, r: Reading, turn: Turn) -> ParseResult:
-        if r.has(ROLL, GO, TRY) and "roll" in turn.legal.simple:
+    def _release(self, r: AtReading, turn: Turn) -> ParseResult:
+        if r.has(ROLL, GO, TRY):
             return Parsed(("roll",))
-        return turn.wrong_phase()
+        return self._elsewhere(r, turn) or turn.wrong_phase()
+
+    # --- words of another phase's command ----------------------------------------------------------
+
+    def _elsewhere(self, r: AtReading, turn: Turn) -> ParseResult | None:
+        """The action that the words of a command from another phase name by themselves (a flight,
+        a voyage, a flip, a roll, staying), for the engine to refuse with the phase it is; None
+        when they name none."""
+        if r.has(FLY):
+            return self._fly(_first(r.named), turn)
+        if r.has(SAIL, FREE):
+            return self._sail(_first(r.named), r.has(FREE), turn)
+        if r.has(FLIP):
+            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+        if r.has(ROLL):
+            return Parsed(("roll",))
+        if r.has(STAY, SKIP):
+            return Parsed(("stay",))
+        return None
 
     # --- declare: roll, sail, fly, flip, roll for the token, stay -----------------------------------
 
-    def _declare(self, r: Reading, turn: Turn) -> ParseResult:
+    def _declare(self, r: AtReading, turn: Turn) -> ParseResult:
         me = turn.me
         dest = _first(r.named)
         if r.has(FLIP) or (r.has(BUY) and not r.has(SAIL) and not dest):
-            if r.has(ROLL, TRY):
-                return turn.pick("flip_roll") or turn.why_not_flip(roll=True)
-            return turn.pick("flip") or turn.why_not_flip(roll=False)
+            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
         if r.has(FLY):
             return self._fly(dest, turn)
         if r.has(SAIL, FREE) or (r.has(BUY) and dest):
             return self._sail(dest, r.has(FREE), turn)
         if me.voyage is not None:  # at sea: sail on or stay (S5)
             if r.has(STAY, SKIP, DONE) or r.denies(GO, ROLL):
-                return turn.pick("stay") or turn.wrong_phase()
+                return Parsed(("stay",))
             if r.has(ROLL, GO, STOP) or dest:
                 return self._sail(dest, False, turn)
         elif (r.has(STAY, SKIP, DONE) or r.denies(GO, ROLL)) and (not dest or me.node in dest):
-            return turn.pick("stay") or turn.wrong_phase()  # "jää tähän"; "jään Timbuktuun" walks there
+            return Parsed(("stay",))  # "jää tähän"; "jään Timbuktuun" walks there
         if dest:
             return self._toward(dest, r.has(GO, ROLL, STOP, STAY), turn)
         if r.has(ROLL, GO):
-            return turn.pick("roll") or turn.wrong_phase()
+            return Parsed(("roll",))
         return turn.refusal(r)
 
     def _fly(self, dest: tuple[str, ...] | None, turn: Turn) -> ParseResult:
@@ -301,25 +332,22 @@ class AfrikanTahtiParser:
                 return Parsed((fits[0],))
             if fits:
                 return Ambiguous(tuple(fits), "destination")
-            return turn.why_not_fly(dest[0])
+            return meant(Fly(dest[0]))
         if len(flies) == 1:
             return Parsed(tuple(flies.values()))
         if flies:
             return Ambiguous(tuple(flies.values()), "destination")
-        return turn.why_not_fly(None)
+        return meant(Fly(any_flight(turn.me.node)))
 
     def _sail(self, dest: tuple[str, ...] | None, free: bool, turn: Turn) -> ParseResult:
         legal, me = turn.legal, turn.me
-        if me.voyage is not None:  # continuing: a paid voyage rolls, a free one moves on by itself
-            if dest and me.voyage.dest not in dest:
-                return NotLegal("wrong_destination", (("dest", me.voyage.dest),))
-            if me.voyage.paid:
-                return turn.pick("roll") or turn.wrong_phase()
-            return (
-                Parsed((legal.frees[me.voyage.dest],))
-                if me.voyage.dest in legal.frees
-                else turn.wrong_phase()
-            )
+        voyage = me.voyage
+        if voyage is not None:  # continuing: a paid voyage rolls, a free one moves on by itself
+            if dest and voyage.dest not in dest:
+                if voyage.paid:  # a roll names no port, so no action carries the other one
+                    return NotLegal("wrong_destination", (("dest", voyage.dest),))
+                return meant(FreeSail(dest[0]))
+            return Parsed(("roll",)) if voyage.paid else meant(FreeSail(voyage.dest))
         ships = {**legal.boards, **legal.frees}
         if dest:
             fits = [ships[p] for p in dest if p in ships]
@@ -327,38 +355,39 @@ class AfrikanTahtiParser:
                 return Parsed((fits[0],))
             if fits:
                 return Ambiguous(tuple(fits), "destination")
-            return turn.why_not_sail(dest[0], free)
+            return meant(FreeSail(dest[0]) if free else Board(dest[0]))
         if len(ships) == 1:
             return Parsed(tuple(ships.values()))
         if ships:
             return Ambiguous(tuple(ships.values()), "destination")
-        return turn.why_not_sail(None, free)
+        to = any_voyage(me.node)
+        return meant(FreeSail(to) if free else Board(to))
 
     def _toward(self, dest: tuple[str, ...], walking: bool, turn: Turn) -> ParseResult:
         """A destination before the roll: walking there means rolling first; the move follows in
         the same command when the die allows it (the core drops a follow-up that is not legal)."""
         legal, me = turn.legal, turn.me
         if me.node in dest and not walking:
-            return turn.pick("stay") or turn.wrong_phase()
+            return Parsed(("stay",))
         other = [table[p] for p in dest for table in (legal.boards, legal.frees, legal.flies) if p in table]
-        if "roll" not in legal.simple:
-            return Ambiguous(tuple(other), "destination") if other else turn.wrong_phase()
+        if other and "roll" not in legal.simple:
+            return Ambiguous(tuple(other), "destination")
         if other and not walking:
             # "Kongoon" from a port or airport with a route to Congo: fly, sail or walk?
             return Ambiguous((*other, "roll"), "how")
         if len(dest) > 1:
             return Parsed(("roll",))  # "Victoria": the buttons after the roll tell the two apart
-        return Parsed(("roll", f"move {CODE[dest[0]]}"))
+        return Parsed(("roll", ENGINE.notation(Move(dest[0]))))
 
     # --- move: where the rolled move ends -------------------------------------------------------------
 
-    def _move(self, r: Reading, turn: Turn) -> ParseResult:
+    def _move(self, r: AtReading, turn: Turn) -> ParseResult:
         legal, me = turn.legal, turn.me
         here = me.node
         stop_here = next((n for n, to, via in legal.moves if to == here and via is None), None)
         dest = _first(r.named)
         if r.has(FLY):
-            return turn.wrong_phase()
+            return self._fly(dest, turn)
         if r.has(SAIL, FREE):
             boards = legal.boards
             if dest:
@@ -367,23 +396,23 @@ class AfrikanTahtiParser:
                     return Parsed((fits[0],))
                 if fits:
                     return Ambiguous(tuple(fits), "destination")
-                return turn.why_not_board_now(dest[0])
+                return meant(Board(dest[0]))
             if boards:
                 return (
                     Parsed(tuple(boards.values())) if len(boards) == 1 else Ambiguous(tuple(boards.values()))
                 )
-            return turn.why_not_board_now(None)
+            return meant(Board(any_voyage(here)))
         then_flip = ("flip",) if r.has(FLIP) and not r.denies(FLIP) else ()
         if dest and here not in dest:
             return self._destination(dest, _first(r.vias), r.numbers, then_flip, turn)
         if r.numbers and (r.has(STEP, GO, STOP) or not r.said - {STEP}):
             return self._steps(r.numbers[0], None, then_flip, turn)
         if dest or r.has(STAY, HERE, SKIP, DONE) or then_flip or (r.has(STOP) and not r.has(GO)):
-            if stop_here:
-                return Parsed((stop_here, *then_flip))
-            return NotLegal("not_a_place", (("node", here),))
+            if stop_here or here is None:
+                return Parsed((stop_here, *then_flip)) if stop_here else turn.wrong_phase()
+            return Parsed((ENGINE.notation(Move(here)), *then_flip))  # on a dot: the engine says why not
         if r.has(ROLL, TRY):
-            return turn.wrong_phase()
+            return Parsed(("roll",) if r.has(ROLL) else ("flip_roll",))  # the roll is behind
         if r.has(GO, STOP, STEP):
             return Ambiguous(
                 tuple(n for n, _to, _via in legal.moves) + tuple(legal.boards.values()), "destination"
@@ -407,29 +436,29 @@ class AfrikanTahtiParser:
             if ships:
                 # the place is reached only by ship: confirm the fare with a button (vocabulary.md §5)
                 return Ambiguous(tuple(ships), "board")
-            return NotLegal("not_reachable", (("to", dest[0]),))
+            return Parsed((ENGINE.notation(Move(dest[0])), *then))
         places = {to for _n, to, _v in fits}
         if len(places) > 1:
             return Ambiguous(tuple(n for n, _to, v in fits if v is None), "destination")
+        to = fits[0][1]
+        plain = next(n for n, _to, v in fits if v is None)
         if via:
             exact = [n for n, _to, v in fits if v in via]
             if exact:
                 return Parsed((exact[0], *then))
-            plain = next(n for n, _to, v in fits if v is None)
-            canonical = path_of(turn.menu, fits[0][1], None)
-            if any(p in canonical[:-1] for p in via):
+            if any(p in path_of(turn.menu, to, None)[:-1] for p in via):
                 return Parsed((plain, *then))  # the canonical path already goes that way
-            return NotLegal("not_on_path", (("via", via[0]),))
-        if len(fits) > 1 and turn.via_matters(fits[0][1]):
+            return Parsed((ENGINE.notation(Move(to, via[0])), *then))  # a route no path takes
+        if len(fits) > 1 and turn.via_matters(to):
             return Ambiguous(tuple(n for n, _to, _v in fits), "via")
-        plain = next(n for n, _to, v in fits if v is None)
         return Parsed((plain, *then))
 
     def _steps(
         self, steps: int, toward: tuple[str, ...] | None, then: tuple[str, ...], turn: Turn
     ) -> ParseResult:
         """Moves of exactly ``steps`` steps (dots included), toward a place when one is named; of
-        two dots toward the same place the one nearer to it is meant."""
+        two dots toward the same place the one nearer to it is meant. No move of that length names
+        no action, so the refusal is made here."""
         fits: list[tuple[int, str]] = []
         for n, to, via in turn.legal.moves:
             if via is not None:
@@ -440,7 +469,7 @@ class AfrikanTahtiParser:
             if not toward or to in toward:
                 fits.append((0, n))
             elif to not in PLACE_SET:
-                prev = path[-2] if len(path) > 1 else turn.me.node
+                prev = path[-2] if len(path) > 1 else turn.me.node or to
                 near = [d for p, d in ahead(prev, to) if p in toward]
                 if near:
                     fits.append((min(near), n))
@@ -453,121 +482,52 @@ class AfrikanTahtiParser:
 
     # --- after the move: flip the token here or not ------------------------------------------------
 
-    def _after_move(self, r: Reading, turn: Turn) -> ParseResult:
+    def _after_move(self, r: AtReading, turn: Turn) -> ParseResult:
         if r.denies(FLIP, BUY) or r.has(DONE, SKIP, STAY) or (r.negation and not r.has(FLIP, BUY, YES)):
-            return turn.pick("end_phase") or turn.wrong_phase()
+            return Parsed(("end_phase",))
         if r.has(FLIP, BUY, YES):
-            if r.has(ROLL, TRY):
-                return turn.wrong_phase()  # the roll for a token replaces a move; after one it is too late
-            return turn.pick("flip") or turn.why_not_flip(roll=False)
-        return turn.refusal(r)
+            # the roll for a token replaces a move; after one it is too late (the engine says so)
+            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+        return self._elsewhere(r, turn) or turn.refusal(r)
 
 
 @dataclass(slots=True)
 class Turn:
-    """The speaker's situation while one message is parsed: legal notations, own pawn, paths."""
+    """The speaker's situation while one message is parsed: the view, the legal notations, the
+    speaker's pawn and the engine's menu of the move in progress."""
 
-    ctx: ParseContext
+    view: View
+    seat: int
     legal: Legal
     _menu: MoveMenu | None = None
     _menu_read: bool = False
 
     @property
-    def view(self) -> Any:
-        return self.ctx.view
-
-    @property
-    def me(self) -> Any:
-        return self.view.pawns[self.ctx.seat]
+    def me(self) -> PawnView:
+        return self.view.pawns[self.seat]
 
     @property
     def menu(self) -> MoveMenu | None:
-        """The engine's menu of the move in progress (its move paths)."""
-        if not self._menu_read and self.ctx.seat is not None:
-            self._menu, self._menu_read = move_menu_of(self.view, self.ctx.seat), True
+        if not self._menu_read:
+            self._menu, self._menu_read = move_menu_of(self.view, self.seat), True
         return self._menu
 
-    def pick(self, notation: str) -> Parsed | None:
-        return Parsed((notation,)) if notation in self.legal.simple else None
-
     def wrong_phase(self) -> NotLegal:
+        """Command words that name nothing in this phase."""
         return NotLegal("wrong_phase", (("phase", self.view.phase),))
 
-    def refusal(self, r: Reading) -> ParseResult:
+    def refusal(self, r: AtReading) -> ParseResult:
         return self.wrong_phase() if (r.said | r.denied) & COMMANDS.keys() else NotUnderstood()
 
     def via_matters(self, to: str) -> bool:
         """Whether the paths to ``to`` differ in a way the player may care about. In the base game
-        only the Capetown bonus rewards passing a place; in other modes passing places draws event
-        cards, so the choice always matters there."""
-        if not is_base(self.view.options):
+        only the Capetown bonus rewards passing a place; with the expansion passing places draws
+        event cards, so the choice always matters there."""
+        if self.view.options.expansion:
             return True
         unclaimed = self.view.capetown_claimed is None and self.view.options.capetown_bonus > 0
         paths = (self.menu.paths(to) if self.menu is not None else None) or ()
         return unclaimed and any(CAPETOWN in p[:-1] for p in paths)
-
-    # --- reasons, worked out like the engine's check -----------------------------------------------
-
-    def why_not_flip(self, roll: bool) -> NotLegal:
-        me, view = self.me, self.view
-        if view.phase not in (DECLARE, AFTER_MOVE):
-            return self.wrong_phase()
-        if not any(place == me.node for place, _tid in view.face_down):
-            return NotLegal("no_token", (("node", me.node),))
-        if view.flipped_this_turn:
-            return NotLegal("already_flipped")
-        if roll:
-            if view.phase != DECLARE:
-                return self.wrong_phase()
-            if roll_only_when_broke(view.options) and me.cash >= FLIP_PRICE:
-                return NotLegal("can_afford_flip", (("price", FLIP_PRICE),))
-        elif me.cash < FLIP_PRICE:
-            return NotLegal("cannot_afford", (("price", FLIP_PRICE), ("cash", me.cash)))
-        return self.wrong_phase()
-
-    def why_not_fly(self, to: str | None) -> NotLegal:
-        me = self.me
-        if me.voyage is not None:
-            return NotLegal("at_sea")
-        if me.node not in AIRPORTS:
-            return NotLegal("not_an_airport", (("node", me.node),))
-        if to is not None and (me.node, to) not in AIR:
-            return NotLegal("no_such_route", (("start", me.node), ("to", to)))
-        if me.cash < AIR_FARE:
-            return NotLegal("cannot_afford", (("price", AIR_FARE), ("cash", me.cash)))
-        return self.wrong_phase()
-
-    def why_not_sail(self, to: str | None, free: bool) -> NotLegal:
-        me = self.me
-        if me.node not in PORTS:
-            return NotLegal("not_a_port", (("node", me.node),))
-        if to is not None and (me.node, to) not in LEGS:
-            return NotLegal("no_such_leg", (("port", me.node), ("dest", to)))
-        if free and me.cash >= SEA_FARE:
-            return NotLegal("can_afford_fare", (("fare", SEA_FARE),))
-        return self.wrong_phase()
-
-    def why_not_board_now(self, to: str | None) -> NotLegal:
-        me, move = self.me, self.view.move
-        if me.node not in PORTS:
-            return NotLegal("not_a_port", (("node", me.node),))
-        if to is not None and (me.node, to) not in LEGS:
-            return NotLegal("no_such_leg", (("port", me.node), ("dest", to)))
-        if move is not None and move.steps <= 0:
-            return NotLegal("no_steps_left")
-        if me.cash < SEA_FARE:
-            return NotLegal("cannot_afford", (("price", SEA_FARE), ("cash", me.cash)))
-        if to is not None and move is not None and LEGS[(me.node, to)].path[1] in move.visited:
-            return NotLegal("leg_blocked", (("dest", to),))
-        return NotLegal("cannot_board_here")
-
-
-def is_base(options: Any) -> bool:
-    """Whether a game plays the plain base rules (older options name the mode, newer ones say
-    whether the Retkikunnat expansion is on)."""
-    if hasattr(options, "expansion"):
-        return not options.expansion
-    return getattr(options, "mode", "base") == "base"
 
 
 def _first(named: list[tuple[str, ...]]) -> tuple[str, ...] | None:
@@ -583,29 +543,42 @@ def _default_parser() -> AfrikanTahtiParser:
     return AfrikanTahtiParser()
 
 
-def parse(text: str, ctx: ParseContext) -> ParseResult:
-    """Understand ``text`` as Afrikan Tähti actions legal for the speaker now (see the module docstring)."""
+def parse(text: str, ctx: ParseContext[View]) -> ParseResult:
+    """What ``text`` means as an Afrikan Tähti action for the speaker now (see the module docstring)."""
     return _default_parser().parse(text, ctx)
 
 
 # --------------------------------------------------------------------------------------------------
-# 5. Retkikunnat (expansion) commands: cards, characters, answers, duels and offers
+# 3. Retkikunnat (expansion) commands: cards, characters, answers, duels and offers
+# --------------------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class XReading:
-    said: set[str] = field(default_factory=set)
-    denied: set[str] = field(default_factory=set)
+class ExpansionReading(Reading):
+    """Besides the concepts: the cards, places and seats named, and the bare numbers (dice, sums,
+    option numbers). A lone negation ("en") counts as a denied :data:`NEG`."""
+
     cards: list[str] = field(default_factory=list)
     places: list[str] = field(default_factory=list)
     seats: list[int] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
 
-    def has(self, *concepts: str) -> bool:
-        return any(c in self.said for c in concepts)
+    def concepts_of(self, item: Item) -> Iterable[str]:
+        return {c for c in item.concepts if ":" not in c} - {NEG}
+
+    def take(self, items: Sequence[Item], index: int) -> None:
+        item = items[index]
+        concepts = set(item.concepts)
+        self.cards.extend(c[5:] for c in sorted(concepts) if c.startswith("card:"))
+        self.places.extend(c[6:] for c in sorted(concepts) if c.startswith("place:"))
+        if item.has(NEG) and not set(self.concepts_of(item)):
+            self.denied.add(NEG)
+        self.seats.extend(item.seats)
+        if item.numbers and not concepts:
+            self.numbers.extend(n.value for n in item.numbers[:1] if n.value is not None)
 
 
-_X_HEADS = {
+_HEADS = {
     "sell": X_SELL,
     "use": X_USE,
     "discard": X_DISCARD,
@@ -619,29 +592,23 @@ _X_HEADS = {
 }
 
 
-class XParser:
+def _in_private(ctx: ParseContext[View]) -> bool:
+    """Whether the message came in the private chat. It is no fact of the game, so no view holds
+    it; the core still passes it in ``ParseContext.extra`` (TODO(#11): a typed field)."""
+    return bool(ctx.extra.get("private", True))
+
+
+class ExpansionParser:
     """Matches an expansion command against the legal notations; ``None`` when it says nothing the
     expansion knows, so the base phases' parser gets its turn."""
 
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
         self.lexicon = Lexicon(expansion_lexicon_words(), lemmatizer)
 
-    def read(self, text: str, lang: str, names: Sequence[str]) -> XReading:
-        r = XReading()
-        for item in self.lexicon.scan(text.replace("-", " "), lang, names):
-            concepts = set(item.concepts)
-            r.cards.extend(c[5:] for c in sorted(concepts) if c.startswith("card:"))
-            r.places.extend(c[6:] for c in sorted(concepts) if c.startswith("place:"))
-            plain = {c for c in concepts if ":" not in c}
-            (r.denied if item.negated else r.said).update(plain - {NEG})
-            if item.has(NEG) and not plain - {NEG}:
-                r.denied.add(NEG)
-            r.seats.extend(item.seats)
-            if item.numbers and not concepts:
-                r.numbers.extend(n.value for n in item.numbers[:1] if n.value is not None)
-        return r
+    def read(self, text: str, lang: str, names: Sequence[str]) -> ExpansionReading:
+        return ExpansionReading.of(self.lexicon.scan(text.replace("-", " "), lang, names))
 
-    def parse(self, text: str, ctx: ParseContext) -> ParseResult | None:
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult | None:
         r = self.read(text, ctx.lang, ctx.seat_names)
         legal = list(ctx.legal)
         if not legal:
@@ -653,15 +620,16 @@ class XParser:
             fits = [n for n in legal if n in ("pass", "decline", "reroll_done")][:1]
         if not fits:
             return None
-        if any(n.startswith("play ") for n in fits) and not ctx.extra.get("private", True):
+        if any(n.startswith("play ") for n in fits) and not _in_private(ctx):
             return NotLegal("play_in_private")
         if len(fits) == 1:
             return Parsed((fits[0],))
         return Ambiguous(tuple(fits[:8]), "card")
 
-    def _fits(self, w: list[str], r: XReading, ctx: ParseContext) -> bool:
+    def _fits(self, w: list[str], r: ExpansionReading, ctx: ParseContext[View]) -> bool:
         head = w[0]
         cards, places, seats = r.cards, r.places, r.seats
+        x: XView | None = ctx.view.x
         match w:
             case ["character", ident]:
                 return ident in cards
@@ -686,13 +654,13 @@ class XParser:
                     return False  # "myyn Ratsun Matille": a trade offer
                 if head == "hold" and r.has(X_UNHOLD):
                     return False
-                return r.has(_X_HEADS[head]) and card in cards
+                return r.has(_HEADS[head]) and card in cards
             case ["play", card, *arg]:
                 if card not in cards or not (r.has(X_PLAY) or (len(w) == 2 and not r.said)):
                     return False
                 if arg and ":" in arg[0]:
                     s, _, target = arg[0].partition(":")
-                    seat = seat_of_word(s)
+                    seat = seat_of(s)
                     return (not seats or seat in seats) and (target in cards or len(cards) == 1)
                 return not arg or not places or arg[0] in places
             case ["pass"]:
@@ -702,7 +670,7 @@ class XParser:
             case ["decline"]:
                 return r.has(X_DECLINE) or bool(r.denied & {X_ACCEPT})
             case ["duel", s, target]:
-                if not r.has(X_DUEL) or (seats and seat_of_word(s) not in seats):
+                if not r.has(X_DUEL) or (seats and seat_of(s) not in seats):
                     return False
                 kind, _, arg_ = target.partition(":")
                 if r.has(X_STAR):
@@ -717,9 +685,9 @@ class XParser:
             case ["swap_stack", pid]:
                 return r.has(X_SWAP) and pid in places
             case ["peek" | "exchange" | "buy_discard" | "gem_roll"]:
-                return r.has(_X_HEADS[head])
+                return r.has(_HEADS[head])
             case ["choose", option]:
-                seat = seat_of_word(option)
+                seat = seat_of(option)
                 if seat is not None:
                     return seat in seats
                 if option in places or option in cards:
@@ -731,39 +699,32 @@ class XParser:
                     and options[r.numbers[0] - 1] == option
                 )
             case ["roll"]:
-                prompt = getattr(getattr(ctx.view, "x", None), "prompt", None)
+                prompt = x.prompt if x is not None else None
                 return prompt is not None and prompt.kind in ("danger", "duel") and r.has(X_ROLL)
             case ["flip" | "flip_roll"]:
                 return (
-                    getattr(ctx.view, "phase", None) == "phase3"
-                    and r.has(X_FLIP)
-                    and ((head == "flip_roll") == r.has(X_ROLL))
+                    ctx.view.phase == "phase3" and r.has(X_FLIP) and ((head == "flip_roll") == r.has(X_ROLL))
                 )
             case ["end_phase"]:
-                return getattr(ctx.view, "phase", None) in ("phase2", "phase3") and r.has(X_END, X_DONE)
+                return ctx.view.phase in ("phase2", "phase3") and r.has(X_END, X_DONE)
         return False
 
-    def _offer(self, r: XReading, ctx: ParseContext) -> ParseResult:
+    def _offer(self, r: ExpansionReading, ctx: ParseContext[View]) -> ParseResult:
         others = [s for s in dict.fromkeys(r.seats) if s != ctx.seat]
-        if len(others) != 1 or ctx.seat is None:
+        x: XView | None = ctx.view.x
+        if len(others) != 1 or ctx.seat is None or x is None:
             targets = sorted({n.split()[1] for n in ctx.legal if n.startswith("offer ")})
             return Ambiguous(
                 tuple(n for n in ctx.legal if n.startswith("offer ") and n.split()[1] in targets)[:6],
                 "player",
             )
         other = others[0]
-        players = ctx.view.x.players
-        mine = {i.split("#")[0] for i in players[ctx.seat].cards}
-        theirs = {i.split("#")[0] for i in players[other].cards}
+        mine = {i.split("#")[0] for i in x.players[ctx.seat].cards}
+        theirs = {i.split("#")[0] for i in x.players[other].cards}
         give = [c for c in r.cards if c in mine]
         get = [c for c in r.cards if c in theirs and c not in give]
         sums = [str(n) for n in r.numbers if n >= 100]
         if sums:
             (get if give and not get else give).append(sums[0])
-        if not give and not get:
-            return NotLegal("empty_offer")
-        return Parsed((f"offer seat{other} {','.join(give) or '-'} for {','.join(get) or '-'}",))
-
-
-def seat_of_word(word: str) -> int | None:
-    return int(word[4:]) if word.startswith("seat") and word[4:].isdigit() else None
+        # an offer of nothing for nothing is still what was said: the engine refuses it
+        return meant(Offer(other, tuple(give), tuple(get)))
