@@ -118,5 +118,9 @@ class AfrikanTahtiUI(GameUI):
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return texts.reason_text(code, params, ctx)
 
+    def cards_in(self, text: str) -> list[str]:
+        # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
+        return names.cards_in(text)
+
 
 UI = AfrikanTahtiUI()

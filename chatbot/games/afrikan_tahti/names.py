@@ -9,11 +9,12 @@ id instead of breaking a message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
-from chatbot.core.i18n import N_, Translator
+from chatbot.core.i18n import N_, Translator, translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from engines.afrikan_tahti.board import HAZARDS, LAND, PLACE_SET, SEA_DOTS
@@ -511,6 +512,25 @@ def option_text(option: str, ctx: RenderContext) -> str:
     if option == "buy":
         return ctx.t.gettext("buy")
     return card_name(option, ctx.t)
+
+
+@lru_cache(maxsize=1)
+def _card_names() -> re.Pattern[str]:
+    """Every card and character name in Finnish and English, the longest first (so "Vanha kartta"
+    is one name, not "kartta" in it), as whole words."""
+    found = {
+        translator(lang).gettext(name)
+        for table in (cards.CHARACTERS, cards.EXPEDITION_CARDS, cards.EVENT_CARDS, cards.DANGER_CARDS)
+        for name, _text in table.values()
+        for lang in ("fi", "en")
+    }
+    alternatives = "|".join(re.escape(n) for n in sorted(found, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def cards_in(text: str) -> list[str]:
+    """Every card or character named in a rendered text, in order (for the no-leak check)."""
+    return _card_names().findall(text)
 
 
 def offer_items(word: str) -> tuple[str, ...]:
