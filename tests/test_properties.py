@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chatbot.core.i18n import translator
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.core.ports import RenderContext
 from chatbot.games import UIS
 from engines import GAMES
 from engines.contract import IllegalAction
@@ -78,11 +80,14 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
     result = ui.parse(text, ctx)
     assert isinstance(result, Parsed | NotUnderstood | NotLegal | Ambiguous)
     if isinstance(result, Parsed):
-        # a parser returns what the text meant; a first move that is not legal now is the engine's to refuse
+        # a parser returns what the text meant: a notation the engine reads; a first move that is not
+        # legal now is refused by the engine's check, with a reason that has a text
         assert result.actions
+        action = engine.parse_notation(result.actions[0])
         if result.actions[0] not in legal:
-            with pytest.raises(IllegalAction):
-                engine.check(state, seat, engine.parse_notation(result.actions[0]))
+            with pytest.raises(IllegalAction) as refused:
+                engine.check(state, seat, action)
+            assert ui.reason_text(refused.value.code, refused.value.params, RenderContext(translator(lang), names, seat))
     if isinstance(result, Ambiguous):
         assert set(result.candidates) <= set(legal)
 

@@ -1,15 +1,23 @@
-"""The values of the Afrikan Tähti engine: constants, options, state, actions and their notation, views.
+"""What both layers of Afrikan Tähti share: constants, options, the state and its working copy, every
+action (the base game's and Retkikunnat's) with its notation, the views, the move menu and the test
+presets of ``new_game``.
 
-The behaviour (turn flow, legality, setup) is in :mod:`engines.afrikan_tahti.rules`.
+The expansion's own values (its part of the state and of the views) are in
+:mod:`engines.afrikan_tahti.retkikunnat.model`; the rules in :mod:`engines.afrikan_tahti.rules`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
 
 from engines.afrikan_tahti.board import AIR, CODE, LEGS, PLACE_SET, TREASURE_PLACES, node_of
-from engines.codec import BadNotation
+from engines.afrikan_tahti.retkikunnat.content import CHARS, EVT, EXP, HAND_CARDS
+from engines.afrikan_tahti.retkikunnat.model import Deck, Ext, Job, SeatX, TurnX
+from engines.codec import BadNotation, Notation, one_of
+from engines.work import Work
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -156,68 +164,214 @@ class State:
     dice: tuple[int, ...] = ()  # preset d6 results still to come (tests)
     preset_layout: tuple[tuple[str, str], ...] = ()  # (place, kind) fixed at setup (tests)
     preset_first: int | None = None
-    ext: Any = None  # the expansion's part of the state
+    ext: Ext | None = None  # Retkikunnat's part of the state (None in the base game)
 
 
 # ---------------------------------------------------------------------------------------------
-# Actions (spec §7)
+# Actions (spec §7): the base game's, then Retkikunnat's
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
+    NOTATION: ClassVar[str] = "start {place}"
     place: str
 
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    pass
+    NOTATION: ClassVar[str] = "roll"
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    NOTATION: ClassVar[str] = "move {to}[ via {via}]"
     to: str
     via: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Board:
+    NOTATION: ClassVar[str] = "board {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class FreeSail:
+    NOTATION: ClassVar[str] = "free_sail {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class Fly:
+    NOTATION: ClassVar[str] = "fly {to}"
     to: str
 
 
 @dataclass(frozen=True, slots=True)
 class Flip:
-    pass
+    NOTATION: ClassVar[str] = "flip"
 
 
 @dataclass(frozen=True, slots=True)
 class FlipRoll:
-    pass
+    NOTATION: ClassVar[str] = "flip_roll"
 
 
 @dataclass(frozen=True, slots=True)
 class Stay:
-    pass
+    NOTATION: ClassVar[str] = "stay"
 
 
 @dataclass(frozen=True, slots=True)
 class EndPhase:
-    pass
+    NOTATION: ClassVar[str] = "end_phase"
 
 
 Action = Start | Roll | Move | Board | FreeSail | Fly | Flip | FlipRoll | Stay | EndPhase
-ACTION_TYPES: tuple[type, ...] = (Start, Roll, Move, Board, FreeSail, Fly, Flip, FlipRoll, Stay, EndPhase)
+BASE_ACTIONS: tuple[type, ...] = (Start, Roll, Move, Board, FreeSail, Fly, Flip, FlipRoll, Stay, EndPhase)
 
-#: the turn phases as data: which actions each phase accepts (an expansion adds its phases here)
+@dataclass(frozen=True, slots=True)
+class Character:
+    NOTATION: ClassVar[str] = "character {id}"
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seaplane:
+    NOTATION: ClassVar[str] = "seaplane {to}"
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class GemRoll:
+    NOTATION: ClassVar[str] = "gem_roll"
+
+
+@dataclass(frozen=True, slots=True)
+class RerollMove:
+    NOTATION: ClassVar[str] = "reroll_move"
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    NOTATION: ClassVar[str] = "adjust {delta:+d}"
+    delta: int  # +1 | -1
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    NOTATION: ClassVar[str] = "use {card}[ {arg}]"
+    card: str
+    arg: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    NOTATION: ClassVar[str] = "reroll {card} {dice}"
+    card: str  # an expedition card id, or "doctor" (the character's reroll)
+    dice: tuple[int, ...]  # 1-5, ascending
+
+
+@dataclass(frozen=True, slots=True)
+class RerollDone:
+    NOTATION: ClassVar[str] = "reroll_done"
+
+
+@dataclass(frozen=True, slots=True)
+class Sell:
+    NOTATION: ClassVar[str] = "sell {card}"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    NOTATION: ClassVar[str] = "discard {card}"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    NOTATION: ClassVar[str] = "hold {card}"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unhold:
+    NOTATION: ClassVar[str] = "unhold {card}"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    NOTATION: ClassVar[str] = "play {card}[ {arg}]"
+    card: str
+    arg: str | None = None  # "seat2:rifle" (Sabotage on a lasting card), a place (Surprise!)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    NOTATION: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    NOTATION: ClassVar[str] = "duel seat{seat} {target}"
+    seat: int
+    target: str  # star | horseshoe | card:<id> | money:<200|400|600>
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    NOTATION: ClassVar[str] = "offer seat{seat} {give} for {get}"
+    seat: int
+    give: tuple[str, ...]  # card ids and at most one sum of money (digits)
+    get: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    NOTATION: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    NOTATION: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class SwapStack:
+    NOTATION: ClassVar[str] = "swap_stack {place}"
+    place: str
+
+
+@dataclass(frozen=True, slots=True)
+class Peek:
+    NOTATION: ClassVar[str] = "peek"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    NOTATION: ClassVar[str] = "exchange"
+
+
+@dataclass(frozen=True, slots=True)
+class BuyDiscard:
+    NOTATION: ClassVar[str] = "buy_discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    NOTATION: ClassVar[str] = "choose {option}"
+    option: str  # a place, a card id, seat<k>
+
+
+RETKIKUNNAT_ACTIONS: tuple[type, ...] = (
+    Character, Seaplane, GemRoll, RerollMove, Adjust, Use, Reroll, RerollDone, Sell, Discard, Hold, Unhold,
+    Play, Pass, Duel, Offer, Accept, Decline, SwapStack, Peek, Exchange, BuyDiscard, Choose,
+)
+ACTIONS: tuple[type, ...] = (*BASE_ACTIONS, *RETKIKUNNAT_ACTIONS)
+
+#: the turn phases of the base game as data: which actions each phase accepts
 PHASE_ACTIONS: dict[str, tuple[type, ...]] = {
     SETUP: (Start,),
     DECLARE: (Roll, Board, FreeSail, Fly, Flip, FlipRoll, Stay),
@@ -227,65 +381,155 @@ PHASE_ACTIONS: dict[str, tuple[type, ...]] = {
     OVER: (),
 }
 
-_SIMPLE: dict[str, Action] = {
-    "roll": Roll(), "flip": Flip(), "flip_roll": FlipRoll(), "stay": Stay(), "end_phase": EndPhase(),
+
+# ---------------------------------------------------------------------------------------------
+# Notation (spec §7): one codec for every action, from the NOTATION templates
+
+_SEAT = re.compile(r"seat([0-5])")
+_MONEY = re.compile(r"[1-9][0-9]{2,4}")
+
+
+def seat_of(word: str) -> int | None:
+    m = _SEAT.fullmatch(word)
+    return int(m.group(1)) if m else None
+
+
+def _word_is_seat(word: str) -> int:
+    if not re.fullmatch(r"[0-5]", word):
+        raise ValueError(word)
+    return int(word)
+
+
+def _read_node(word: str) -> str:
+    node = node_of(word)
+    if node is None:
+        raise ValueError(word)
+    return node
+
+
+def _read_place(word: str) -> str:
+    node = node_of(word)
+    if node is None or node not in PLACE_SET:
+        raise ValueError(word)
+    return node
+
+
+def _read_card(word: str) -> str:
+    # any card a command may name; which deck each action accepts is in _FITS
+    if word in EXP or word in EVT or word == "doctor":
+        return word
+    raise ValueError(word)
+
+
+def _read_arg(word: str) -> str:
+    if ":" in word:  # Sabotage aimed at a lasting card: seat<k>:<card>
+        s, _, card = word.partition(":")
+        if seat_of(s) is None or card not in EXP:
+            raise ValueError(word)
+        return word
+    return _read_place(word)
+
+
+def _read_dice(word: str) -> tuple[int, ...]:
+    dice = tuple(int(d) for d in word.split(","))
+    if not dice or list(dice) != sorted(set(dice)) or not all(1 <= d <= 5 for d in dice):
+        raise ValueError(word)
+    return dice
+
+
+def _read_target(word: str) -> str:
+    kind, _, arg = word.partition(":")
+    if (word in ("star", "horseshoe") or (kind == "card" and arg in EXP)
+            or (kind == "money" and arg in ("200", "400", "600"))):
+        return word
+    raise ValueError(word)
+
+
+def _read_option(word: str) -> str:
+    if seat_of(word) is not None or word in EXP or word in PLACE_SET or word == "buy":
+        return word
+    return _read_place(word)
+
+
+_ADJUST = {"+1": 1, "-1": -1}
+
+
+def _code(node: str) -> str:
+    return CODE.get(node) or node
+
+
+def _normalise(text: str) -> str:
+    # Lower case and one space between words, as the notation always read its input. Only ASCII
+    # can name an action (a text that lower() leaves non-ASCII, say "ſtay", which the codec's
+    # case-insensitive match would take for "stay", names none), except the digits of a reroll,
+    # which were always read with int().
+    norm = " ".join(text.lower().split())
+    return norm if all(ch.isascii() or ch.isdecimal() for ch in norm) else ""
+
+
+def _offer_words(text: str) -> str:
+    # the spec's wording "offer seat1 give a,b get c" is read as "offer seat1 a,b for c"
+    norm = _normalise(text)
+    words = norm.split(" ")
+    if len(words) == 6 and words[0] == "offer" and words[2] == "give" and words[4] == "get":
+        return " ".join((words[0], words[1], words[3], "for", words[5]))
+    return norm
+
+
+def _items(word: str) -> tuple[str, ...]:
+    """The two sides of a trade offer: card ids and at most one sum, ``-`` for nothing."""
+    if word == "-":
+        return ()
+    items = tuple(word.split(","))
+    money = [i for i in items if _MONEY.fullmatch(i)]
+    cards = [i for i in items if i in EXP]
+    if len(money) + len(cards) != len(items) or len(money) > 1 or len(set(cards)) != len(cards):
+        raise BadNotation(word)
+    return items
+
+
+#: what each action accepts beyond its fields' readers: the same field name means different sets in
+#: different actions (``to``: any node in ``move``, a place elsewhere; ``card``: an expedition card in
+#: ``use``, a hand card in ``play``, either in ``discard``; ``arg``: a place in ``use``)
+_FITS: dict[type, Callable[[Any], bool]] = {
+    Board: lambda a: a.to in PLACE_SET,
+    FreeSail: lambda a: a.to in PLACE_SET,
+    Fly: lambda a: a.to in PLACE_SET,
+    Seaplane: lambda a: a.to in PLACE_SET,
+    Use: lambda a: a.card in EXP and (a.arg is None or ":" not in a.arg),
+    Reroll: lambda a: a.card in EXP or a.card == "doctor",
+    Sell: lambda a: a.card in EXP,
+    Hold: lambda a: a.card in EXP,
+    Unhold: lambda a: a.card in EXP,
+    Discard: lambda a: a.card in EXP or a.card in EVT,
+    Play: lambda a: a.card in HAND_CARDS,
 }
-_ONE_ARG: dict[str, type] = {"start": Start, "board": Board, "free_sail": FreeSail, "fly": Fly}
 
 
-def notation(action: Any) -> str:
-    match action:
-        case Roll():
-            return "roll"
-        case Move(to, None):
-            return f"move {CODE[to]}"
-        case Move(to, via) if via is not None:
-            return f"move {CODE[to]} via {CODE[via]}"
-        case Board(to):
-            return f"board {to}"
-        case FreeSail(to):
-            return f"free_sail {to}"
-        case Fly(to):
-            return f"fly {to}"
-        case Flip():
-            return "flip"
-        case FlipRoll():
-            return "flip_roll"
-        case Stay():
-            return "stay"
-        case EndPhase():
-            return "end_phase"
-        case Start(place):
-            return f"start {place}"
-    raise ValueError(f"not an Afrikan Tähti action: {action!r}")
-
-
-def parse_notation(text: str) -> Action:
-    if not isinstance(text, str):
-        raise BadNotation(text)
-    words = text.strip().lower().split()
-    if len(words) == 1 and words[0] in _SIMPLE:
-        return _SIMPLE[words[0]]
-    if len(words) == 2 and words[0] in _ONE_ARG:
-        place = node_of(words[1])
-        if place is None or place not in PLACE_SET:
+class _Notation(Notation):
+    # The shared codec picks a field's reader by the field's name only; :data:`_FITS` adds the
+    # check per action class that the hand-written parser made (see above), so that the codec
+    # refuses exactly what it refused.
+    def read(self, text: str) -> Any:
+        action = super().read(text)
+        fits = _FITS.get(type(action))
+        if fits is not None and not fits(action):
             raise BadNotation(text)
-        cls = _ONE_ARG[words[0]]
-        action: Action = cls(place)
         return action
-    if words and words[0] == "move" and len(words) in (2, 4):
-        to = node_of(words[1])
-        via = None
-        if len(words) == 4:
-            if words[2] != "via":
-                raise BadNotation(text)
-            via = node_of(words[3])
-            if via is None:
-                raise BadNotation(text)
-        if to is None:
-            raise BadNotation(text)
-        return Move(to, via)
-    raise BadNotation(text)
+
+
+#: the notation of every action (``Engine.notation_codec``)
+NOTATION = _Notation(
+    ACTIONS,
+    readers={"to": _read_node, "via": _read_node, "place": _read_place, "id": one_of(CHARS),
+             "delta": _ADJUST.__getitem__, "card": _read_card, "arg": _read_arg, "dice": _read_dice,
+             "seat": _word_is_seat, "target": _read_target, "give": _items, "get": _items,
+             "option": _read_option},
+    writers={"to": _code, "via": _code,
+             "dice": lambda d: ",".join(str(x) for x in d), "give": lambda i: ",".join(i) or "-",
+             "get": lambda i: ",".join(i) or "-"},
+    normalise=_offer_words,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,7 +569,8 @@ class View:
     winner: int | None
     end_reason: str | None
     # added with Retkikunnat: the pending decision (None: the phase's own actions) and the
-    # expansion's part of the table (``xmodel.XView``; None in the base game)
+    # expansion's part of the table (``retkikunnat.model.XView``; None in the base game; typed Any
+    # so that readers of a Retkikunnat view need no narrowing)
     prompt: str | None = None
     x: Any = None
 
@@ -338,14 +583,14 @@ def content_id(tid: str, kind: str) -> str:
 # Pure helpers shared by check, candidates and perform
 
 
-def kind_of(contents: tuple[tuple[str, str], ...], tid: str) -> str:
+def kind_of(contents: Sequence[Sequence[str]], tid: str) -> str:
     for t, k in contents:
         if t == tid:
             return k
     raise KeyError(tid)
 
 
-def top_token(stacks: tuple[tuple[str, ...], ...], node: str | None) -> str | None:
+def top_token(stacks: Sequence[Sequence[str]], node: str | None) -> str | None:
     i = TREASURE_INDEX.get(node) if node is not None else None
     if i is None or not stacks[i]:
         return None
@@ -354,3 +599,210 @@ def top_token(stacks: tuple[tuple[str, ...], ...], node: str | None) -> str | No
 
 def holds_winning_item(pawn: Pawn) -> bool:
     return bool(pawn.items)
+
+
+# ---------------------------------------------------------------------------------------------
+# The move menu (both rule sets)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMenu:
+    """The choices of a movement decision: land destinations (with every path there and the places
+    that tell the paths apart), legs to board, whether the move may end where the pawn stands, and
+    (Retkikunnat) sea nodes to sail to -- the end of the reach, or where another pawn stands (M3c)
+    -- with the leg boarded for them, and the steps on land and at sea (rain, Sea captain)."""
+
+    dests: tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]
+    boards: tuple[str, ...]
+    stop_here: bool
+    sea: tuple[tuple[str, str | None, int], ...] = ()  # (node, leg to board or None, steps)
+    land_steps: int = 0
+    sea_steps: int = 0
+
+    def paths(self, to: str) -> tuple[tuple[str, ...], ...] | None:
+        for d, ps, _vias in self.dests:
+            if d == to:
+                return ps
+        return None
+
+    def sea_target(self, to: str) -> tuple[str, str | None, int] | None:
+        return next((t for t in self.sea if t[0] == to), None)
+
+
+def chosen_path(paths: Sequence[tuple[str, ...]] | None, via: str | None) -> tuple[str, ...] | None:
+    """The path ``move <dest> [via <place>]`` takes among the ``paths`` to that destination (canonical
+    first): the canonical one, or the first that passes ``via``; None if there is none."""
+    if not paths:
+        return None
+    if via is None:
+        return paths[0]
+    return next((p for p in paths if via in p[:-1]), None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Test presets of ``new_game``
+
+
+@dataclass(frozen=True, slots=True)
+class Presets:
+    """What a test may fix at setup (all optional). Both games: ``layout`` {place: kind} (the top
+    token), ``first_seat``, ``dice`` (the next d6 results, used before the seeded generator).
+    Retkikunnat only: ``lower`` {place: kind} (discovery tokens under the equipment tokens),
+    ``characters`` (one id or None per seat), ``decks`` {"event": (ids or instances on top, ...)},
+    ``danger_dice`` (faces). A state made with presets keeps them, so that ``start_events`` and a
+    replay through ``new_game`` with the same keywords give the same game."""
+
+    layout: Mapping[str, str] | None = None
+    lower: Mapping[str, str] | None = None
+    first_seat: int | None = None
+    dice: Sequence[int] = ()
+    characters: Sequence[str | None] = ()
+    decks: Mapping[str, Sequence[str]] | None = None
+    danger_dice: Sequence[str] = ()
+
+    def given(self) -> dict[str, Any]:
+        """The presets set (not None, not empty), by name."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is not None and v != () and v != {}:
+                out[f.name] = v
+        return out
+
+    def stored(self) -> tuple[tuple[str, Any], ...]:
+        """The presets set, as the state keeps them (sorted, mappings as sorted pairs)."""
+        return tuple(sorted((k, _frozen(v)) for k, v in self.given().items()))
+
+    @classmethod
+    def from_stored(cls, stored: tuple[tuple[str, Any], ...]) -> Presets:
+        values: dict[str, Any] = {k: dict(v) if k in ("layout", "lower", "decks") else v for k, v in stored}
+        return cls(**values)
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    if isinstance(v, list | tuple):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# The working copy (both rule sets)
+
+
+class AfrikanWork(Work[State]):
+    """A mutable copy of a :class:`State` for one transition (or for reading a state): the rules of
+    both layers are functions over it. Tuples became lists, except the rows of ``stacks`` (tuples,
+    top last, replaced whole) and the entries of ``revealed``; Retkikunnat's part (``State.ext``) is unpacked into the mutable fields below and packed again
+    by :meth:`freeze`. The random streams are numbered per ply as they always were."""
+
+    seed: str
+    ply: int
+    players: int
+    options: Options
+    phase: str
+    turn: int
+    first_seat: int
+    round: int
+    pawns: list[Pawn]
+    contents: tuple[tuple[str, str], ...]  # never changes
+    stacks: list[tuple[str, ...]]  # per treasure place, bottom first
+    revealed: list[tuple[str, str]]
+    star_found: bool
+    capetown_claimed: int | None
+    move: Movement | None
+    flipped: bool
+    last_roll: int | None
+    last_roller: int | None
+    winner: int | None
+    end_reason: str | None
+    dice: list[int]
+    preset_layout: list[list[str]]
+    preset_first: int | None
+    ext: Ext | None
+    # Retkikunnat only (from ``ext``)
+    sx: list[SeatX]  # the seats' expedition parts
+    decks: dict[str, Deck]
+    rain: str | None
+    known: list[str]
+    stack: list[Job]  # pending decisions and queued work, top last
+    tx: TurnX
+    resolving: list[str]
+    ddice: list[str]
+
+    def __init__(self, state: State, *, quiet: bool = False) -> None:
+        # The token contents never change, and a stack or the revealed list changes one entry at a
+        # time: they keep the state's tuples (thawing them was most of the cost of a copy, and the
+        # rules take a copy of every state they check or show).
+        super().__init__(replace(state, contents=(), stacks=(), revealed=()), quiet=quiet)
+        self.contents = state.contents
+        self.stacks = list(state.stacks)
+        self.revealed = list(state.revealed)
+        x = state.ext
+        if x is not None:
+            self.sx = list(x.seats)
+            self.decks = {"expedition": x.expedition, "event": x.event, "danger": x.danger}
+            self.rain = x.rain
+            self.known = list(x.known)
+            self.stack = list(x.stack)
+            self.tx = x.turn
+            self.resolving = list(x.resolving)
+            self.ddice = list(x.ddice)
+
+    def freeze(self, **changes: Any) -> State:
+        if self.ext is not None:
+            self.ext = replace(
+                self.ext, seats=tuple(self.sx), expedition=self.decks["expedition"], event=self.decks["event"],
+                danger=self.decks["danger"], rain=self.rain,
+                known=tuple(t for t in self.known if any(t in st for st in self.stacks)),
+                stack=tuple(self.stack), turn=self.tx, resolving=tuple(self.resolving), ddice=tuple(self.ddice))
+        return super().freeze(**changes)
+
+    # --- small helpers ---------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def kind(self, tid: str) -> str:
+        return kind_of(self.contents, tid)
+
+    def set_pawn(self, seat: int, **changes: Any) -> Pawn:
+        p = replace(self.pawns[seat], **changes)
+        self.pawns[seat] = p
+        return p
+
+    def pay(self, seat: int, amount: int) -> None:
+        cash = self.pawns[seat].cash
+        assert cash >= amount, (cash, amount)
+        self.set_pawn(seat, cash=cash - amount)
+
+    def add_cash(self, seat: int, amount: int) -> None:
+        """Retkikunnat's payments: never below 0."""
+        self.set_pawn(seat, cash=max(0, self.pawns[seat].cash + amount))
+
+    def die(self, seat: int, purpose: str) -> int:
+        """One d6 roll by ``seat`` (preset dice first), announced to everyone."""
+        value = self.dice.pop(0) if self.dice else self.rng("d6").randint(1, 6)
+        if not 1 <= value <= 6:
+            raise ValueError(f"preset die {value} out of range")
+        self.last_roll = value
+        self.last_roller = seat
+        self.emit("rolled", seat=seat, die=value, purpose=purpose)
+        return value
+
+    # --- Retkikunnat ---------------------------------------------------------------------------
+    def top(self) -> Job | None:
+        """The job on top of the stack: the pending decision, if it is a prompt."""
+        return self.stack[-1] if self.stack else None
+
+    def push(self, j: Job) -> None:
+        self.stack.append(j)
+
+    def set_sx(self, seat: int, **changes: Any) -> SeatX:
+        v = replace(self.sx[seat], **changes)
+        self.sx[seat] = v
+        return v
+
+    def mark_used(self, seat: int, key: str) -> None:
+        self.set_sx(seat, used=(*self.sx[seat].used, key))

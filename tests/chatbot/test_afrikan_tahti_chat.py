@@ -4,6 +4,7 @@ and the generic rendering of what the Retkikunnat expansion will add."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import io
 import json
@@ -16,8 +17,9 @@ from PIL import Image, ImageChops, ImageStat
 from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
-from chatbot.games.afrikan_tahti import REASONS, TOPICS, UI
-from chatbot.games.afrikan_tahti_render import board_png
+from chatbot.games.afrikan_tahti import UI
+from chatbot.games.afrikan_tahti.picture import board_png
+from chatbot.games.afrikan_tahti.texts import REASONS, TOPICS
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES
@@ -277,3 +279,42 @@ def test_the_final_picture_of_the_golden_game_matches():
     assert got.size == expected.size
     diff = ImageStat.Stat(ImageChops.difference(got, expected)).mean
     assert sum(diff) / 3 < 2.0, diff
+
+
+def _codes_the_engine_raises() -> dict[str, set[str]]:
+    """Every literal reason code in the engine's source, with the parameter names it is raised with
+    (``IllegalAction(code, ...)`` and the ``need``/``_need`` helpers that raise it)."""
+    codes: dict[str, set[str]] = {}
+    for path in (Path(__file__).resolve().parents[2] / "engines" / "afrikan_tahti").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+            if name == "IllegalAction" and node.args:
+                arg = node.args[0]
+            elif name.endswith("need") and len(node.args) >= 2:
+                arg = node.args[1]
+            else:
+                continue
+            for literal in (arg.body, arg.orelse) if isinstance(arg, ast.IfExp) else (arg,):
+                if isinstance(literal, ast.Constant) and isinstance(literal.value, str):
+                    codes.setdefault(literal.value, set()).update(k.arg for k in node.keywords if k.arg)
+    return codes
+
+
+def test_every_reason_code_the_engine_raises_has_a_text():
+    """The parser leaves legality to the engine, so each of its refusals reaches the player as the
+    engine's reason code: each needs its own text in both languages (with the parameters it comes with)."""
+    codes = _codes_the_engine_raises()
+    assert len(codes) > 50, sorted(codes)  # the walk found the engine's checks
+    values = {"turn": 1, "phase": "move", "to": "congo", "via": "sahara", "port": "cairo", "dest": "congo",
+              "start": "cairo", "place": "congo", "node": "congo", "price": 100, "cash": 0, "fare": 100}
+    for lang in ("fi", "en"):
+        ctx = RenderContext(translator(lang), ("Matti", "Liisa"))
+        generic = UI.reason_text("no_such_code", {}, ctx)
+        for code, keys in codes.items():
+            text = UI.reason_text(code, {k: values.get(k, 1) for k in keys}, ctx)
+            assert text and text != generic, (lang, code)
+            if lang == "fi":
+                assert text != UI.reason_text(code, {k: values.get(k, 1) for k in keys},
+                                              RenderContext(translator("en"), ("Matti", "Liisa"))), code

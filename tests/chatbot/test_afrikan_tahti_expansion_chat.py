@@ -10,8 +10,10 @@ import collections
 from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
-from chatbot.games.afrikan_tahti import UI, X_REASONS, card_name
-from chatbot.games.afrikan_tahti_cards import CHARACTERS, EXPEDITION_CARDS
+from chatbot.games.afrikan_tahti import UI
+from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EXPEDITION_CARDS
+from chatbot.games.afrikan_tahti.names import card_name
+from chatbot.games.afrikan_tahti.texts import EXPANSION_REASONS
 from engines.afrikan_tahti import ENGINE
 from engines.contract import rng_for
 from tests.chatbot.table import GROUP, Table
@@ -92,6 +94,7 @@ def test_character_choice_and_a_whole_match_by_buttons_without_leaking_a_hand():
                 after = secret_names(state_of(table)) if table.match() else secret
                 leaked = {n for n in secret & after if n in body}
                 assert not leaked, (leaked, out.text)
+                assert not set(UI.cards_in(body)) & secret & after, out.text
                 for row in out.buttons:
                     assert not any(b.data.split(":", 2)[2].startswith(("play ", "offer ")) for b in row)
     assert table.match() is None, "the match did not end"
@@ -176,5 +179,14 @@ def test_every_phase_prompt_and_event_renders_in_both_languages():
 def test_every_new_reason_code_has_a_text_in_finnish():
     fi = translator("fi")
     ctx = RenderContext(fi, NAMES, 0)
-    for code, text in X_REASONS.items():
+    for code, text in EXPANSION_REASONS.items():
         assert UI.reason_text(code, {}, ctx) == fi.gettext(text) != text, code
+
+
+def test_cards_in_finds_the_card_names_a_text_carries():
+    """Cards are named plainly, not in brackets: the UI's own finder (for the no-leak checks) finds
+    them in either language, a longer name as one."""
+    fi, en = translator("fi"), translator("en")
+    text = f"🃏 Kätesi: {card_name('sabotage', fi)}, {card_name('rifle', fi)} · {card_name('doctor', en)}"
+    assert UI.cards_in(text) == [card_name("sabotage", fi), card_name("rifle", fi), card_name("doctor", en)]
+    assert UI.cards_in("⭐ Afrikan tähti – kierros 1\n🔴 Anna: Kairossa · 400 £") == []

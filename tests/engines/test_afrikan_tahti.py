@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from engines import GAMES
-from engines.afrikan_tahti import ENGINE, Options, Pawn, Voyage, ai, board, cards
+from engines.afrikan_tahti import ENGINE, ai, board
 from engines.afrikan_tahti.board import CODE, LEGS, TREASURE_PLACES, land_paths
 from engines.afrikan_tahti.model import (
     Board,
@@ -20,15 +20,20 @@ from engines.afrikan_tahti.model import (
     Fly,
     FreeSail,
     Move,
+    Options,
+    Pawn,
     Roll,
     Start,
     Stay,
+    Voyage,
     content_id,
 )
+from engines.afrikan_tahti.retkikunnat import cards, content
 from engines.codec import BadNotation
-from engines.contract import IllegalAction, rng_for
+from engines.contract import rng_for
 from engines.playout import play_ai_game, replay
 from engines.simulate import simulate
+from tests.engines.afrikan_tahti_helpers import codes, first, idle, legal, play, refused
 
 BASE = Options(expansion=False)  # these are the base game's scenarios (expansion=True is the default)
 
@@ -46,32 +51,6 @@ def new(*at, cash=None, dice=(), layout=None, players=None, **options):
             pawn = replace(pawn, cash=cash[s] if isinstance(cash, tuple) else cash)
         pawns[s] = pawn
     return replace(st, pawns=tuple(pawns), phase="release" if pawns[0].captured else "declare")
-
-
-def play(state, seat, *moves):
-    events = []
-    for text in moves:
-        state, evs = ENGINE.apply(state, seat, ENGINE.parse_notation(text))
-        events.extend(evs)
-    return state, events
-
-
-def legal(state, seat=0):
-    return {ENGINE.notation(a) for a in ENGINE.legal_actions(state, seat)}
-
-
-def codes(events):
-    return [e.code for e in events]
-
-
-def first(events, code):
-    return next(e for e in events if e.code == code)
-
-
-def refused(state, seat, text):
-    with pytest.raises(IllegalAction) as info:
-        ENGINE.apply(state, seat, ENGINE.parse_notation(text))
-    return info.value.code
 
 
 def c(node):
@@ -638,22 +617,22 @@ def test_dump_load_and_replay_with_presets():
     assert again == state
 
 
-def test_default_actions_follow_the_spec_table():
+def test_idle_actions_follow_the_spec_table():
     st = new("dar_fur", dice=(6,))
-    assert ENGINE.default_action(st, 0) == Stay()
+    assert idle(st, 0) == Stay()
     st = play(st, 0, "roll")[0]
-    assert ENGINE.default_action(st, 0) == Move("dar_fur")
+    assert idle(st, 0) == Move("dar_fur")
     st = play(new("egypt", dice=(1, 1)), 0, "roll", "move p64")[0]  # onto a dot toward Dar-Fur
     st = play(st, 1, "stay")[0]
     st = play(st, 0, "roll")[0]
-    assert ENGINE.default_action(st, 0) == Move("egypt")
+    assert idle(st, 0) == Move("egypt")
     # no place within reach: the exact allowance toward the nearest place
     st = play(new(Pawn(board.node_of("p70")), dice=(1,)), 0, "roll")[0]
     assert legal(st) == {"move p69", "move p71"}
-    assert ENGINE.default_action(st, 0) == Move(board.node_of("p69"))
+    assert idle(st, 0) == Move(board.node_of("p69"))
     st = play(new("dar_fur", dice=(2,)), 0, "roll", "move bahr_el_ghasal")[0]
-    assert ENGINE.default_action(st, 0) == EndPhase()
-    assert ENGINE.default_action(st, 1) is None
+    assert idle(st, 0) == EndPhase()
+    assert idle(st, 1) is None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -727,8 +706,8 @@ def test_rng_is_the_only_randomness():
 
 def test_deck_draws_and_reshuffles():
     rng = random.Random(3)
-    deck = cards.shuffled("event", cards.EVENT_CARDS, rng)
-    assert len(cards.EVENT_CARDS) == 59 and len(cards.EXPEDITION_CARDS) == 55 and len(cards.DANGER_CARDS) == 42
+    deck = cards.shuffled("event", content.EVENT_CARDS, rng)
+    assert len(content.EVENT_CARDS) == 59 and len(content.EXPEDITION_CARDS) == 55 and len(content.DANGER_CARDS) == 42
     deck, card, re = cards.draw(deck, rng)
     assert card is not None and not re and len(deck.draw) == 58
     deck = cards.discard(replace(deck, draw=()), card)

@@ -10,16 +10,25 @@ from dataclasses import replace
 
 import pytest
 
-from engines.afrikan_tahti import ENGINE, Options, Pawn, Voyage, board
+from engines.afrikan_tahti import ENGINE, board
 from engines.afrikan_tahti.board import LEGS, TREASURE_PLACES
-from engines.afrikan_tahti.cards import DANGER_CARDS, EVENT_CARDS, EXPEDITION_CARDS, card_id
-from engines.afrikan_tahti.model import content_id
-from engines.afrikan_tahti.xdata import CHARACTERS, CHARS, DISCOVERY_MIX, EQUIPMENT_MIX, EXP
-from engines.afrikan_tahti.xmodel import Reroll, TurnX
+from engines.afrikan_tahti.model import Options, Pawn, Reroll, Voyage, content_id
+from engines.afrikan_tahti.retkikunnat.content import (
+    CHARACTERS,
+    CHARS,
+    DANGER_CARDS,
+    DISCOVERY_MIX,
+    EQUIPMENT_MIX,
+    EVENT_CARDS,
+    EXP,
+    EXPEDITION_CARDS,
+    card_id,
+)
+from engines.afrikan_tahti.retkikunnat.model import TurnX
 from engines.codec import BadNotation
-from engines.contract import IllegalAction
 from engines.playout import play_ai_game, replay
 from engines.simulate import simulate
+from tests.engines.afrikan_tahti_helpers import codes, first, idle, legal, play, refused
 
 BLANKS = ("blank",) * 5
 EXP_START = {c: tuple(CHARS[c]["starting_cards"]) for c in CHARACTERS}
@@ -80,32 +89,6 @@ def set_hand(st, seat, ids):
     seats = list(x.seats)
     seats[seat] = replace(seats[seat], hand=tuple(new))
     return replace(st, ext=replace(x, seats=tuple(seats), event=replace(x.event, draw=tuple(pool))))
-
-
-def play(state, seat, *moves):
-    events = []
-    for text in moves:
-        state, evs = ENGINE.apply(state, seat, ENGINE.parse_notation(text))
-        events.extend(evs)
-    return state, events
-
-
-def legal(state, seat=0):
-    return {ENGINE.notation(a) for a in ENGINE.legal_actions(state, seat)}
-
-
-def codes(events):
-    return [e.code for e in events]
-
-
-def first(events, code):
-    return next(e for e in events if e.code == code)
-
-
-def refused(state, seat, text):
-    with pytest.raises(IllegalAction) as info:
-        ENGINE.apply(state, seat, ENGINE.parse_notation(text))
-    return info.value.code
 
 
 def cards_of(st, seat):
@@ -480,7 +463,7 @@ def test_card_limit_discards_at_once_with_sale_values_and_full_kit():
 
 
 def test_completeness_any_either_or_choice_three_of_each_or_two_with_five_players():
-    from engines.afrikan_tahti.xdata import complete
+    from engines.afrikan_tahti.retkikunnat.content import complete
     inst = lambda *ids: tuple(f"{i}#1" for i in ids)  # noqa: E731
     assert complete(inst(*COMPLETE), 3)
     assert not complete(inst("village_chief", "gold_digger", "hunter"), 3)
@@ -1087,19 +1070,19 @@ def test_notation_of_the_expansion_round_trips_within_45_bytes():
 
 def test_idle_defaults_follow_the_spec_table():
     st = horse_use(hands={1: ("sabotage",)})
-    assert ENGINE.default_action(st, 0).__class__.__name__ == "EndPhase"
+    assert idle(st, 0).__class__.__name__ == "EndPhase"
     st, _ = play(st, 0, "use horse")
-    assert ENGINE.notation(ENGINE.default_action(st, 1)) == "pass"
+    assert ENGINE.notation(idle(st, 1)) == "pass"
     st, _ = danger_at_egypt("trap", BLANKS, cards={0: ("rifle",)}, chars=("aviator", "teacher"))
-    assert ENGINE.notation(ENGINE.default_action(st, 0)) == "roll"
+    assert ENGINE.notation(idle(st, 0)) == "roll"
     st, _ = play(st, 0, "roll")
-    assert ENGINE.notation(ENGINE.default_action(st, 0)) == "reroll_done"
+    assert ENGINE.notation(idle(st, 0)) == "reroll_done"
     st, _ = event_at_egypt("shortcut")
-    assert ENGINE.notation(ENGINE.default_action(st, 0)) == "decline"
+    assert ENGINE.notation(idle(st, 0)) == "decline"
     st = xnew("egypt")
-    assert ENGINE.notation(ENGINE.default_action(st, 0)) == "stay"
+    assert ENGINE.notation(idle(st, 0)) == "stay"
     st = ENGINE.new_game(2, "idle")
-    assert ENGINE.notation(ENGINE.default_action(st, 0)) == "character adventurer"
+    assert ENGINE.notation(idle(st, 0)) == "character adventurer"
 
 
 def check_invariants(st):
@@ -1196,7 +1179,13 @@ def test_a_duel_target_destroyed_in_a_reroll_window_voids_the_duel():
 
 
 def test_card_tables_match_the_content():
-    from engines.afrikan_tahti.xdata import CARD_LIMIT, EXTRA_STEPS, RAIN_IMMUNE, REROLLS, sale_value
+    from engines.afrikan_tahti.retkikunnat.content import (
+        CARD_LIMIT,
+        EXTRA_STEPS,
+        RAIN_IMMUNE,
+        REROLLS,
+        sale_value,
+    )
     assert REROLLS == {"rifle": (2, "any"), "machete": (1, "any"), "rope": (1, "danger"), "revolver": (1, "duel"),
                        "hunter": (1, "any"), "interpreter": (1, "danger"), "bodyguard": (2, "duel_defence"),
                        "feint": (1, "any"), "languages": (1, "danger"), "marksmanship": (1, "duel"),

@@ -21,7 +21,8 @@ from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti import UI
-from chatbot.games.afrikan_tahti_parser import PLACE_FI, ahead, chosen_path, move_paths
+from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
+from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from engines import GAMES
@@ -82,7 +83,7 @@ def phrase(notation: str, view: Any, rng: random.Random) -> str:
             if len(words) == 4:
                 forms["via"] = PLACE_FI[node_of(words[3]) or words[3]].genitive + " kautta"
         else:
-            path = chosen_path(move_paths(view, view.turn), to, None)
+            path = path_of(move_menu_of(view, view.turn), to, None)
             prev = path[-2] if len(path) > 1 else me.node
             toward = ahead(prev, to)
             key = "move_dot_1" if len(path) == 1 else "move_dot"

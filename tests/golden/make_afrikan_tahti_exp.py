@@ -15,8 +15,8 @@ from typing import Any
 
 from chatbot.compose import new_core
 from chatbot.core.service import BotCore
-from chatbot.games.afrikan_tahti_cards import FI_FORMS
-from chatbot.games.afrikan_tahti_parser import PLACE_FI
+from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
+from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
 from chatbot.storage import SqlRepository
 from chatbot.transports.script import run_lines
 from tests.golden.make_afrikan_tahti import FI, HERE, phrase

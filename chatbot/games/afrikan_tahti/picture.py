@@ -23,8 +23,10 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
 
 from chatbot.core.ports import RenderContext
+from chatbot.games.afrikan_tahti.names import kind_of, place
 from chatbot.games.drawing import font
 from engines.afrikan_tahti.board import AIR, GOALS, HAZARDS, LAND, LEGS, MAP, PLACE, PLACES, POINT, SEA_DOTS
+from engines.afrikan_tahti.model import View
 
 SCALE = 0.4
 BOARD_W = round(MAP["board"]["image_width"] * SCALE)
@@ -40,8 +42,13 @@ TOKEN_BACK = (70, 48, 36)
 #: seat colours, in the order of the text table's markers 🔴 🔵 🟢 🟡 🟣 🟠
 SEAT_COLOURS = ((214, 48, 49), (41, 98, 255), (30, 160, 70), (240, 196, 25), (142, 68, 173), (240, 128, 30))
 TOKEN_COLOURS = {
-    "star": (255, 204, 0), "ruby": (204, 20, 70), "emerald": (20, 150, 80), "topaz": (240, 170, 40),
-    "robber": (20, 20, 20), "horseshoe": (140, 140, 150), "blank": (245, 245, 240),
+    "star": (255, 204, 0),
+    "ruby": (204, 20, 70),
+    "emerald": (20, 150, 80),
+    "topaz": (240, 170, 40),
+    "robber": (20, 20, 20),
+    "horseshoe": (140, 140, 150),
+    "blank": (245, 245, 240),
 }
 
 
@@ -111,8 +118,15 @@ def _land_mask() -> Image.Image:
     return mask
 
 
-def _dashed(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int],
-            dash: float, gap: float, width: int) -> None:
+def _dashed(
+    draw: ImageDraw.ImageDraw,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    colour: tuple[int, int, int],
+    dash: float,
+    gap: float,
+    width: int,
+) -> None:
     (x1, y1), (x2, y2) = a, b
     length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
     dx, dy = (x2 - x1) / length, (y2 - y1) / length
@@ -123,8 +137,14 @@ def _dashed(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, f
         pos = end + gap
 
 
-def _dot(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, fill: Any, outline: Any = None,
-         width: int = 1) -> None:
+def _dot(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    r: float,
+    fill: Any,
+    outline: Any = None,
+    width: int = 1,
+) -> None:
     x, y = centre
     draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=outline, width=width)
 
@@ -182,21 +202,18 @@ class Scene:
     winner: int | None
 
 
-def scene_of(view: Any, ctx: RenderContext) -> Scene:
-    from chatbot.games.afrikan_tahti import kind_of, place  # the names, in the recipient's language
-
+def scene_of(view: View, ctx: RenderContext) -> Scene:
     counts: dict[str, int] = {}
     for pid, _tid in view.face_down:
         counts[pid] = counts.get(pid, 0) + 1
-    pawns = tuple((p.node, bool(getattr(p, "captured", False)), tuple(kind_of(i) for i in getattr(p, "items", ())))
-                  for p in view.pawns)
+    pawns = tuple((p.node, p.captured, tuple(kind_of(i) for i in p.items)) for p in view.pawns)
     return Scene(
         labels=tuple((pid, place(pid, ctx.t)) for pid in PLACES),
         face_down=tuple(sorted(counts.items())),
         revealed=tuple((pid, kind_of(cid)) for pid, cid in view.revealed),
         pawns=pawns,
         names=tuple(ctx.name(s) for s in range(len(view.pawns))),
-        winner=getattr(view, "winner", None),
+        winner=view.winner,
     )
 
 
@@ -204,8 +221,13 @@ def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, fill
     from math import cos, pi, sin
 
     x, y = centre
-    points = [(x + (r if i % 2 == 0 else r * 0.45) * sin(i * pi / 5), y - (r if i % 2 == 0 else r * 0.45) * cos(i * pi / 5))
-              for i in range(10)]
+    points = [
+        (
+            x + (r if i % 2 == 0 else r * 0.45) * sin(i * pi / 5),
+            y - (r if i % 2 == 0 else r * 0.45) * cos(i * pi / 5),
+        )
+        for i in range(10)
+    ]
     draw.polygon(points, fill=fill, outline=INK)
 
 
@@ -257,8 +279,14 @@ def _png(scene: Scene) -> bytes:
             px = x - 7 * (len(seated) - 1) + 14 * i
             py = y - 14
             _, captured, items = scene.pawns[seat]
-            _dot(draw, (px, py), 7.5, SEAT_COLOURS[seat % len(SEAT_COLOURS)], INK if not captured else (0, 0, 0),
-                 3 if captured else 1)
+            _dot(
+                draw,
+                (px, py),
+                7.5,
+                SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+                INK if not captured else (0, 0, 0),
+                3 if captured else 1,
+            )
             draw.text((px, py), str(seat + 1), font=font, fill=WHITE, anchor="mm")
             if "star" in items:
                 _star(draw, (px + 7, py - 8), 6, TOKEN_COLOURS["star"])
@@ -286,6 +314,6 @@ def _png(scene: Scene) -> bytes:
     return out.getvalue()
 
 
-def board_png(view: Any, ctx: RenderContext) -> bytes:
+def board_png(view: View, ctx: RenderContext) -> bytes:
     """The board of ``view`` (the public table) as a PNG for ``ctx``'s language and seat names."""
     return _png(scene_of(view, ctx))

@@ -1,5 +1,5 @@
-"""The ``smart`` AI in Retkikunnat games (called by :func:`ai.smart_policy` when the view has an
-expansion part), and the spec's idle defaults for expansion prompts.
+"""The ``smart`` AI in Retkikunnat games (called by :func:`engines.afrikan_tahti.ai.smart_policy` when
+the view has an expansion part), and the spec's idle defaults for expansion prompts.
 
 It heads for the nearest token it may flip (or home with a winning item), builds its expedition
 (expedition tokens, Market day, a useful card from the Merchant's pile), flips when the expected value
@@ -14,42 +14,23 @@ from collections import Counter
 from random import Random
 from typing import Any
 
-from engines.afrikan_tahti import ai as base_ai
+from engines.afrikan_tahti.base import ai as base_ai
 from engines.afrikan_tahti.board import DIST, GEM_VALUES, GOALS, GOLD_COAST, LEGS, SLAVE_COAST
-from engines.afrikan_tahti.cards import card_id
 from engines.afrikan_tahti.model import (
-    Board,
-    EndPhase,
-    Flip,
-    FlipRoll,
-    Move,
-    Roll,
-    Start,
-    Stay,
-    View,
-)
-from engines.afrikan_tahti.xdata import (
-    ATTRS,
-    CHARS,
-    DISCOVERY_MIX,
-    DNG,
-    EQUIPMENT_MIX,
-    EVT,
-    EXP,
-    EXTRA_STEPS,
-    card_type,
-    sale_value,
-)
-from engines.afrikan_tahti.xdata import complete as complete_cards
-from engines.afrikan_tahti.xmodel import (
+    NOTATION,
     Accept,
+    Board,
     BuyDiscard,
     Character,
     Choose,
     Decline,
     Discard,
     Duel,
+    EndPhase,
     Exchange,
+    Flip,
+    FlipRoll,
+    Move,
     Offer,
     Pass,
     Peek,
@@ -57,9 +38,25 @@ from engines.afrikan_tahti.xmodel import (
     Reroll,
     RerollDone,
     RerollMove,
+    Roll,
     Sell,
+    Start,
+    Stay,
     Use,
+    View,
 )
+from engines.afrikan_tahti.retkikunnat.content import (
+    ATTRS,
+    DISCOVERY_MIX,
+    DNG,
+    EQUIPMENT_MIX,
+    EXP,
+    EXTRA_STEPS,
+    card_id,
+    card_type,
+    sale_value,
+)
+from engines.afrikan_tahti.retkikunnat.content import complete as complete_cards
 
 _CARD_VALUE = 250  # an expedition card drawn, in pounds
 _MISSING_VALUE = 350  # ... when it gives a symbol the expedition still lacks
@@ -592,8 +589,5 @@ def idle(view: View, legal: tuple[Any, ...]) -> Any:
 
 
 def _id_order(a: Any) -> str:
-    from engines.afrikan_tahti.xmodel import notation
-    return notation(a)
+    return NOTATION.write(a)
 
-
-__all__ = ["CHARACTER_ORDER", "CHARS", "EVT", "idle", "smart"]

@@ -1,4 +1,4 @@
-"""Retkikunnat setup (spec §3.1, §3.3, §3.4) and the test presets of ``new_game``: both token layers,
+"""Retkikunnat setup (spec §3.1, §3.3, §3.4) with the test presets of ``new_game``: both token layers,
 characters chosen in seat order or dealt, their starting cards, the three decks, 300 each (400 and two
 expedition cards each in the quick game), a random starting player."""
 
@@ -6,15 +6,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from engines.afrikan_tahti.board import STARTS, TREASURE_PLACES
-from engines.afrikan_tahti.cards import DANGER_CARDS, EVENT_CARDS, EXPEDITION_CARDS, Deck, card_id
-from engines.afrikan_tahti.model import QUICK_START_CASH, START_CASH, TREASURE_INDEX, Options, Pawn, State
-from engines.afrikan_tahti.rules import BaseRules
-from engines.afrikan_tahti.xdata import CHARACTERS, DISCOVERY_TOKENS, EQUIPMENT_TOKENS
-from engines.afrikan_tahti.xmodel import CHARACTER, Ext, SeatX
-from engines.afrikan_tahti.xtable import ExpTable
+from engines.afrikan_tahti.model import (
+    QUICK_START_CASH,
+    START_CASH,
+    TREASURE_INDEX,
+    AfrikanWork,
+    Options,
+    Pawn,
+    Presets,
+    State,
+)
+from engines.afrikan_tahti.retkikunnat import turn
+from engines.afrikan_tahti.retkikunnat.content import (
+    CHARACTERS,
+    DANGER_CARDS,
+    DISCOVERY_TOKENS,
+    EQUIPMENT_TOKENS,
+    EVENT_CARDS,
+    EXPEDITION_CARDS,
+    card_id,
+)
+from engines.afrikan_tahti.retkikunnat.model import CHARACTER, Deck, Ext, SeatX
 from engines.contract import Event, ev, rng_for
 
 
@@ -46,17 +60,11 @@ def preset_deck(seed: str, name: str, cards: tuple[str, ...], top: Sequence[str]
     return Deck(name, (*chosen, *pool), ())
 
 
-PRESETS = frozenset({"layout", "lower", "first_seat", "dice", "characters", "decks", "danger_dice"})
-
-
-def x_setup(players: int, seed: str, options: Options, presets: Mapping[str, Any],
-            rules: BaseRules) -> tuple[State, tuple[Event, ...]]:
-    unknown = set(presets) - PRESETS
-    if unknown:
-        raise ValueError(f"unknown presets: {sorted(unknown)}")
+def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[State, tuple[Event, ...]]:
+    """A new game and its setup events."""
     quick = options.quick_game
-    layout = dict(presets.get("layout") or {})
-    lower = dict(presets.get("lower") or {})
+    layout = dict(presets.layout or {})
+    lower = dict(presets.lower or {})
     if quick and lower:
         raise ValueError("the quick game has one layer: use layout")
     disc = deal(seed, "tokens_d", DISCOVERY_TOKENS, layout if quick else lower)
@@ -67,13 +75,13 @@ def x_setup(players: int, seed: str, options: Options, presets: Mapping[str, Any
         equip = deal(seed, "tokens_e", EQUIPMENT_TOKENS, layout)
         contents += [(f"e{i + 1}", k) for i, k in enumerate(equip)]
         stacks = tuple((f"d{i + 1}", f"e{i + 1}") for i in range(30))
-    decks = dict(presets.get("decks") or {})
+    decks = dict(presets.decks or {})
     if set(decks) - {"expedition", "event", "danger"}:
         raise ValueError("decks are expedition, event and danger")
     exp = preset_deck(seed, "expedition", EXPEDITION_CARDS, decks.get("expedition", ()))
     evt = preset_deck(seed, "event", EVENT_CARDS, decks.get("event", ()))
     dng = preset_deck(seed, "danger", DANGER_CARDS, decks.get("danger", ()))
-    chars: list[str | None] = list(presets.get("characters") or ())
+    chars: list[str | None] = list(presets.characters)
     if chars and len(chars) != players:
         raise ValueError("characters: one per seat")
     if not chars and options.character_assignment == "random":
@@ -90,45 +98,33 @@ def x_setup(players: int, seed: str, options: Options, presets: Mapping[str, Any
         events.extend(ev("start_assigned", seat=s, place=p.node) for s, p in enumerate(pawns))
     else:
         pawns = tuple(Pawn(node=None, cash=cash) for _ in range(players))
-    first = presets.get("first_seat")
+    first = presets.first_seat
     if first is None:
         first = rng_for(seed, 0, "first").randrange(players)  # §3.3 step 9
     elif not 0 <= first < players:
         raise ValueError("first_seat must be a seat")
     ext = Ext(seats=tuple(SeatX() for _ in range(players)), expedition=exp, event=evt, danger=dng,
-              ddice=tuple(presets.get("danger_dice") or ()),
-              presets=tuple(sorted((k, _frozen(v)) for k, v in presets.items())))
+              ddice=tuple(presets.danger_dice), presets=presets.stored())
     state = State(
         seed=seed, ply=0, players=players, options=options, phase=CHARACTER, turn=0, first_seat=first,
         round=0, pawns=pawns, contents=tuple(contents), stacks=stacks, revealed=(), star_found=False,
         capetown_claimed=None, move=None, flipped=False, last_roll=None, last_roller=None, winner=None,
-        end_reason=None, dice=tuple(presets.get("dice") or ()), preset_layout=tuple(sorted(layout.items())),
-        preset_first=presets.get("first_seat"), ext=ext,
+        end_reason=None, dice=tuple(presets.dice), preset_layout=tuple(sorted(layout.items())),
+        preset_first=presets.first_seat, ext=ext,
     )
-    t = ExpTable(state, rules)
+    w = AfrikanWork(state)
     for s, c in enumerate(chars):
         if c is not None:
-            t.choose_character(s, c)
+            turn.choose_character(w, s, c)
     events.append(ev("first_player", seat=first))
-    t.next_setup_step()
-    t.settle()
-    state = t.freeze()
-    events.extend(t.events)
+    turn.next_setup_step(w)
+    turn.settle(w)
+    state = w.freeze()
+    events.extend(w.events)
     return state, tuple(events)
 
 
-def _frozen(v: Any) -> Any:
-    if isinstance(v, Mapping):
-        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
-    if isinstance(v, list | tuple):
-        return tuple(_frozen(x) for x in v)
-    return v
-
-
-def thaw_presets(presets: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in presets:
-        out[k] = dict(v) if k in ("layout", "lower", "decks") else v
-    return out
-
-
+def start_events(state: State) -> tuple[Event, ...]:
+    """The setup events again (token ids only, characters, start places, the first turn)."""
+    assert state.ext is not None
+    return setup(state.players, state.seed, state.options, Presets.from_stored(state.ext.presets))[1]

@@ -1,6 +1,7 @@
-"""Retkikunnat content as read-only tables (``content.json``): cards by id, characters, abilities, the
-token mixes of the two layers and the danger dice. Card *instances* are ``<id>#<n>``; every id is
-unique across the three decks, so an id alone says which deck a card belongs to.
+"""Retkikunnat content as read-only tables (``data/content.json``): cards by id, the full decks,
+characters, abilities, the token mixes of the two layers and the danger dice. Card *instances* are
+``<id>#<n>`` (the copies of a card numbered from 1); every id is unique across the three decks, so an
+id alone says which deck a card belongs to.
 """
 
 from __future__ import annotations
@@ -8,7 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 from engines.afrikan_tahti.board import CONTENT
-from engines.afrikan_tahti.cards import card_id
+
+
+def instances(cards: list[dict[str, Any]]) -> tuple[str, ...]:
+    """Card instance ids ``<id>#<n>`` with the copies of ``content.json`` expanded, in file order."""
+    return tuple(f"{c['id']}#{n}" for c in cards for n in range(1, int(c.get("copies", 1)) + 1))
+
+
+def card_id(instance: str) -> str:
+    return instance.partition("#")[0]
+
+
+#: full decks in file order (before setup removes starting cards): 55 / 59 / 42 cards
+EXPEDITION_CARDS: tuple[str, ...] = instances(CONTENT["expedition_cards"])
+EVENT_CARDS: tuple[str, ...] = instances(CONTENT["event_cards"])
+DANGER_CARDS: tuple[str, ...] = instances(CONTENT["danger_cards"])
 
 EXP: dict[str, dict[str, Any]] = {c["id"]: c for c in CONTENT["expedition_cards"]}
 EVT: dict[str, dict[str, Any]] = {c["id"]: c for c in CONTENT["event_cards"]}
@@ -38,10 +53,6 @@ WINDOW_TIMING = {"sabotage": "response:card_use", "gotcha": "response:hand_card"
                  "rescue": "response:duel_defender_lost"}
 #: the cards a window of each kind accepts
 WINDOW_CARDS: dict[str, frozenset[str]] = {w: RESPONSES[t] for w, t in WINDOW_TIMING.items()}
-
-
-def cid(inst: str) -> str:
-    return card_id(inst)
 
 
 def effects(card: str, use: str | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -127,7 +138,7 @@ def complete(cards: tuple[str, ...], threshold: int) -> bool:
     need = dict.fromkeys(ATTRS, threshold)
     pairs: list[tuple[str, str]] = []
     for inst in cards:
-        c = EXP[cid(inst)]
+        c = EXP[card_id(inst)]
         for attr, n in c["symbols"].items():
             need[attr] -= int(n)
         if c["either_or"]:

@@ -1,0 +1,126 @@
+"""Afrikan Tähti (with Retkikunnat) in chat: the :class:`GameUI` and ``UI``, wiring the pieces.
+
+Everything on the table is public in the base game except the face-down tokens, which leave the
+engine only once flipped, so the group sees every action and gets the buttons too. With the
+expansion, hand cards and peeks are private: they appear only in the seat's own panel and events,
+and the group gets only the buttons that reveal nothing.
+
+Reading order: :mod:`.names` (markers, places as phrases, money, cards), :mod:`.texts` (rule
+topics and refusal texts), :mod:`.render` (the table and the private panel), :mod:`.events`
+(event lines), :mod:`.buttons` (labels, rows, the group's buttons), :mod:`.lexicon` and
+:mod:`.parser` (free text -> what the player meant), :mod:`.picture` (the board PNG);
+:mod:`.cards_generated` is generated from the engine's card data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from chatbot.core.i18n import Translator
+from chatbot.core.parsing import ParseContext, ParseResult
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.games.afrikan_tahti import buttons, events, names, parser, render, texts
+from engines.afrikan_tahti import ENGINE
+from engines.afrikan_tahti.ai import idle_action
+from engines.afrikan_tahti.model import View
+from engines.codec import BadNotation
+from engines.contract import Event
+
+
+class AfrikanTahtiUI(GameUI):
+    game_id = "afrikan_tahti"
+    domain = "afrikan_tahti"
+    aliases = (
+        "afrikan tähti",
+        "afrikantahti",
+        "afrikan tahti",
+        "afrikan_tahti",
+        "tähti",
+        "africa star",
+        "star of africa",
+    )
+
+    def title(self, t: Translator) -> str:
+        return names.title(t)
+
+    def rule_topics(self) -> Sequence[RuleTopic]:
+        return texts.ALL_TOPICS
+
+    def option_words(self) -> dict[str, str]:
+        return {
+            "laajennus": "expansion",
+            "retkikunnat": "expansion",
+            "smaragdi": "emerald_value",
+            "lähtöpaikka": "start_place",
+            "lähtö": "start_place",
+            "kierrosraja": "max_rounds",
+            "kapkaupunki": "capetown_bonus",
+            "ilmaisaskeleet": "broke_sea_steps",
+            "pikapeli": "quick_game",
+            "quick": "quick_game",
+            "hahmot": "character_assignment",
+            "käsiraja": "hand_limit",
+            "korttiraja": "expedition_card_limit",
+            "vastausaika": "response_window_seconds",
+        }
+
+    # --- texts for the table, the seat, the events -----------------------------------------------
+    def render_table(self, view: View, ctx: RenderContext) -> str:
+        return render.table(view, ctx)
+
+    def render_private(self, view: View, ctx: RenderContext) -> str | None:
+        return render.private(view, ctx)
+
+    def render_events(self, events_: Sequence[Event], ctx: RenderContext) -> list[str]:
+        return events.lines(events_, ctx)
+
+    def render_image(self, view: View, ctx: RenderContext) -> bytes | None:
+        # The board picture depends only on positions, tokens and names, so transports that skip an
+        # unchanged picture (Telegram edits only the caption, Matrix compares hashes) upload a new
+        # one only when something moved; renders of the same position come from a cache. Pillow
+        # loads on the first picture, not with the game.
+        from chatbot.games.afrikan_tahti.picture import board_png
+
+        return board_png(view, ctx)
+
+    # --- buttons --------------------------------------------------------------------------------
+    def action_label(self, notation: str, view: View, ctx: RenderContext) -> str:
+        return buttons.label(notation, view, ctx)
+
+    def button_rows(
+        self, legal: Sequence[str], view: View, ctx: RenderContext
+    ) -> list[list[tuple[str, str]]]:
+        return buttons.rows(legal, view, ctx)
+
+    def group_actions(self, legal: Sequence[str], public_view: View) -> tuple[str, ...]:
+        return buttons.group_actions(legal, public_view)
+
+    def prompt_line(self, view: View, ctx: RenderContext) -> str | None:
+        return buttons.prompt_line(view, ctx)
+
+    def deadline(self, public_view: View) -> float | None:
+        return buttons.deadline(public_view)
+
+    def idle_action(self, legal: Sequence[str], view: View) -> str | None:
+        # spec §7 defaults (stay, the nearest stop, no flip): the engine's idle rule, not the AI's
+        try:
+            actions = tuple(ENGINE.parse_notation(n) for n in legal)
+        except BadNotation:
+            return None
+        chosen = idle_action(view, actions)
+        return ENGINE.notation(chosen) if chosen is not None else None
+
+    # --- understanding --------------------------------------------------------------------------
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        return parser.parse(text, ctx)
+
+    def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
+        return texts.reason_text(code, params, ctx)
+
+    def cards_in(self, text: str) -> list[str]:
+        # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
+        return names.cards_in(text)
+
+
+UI = AfrikanTahtiUI()

@@ -1,0 +1,741 @@
+"""Afrikan Tähti: free Finnish or English text -> the action the player meant (vocabulary.md §5-§6).
+
+The words are matched against the legal actions where they fit one (the same actions the buttons
+show) and read from the speaker's view otherwise (phase, pawns, the move in progress). The phase
+decides what a command means (vocabulary.md §5): "heitä" is the movement roll when declaring and
+the release roll when captured; "mene Kongoon" declares the roll (and moves to Congo at once if the
+die allows it) before the roll and picks the destination after it; "käännä nopalla" is the flip
+roll; "en käännä" after a move ends the turn.
+
+What the parser returns is what the words name, legal now or not: "lennä Kongoon" from Cairo is
+``fly congo``, and the engine's ``check`` (the core asks it) says there is no such flight. A verb
+without its object stands for every action of its kind ("lennä" alone: a flight from here); when
+none of them is legal, the first one stands for all, since the engine refuses them all for the same
+reason (at sea, no airport or port here, the fare, the phase). The parser refuses by itself only
+where no action carries the meaning:
+
+- ``not_your_turn`` (the speaker has nothing to do now) and ``game_over``: the core answers these
+  in its own words;
+- ``wrong_phase``, for command words that name nothing in this phase ("kyllä" before the roll),
+  and ``wrong_prompt``, for commands while a Retkikunnat question waits for its own answers;
+- ``not_reachable`` with ``steps``, for a step count no move of this roll has;
+- ``wrong_destination`` on a paid voyage, which goes on by a roll that names no port;
+- ``play_in_private``: hand cards typed in the group are refused so that the hand stays secret
+  (message privacy is not a fact of any view; see :func:`_in_private`).
+
+Reading order: :class:`AtReading` (what a message says: concepts, places, "via" and "from" places,
+step counts), :class:`AfrikanTahtiParser` (one method per phase), :class:`Turn` (the speaker's
+situation), then the Retkikunnat commands (:class:`ExpansionReading`, :class:`ExpansionParser`).
+Phases this module does not know give ``NotUnderstood``, so the buttons still work there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.games.afrikan_tahti.lexicon import (
+    BUY,
+    COMMANDS,
+    DONE,
+    FLIP,
+    FLY,
+    FREE,
+    FROM,
+    GO,
+    HERE,
+    ROLL,
+    SAIL,
+    SKIP,
+    START,
+    STAY,
+    STEP,
+    STOP,
+    TRY,
+    VIA_AFTER,
+    VIA_BEFORE,
+    X_ACCEPT,
+    X_BUYD,
+    X_CHOOSE,
+    X_DECLINE,
+    X_DISCARD,
+    X_DONE,
+    X_DUEL,
+    X_END,
+    X_EXCHANGE,
+    X_FLIP,
+    X_GEMS,
+    X_HOLD,
+    X_HORSESHOE,
+    X_MINUS,
+    X_OFFER,
+    X_PASS,
+    X_PEEK,
+    X_PLAY,
+    X_PLUS,
+    X_REROLL,
+    X_ROLL,
+    X_SELL,
+    X_STAR,
+    X_SWAP,
+    X_UNHOLD,
+    X_USE,
+    YES,
+    expansion_lexicon_words,
+    lexicon_words,
+)
+from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
+from engines.afrikan_tahti import ENGINE
+from engines.afrikan_tahti.board import AIR_FROM, AIRPORTS, CAPETOWN, LEGS_FROM, PLACE_SET, PORTS, node_of
+from engines.afrikan_tahti.model import (
+    Action,
+    Board,
+    Fly,
+    FreeSail,
+    Move,
+    MoveMenu,
+    Offer,
+    PawnView,
+    Start,
+    View,
+    seat_of,
+)
+from engines.afrikan_tahti.retkikunnat.model import XView
+
+SETUP, DECLARE, RELEASE, MOVE, AFTER_MOVE, OVER = "setup", "declare", "release", "move", "after_move", "over"
+
+# --------------------------------------------------------------------------------------------------
+# 1. What a message says
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class AtReading(Reading):
+    """Besides the concepts said and denied: the places named as destinations (in order, each a
+    tuple of the places one word may name), the "via" places, the "from" places, the step counts,
+    and whether the message negates at all."""
+
+    places: list[tuple[str, ...]] = field(default_factory=list)
+    vias: list[tuple[str, ...]] = field(default_factory=list)
+    froms: list[tuple[str, ...]] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)
+    negation: bool = False
+
+    def concepts_of(self, item: Item) -> Iterable[str]:
+        # a place is a destination, not a concept; "from" only tells which kind of place
+        return {c for c in item.concepts if not c.startswith("place:")} - {FROM}
+
+    def take(self, items: Sequence[Item], index: int) -> None:
+        item = items[index]
+        self.negation |= item.has(NEG)
+        pids = tuple(sorted(c.removeprefix("place:") for c in item.concepts if c.startswith("place:")))
+        if pids:
+            before = items[index - 1] if index > 0 else None
+            after = items[index + 1] if index + 1 < len(items) else None
+            if (after is not None and after.has(VIA_AFTER)) or (
+                before is not None and before.has(VIA_BEFORE)
+            ):
+                self.vias.append(pids)  # "Suakinin kautta", "via Suakin"
+            elif item.has(FROM) or (before is not None and before.has(FROM)):
+                self.froms.append(pids)  # "Kairosta", "from Cairo"
+            else:
+                self.places.append(pids)
+        elif item.numbers:
+            self.numbers.append(item.numbers[0].value)
+
+    @property
+    def named(self) -> list[tuple[str, ...]]:
+        """Destinations; a lone "from" place counts as one ("Kairosta" when choosing a start)."""
+        return self.places or self.froms
+
+    @property
+    def is_command(self) -> bool:
+        """A game command, not chat: a command word, or a message of nothing but place names (and
+        step counts), like "Kongoon" or "Kairo"."""
+        if (self.said | self.denied) & COMMANDS.keys():
+            return True
+        if self.unknown:
+            return False
+        return bool(self.places or self.froms or self.vias) or self.negation  # "Kongoon", a bare "ei"
+
+
+# --------------------------------------------------------------------------------------------------
+# 2. The parser
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The legal notations by kind, for matching the words against them."""
+
+    starts: dict[str, str]
+    moves: tuple[tuple[str, str, str | None], ...]  # (notation, destination node, via place)
+    boards: dict[str, str]
+    frees: dict[str, str]
+    flies: dict[str, str]
+    simple: frozenset[str]  # roll, flip, flip_roll, stay, end_phase
+
+    @classmethod
+    def of(cls, legal: Iterable[str]) -> Legal:
+        starts: dict[str, str] = {}
+        moves: list[tuple[str, str, str | None]] = []
+        boards: dict[str, str] = {}
+        frees: dict[str, str] = {}
+        flies: dict[str, str] = {}
+        simple: set[str] = set()
+        for notation in legal:
+            match notation.split():
+                case ["start", place]:
+                    starts[place] = notation
+                case ["move", to]:
+                    moves.append((notation, node_of(to) or to, None))
+                case ["move", to, "via", via]:
+                    moves.append((notation, node_of(to) or to, node_of(via) or via))
+                case ["board", to]:
+                    boards[to] = notation
+                case ["free_sail", to]:
+                    frees[to] = notation
+                case ["fly", to]:
+                    flies[to] = notation
+                case [word]:
+                    simple.add(word)
+        return cls(starts, tuple(moves), boards, frees, flies, frozenset(simple))
+
+
+def meant(*actions: Action | Offer) -> Parsed:
+    """The actions the words name, in the engine's notation, legal now or not."""
+    return Parsed(tuple(ENGINE.notation(a) for a in actions))
+
+
+def any_flight(node: str | None) -> str:
+    """The destination that stands for "fly" without one when no flight is legal: the first route
+    from here, or any airport when this is none (the engine refuses all flights alike then)."""
+    routes = AIR_FROM.get(node or "", ())
+    return routes[0] if routes else min(AIRPORTS)
+
+
+def any_voyage(node: str | None) -> str:
+    """The destination that stands for "sail" without one when no voyage is legal (see above)."""
+    legs = LEGS_FROM.get(node or "", ())
+    return legs[0] if legs else min(PORTS)
+
+
+class AfrikanTahtiParser:
+    """Understands Afrikan Tähti commands; one instance per lemmatiser (tests force each backend)."""
+
+    def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
+        self.lexicon = Lexicon(lexicon_words(), lemmatizer)
+        self.expansion = ExpansionParser(lemmatizer)
+
+    def read(self, text: str, lang: str, names: Sequence[str] = ()) -> AtReading:
+        # hyphens and spaces are alike in place names ("Dar-Fur", "Ain Galaka")
+        return AtReading.of(self.lexicon.scan(text.replace("-", " "), lang, names), question=QUESTION)
+
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        typed = " ".join(text.casefold().split())
+        if typed in ctx.legal:
+            return Parsed((typed,))  # a notation typed as is ("move p12", "fly cairo")
+        r = self.read(text, ctx.lang, ctx.seat_names)
+        if r.question or text.rstrip().endswith("?"):
+            return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
+        view = ctx.view
+        if view.x is not None and ctx.seat is not None:
+            answer = self.expansion.parse(text, ctx)
+            if answer is not None:
+                return answer
+        if not r.is_command:
+            return NotUnderstood()
+        if view.phase == OVER:
+            return NotLegal("game_over")
+        if not ctx.legal or ctx.seat is None:
+            # the core answers "not your turn" in its own words, naming whose turn it is
+            return NotLegal("not_your_turn", (("turn", view.turn),) if view.turn is not None else ())
+        handler = {
+            SETUP: self._setup,
+            DECLARE: self._declare,
+            RELEASE: self._release,
+            MOVE: self._move,
+            AFTER_MOVE: self._after_move,
+        }.get(view.phase)
+        if handler is None:
+            return NotUnderstood()  # a phase of the expansion: its buttons still work
+        result = handler(r, Turn(view, ctx.seat, Legal.of(ctx.legal)))
+        prompt = view.x.prompt if view.x is not None else None
+        if prompt is not None and isinstance(result, Parsed):
+            # a Retkikunnat question is on the table and the words answer none of its options: a
+            # command of the phase is no answer, and must not pass for one ("heitä pois ratsu" is
+            # no roll of the danger dice)
+            return NotLegal("wrong_prompt", (("prompt", prompt.kind),))
+        return result
+
+    # --- setup: choose Tangier or Cairo ---------------------------------------------------------
+
+    def _setup(self, r: AtReading, turn: Turn) -> ParseResult:
+        named = _flat(r.named)
+        starts = [turn.legal.starts[p] for p in named if p in turn.legal.starts]
+        if len(set(starts)) == 1:
+            return Parsed((starts[0],))
+        if starts:
+            return Ambiguous(tuple(dict.fromkeys(starts)), "start")
+        if named:
+            return meant(Start(named[0]))
+        if r.has(START, GO, ROLL):
+            return Ambiguous(tuple(turn.legal.starts.values()), "start")
+        return self._elsewhere(r, turn) or turn.wrong_phase()
+
+    # --- captured: the release roll ---------------------------------------------------------------
+
+    def _release(self, r: AtReading, turn: Turn) -> ParseResult:
+        if r.has(ROLL, GO, TRY):
+            return Parsed(("roll",))
+        return self._elsewhere(r, turn) or turn.wrong_phase()
+
+    # --- words of another phase's command ----------------------------------------------------------
+
+    def _elsewhere(self, r: AtReading, turn: Turn) -> ParseResult | None:
+        """The action that the words of a command from another phase name by themselves (a flight,
+        a voyage, a flip, a roll, staying), for the engine to refuse with the phase it is; None
+        when they name none."""
+        if r.has(FLY):
+            return self._fly(_first(r.named), turn)
+        if r.has(SAIL, FREE):
+            return self._sail(_first(r.named), r.has(FREE), turn)
+        if r.has(FLIP):
+            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+        if r.has(ROLL):
+            return Parsed(("roll",))
+        if r.has(STAY, SKIP):
+            return Parsed(("stay",))
+        return None
+
+    # --- declare: roll, sail, fly, flip, roll for the token, stay -----------------------------------
+
+    def _declare(self, r: AtReading, turn: Turn) -> ParseResult:
+        me = turn.me
+        dest = _first(r.named)
+        if r.has(FLIP) or (r.has(BUY) and not r.has(SAIL) and not dest):
+            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+        if r.has(FLY):
+            return self._fly(dest, turn)
+        if r.has(SAIL, FREE) or (r.has(BUY) and dest):
+            return self._sail(dest, r.has(FREE), turn)
+        if me.voyage is not None:  # at sea: sail on or stay (S5)
+            if r.has(STAY, SKIP, DONE) or r.denies(GO, ROLL):
+                return Parsed(("stay",))
+            if r.has(ROLL, GO, STOP) or dest:
+                return self._sail(dest, False, turn)
+        elif (r.has(STAY, SKIP, DONE) or r.denies(GO, ROLL)) and (not dest or me.node in dest):
+            return Parsed(("stay",))  # "jää tähän"; "jään Timbuktuun" walks there
+        if dest:
+            return self._toward(dest, r.has(GO, ROLL, STOP, STAY), turn)
+        if r.has(ROLL, GO):
+            return Parsed(("roll",))
+        return turn.refusal(r)
+
+    def _fly(self, dest: tuple[str, ...] | None, turn: Turn) -> ParseResult:
+        flies = turn.legal.flies
+        if dest:
+            fits = [flies[p] for p in dest if p in flies]
+            if len(fits) == 1:
+                return Parsed((fits[0],))
+            if fits:
+                return Ambiguous(tuple(fits), "destination")
+            return meant(Fly(dest[0]))
+        if len(flies) == 1:
+            return Parsed(tuple(flies.values()))
+        if flies:
+            return Ambiguous(tuple(flies.values()), "destination")
+        return meant(Fly(any_flight(turn.me.node)))
+
+    def _sail(self, dest: tuple[str, ...] | None, free: bool, turn: Turn) -> ParseResult:
+        legal, me = turn.legal, turn.me
+        voyage = me.voyage
+        if voyage is not None:  # continuing: a paid voyage rolls, a free one moves on by itself
+            if dest and voyage.dest not in dest:
+                if voyage.paid:  # a roll names no port, so no action carries the other one
+                    return NotLegal("wrong_destination", (("dest", voyage.dest),))
+                return meant(FreeSail(dest[0]))
+            return Parsed(("roll",)) if voyage.paid else meant(FreeSail(voyage.dest))
+        ships = {**legal.boards, **legal.frees}
+        if dest:
+            fits = [ships[p] for p in dest if p in ships]
+            if len(fits) == 1:
+                return Parsed((fits[0],))
+            if fits:
+                return Ambiguous(tuple(fits), "destination")
+            return meant(FreeSail(dest[0]) if free else Board(dest[0]))
+        if len(ships) == 1:
+            return Parsed(tuple(ships.values()))
+        if ships:
+            return Ambiguous(tuple(ships.values()), "destination")
+        to = any_voyage(me.node)
+        return meant(FreeSail(to) if free else Board(to))
+
+    def _toward(self, dest: tuple[str, ...], walking: bool, turn: Turn) -> ParseResult:
+        """A destination before the roll: walking there means rolling first; the move follows in
+        the same command when the die allows it (the core drops a follow-up that is not legal)."""
+        legal, me = turn.legal, turn.me
+        if me.node in dest and not walking:
+            return Parsed(("stay",))
+        other = [table[p] for p in dest for table in (legal.boards, legal.frees, legal.flies) if p in table]
+        if other and "roll" not in legal.simple:
+            return Ambiguous(tuple(other), "destination")
+        if other and not walking:
+            # "Kongoon" from a port or airport with a route to Congo: fly, sail or walk?
+            return Ambiguous((*other, "roll"), "how")
+        if len(dest) > 1:
+            return Parsed(("roll",))  # "Victoria": the buttons after the roll tell the two apart
+        return Parsed(("roll", ENGINE.notation(Move(dest[0]))))
+
+    # --- move: where the rolled move ends -------------------------------------------------------------
+
+    def _move(self, r: AtReading, turn: Turn) -> ParseResult:
+        legal, me = turn.legal, turn.me
+        here = me.node
+        stop_here = next((n for n, to, via in legal.moves if to == here and via is None), None)
+        dest = _first(r.named)
+        if r.has(FLY):
+            return self._fly(dest, turn)
+        if r.has(SAIL, FREE):
+            boards = legal.boards
+            if dest:
+                fits = [boards[p] for p in dest if p in boards]
+                if len(fits) == 1:
+                    return Parsed((fits[0],))
+                if fits:
+                    return Ambiguous(tuple(fits), "destination")
+                return meant(Board(dest[0]))
+            if boards:
+                return (
+                    Parsed(tuple(boards.values())) if len(boards) == 1 else Ambiguous(tuple(boards.values()))
+                )
+            return meant(Board(any_voyage(here)))
+        then_flip = ("flip",) if r.has(FLIP) and not r.denies(FLIP) else ()
+        if dest and here not in dest:
+            return self._destination(dest, _first(r.vias), r.numbers, then_flip, turn)
+        if r.numbers and (r.has(STEP, GO, STOP) or not r.said - {STEP}):
+            return self._steps(r.numbers[0], None, then_flip, turn)
+        if dest or r.has(STAY, HERE, SKIP, DONE) or then_flip or (r.has(STOP) and not r.has(GO)):
+            if stop_here or here is None:
+                return Parsed((stop_here, *then_flip)) if stop_here else turn.wrong_phase()
+            return Parsed((ENGINE.notation(Move(here)), *then_flip))  # on a dot: the engine says why not
+        if r.has(ROLL, TRY):
+            return Parsed(("roll",) if r.has(ROLL) else ("flip_roll",))  # the roll is behind
+        if r.has(GO, STOP, STEP):
+            return Ambiguous(
+                tuple(n for n, _to, _via in legal.moves) + tuple(legal.boards.values()), "destination"
+            )
+        return turn.refusal(r)
+
+    def _destination(
+        self,
+        dest: tuple[str, ...],
+        via: tuple[str, ...] | None,
+        numbers: list[int],
+        then: tuple[str, ...],
+        turn: Turn,
+    ) -> ParseResult:
+        legal = turn.legal
+        fits = [(n, to, v) for n, to, v in legal.moves if to in dest]
+        if not fits:
+            if numbers:  # "3 askelta Kongon suuntaan": a dot toward Congo
+                return self._steps(numbers[0], dest, then, turn)
+            ships = [legal.boards[p] for p in dest if p in legal.boards]
+            if ships:
+                # the place is reached only by ship: confirm the fare with a button (vocabulary.md §5)
+                return Ambiguous(tuple(ships), "board")
+            return Parsed((ENGINE.notation(Move(dest[0])), *then))
+        places = {to for _n, to, _v in fits}
+        if len(places) > 1:
+            return Ambiguous(tuple(n for n, _to, v in fits if v is None), "destination")
+        to = fits[0][1]
+        plain = next(n for n, _to, v in fits if v is None)
+        if via:
+            exact = [n for n, _to, v in fits if v in via]
+            if exact:
+                return Parsed((exact[0], *then))
+            if any(p in path_of(turn.menu, to, None)[:-1] for p in via):
+                return Parsed((plain, *then))  # the canonical path already goes that way
+            return Parsed((ENGINE.notation(Move(to, via[0])), *then))  # a route no path takes
+        if len(fits) > 1 and turn.via_matters(to):
+            return Ambiguous(tuple(n for n, _to, _v in fits), "via")
+        return Parsed((plain, *then))
+
+    def _steps(
+        self, steps: int, toward: tuple[str, ...] | None, then: tuple[str, ...], turn: Turn
+    ) -> ParseResult:
+        """Moves of exactly ``steps`` steps (dots included), toward a place when one is named; of
+        two dots toward the same place the one nearer to it is meant. No move of that length names
+        no action, so the refusal is made here."""
+        fits: list[tuple[int, str]] = []
+        for n, to, via in turn.legal.moves:
+            if via is not None:
+                continue
+            path = path_of(turn.menu, to, None)
+            if len(path) != steps:
+                continue
+            if not toward or to in toward:
+                fits.append((0, n))
+            elif to not in PLACE_SET:
+                prev = path[-2] if len(path) > 1 else turn.me.node or to
+                near = [d for p, d in ahead(prev, to) if p in toward]
+                if near:
+                    fits.append((min(near), n))
+        best = [n for d, n in fits if d == min((d for d, _n in fits), default=0)]
+        if len(best) == 1:
+            return Parsed((best[0], *then))
+        if best:
+            return Ambiguous(tuple(best), "destination")
+        return NotLegal("not_reachable", (("steps", steps),))
+
+    # --- after the move: flip the token here or not ------------------------------------------------
+
+    def _after_move(self, r: AtReading, turn: Turn) -> ParseResult:
+        if r.denies(FLIP, BUY) or r.has(DONE, SKIP, STAY) or (r.negation and not r.has(FLIP, BUY, YES)):
+            return Parsed(("end_phase",))
+        if r.has(FLIP, BUY, YES):
+            # the roll for a token replaces a move; after one it is too late (the engine says so)
+            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+        return self._elsewhere(r, turn) or turn.refusal(r)
+
+
+@dataclass(slots=True)
+class Turn:
+    """The speaker's situation while one message is parsed: the view, the legal notations, the
+    speaker's pawn and the engine's menu of the move in progress."""
+
+    view: View
+    seat: int
+    legal: Legal
+    _menu: MoveMenu | None = None
+    _menu_read: bool = False
+
+    @property
+    def me(self) -> PawnView:
+        return self.view.pawns[self.seat]
+
+    @property
+    def menu(self) -> MoveMenu | None:
+        if not self._menu_read:
+            self._menu, self._menu_read = move_menu_of(self.view, self.seat), True
+        return self._menu
+
+    def wrong_phase(self) -> NotLegal:
+        """Command words that name nothing in this phase."""
+        return NotLegal("wrong_phase", (("phase", self.view.phase),))
+
+    def refusal(self, r: AtReading) -> ParseResult:
+        return self.wrong_phase() if (r.said | r.denied) & COMMANDS.keys() else NotUnderstood()
+
+    def via_matters(self, to: str) -> bool:
+        """Whether the paths to ``to`` differ in a way the player may care about. In the base game
+        only the Capetown bonus rewards passing a place; with the expansion passing places draws
+        event cards, so the choice always matters there."""
+        if self.view.options.expansion:
+            return True
+        unclaimed = self.view.capetown_claimed is None and self.view.options.capetown_bonus > 0
+        paths = (self.menu.paths(to) if self.menu is not None else None) or ()
+        return unclaimed and any(CAPETOWN in p[:-1] for p in paths)
+
+
+def _first(named: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    return named[0] if named else None
+
+
+def _flat(named: list[tuple[str, ...]]) -> list[str]:
+    return list(dict.fromkeys(p for pids in named for p in pids))
+
+
+@lru_cache(maxsize=1)
+def _default_parser() -> AfrikanTahtiParser:
+    return AfrikanTahtiParser()
+
+
+def parse(text: str, ctx: ParseContext[View]) -> ParseResult:
+    """What ``text`` means as an Afrikan Tähti action for the speaker now (see the module docstring)."""
+    return _default_parser().parse(text, ctx)
+
+
+# --------------------------------------------------------------------------------------------------
+# 3. Retkikunnat (expansion) commands: cards, characters, answers, duels and offers
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ExpansionReading(Reading):
+    """Besides the concepts: the cards, places and seats named, and the bare numbers (dice, sums,
+    option numbers). A lone negation ("en") counts as a denied :data:`NEG`."""
+
+    cards: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)
+
+    def concepts_of(self, item: Item) -> Iterable[str]:
+        return {c for c in item.concepts if ":" not in c} - {NEG}
+
+    def take(self, items: Sequence[Item], index: int) -> None:
+        item = items[index]
+        concepts = set(item.concepts)
+        self.cards.extend(c[5:] for c in sorted(concepts) if c.startswith("card:"))
+        self.places.extend(c[6:] for c in sorted(concepts) if c.startswith("place:"))
+        if item.has(NEG) and not set(self.concepts_of(item)):
+            self.denied.add(NEG)
+        self.seats.extend(item.seats)
+        if item.numbers and not concepts:
+            self.numbers.extend(n.value for n in item.numbers[:1] if n.value is not None)
+
+
+_HEADS = {
+    "sell": X_SELL,
+    "use": X_USE,
+    "discard": X_DISCARD,
+    "hold": X_HOLD,
+    "unhold": X_UNHOLD,
+    "peek": X_PEEK,
+    "exchange": X_EXCHANGE,
+    "buy_discard": X_BUYD,
+    "swap_stack": X_SWAP,
+    "gem_roll": X_GEMS,
+}
+
+
+def _in_private(ctx: ParseContext[View]) -> bool:
+    """Whether the message came in the private chat. It is no fact of the game, so no view holds
+    it; the core still passes it in ``ParseContext.extra`` (TODO(#11): a typed field)."""
+    return bool(ctx.extra.get("private", True))
+
+
+class ExpansionParser:
+    """Matches an expansion command against the legal notations; ``None`` when it says nothing the
+    expansion knows, so the base phases' parser gets its turn."""
+
+    def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
+        self.lexicon = Lexicon(expansion_lexicon_words(), lemmatizer)
+
+    def read(self, text: str, lang: str, names: Sequence[str]) -> ExpansionReading:
+        return ExpansionReading.of(self.lexicon.scan(text.replace("-", " "), lang, names))
+
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult | None:
+        r = self.read(text, ctx.lang, ctx.seat_names)
+        legal = list(ctx.legal)
+        if not legal:
+            return None
+        fits = [n for n in legal if self._fits(n.split(), r, ctx)]
+        if not fits and r.has(X_OFFER) and any(n.startswith("offer ") for n in legal):
+            return self._offer(r, ctx)
+        if not fits and (r.denied & {X_PLAY, X_REROLL, X_ACCEPT, NEG} or r.has(X_PASS)):
+            fits = [n for n in legal if n in ("pass", "decline", "reroll_done")][:1]
+        if not fits:
+            return None
+        if any(n.startswith("play ") for n in fits) and not _in_private(ctx):
+            return NotLegal("play_in_private")
+        if len(fits) == 1:
+            return Parsed((fits[0],))
+        return Ambiguous(tuple(fits[:8]), "card")
+
+    def _fits(self, w: list[str], r: ExpansionReading, ctx: ParseContext[View]) -> bool:
+        head = w[0]
+        cards, places, seats = r.cards, r.places, r.seats
+        x: XView | None = ctx.view.x
+        match w:
+            case ["character", ident]:
+                return ident in cards
+            case ["seaplane", port]:
+                return "seaplane" in cards and port in places
+            case ["gem_roll"]:
+                return r.has(X_GEMS)
+            case ["reroll_move"]:
+                return r.has(X_REROLL) and not r.numbers and ("compass" in cards or not cards)
+            case ["adjust", delta]:
+                return r.has(X_PLUS) if delta == "+1" else r.has(X_MINUS)
+            case ["reroll", card, dice]:
+                wanted = ",".join(str(n) for n in sorted(set(r.numbers)))
+                return r.has(X_REROLL, X_ROLL) and wanted == dice and (not cards or card in cards)
+            case ["reroll_done"]:
+                return r.has(X_DONE)
+            case ["use", card, *arg]:
+                used = r.has(X_USE) or (bool(places) and not r.said - {X_CHOOSE})
+                return used and card in cards and (not arg or not places or arg[0] in places)
+            case [("sell" | "discard" | "hold" | "unhold"), card]:
+                if head == "sell" and seats:
+                    return False  # "myyn Ratsun Matille": a trade offer
+                if head == "hold" and r.has(X_UNHOLD):
+                    return False
+                return r.has(_HEADS[head]) and card in cards
+            case ["play", card, *arg]:
+                if card not in cards or not (r.has(X_PLAY) or (len(w) == 2 and not r.said)):
+                    return False
+                if arg and ":" in arg[0]:
+                    s, _, target = arg[0].partition(":")
+                    seat = seat_of(s)
+                    return (not seats or seat in seats) and (target in cards or len(cards) == 1)
+                return not arg or not places or arg[0] in places
+            case ["pass"]:
+                return r.has(X_PASS)
+            case ["accept"]:
+                return r.has(X_ACCEPT) and not r.denied & {X_ACCEPT}
+            case ["decline"]:
+                return r.has(X_DECLINE) or bool(r.denied & {X_ACCEPT})
+            case ["duel", s, target]:
+                if not r.has(X_DUEL) or (seats and seat_of(s) not in seats):
+                    return False
+                kind, _, arg_ = target.partition(":")
+                if r.has(X_STAR):
+                    return target == "star"
+                if r.has(X_HORSESHOE):
+                    return target == "horseshoe"
+                if cards:
+                    return kind == "card" and arg_ in cards
+                if r.numbers:
+                    return kind == "money" and int(arg_) in r.numbers
+                return True
+            case ["swap_stack", pid]:
+                return r.has(X_SWAP) and pid in places
+            case ["peek" | "exchange" | "buy_discard" | "gem_roll"]:
+                return r.has(_HEADS[head])
+            case ["choose", option]:
+                seat = seat_of(option)
+                if seat is not None:
+                    return seat in seats
+                if option in places or option in cards:
+                    return True
+                options = [n.split()[1] for n in ctx.legal if n.startswith("choose ")]
+                return (
+                    len(r.numbers) == 1
+                    and 1 <= r.numbers[0] <= len(options)
+                    and options[r.numbers[0] - 1] == option
+                )
+            case ["roll"]:
+                prompt = x.prompt if x is not None else None
+                return prompt is not None and prompt.kind in ("danger", "duel") and r.has(X_ROLL)
+            case ["flip" | "flip_roll"]:
+                return (
+                    ctx.view.phase == "phase3" and r.has(X_FLIP) and ((head == "flip_roll") == r.has(X_ROLL))
+                )
+            case ["end_phase"]:
+                return ctx.view.phase in ("phase2", "phase3") and r.has(X_END, X_DONE)
+        return False
+
+    def _offer(self, r: ExpansionReading, ctx: ParseContext[View]) -> ParseResult:
+        others = [s for s in dict.fromkeys(r.seats) if s != ctx.seat]
+        x: XView | None = ctx.view.x
+        if len(others) != 1 or ctx.seat is None or x is None:
+            targets = sorted({n.split()[1] for n in ctx.legal if n.startswith("offer ")})
+            return Ambiguous(
+                tuple(n for n in ctx.legal if n.startswith("offer ") and n.split()[1] in targets)[:6],
+                "player",
+            )
+        other = others[0]
+        mine = {i.split("#")[0] for i in x.players[ctx.seat].cards}
+        theirs = {i.split("#")[0] for i in x.players[other].cards}
+        give = [c for c in r.cards if c in mine]
+        get = [c for c in r.cards if c in theirs and c not in give]
+        sums = [str(n) for n in r.numbers if n >= 100]
+        if sums:
+            (get if give and not get else give).append(sums[0])
+        # an offer of nothing for nothing is still what was said: the engine refuses it
+        return meant(Offer(other, tuple(give), tuple(get)))

@@ -1,0 +1,434 @@
+"""Afrikan Tähti table and private panel, from views only.
+
+The group table: a title, one line for what the seat to act is doing (or who must answer what), a
+line per pawn (with the seat's expedition under it in Retkikunnat), the tokens, and the Star, the
+Capetown bonus and the last roll. The private panel: the seat's own pawn line, and in Retkikunnat
+its character, hand cards and peeks, then the question it must answer or its turn line.
+
+Phases this module does not know get the plain "Turn: name", so a new phase reads as a line
+instead of breaking the table. Reaction windows never say who may answer: that would tell who
+holds which hand card.
+"""
+
+from __future__ import annotations
+
+from chatbot.core.i18n import Translator
+from chatbot.core.ports import RenderContext
+from chatbot.games.afrikan_tahti import cards_generated as cards
+from chatbot.games.afrikan_tahti.names import (
+    AT,
+    DECK_NAMES,
+    SEAT_MARKERS,
+    TO,
+    TOKEN_MARKERS,
+    TOKEN_ORDER,
+    captive_text,
+    card_name,
+    card_text,
+    cid,
+    dice_text,
+    face_name,
+    items_text,
+    kind_of,
+    money,
+    names_list,
+    node_text,
+    option_text,
+    place,
+    requires_text,
+    target_text,
+    title,
+    token_name,
+    token_word,
+)
+from engines.afrikan_tahti.board import HAZARDS, LEGS
+from engines.afrikan_tahti.model import FLIP_PRICE, PawnView, View
+from engines.afrikan_tahti.retkikunnat.model import XView
+
+
+def expansion_of(view: View) -> XView | None:
+    """The Retkikunnat part of a view; None in the base game."""
+    x: XView | None = view.x
+    return x
+
+
+# --------------------------------------------------------------------------------------------------
+# The group table
+# --------------------------------------------------------------------------------------------------
+
+
+def table(view: View, ctx: RenderContext) -> str:
+    """The public table: one glance tells whose turn it is and what changed."""
+    t = ctx.t
+    if view.phase in ("setup", "character"):
+        lines = [t.gettext("{game} – getting ready").format(game=title(t))]
+    else:
+        lines = [t.gettext("{game} – round {round}").format(game=title(t), round=view.round)]
+    line = turn_line(view, ctx)
+    if line:
+        lines.append(line)
+    x = expansion_of(view)
+    expeditions = expedition_lines(x, ctx) if x is not None else []
+    for seat, pawn in enumerate(view.pawns):
+        lines.append(pawn_line(seat, pawn, ctx))
+        if seat < len(expeditions):
+            lines.append(expeditions[seat])
+    lines.append(tokens_line(view, t))
+    if x is not None:
+        lines.extend(expansion_table_lines(x, ctx))
+    if view.phase == "over":
+        return "\n".join(lines)  # the events and the final standings tell the rest
+    if view.star_holder is not None:
+        lines.append(
+            t.gettext("⭐ The Star is with {name}: next stop Tangier or Cairo!").format(
+                name=ctx.name(view.star_holder)
+            )
+        )
+    elif not view.star_found:
+        lines.append(t.gettext("⭐ The Star of Africa is still hidden."))
+    bonus = view.options.capetown_bonus
+    if view.capetown_claimed is None and bonus:
+        lines.append(
+            t.gettext("💰 The first to reach Capetown gets {amount}.").format(amount=money(bonus, t))
+        )
+    if view.last_roll is not None and view.last_roller is not None:
+        lines.append(
+            t.gettext("🎲 Last roll: {name} {die}").format(
+                name=ctx.name(view.last_roller), die=view.last_roll
+            )
+        )
+    return "\n".join(lines)
+
+
+def pawn_line(seat: int, pawn: PawnView, ctx: RenderContext) -> str:
+    t = ctx.t
+    marks = "".join(TOKEN_MARKERS.get(kind_of(item), "") for item in pawn.items)
+    text = t.gettext("{marker} {name}: {where} · {cash}").format(
+        marker=SEAT_MARKERS[seat % len(SEAT_MARKERS)],
+        name=ctx.name(seat),
+        where=where(pawn, t),
+        cash=money(pawn.cash, t),
+    )
+    if pawn.lost_turns:
+        text += " · " + t.ngettext("skips {n} turn", "skips {n} turns", pawn.lost_turns).format(
+            n=pawn.lost_turns
+        )
+    return f"{text} {marks}".rstrip()
+
+
+def where(pawn: PawnView, t: Translator) -> str:
+    """A pawn's situation in a few words, for the table."""
+    node = pawn.node
+    voyage = pawn.voyage
+    if node is None:
+        return t.gettext("choosing a start")
+    if pawn.captured and node in HAZARDS:
+        return captive_text(HAZARDS[node], t)
+    if voyage is not None:
+        leg = LEGS.get((voyage.origin, voyage.dest))
+        left = leg.steps - voyage.at if leg else 0
+        text = t.ngettext("at sea, {n} step {to}", "at sea, {n} steps {to}", left).format(
+            n=left, to=place(voyage.dest, t, TO)
+        )
+        return text + ("" if voyage.paid else " " + t.gettext("(free passage)"))
+    return node_text(node, t)
+
+
+def tokens_line(view: View, t: Translator) -> str:
+    down = len(view.face_down)
+    flipped: dict[str, int] = {}
+    for _place, content in view.revealed:
+        flipped[kind_of(content)] = flipped.get(kind_of(content), 0) + 1
+    order = [k for k in TOKEN_ORDER if k in flipped] + sorted(k for k in flipped if k not in TOKEN_ORDER)
+    text = t.gettext("🪙 Tokens face down: {down}/{total}").format(down=down, total=down + len(view.revealed))
+    if order:
+        counts = ", ".join(f"{token_word(k, t)} {flipped[k]}" for k in order)
+        text += " · " + t.gettext("flipped: {counts}").format(counts=counts)
+    return text
+
+
+def turn_line(view: View, ctx: RenderContext) -> str | None:
+    """What the active seat is doing now, by phase; a phase this module does not know gets the
+    plain "Turn: name"."""
+    t = ctx.t
+    seat = view.turn
+    phase = view.phase
+    if phase == "over" or seat is None:
+        return None
+    x = expansion_of(view)
+    if x is not None:
+        pending = prompt_line(view, x, ctx)
+        if pending:
+            return pending
+        line = expansion_turn_line(view, ctx)
+        if line:
+            return line
+    name = ctx.name(seat)
+    me = view.pawns[seat]
+    move = view.move
+    match phase:
+        case "setup":
+            return t.gettext("▶ {name}, choose your start: {a} or {b}.").format(
+                name=name, a=place("tangier", t), b=place("cairo", t)
+            )
+        case "declare" if me.voyage is not None:
+            return t.gettext("▶ Turn: {name} – sail on or stay.").format(name=name)
+        case "declare":
+            return t.gettext("▶ Turn: {name} – roll the die or choose another move.").format(name=name)
+        case "release":
+            faces = t.format_list([str(f) for f in view.options.hazard_release_faces], style="or")
+            return t.gettext("▶ Turn: {name} – captured; a roll of {faces} sets you free.").format(
+                name=name, faces=faces
+            )
+        case "move" if move is not None:
+            return t.ngettext(
+                "▶ Turn: {name} rolled {roll} – choose where to go ({n} step left).",
+                "▶ Turn: {name} rolled {roll} – choose where to go ({n} steps left).",
+                move.steps,
+            ).format(name=name, roll=move.roll, n=move.steps)
+        case "after_move" if me.node is not None:
+            return t.gettext("▶ Turn: {name} – flip the token {here} for {price}, or end the turn.").format(
+                name=name, here=place(me.node, t, AT), price=money(FLIP_PRICE, t)
+            )
+    return t.gettext("▶ Turn: {name}").format(name=name)
+
+
+# --------------------------------------------------------------------------------------------------
+# Retkikunnat on the table: expeditions, decks, known tokens, prompts, dangers and duels
+# --------------------------------------------------------------------------------------------------
+
+
+def expedition_lines(x: XView, ctx: RenderContext) -> list[str]:
+    """Under each pawn line: the character, the expedition cards (✓ used this round, ⏸ held),
+    whether the expedition is complete, and the hand COUNT (never the cards)."""
+    t = ctx.t
+    out: list[str] = []
+    for seat, p in enumerate(x.players):
+        who = card_name(p.character, t) if p.character else t.gettext("no character yet")
+        shown = []
+        for inst in p.cards:
+            mark = " ✓" if inst in p.used else (" ⏸" if inst in p.held else "")
+            shown.append(card_name(inst, t) + mark)
+        parts = [f"🎭 {who}"]
+        parts.append(
+            "🎒 "
+            + (", ".join(shown) if shown else t.gettext("no cards"))
+            + f" ({len(p.cards)}/{p.card_limit})"
+        )
+        parts.append(
+            t.gettext("✅ expedition complete") if p.complete else t.gettext("expedition incomplete")
+        )
+        parts.append(t.ngettext("🃏 {n} hand card", "🃏 {n} hand cards", p.hand_count).format(n=p.hand_count))
+        out.append(f"   {ctx.name(seat)}: " + " · ".join(parts))
+    return out
+
+
+def expansion_table_lines(x: XView, ctx: RenderContext) -> list[str]:
+    t = ctx.t
+    lines: list[str] = []
+    if x.rain:
+        lines.append(t.gettext("🌧 Rainy season: every die move on land is one step shorter."))
+    decks = ", ".join(f"{t.gettext(DECK_NAMES.get(d, d))} {n}" for d, n in x.decks)
+    lines.append(t.gettext("🂠 Decks: {decks}").format(decks=decks))
+    for place_id, content in x.known:
+        lines.append(
+            t.gettext("👁 Known token {here}: {token}").format(
+                here=place(place_id, t, AT), token=token_name(kind_of(content), t)
+            )
+        )
+    return lines
+
+
+def prompt_line(view: View, x: XView, ctx: RenderContext) -> str | None:
+    """Who must answer what now, from the public prompt; reaction windows never say who may answer
+    (that would tell who holds which hand card)."""
+    t = ctx.t
+    pr = x.prompt
+    if pr is None:
+        return None
+    names = names_list(pr.seats, ctx)
+    card = card_name(pr.card, t) if pr.card else ""
+    owner = ctx.name(pr.owner) if isinstance(pr.owner, int) else ""
+    secs = int(view.options.response_window_seconds)
+    match pr.kind:
+        case "window" if pr.what == "sabotage":
+            return t.gettext(
+                "⏳ {name} uses {card}. Anyone may answer with Sabotage in private ({secs} s)."
+            ).format(name=owner, card=card, secs=secs)
+        case "window" if pr.what == "gotcha":
+            return t.gettext(
+                "⏳ {name} played {card}. Anyone may answer with Gotcha! in private ({secs} s)."
+            ).format(name=owner, card=card, secs=secs)
+        case "window":
+            return t.gettext(
+                "⏳ {name} lost the duel. Anyone may rescue them with Ulterior motive or Favour in private ({secs} s)."
+            ).format(name=owner, secs=secs)
+        case "reveal":
+            return t.gettext("⏳ A quick answer in private before the token is revealed ({secs} s).").format(
+                secs=secs
+            )
+        case "danger":
+            return danger_line(x, ctx)
+        case "duel":
+            return duel_line(x, ctx)
+        case "choose":
+            opts = ", ".join(option_text(o, ctx) for o in pr.options[:12])
+            what = card_name(pr.what, t) if pr.what else card
+            if opts:
+                return t.gettext("▶ {name} chooses for {what}: {options}.").format(
+                    name=names, what=what, options=opts
+                )
+            return t.gettext("▶ {name} chooses for {what}.").format(name=names, what=what)
+        case "offer" if x.offer is not None:
+            o = x.offer
+            return t.gettext("🤝 {name} offers {other} {give} for {get}. {other}: accept or decline.").format(
+                name=ctx.name(o.seat),
+                other=ctx.name(o.to),
+                give=items_text(o.give, t),
+                get=items_text(o.get, t),
+            )
+        case "market_day":
+            return t.gettext("🛒 Market day: {name} may buy the top expedition card, or decline.").format(
+                name=names
+            )
+        case "exchange":
+            return t.gettext("🔁 {name} may take a danger card instead, or decline.").format(name=names)
+        case "lost_turn":
+            return t.gettext("🥫 {name} may use Tinned food to keep the turn, or pass.").format(name=names)
+        case "hand_discard":
+            return t.gettext("🃏 {name} has too many hand cards and discards one.").format(name=names)
+        case "limit_discard":
+            return t.gettext("🎒 {name} has too many expedition cards and discards one.").format(name=names)
+    return t.gettext("▶ Waiting for {name}.").format(name=names)
+
+
+def danger_line(x: XView, ctx: RenderContext) -> str:
+    t = ctx.t
+    d = x.danger
+    if d is None:
+        return t.gettext("⚠️ A danger situation.")
+    head = t.gettext("⚠️ {name} faces {card}: needs {needs}.").format(
+        name=ctx.name(d.seat), card=card_name(d.card, t), needs=requires_text(d.requires, t)
+    )
+    match d.stage:
+        case "drawn":
+            return head + " " + t.gettext("Roll the danger dice (or bribe).")
+        case "rolled":
+            return (
+                head
+                + " "
+                + t.gettext("Dice: {dice}. Reroll with a card, or keep them.").format(dice=dice_text(d.dice))
+            )
+        case "failed":
+            return (
+                head
+                + " "
+                + t.gettext("Dice: {dice}. Failed: use a card that saves you, or take the penalty.").format(
+                    dice=dice_text(d.dice)
+                )
+            )
+    return head
+
+
+def duel_line(x: XView, ctx: RenderContext) -> str:
+    t = ctx.t
+    d = x.duel
+    if d is None:
+        return t.gettext("⚔️ A duel.")
+    head = t.gettext("⚔️ {attacker} challenges {defender} for {target}.").format(
+        attacker=ctx.name(d.attacker), defender=ctx.name(d.defender), target=target_text(d.target, t)
+    )
+    if d.defender_dice:
+        head += " " + t.gettext("Defender: {dice}.").format(dice=dice_text(d.defender_dice))
+    if d.face is not None and d.k is not None:
+        head += " " + t.gettext("To beat: {k}× {face}.").format(k=d.k, face=face_name(d.face, t))
+    if d.attacker_dice:
+        head += " " + t.gettext("Attacker: {dice}.").format(dice=dice_text(d.attacker_dice))
+    match d.stage:
+        case "defender_roll":
+            return head + " " + t.gettext("{name} rolls first.").format(name=ctx.name(d.defender))
+        case "defender_reroll":
+            return (
+                head
+                + " "
+                + t.gettext("{name} may reroll or keep the dice.").format(name=ctx.name(d.defender))
+            )
+        case "attacker_roll":
+            return head + " " + t.gettext("{name} rolls now.").format(name=ctx.name(d.attacker))
+        case "attacker_reroll":
+            return (
+                head
+                + " "
+                + t.gettext("{name} may reroll or keep the dice.").format(name=ctx.name(d.attacker))
+            )
+    return head
+
+
+def expansion_turn_line(view: View, ctx: RenderContext) -> str | None:
+    """The turn line for the expansion's own phases (the base phases keep theirs)."""
+    t = ctx.t
+    name = ctx.name(view.turn) if isinstance(view.turn, int) else ""
+    match view.phase:
+        case "character":
+            return t.gettext("▶ {name}, choose your character.").format(name=name)
+        case "phase2":
+            return t.gettext("▶ Turn: {name} – use or sell expedition cards, then go on.").format(name=name)
+        case "phase3":
+            return t.gettext(
+                "▶ Turn: {name} – flip a token, challenge someone to a duel, trade, or end the turn."
+            ).format(name=name)
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# The private panel
+# --------------------------------------------------------------------------------------------------
+
+
+def private(view: View, ctx: RenderContext) -> str | None:
+    """The seat's own panel. Nothing is private in the base game; the panel repeats the seat's own
+    situation so the private chat makes sense without the group's table."""
+    seat = view.seat
+    if seat is None or not 0 <= seat < len(view.pawns):
+        return None
+    lines = [pawn_line(seat, view.pawns[seat], ctx)]
+    x = expansion_of(view)
+    if x is not None:
+        lines.extend(expansion_private_lines(view, x, ctx))
+        pr = x.prompt
+        if pr is not None and seat in pr.seats:
+            lines.append(prompt_line(view, x, ctx) or "")
+            if pr.card and pr.kind == "window" and cid(pr.card) in cards.EXPEDITION_CARDS:
+                lines.append(f"{card_name(pr.card, ctx.t)}: {card_text(pr.card, ctx.t)}")
+            return "\n".join(lines)
+    if view.turn == seat:
+        line = turn_line(view, ctx)
+        if line:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def expansion_private_lines(view: View, x: XView, ctx: RenderContext) -> list[str]:
+    """The seat's own secrets: the hand cards and the tokens peeked at."""
+    t = ctx.t
+    out: list[str] = []
+    me = x.players[view.seat] if view.seat is not None and view.seat < len(x.players) else None
+    if me is not None and me.character:
+        out.append(
+            t.gettext("🎭 You are the {character}: {text}").format(
+                character=card_name(me.character, t), text=card_text(me.character, t)
+            )
+        )
+    if x.hand:
+        out.append(
+            t.gettext("🃏 Your hand: {cards}").format(cards=", ".join(card_name(c, t) for c in x.hand))
+        )
+    else:
+        out.append(t.gettext("🃏 Your hand is empty."))
+    for place_id, content in x.peeks:
+        out.append(
+            t.gettext("👁 You peeked {here}: {token}").format(
+                here=place(place_id, t, AT), token=token_name(kind_of(content), t)
+            )
+        )
+    return out

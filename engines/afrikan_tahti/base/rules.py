@@ -1,0 +1,706 @@
+"""Afrikan Tähti base game (spec §3.1-3.2, §4, §6 base options, §7 notation, §8, §9, §10): legality,
+candidates, the transition over :class:`~engines.afrikan_tahti.model.AfrikanWork`, views, outcome.
+
+Hidden information: only the contents of face-down tokens (and the seed). Token ``t<i>`` starts on
+``TREASURE_PLACES[i - 1]``, so its id says nothing about what it is; its content id ``tok:t<i>:<kind>``
+appears in views and events only once it is flipped. Everything else is public; a seat's view is the
+public table with ``seat`` filled in.
+
+Turn (spec §4.1), phases as data in :data:`~engines.afrikan_tahti.model.PHASE_ACTIONS`:
+
+- ``setup``: with ``start_place = choose`` each seat in seat order plays ``start cairo|tangier``.
+- lost turns are served and skipped inside ``perform`` (event ``turn_lost``).
+- ``release``: a captured pawn's turn is the release roll ``roll``.
+- ``declare``: ``roll`` (a die move; on a sea dot it continues a paid voyage), ``board <port>`` (pay
+  the fare, roll, sail), ``free_sail <port>`` (board or continue a free passage), ``fly <place>``,
+  ``flip`` (pay 100), ``flip_roll`` (4-6 flips it), ``stay``.
+- ``move``: after the roll, ``move <node> [via <place>]`` ends a land segment; ``board <port>`` puts
+  the remaining steps on a sea leg; ``move <here>`` ends the move where the pawn stands (a zero-step
+  move, or stopping at a port reached with steps left). A land segment that ends on a port where the
+  pawn could still board keeps the phase open; otherwise the move ends. Sailing needs no decision and
+  happens inside ``perform``; so does a move with exactly one possible ending.
+- ``after_move``: on a place with a face-down token, ``flip`` (pay 100) or ``end_phase``.
+
+What Retkikunnat uses of this module (it builds on the base game): the legality both rule sets share,
+written once here (:func:`check_seat`, :func:`check_start`, :func:`check_travel`, :func:`check_move`,
+:func:`need_port`, :func:`need_leg`), the land part of the move menu (:func:`land_dests`,
+:func:`may_land`, :func:`may_board_here`, :func:`menu_actions`), and the transition steps that are
+the same in both games: :func:`arrive` (win, Capetown), :func:`board`, :func:`flip_token`,
+:func:`resolve` (the Star, horseshoes), :func:`advance_seat`, :func:`finish`; :func:`view` is the base
+of the expansion's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from engines.afrikan_tahti.board import (
+    AIR,
+    AIR_FROM,
+    AIRPORTS,
+    CAPETOWN,
+    GEM_VALUES,
+    GOALS,
+    GOLD_COAST,
+    HAZARDS,
+    LEGS,
+    LEGS_FROM,
+    PLACE_SET,
+    PORTS,
+    SLAVE_COAST,
+    STARTS,
+    TREASURE_PLACES,
+    land_paths,
+)
+from engines.afrikan_tahti.model import (
+    AFTER_MOVE,
+    AIR_FARE,
+    BASE_ACTIONS,
+    DECLARE,
+    FLIP_PRICE,
+    FLIP_ROLL_FACES,
+    MOVE,
+    NO_STOPS,
+    OVER,
+    PHASE_ACTIONS,
+    RELEASE,
+    SEA_FARE,
+    SLAVE_COAST_LOST_TURNS,
+    TREASURE_INDEX,
+    Action,
+    AfrikanWork,
+    Board,
+    EndPhase,
+    Flip,
+    FlipRoll,
+    Fly,
+    FreeSail,
+    Move,
+    Movement,
+    MoveMenu,
+    Options,
+    Pawn,
+    PawnView,
+    Roll,
+    Start,
+    State,
+    Stay,
+    View,
+    Voyage,
+    chosen_path,
+    content_id,
+    holds_winning_item,
+    kind_of,
+    roll_only_when_broke,
+    top_token,
+)
+from engines.contract import Event, IllegalAction, Outcome, Seat
+
+# ---------------------------------------------------------------------------------------------
+# Legality shared by both rule sets
+
+
+def need(cond: object, code: str, **params: Any) -> None:
+    if not cond:
+        raise IllegalAction(code, **params)
+
+
+def check_seat(state: State, seat: Seat, action: Any, actions: tuple[type, ...]) -> None:
+    """What every action must pass first: an action of the game (``actions``), a game still on, a seat
+    of the table."""
+    if not isinstance(action, actions):
+        raise IllegalAction("unknown_action")
+    if state.phase == OVER:
+        raise IllegalAction("game_over")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise IllegalAction("no_such_seat", seat=seat if isinstance(seat, int) else None)
+
+
+def check_start(place: str) -> None:
+    need(place in STARTS, "not_a_start", place=place)
+
+
+def need_port(node: str | None) -> None:
+    need(node in PORTS, "not_a_port", node=node)
+
+
+def need_leg(node: str | None, to: str) -> None:
+    need((node, to) in LEGS, "no_such_leg", port=node, dest=to)
+
+
+def check_travel(pawn: Pawn, action: Roll | Board | FreeSail | Fly, sea_fare: int, air_fare: int) -> None:
+    """Phase 1 travel before the roll (spec §4.1, §4.4-4.5): ``roll`` (on a sea dot it continues a
+    paid voyage), ``board``, ``free_sail``, ``fly``, at the fares of the player's rule set."""
+    node = pawn.node
+    v = pawn.voyage
+    match action:
+        case Roll():
+            need(v is None or v.paid, "free_passage", dest=v.dest if v is not None else None)
+        case Board(to):
+            need(v is None, "at_sea")
+            need_port(node)
+            need_leg(node, to)
+            need(pawn.cash >= sea_fare, "cannot_afford", price=sea_fare, cash=pawn.cash)
+        case FreeSail(to):
+            if v is not None:
+                need(not v.paid, "paid_voyage")
+                need(to == v.dest, "wrong_destination", dest=v.dest)
+                return
+            need_port(node)
+            need_leg(node, to)
+            need(pawn.cash < sea_fare, "can_afford_fare", fare=sea_fare)
+        case Fly(to):
+            need(v is None, "at_sea")
+            need(node in AIRPORTS, "not_an_airport", node=node)
+            need((node, to) in AIR, "no_such_route", start=node, to=to)
+            need(pawn.cash >= air_fare, "cannot_afford", price=air_fare, cash=pawn.cash)
+
+
+def check_move(menu: MoveMenu, node: str | None, action: Move, land_ok: bool) -> None:
+    """``move <node> [via <place>]`` against the move menu: stop where the pawn stands, a land
+    destination (``via`` only where it tells paths apart), or (Retkikunnat) a sea target."""
+    to, via = action.to, action.via
+    if to == node and via is None:
+        need(menu.stop_here, "not_a_place", node=node)
+        return
+    need(land_ok, "land_not_allowed")
+    paths = menu.paths(to)
+    if paths is None:
+        need(via is None and menu.sea_target(to) is not None, "not_reachable", to=to)
+        return
+    if via is not None:
+        need(any(via in p[:-1] for p in paths), "not_on_path", via=via)
+        vias = next(v for d, _p, v in menu.dests if d == to)
+        need(via in vias, "via_not_needed", via=via)
+
+
+# ---------------------------------------------------------------------------------------------
+# The move menu
+
+
+def may_land(move: Movement, options: Options) -> bool:
+    return move.steps > 0 and (move.arrived != "sea" or options.sea_to_land_same_move)
+
+
+def may_board_here(move: Movement, options: Options) -> bool:
+    if move.steps <= 0:
+        return False
+    if move.arrived == "land":
+        return options.land_to_sea_same_move
+    if move.arrived == "sea":
+        # [decided] S7's "new fare for another leg" is part of S7, so the same option governs it
+        return options.sea_to_land_same_move
+    return True
+
+
+def land_dests(node: str, steps: int, visited: frozenset[str], holding: bool, options: Options,
+               may_stop: frozenset[str] = frozenset()
+               ) -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
+    """The land destinations of a move (``MoveMenu.dests``): every path to each, and the places
+    that tell the paths apart."""
+    found = land_paths(node, steps, visited, GOALS if holding else NO_STOPS,
+                       options.hazard_trigger == "pass_through", may_stop)
+    # [decided] ``move X`` takes the canonical path (shortest, then by node ids); ``via P`` is
+    # offered for the places that some but not all paths to X pass (the choice that matters:
+    # Capetown now, event draws in the expansion)
+    dests: list[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]]] = []
+    for dest in sorted(found):
+        paths = found[dest]
+        sets = [frozenset(n for n in p[:-1] if n in PLACE_SET) for p in paths]
+        vias = tuple(sorted(frozenset().union(*sets) - frozenset.intersection(*sets)))
+        dests.append((dest, paths, vias))
+    return tuple(dests)
+
+
+@lru_cache(maxsize=1 << 15)
+def move_menu(node: str, move: Movement, cash: int, holding: bool, options: Options, fare: int) -> MoveMenu:
+    dests = land_dests(node, move.steps, frozenset(move.visited), holding, options) if may_land(move, options) else ()
+    boards: list[str] = []
+    if node in PORTS and may_board_here(move, options):
+        for dest in LEGS_FROM[node]:
+            leg = LEGS[(node, dest)]
+            # [decided] a leg whose first dot this move already visited is not offered: M2 would
+            # end the voyage before its first step, and the fare would buy nothing
+            if cash >= fare and leg.path[1] not in move.visited:
+                boards.append(dest)
+    return MoveMenu(dests, tuple(boards), node in PLACE_SET, land_steps=move.steps, sea_steps=move.steps)
+
+
+def menu_of(state: State | AfrikanWork, seat: int) -> MoveMenu:
+    pawn = state.pawns[seat]
+    assert state.move is not None and pawn.node is not None
+    return move_menu(pawn.node, state.move, pawn.cash, holds_winning_item(pawn), state.options, SEA_FARE)
+
+
+def menu_actions(menu: MoveMenu, node: str) -> tuple[Action, ...]:
+    """The ``move``/``board`` actions of a menu (a sea target is ``move <node>`` too)."""
+    out: list[Action] = []
+    if menu.stop_here:
+        out.append(Move(node))
+    for dest, _paths, vias in menu.dests:
+        out.append(Move(dest))
+        out.extend(Move(dest, v) for v in vias)
+    out.extend(Board(d) for d in menu.boards)
+    out.extend(a for n, _leg, _steps in menu.sea if (a := Move(n)) not in out)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Legality and candidates of the base game
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    return () if state.phase == OVER else (state.turn,)
+
+
+def check(state: State, seat: Seat, action: Any) -> None:
+    check_seat(state, seat, action, BASE_ACTIONS)
+    if seat not in to_act(state):
+        raise IllegalAction("not_your_turn", turn=state.turn)
+    if not isinstance(action, PHASE_ACTIONS[state.phase]):
+        raise IllegalAction("wrong_phase", phase=state.phase)
+    pawn = state.pawns[seat]
+    node = pawn.node
+    phase = state.phase
+    match action:
+        case Start(place):
+            check_start(place)
+        case Roll() if phase == RELEASE:
+            pass
+        case Move() if phase == MOVE:
+            move = state.move
+            check_move(menu_of(state, seat), node, action, may_land(move, state.options) if move else False)
+        case Board(to) if phase == MOVE:
+            assert node is not None and state.move is not None
+            need_port(node)
+            need(state.move.steps > 0, "no_steps_left")
+            need(may_board_here(state.move, state.options), "cannot_board_here")
+            need_leg(node, to)
+            need(pawn.cash >= SEA_FARE, "cannot_afford", price=SEA_FARE, cash=pawn.cash)
+            need(LEGS[(node, to)].path[1] not in state.move.visited, "leg_blocked", dest=to)
+        case Roll() | Board() | FreeSail() | Fly():
+            check_travel(pawn, action, SEA_FARE, AIR_FARE)
+        case Flip():
+            need(top_token(state.stacks, node) is not None, "no_token")
+            need(not state.flipped, "already_flipped")
+            need(pawn.cash >= FLIP_PRICE, "cannot_afford", price=FLIP_PRICE, cash=pawn.cash)
+        case FlipRoll():
+            need(top_token(state.stacks, node) is not None, "no_token")
+            need(not state.flipped, "already_flipped")
+            if roll_only_when_broke(state.options):
+                need(pawn.cash < FLIP_PRICE, "can_afford_flip", price=FLIP_PRICE)
+        case Stay() | EndPhase():
+            pass
+
+
+def candidates(state: State, seat: Seat) -> tuple[Action, ...]:
+    if seat not in to_act(state):
+        return ()
+    pawn = state.pawns[seat]
+    node = pawn.node
+    match state.phase:
+        case "setup":
+            return tuple(Start(p) for p in STARTS)
+        case "release":
+            return (Roll(),)
+        case "move":
+            assert node is not None
+            return menu_actions(menu_of(state, seat), node)
+        case "after_move":
+            return (Flip(), EndPhase())
+        case "declare":
+            assert node is not None
+            out: list[Action] = [Roll()]
+            if pawn.voyage is not None:
+                out.append(FreeSail(pawn.voyage.dest))
+            else:
+                for dest in LEGS_FROM.get(node, ()):
+                    out.extend((Board(dest), FreeSail(dest)))
+                out.extend(Fly(d) for d in AIR_FROM.get(node, ()))
+                out.extend((Flip(), FlipRoll()))
+            out.append(Stay())
+            return tuple(out)
+    return ()
+
+
+# ---------------------------------------------------------------------------------------------
+# The transition
+
+
+def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Event, ...]]:
+    w = AfrikanWork(state)
+    act(w, seat, action)
+    return w.freeze(), tuple(w.events)
+
+
+def act(w: AfrikanWork, seat: int, action: Action) -> None:
+    w.ply += 1
+    pawn = w.pawns[seat]
+    match action:
+        case Start(place):
+            w.set_pawn(seat, node=place)
+            w.emit("start_chosen", seat=seat, place=place)
+            nxt = next((s for s in range(w.players) if w.pawns[s].node is None), None)
+            if nxt is None:
+                w.round = 1
+                w.turn = w.first_seat
+                begin_turn(w)
+            else:
+                w.turn = nxt
+        case Roll() if w.phase == RELEASE:
+            value = w.die(seat, "release")
+            if value in w.options.hazard_release_faces:
+                w.set_pawn(seat, captured=False)
+                w.emit("released", seat=seat)
+            else:
+                w.emit("still_captured", seat=seat)
+            end_turn(w)
+        case Roll():
+            value = w.die(seat, "move")
+            begin_move(w, seat, value, value)
+            if pawn.voyage is not None:
+                sail(w, seat, value)
+            else:
+                offer_move(w, seat)
+        case Move() | Board() if w.phase == MOVE:
+            assert pawn.node is not None
+            do_move_action(w, seat, action, menu_of(w, seat))
+        case Board(to):
+            value = w.die(seat, "move")
+            begin_move(w, seat, value, value)
+            board(w, seat, to, paid=True, fare=SEA_FARE)
+            sail(w, seat, value)
+        case FreeSail(to):
+            # [decided] ``free_sail <dest>`` both boards and continues a free passage (§7 has no
+            # separate continue command); a paid voyage continues with ``roll``
+            steps = w.options.broke_sea_steps
+            begin_move(w, seat, steps, 0)
+            if pawn.voyage is None:
+                board(w, seat, to, paid=False, fare=0)
+            sail(w, seat, steps)
+        case Fly(to):
+            assert pawn.node is not None
+            w.pay(seat, AIR_FARE)
+            w.set_pawn(seat, node=to)
+            w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=AIR_FARE)
+            arrive(w, seat, to)
+            if not w.over:
+                end_move(w, seat)
+        case Flip():
+            flip(w, seat, FLIP_PRICE, "pay")
+            if not w.over:
+                end_turn(w)
+        case FlipRoll():
+            value = w.die(seat, "flip")
+            if value in FLIP_ROLL_FACES:
+                flip(w, seat, 0, "roll")
+            else:
+                w.emit("flip_failed", seat=seat, place=pawn.node)
+            if not w.over:
+                end_turn(w)
+        case Stay():
+            w.emit("stayed", seat=seat)
+            end_turn(w)
+        case EndPhase():
+            # [decided] declining the §4.1 step 4 flip uses ``end_phase`` (the spec's "no" to a phase)
+            end_turn(w)
+
+
+# --- entering places, tokens -------------------------------------------------------------------
+def arrive(w: AfrikanWork, seat: int, place: str) -> None:
+    """Entering a place (E7): the win check, then the Capetown bonus."""
+    pawn = w.pawns[seat]
+    if place in GOALS and pawn.items:
+        win(w, seat, place)
+        return
+    if place == CAPETOWN and w.capetown_claimed is None and w.options.capetown_bonus > 0:
+        w.capetown_claimed = seat
+        w.set_pawn(seat, cash=pawn.cash + w.options.capetown_bonus)
+        w.emit("capetown_bonus", seat=seat, amount=w.options.capetown_bonus)
+
+
+def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str, str]:
+    """Turn the top token under the pawn face up (paying ``price``): ``(place, token id, kind)``."""
+    place = w.pawns[seat].node
+    assert place is not None
+    i = TREASURE_INDEX[place]
+    tid = w.stacks[i][-1]
+    w.stacks[i] = w.stacks[i][:-1]
+    if price:
+        w.pay(seat, price)
+    kind = w.kind(tid)
+    w.flipped = True
+    w.revealed.append((tid, place))
+    w.emit("flipped", seat=seat, place=place, token=content_id(tid, kind), kind=kind, paid=price, by=by)
+    return place, tid, kind
+
+
+def flip(w: AfrikanWork, seat: int, price: int, by: str) -> None:
+    resolve(w, seat, *flip_token(w, seat, price, by))
+
+
+def resolve(w: AfrikanWork, seat: int, place: str, tid: str, kind: str) -> None:
+    """§4.7 token effects and the Slave Coast rule of §4.8."""
+    pawn = w.pawns[seat]
+    cid = content_id(tid, kind)
+    if kind == "star":
+        w.star_found = True
+        w.set_pawn(seat, items=(*pawn.items, tid))
+        w.emit("star_found", seat=seat, token=cid)
+    elif kind in GEM_VALUES:
+        value = w.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
+        doubled = place == GOLD_COAST
+        amount = value * (2 if doubled else 1)
+        w.set_pawn(seat, cash=pawn.cash + amount)
+        w.emit("gem", seat=seat, token=cid, kind=kind, amount=amount, doubled=doubled)
+    elif kind == "robber":
+        w.set_pawn(seat, cash=0)
+        w.emit("robbed", seat=seat, token=cid, lost=pawn.cash)
+    elif kind == "horseshoe":
+        if w.star_found:
+            w.set_pawn(seat, items=(*pawn.items, tid))
+            w.emit("horseshoe_kept", seat=seat, token=cid)
+        else:
+            w.emit("horseshoe_worthless", seat=seat, token=cid)
+    elif kind == "blank":
+        w.emit("blank", seat=seat, token=cid)
+        if place == SLAVE_COAST:
+            lose_turns(w, seat, SLAVE_COAST_LOST_TURNS, "slave_coast")
+
+
+# --- turn flow ---------------------------------------------------------------------------------
+def lose_turns(w: AfrikanWork, seat: int, turns: int, reason: str) -> None:
+    pawn = w.set_pawn(seat, lost_turns=w.pawns[seat].lost_turns + turns)
+    w.emit("turns_lost", seat=seat, turns=turns, pending=pawn.lost_turns, reason=reason)
+
+
+def advance_seat(w: AfrikanWork) -> None:
+    nxt = (w.turn + 1) % w.players
+    if nxt == w.first_seat:
+        w.round += 1
+        limit = w.options.max_rounds
+        if limit and w.round > limit:
+            w.round = limit
+            finish(w, None, "round_limit")
+            return
+    w.turn = nxt
+
+
+def begin_turn(w: AfrikanWork) -> None:
+    """Serve lost turns (§4.1 step 1), then open the release roll or the declaration."""
+    while not w.over:
+        seat = w.turn
+        pawn = w.pawns[seat]
+        if pawn.lost_turns > 0:
+            pawn = w.set_pawn(seat, lost_turns=pawn.lost_turns - 1)
+            w.emit("turn_lost", seat=seat, pending=pawn.lost_turns)
+            advance_seat(w)
+            continue
+        w.flipped = False
+        w.move = None
+        w.phase = RELEASE if pawn.captured else DECLARE
+        w.emit("turn", seat=seat, round=w.round)
+        return
+
+
+def end_turn(w: AfrikanWork) -> None:
+    w.move = None
+    w.flipped = False
+    advance_seat(w)
+    begin_turn(w)
+
+
+def after_move(w: AfrikanWork, seat: int) -> None:
+    """§4.1 step 4: after a move ending on a face-down token, the player may pay and flip it."""
+    pawn = w.pawns[seat]
+    if not w.flipped and top_token(w.stacks, pawn.node) is not None and pawn.cash >= FLIP_PRICE:
+        w.phase = AFTER_MOVE
+    else:
+        end_turn(w)
+
+
+def win(w: AfrikanWork, seat: int, goal: str) -> None:
+    pawn = w.pawns[seat]
+    kinds = [w.kind(t) for t in pawn.items]
+    item = "star" if "star" in kinds else "horseshoe"
+    tid = pawn.items[kinds.index(item)]
+    w.emit("won", seat=seat, goal=goal, item=item, token=content_id(tid, item))
+    finish(w, seat, "goal")
+
+
+def finish(w: AfrikanWork, winner: int | None, reason: str) -> None:
+    w.winner = winner
+    w.end_reason = reason
+    w.phase = OVER
+    w.move = None
+    out = outcome_of(w.pawns, winner, w.contents)
+    w.emit("game_over", reason=reason, winner=winner, ranks=out.ranks, cash=out.scores)
+
+
+# --- movement ----------------------------------------------------------------------------------
+def begin_move(w: AfrikanWork, seat: int, steps: int, roll: int) -> None:
+    node = w.pawns[seat].node
+    assert node is not None
+    w.move = Movement(steps=steps, roll=roll, visited=(node,), arrived="start")
+
+
+def offer_move(w: AfrikanWork, seat: int) -> None:
+    """Open the ``move`` phase, or carry out the only possible ending at once."""
+    pawn = w.pawns[seat]
+    assert w.move is not None and pawn.node is not None
+    menu = menu_of(w, seat)
+    actions = menu_actions(menu, pawn.node)
+    # [decided] a move with a single possible ending needs no decision: it is carried out
+    if len(actions) == 1:
+        do_move_action(w, seat, actions[0], menu)
+    else:
+        w.phase = MOVE
+
+
+def do_move_action(w: AfrikanWork, seat: int, action: Action, menu: MoveMenu) -> None:
+    pawn = w.pawns[seat]
+    assert w.move is not None and pawn.node is not None
+    match action:
+        case Move(to, via) if to == pawn.node and via is None:
+            end_move(w, seat)
+        case Move(to, via):
+            path = chosen_path(menu.paths(to), via)
+            assert path is not None
+            walk(w, seat, path)
+        case Board(to):
+            board(w, seat, to, paid=True, fare=SEA_FARE)
+            sail(w, seat, w.move.steps)
+
+
+def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
+    """A land segment along ``path``; pauses on a port where the pawn could still board."""
+    move = w.move
+    assert move is not None
+    start = w.pawns[seat].node
+    w.set_pawn(seat, node=path[-1])
+    w.move = move = replace(move, steps=move.steps - len(path), visited=(*move.visited, *path), arrived="land")
+    w.emit("moved", seat=seat, start=start, dest=path[-1], path=path, steps=len(path), by="land")
+    for node in path:
+        if node in PLACE_SET:
+            arrive(w, seat, node)
+            if w.over:
+                return
+    pawn = w.pawns[seat]
+    assert pawn.node is not None
+    # [decided] S6: ending a land segment on a port with steps left and a leg to board keeps the
+    # move open (``board <port>``, more land steps, or ``move <port>`` to stop there)
+    if move.steps > 0 and pawn.node in PORTS and menu_of(w, seat).boards:
+        w.phase = MOVE
+        return
+    end_move(w, seat)
+
+
+def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
+    """Onto the leg to ``dest`` (a paid voyage at ``fare``, or a free passage)."""
+    pawn = w.pawns[seat]
+    assert pawn.node is not None
+    leg = LEGS[(pawn.node, dest)]
+    if fare:
+        w.pay(seat, fare)
+    w.set_pawn(seat, voyage=Voyage(leg.id, leg.origin, leg.dest, 0, paid))
+    w.emit("boarded", seat=seat, port=pawn.node, dest=dest, leg=leg.id, fare=fare, free=not paid)
+
+
+def sail(w: AfrikanWork, seat: int, steps: int) -> None:
+    """Advance the pawn's voyage by up to ``steps`` (S3/S4), then continue or end the move."""
+    pawn = w.pawns[seat]
+    v = pawn.voyage
+    assert v is not None and w.move is not None
+    leg = LEGS[(v.origin, v.dest)]
+    visited = set(w.move.visited)
+    at, used = v.at, 0
+    path: list[str] = []
+    while used < steps and at < leg.steps:
+        nxt = leg.path[at + 1]
+        if nxt in visited:  # M4: the voyage cannot go on without entering a visited node
+            break
+        at += 1
+        used += 1
+        path.append(nxt)
+        if w.options.hazard_trigger == "pass_through" and nxt in HAZARDS:
+            break
+    arrived = at == leg.steps
+    assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
+    node = leg.path[at]
+    w.set_pawn(seat, node=node, voyage=None if arrived else replace(v, at=at))
+    w.move = replace(w.move, steps=steps - used if arrived else 0, visited=(*w.move.visited, *path),
+                     arrived="sea")
+    w.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=tuple(path), steps=used, at=at, arrived=arrived)
+    if arrived:
+        arrive(w, seat, node)
+        if w.over:
+            return
+        if v.paid and w.move.steps > 0:
+            offer_move(w, seat)
+            return
+    end_move(w, seat)
+
+
+def end_move(w: AfrikanWork, seat: int) -> None:
+    pawn = w.pawns[seat]
+    assert pawn.node is not None
+    if pawn.node in HAZARDS and not pawn.captured:
+        w.set_pawn(seat, captured=True)
+        w.emit("captured", seat=seat, node=pawn.node, hazard=HAZARDS[pawn.node])
+    w.move = None
+    after_move(w, seat)
+
+
+# ---------------------------------------------------------------------------------------------
+# Information and outcome (spec §4.10, §9)
+
+
+def view(state: State, seat: Seat | None) -> View:
+    kinds = dict(state.contents)
+    return View(
+        seat=seat, players=state.players, options=state.options, phase=state.phase,
+        turn=None if state.phase == OVER else state.turn, to_act=to_act(state), round=state.round,
+        first_seat=state.first_seat,
+        pawns=tuple(PawnView(p.node, p.cash, p.lost_turns, p.captured, p.voyage,
+                             tuple(content_id(t, kinds[t]) for t in p.items))
+                    for p in state.pawns),
+        face_down=tuple((TREASURE_PLACES[i], t) for i, st in enumerate(state.stacks) for t in st),
+        revealed=tuple((place, content_id(t, kinds[t])) for t, place in state.revealed),
+        star_found=state.star_found,
+        star_holder=next((s for s, p in enumerate(state.pawns) for t in p.items if kinds[t] == "star"), None),
+        capetown_claimed=state.capetown_claimed, last_roll=state.last_roll,
+        last_roller=state.last_roller, move=state.move, flipped_this_turn=state.flipped,
+        winner=state.winner, end_reason=state.end_reason,
+    )
+
+
+def hidden_tokens(state: State, seat: Seat | None) -> frozenset[str]:
+    down = {t for st in state.stacks for t in st}
+    return frozenset(content_id(t, k) for t, k in state.contents if t in down)
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != OVER:
+        return None
+    return outcome_of(state.pawns, state.winner, state.contents)
+
+
+def outcome_of(pawns: Iterable[Pawn], winner: int | None, contents: Sequence[Sequence[str]]) -> Outcome:
+    """The winner first; [decided] the others share places by cash (the spec ranks only the
+    winner). At the round limit: holders of a winning item first (the Star before horseshoes), then
+    cash. ``scores`` are the final cash."""
+    pawns = tuple(pawns)
+    cash = tuple(p.cash for p in pawns)
+
+    def item_rank(p: Pawn) -> int:
+        kinds = {kind_of(contents, t) for t in p.items}
+        return 2 if "star" in kinds else 1 if kinds else 0
+
+    keys = [((0 if s == winner else 1) if winner is not None else -item_rank(p), -cash[s])
+            for s, p in enumerate(pawns)]
+    ranks = tuple(1 + sum(1 for k in keys if k < mine) for mine in keys)
+    winners = tuple(s for s, r in enumerate(ranks) if r == 1)
+    return Outcome(ranks=ranks, scores=cash, winners=winners, low_wins=False)
