@@ -49,7 +49,7 @@ def parse_times(game: str) -> list[float]:
             continue
         seat = acting[0]
         legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-        ctx = ParseContext("fi", seat, legal, engine.view(state, seat), NAMES[:3], {"private": True})
+        ctx = ParseContext("fi", seat, legal, engine.view(state, seat), NAMES[:3], private=True)
         for text in SAMPLES[game]:
             start = time.perf_counter()
             ui.parse(text, ctx)

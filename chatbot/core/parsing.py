@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -58,5 +58,3 @@ class ParseContext(Generic[V]):
     view: V
     seat_names: tuple[str, ...]
     private: bool = False
-    # TODO(#11): gone once the Afrikan Tähti parser reads ``private`` (its branch is being merged)
-    extra: dict[str, Any] = field(default_factory=dict)

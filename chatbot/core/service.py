@@ -546,7 +546,7 @@ class BotCore:
         names = tuple(s.name for s in match.seats)
         # games may ask before a move that would reveal a hidden card, but only where asking is private
         ctx = ParseContext(lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names,
-                           private=msg.private, extra={"private": msg.private})
+                           private=msg.private)
         result = ui.parse(text, ctx)
         if seat is None:
             if isinstance(result, NotUnderstood):

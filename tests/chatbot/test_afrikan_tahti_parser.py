@@ -109,7 +109,7 @@ def situation(name: str, lang: str):
     """(the parse context, the state, the speaker's seat) of a situation."""
     state, seat = SITUATIONS[name]()
     legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, seat))
-    return ParseContext(lang, seat, legal, ENGINE.view(state, seat), NAMES), state, seat
+    return ParseContext(lang, seat, legal, ENGINE.view(state, seat), NAMES, private=True), state, seat
 
 
 def context(name: str, lang: str) -> ParseContext:
@@ -377,7 +377,7 @@ X_ROWS = [
 def _x_context(lang: str, legal: str, private: bool = True) -> ParseContext:
     state = ENGINE.new_game(3, "x", ENGINE.Options(quick_game=True))
     notations = tuple(n.strip() for n in re.split(r",(?=[a-z_]+(?:[ ,]|$))", legal))
-    return ParseContext(lang, 1, notations, ENGINE.view(state, 1), NAMES, extra={"private": private})
+    return ParseContext(lang, 1, notations, ENGINE.view(state, 1), NAMES, private=private)
 
 
 @pytest.mark.parametrize(("text", "lang", "legal", "expected"), X_ROWS, ids=[r[0] for r in X_ROWS])
@@ -395,7 +395,7 @@ def test_an_offer_is_built_from_the_cards_each_side_holds(parser):
     view = ENGINE.view(state, 0)
     mine = view.x.players[0].cards[0].split("#")[0]
     legal = ("offer seat1 " + mine + " for 100", "end_phase")
-    ctx = ParseContext("fi", 0, legal, view, NAMES, extra={"private": True})
+    ctx = ParseContext("fi", 0, legal, view, NAMES, private=True)
     from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
 
     result = parser.parse(f"tarjoan Liisalle {FI_FORMS[mine][1]} 200 puntaa vastaan", ctx)
@@ -426,7 +426,7 @@ def test_a_command_of_the_phase_is_no_answer_to_a_question_on_the_table(parser):
     state = _first_state(ENGINE.Options(quick_game=True), "vaara", danger_in_a_base_phase)
     seat = ENGINE.view(state, None).x.prompt.seats[0]
     legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, seat))
-    ctx = ParseContext("fi", seat, legal, ENGINE.view(state, seat), NAMES, extra={"private": True})
+    ctx = ParseContext("fi", seat, legal, ENGINE.view(state, seat), NAMES, private=True)
     result = parser.parse("heitä pois ratsu", ctx)
     assert result == NotLegal("wrong_prompt", (("prompt", "danger"),)), result
     assert parser.parse("heitä nopat", ctx) == Parsed(("roll",))  # the answer itself is understood

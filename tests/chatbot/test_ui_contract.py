@@ -65,8 +65,11 @@ class ScanningCore(BotCore):
         public = [e for e in [*(decode(x, types) for a in recent for x in a.events), *events] if e.public]
         for line in ui.render_events(public, ctx):
             allowed.update(ui.cards_in(line))
-        # a private line that names a card is never repeated in the group ("▸ You drew [7]")
-        private_lines = {line for o in out if o.private for line in o.text.splitlines() if ui.cards_in(line)}
+        # a private event line ("▸ You drew [7]") that names a card is never repeated in the group, even
+        # when the card itself is public (the 7 on the discard pile): the line tells who holds it
+        private_lines = {
+            line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸") and ui.cards_in(line)
+        }
         seat_of_user = {
             self.repo.user_by_id(rec.user_id).ext_id: rec.seat for rec in match.seats if rec.user_id is not None
         }

@@ -605,8 +605,8 @@ _HEADS = {
 
 def _in_private(ctx: ParseContext[View]) -> bool:
     """Whether the message came in the private chat. It is no fact of the game, so no view holds
-    it; the core still passes it in ``ParseContext.extra`` (TODO(#11): a typed field)."""
-    return bool(ctx.extra.get("private", True))
+    it."""
+    return ctx.private
 
 
 class ExpansionParser:
