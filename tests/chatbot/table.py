@@ -25,12 +25,22 @@ class Table:
         self.core = new_core(self.repo, seed=self.seed)
 
     def _deliver(self, out: list[Outbound]) -> list[Outbound]:
+        """What the core answered, then whatever became due (AI moves are due at once), as the
+        runtime's deadline loop would."""
         self.sent.extend(out)
-        for match_id in self.core.ai_pending():
-            more = self.core.run_ai(match_id)
+        out = list(out)
+        for _ in range(100_000):
+            due = self.core.next_due()
+            if due is None or due > self.core.clock():
+                break
+            more = self.core.run_due("table")
             self.sent.extend(more)
-            out = out + more
+            out.extend(more)
         return out
+
+    def run_due(self) -> list[Outbound]:
+        """The deadline loop once more (after a test moved the clock)."""
+        return self._deliver([])
 
     def say(self, user: str, text: str, private: bool = False, lang: str | None = None,
             group: str = GROUP) -> list[Outbound]:
