@@ -134,18 +134,10 @@ class BotCore:
             return Answer.direct([self._reply(msg, t, t.gettext(
                 "Sorry, I cannot reach my memory just now. Please try again in a moment."))])
         except Exception:  # the bot must never crash on input; log and apologise
+            # nothing of the update was kept (not even its id): a redelivery tries it again
             log.exception("error while handling %r", msg)
             t = i18n.translator(self._lang_of(msg))
-            sorry = [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
-            try:  # the update counts as answered: a redelivery must not hit the same bug again
-                with self.repo.unit(update=self._update_of(msg)) as fresh:
-                    if not fresh:
-                        return Answer()
-                    self.repo.outbox_add(sorry)
-                return Answer(sorry)
-            except Exception:
-                log.exception("could not store the apology for %r", msg)
-                return Answer.direct(sorry)
+            return Answer.direct([self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))])
 
     def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
         return (msg.platform, msg.update_key) if msg.update_key is not None else None

@@ -818,6 +818,9 @@ class SqlRepository:
                         .where(
                             col(DeadlineRow.match_id) == r.match_id,
                             col(DeadlineRow.kind) == r.kind,
+                            # the row as it was seen: a change of the match may have replaced it
+                            # meanwhile by one at the same due time
+                            col(DeadlineRow.version) == r.version,
                             col(DeadlineRow.due) == r.due,
                             col(DeadlineRow.due) <= now,
                         )
