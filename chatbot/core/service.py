@@ -279,6 +279,9 @@ class BotCore:
         """Matches with an AI move due (until the runtime lands (R2): it sleeps until ``next_due``)."""
         self._recover()
         now = self.clock()
+        due = self.repo.next_due()
+        if due is None or due > now:
+            return []
         return [mid for mid, _ in self.repo.running_versions()
                 if any(d.kind == AI_TURN and d.due <= now for d in self.repo.deadlines(mid))]
 
@@ -466,8 +469,8 @@ class BotCore:
         topics = find_topics(cmd.raw_args, self._ordered_uis(current), self.lemmatizer, prefer=current) \
             if words else []
         if topics and (named is None or len(words) > 1):
-            ui, topic = topics[0]
-            return f"{ui.title(t)} – {t.gettext(topic.text)}"
+            found, topic = topics[0]
+            return f"{found.title(t)} – {t.gettext(topic.text)}"
         ui = self.uis.get(current) if current else None
         if ui is None:
             return t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self._games_text(t)
@@ -1154,8 +1157,7 @@ def _rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]
 
 
 def _dedupe(items: Sequence[str]) -> list[str]:
-    seen: set[str] = set()
-    return [x for x in items if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(items))
 
 
 def _option_value(text: str) -> Any:

@@ -155,6 +155,8 @@ class _Unit:
     matches: dict[int, MatchRec] = field(default_factory=dict)
     users: dict[int, UserRec] = field(default_factory=dict)
     rooms: dict[int, RoomRec] = field(default_factory=dict)
+    #: user id -> ids of their open matches (forgotten whenever seats change in the unit)
+    user_matches: dict[int, list[int]] = field(default_factory=dict)
 
 
 class SqlRepository:
@@ -435,6 +437,17 @@ class SqlRepository:
             return self._match_recs(s, [tuple(r) for r in rows])
 
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
+        unit = self._unit()
+        if unit is not None and user_id in unit.user_matches:
+            recs = [unit.matches.get(i) for i in unit.user_matches[user_id]]
+            if all(r is not None for r in recs):
+                return [r for r in recs if r is not None and r.status in {LOBBY, RUNNING}]
+        found = self._matches_of_user(user_id)
+        if unit is not None:
+            unit.user_matches[user_id] = [r.id for r in found]
+        return found
+
+    def _matches_of_user(self, user_id: int) -> list[MatchRec]:
         with self._session() as s:
             mine = select(Seat.match_id).where(Seat.user_id == user_id)
             rows = s.exec(
@@ -487,6 +500,9 @@ class SqlRepository:
     def _write_seats(
         self, s: Session, match_id: int, seats: tuple[SeatRec, ...], fresh: bool = False
     ) -> None:
+        unit = self._unit()
+        if unit is not None:
+            unit.user_matches.clear()
         if not fresh:
             s.exec(delete(Seat).where(col(Seat.match_id) == match_id))
         if seats:
