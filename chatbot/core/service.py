@@ -118,6 +118,7 @@ class BotCore:
         self._langs: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._langs_lock = threading.Lock()
         self._recovered = False
+        self._started_workers: set[str] = set()
 
     # ------------------------------------------------------------------------------------------
     # entry points
@@ -183,6 +184,10 @@ class BotCore:
         out: list[Outbound] = []
         try:
             self._recover()
+            if worker not in self._started_workers:
+                # a worker name reused after a crash: its old claims are due again now, not at lease end
+                self.repo.release_deadlines(worker, self.clock())
+                self._started_workers.add(worker)
             claimed = self.repo.due_deadlines(self.clock(), worker, self.lease, limit)
         except StorageUnavailable as exc:
             log.warning("storage unavailable for the deadlines: %s", exc)

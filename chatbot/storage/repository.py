@@ -759,6 +759,20 @@ class SqlRepository:
                     self._refs.setdefault(chat, {})[key] = ref
             self._done(s)
 
+    def outbox_superseded(self, row_ids: Sequence[int]) -> None:
+        """Rows that will never be sent (a newer row with the same key replaces them)."""
+        if not row_ids:
+            return
+        with self._session() as s:
+            s.exec(
+                update(Outbox)
+                .where(col(Outbox.id).in_(list(row_ids)), col(Outbox.state) == PENDING)
+                .values(state=SUPERSEDED)
+            )
+            for row_id in row_ids:
+                self._row_keys.pop(row_id, None)
+            self._done(s)
+
     def outbox_later(self, row_id: int, not_before: float) -> None:
         with self._session() as s:
             s.exec(
@@ -874,6 +888,18 @@ class SqlRepository:
                         claimed.append(_deadline(r))
             self._done(s)
             return claimed
+
+    def release_deadlines(self, worker: str, now: float) -> int:
+        """A worker (re)starts under its name: what an earlier process of that name had claimed is due
+        again at once (it was due when claimed), instead of when the dead claim's lease ends."""
+        with self._session() as s:
+            result = s.exec(
+                update(DeadlineRow)
+                .where(col(DeadlineRow.claimed_by) == worker)
+                .values(due=now, claimed_by=None, claimed_until=None)
+            )
+            self._done(s)
+            return int(result.rowcount)
 
     def next_due(self) -> float | None:
         """The earliest due time (a claimed deadline counts at the end of its lease)."""

@@ -121,3 +121,23 @@ def test_an_unreachable_database_is_storage_unavailable():
 
     with pytest.raises(StorageUnavailable):
         SqlRepository(f"postgresql+psycopg2://postgres@127.0.0.1:{free_port()}/postgres")
+
+
+def test_a_worker_restarted_under_its_name_gets_its_claims_back_at_once(db_url):
+    repo = SqlRepository(db_url)
+    match = _match(repo)
+    repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 10.0, match.version, (1,))])
+    assert [d.kind for d in repo.due_deadlines(10.0, "w1", 30.0, 10)] == [AI_TURN]
+    # w1 was killed while it held the claim; a new process takes the same name
+    assert SqlRepository(db_url).due_deadlines(11.0, "w1", 30.0, 10) == []  # still leased...
+    assert repo.release_deadlines("w1", now=11.0) == 1
+    assert repo.next_due() == 11.0
+    assert [d.kind for d in repo.due_deadlines(11.0, "w1", 30.0, 10)] == [AI_TURN]
+
+
+def test_rows_marked_superseded_are_never_sent(db_url):
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("old", key="table:1"), _out("new", key="table:1")])
+    rows = repo.outbox_pending("t:g:g1", now=0.0)
+    repo.outbox_superseded([rows[0].id])
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["new"]
