@@ -155,7 +155,7 @@ def add_running_matches(repo: SqlRepository, seed: str, n: int) -> None:
     """N running two-person Majavajengi matches in other groups, written in bulk."""
     import time
 
-    from sqlalchemy import insert
+    from sqlalchemy import insert, text
 
     from chatbot.storage import tables
     from engines import GAMES
@@ -174,7 +174,8 @@ def add_running_matches(repo: SqlRepository, seed: str, n: int) -> None:
         ]
         conn.execute(insert(tables.Room), [{"platform": PLATFORM, "ext_id": f"bulk-{i}"} for i in range(n)])
         room_ids = [
-            r[0] for r in conn.exec_driver_sql("SELECT id FROM room WHERE ext_id LIKE 'bulk-%'").all()
+            r[0]
+            for r in conn.execute(text("SELECT id FROM room WHERE ext_id LIKE :p"), {"p": "bulk-%"}).all()
         ]
         conn.execute(
             insert(tables.Match),
@@ -193,8 +194,9 @@ def add_running_matches(repo: SqlRepository, seed: str, n: int) -> None:
         )
         match_ids = [
             r[0]
-            for r in conn.exec_driver_sql(
-                "SELECT id FROM \"match\" WHERE room_id IN (SELECT id FROM room WHERE ext_id LIKE 'bulk-%')"
+            for r in conn.execute(
+                text('SELECT id FROM "match" WHERE room_id IN (SELECT id FROM room WHERE ext_id LIKE :p)'),
+                {"p": "bulk-%"},
             ).all()
         ]
         conn.execute(
