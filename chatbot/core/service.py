@@ -63,6 +63,9 @@ CONFLICT_RETRIES = 3
 LANG_MEMORY = 10_000
 #: seconds until the runtime tries again while the database is unavailable
 RETRY_WHEN_DOWN = 5.0
+#: delivered outbox rows are kept a day, inbound update ids a week (Telegram redelivers within 24 h);
+#: the core forgets older ones every ``PRUNE_EVERY`` seconds of its deadline loop
+KEEP_DONE, KEEP_SEEN, PRUNE_EVERY = 86_400.0, 7 * 86_400.0, 3_600.0
 #: the kv namespace of the "open a private chat" notices given (per private chat: match ids)
 NS_NOTICE = "core.notice"
 
@@ -119,6 +122,7 @@ class BotCore:
         self._langs_lock = threading.Lock()
         self._recovered = False
         self._started_workers: set[str] = set()
+        self._pruned_at = 0.0
 
     # ------------------------------------------------------------------------------------------
     # entry points
@@ -188,7 +192,11 @@ class BotCore:
                 # a worker name reused after a crash: its old claims are due again now, not at lease end
                 self.repo.release_deadlines(worker, self.clock())
                 self._started_workers.add(worker)
-            claimed = self.repo.due_deadlines(self.clock(), worker, self.lease, limit)
+            now = self.clock()
+            if now - self._pruned_at >= PRUNE_EVERY:
+                self._pruned_at = now
+                self.repo.prune(now - KEEP_DONE, now - KEEP_SEEN)
+            claimed = self.repo.due_deadlines(now, worker, self.lease, limit)
         except StorageUnavailable as exc:
             log.warning("storage unavailable for the deadlines: %s", exc)
             return out

@@ -889,6 +889,20 @@ class SqlRepository:
             self._done(s)
             return claimed
 
+    def prune(self, done_before: float, seen_before: float) -> int:
+        """Forget delivered (or superseded) outbox rows created before ``done_before`` and inbound ids
+        recorded before ``seen_before`` (epoch seconds): the tables stay small. The last reference of
+        every message stays in ``messageref``."""
+        done = datetime.fromtimestamp(done_before, UTC)
+        seen = datetime.fromtimestamp(seen_before, UTC)
+        with self._session() as s:
+            rows = s.exec(
+                delete(Outbox).where(col(Outbox.state).in_([DONE, SUPERSEDED]), col(Outbox.created_at) < done)
+            ).rowcount
+            rows += s.exec(delete(SeenUpdate).where(col(SeenUpdate.at) < seen)).rowcount
+            self._done(s)
+            return int(rows)
+
     def release_deadlines(self, worker: str, now: float) -> int:
         """A worker (re)starts under its name: what an earlier process of that name had claimed is due
         again at once (it was due when claimed), instead of when the dead claim's lease ends."""

@@ -141,3 +141,18 @@ def test_rows_marked_superseded_are_never_sent(db_url):
     rows = repo.outbox_pending("t:g:g1", now=0.0)
     repo.outbox_superseded([rows[0].id])
     assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["new"]
+
+
+def test_old_delivered_rows_and_update_ids_are_forgotten(db_url):
+    import time
+
+    repo = SqlRepository(db_url)
+    with repo.unit(update=("t", "1")):
+        repo.outbox_add([_out("sent"), _out("waiting")])
+    sent, _waiting = repo.outbox_pending("t:g:g1", now=0.0)
+    repo.outbox_done(sent.id, None)
+    now = time.time()
+    assert repo.prune(done_before=now - 60, seen_before=now - 60) == 0  # all of it is newer
+    assert repo.prune(done_before=now + 60, seen_before=now + 60) == 2  # the sent row and the id
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["waiting"]
+    assert not repo.seen_update("t", "1")
