@@ -70,6 +70,8 @@ _UPGRADE_LOCK = 0x70656C69
 PENDING, DONE, SUPERSEDED = "pending", "done", "superseded"
 #: seconds an SQLite writer waits for the lock before the update is answered with an apology
 SQLITE_BUSY_TIMEOUT = 5.0
+#: the same on PostgreSQL, for a row lock
+LOCK_TIMEOUT_MS = 5000
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -132,19 +134,15 @@ def unavailable(exc: BaseException) -> bool:
         return False
     if exc.connection_invalidated:
         return True
-    name = type(exc.orig).__name__ if exc.orig is not None else ""
+    names = {c.__name__ for c in type(exc.orig).__mro__} if exc.orig is not None else set()
     module = type(exc.orig).__module__ if exc.orig is not None else ""
     message = str(exc.orig).casefold()
     if module.startswith("sqlite3"):
         return any(word in message for word in ("locked", "busy", "unable to open", "disk i/o"))
-    # psycopg2: OperationalError (no connection, server gone, deadlock, lock timeout), InterfaceError
-    return name in {
-        "OperationalError",
-        "InterfaceError",
-        "TransactionRollbackError",
-        "QueryCanceledError",
-        "AdminShutdown",
-    } or any(word in message for word in ("could not connect", "connection", "terminating"))
+    # psycopg2: OperationalError and its kin (no connection, server gone, deadlock, lock timeout)
+    return bool(names & {"OperationalError", "InterfaceError", "TransactionRollbackError"}) or any(
+        word in message for word in ("could not connect", "connection", "terminating")
+    )
 
 
 @dataclass
@@ -170,7 +168,8 @@ class SqlRepository:
         else:
             # after an outage the pooled connections are dead: test each one as it is taken
             kwargs["pool_pre_ping"] = True
-            kwargs["connect_args"] = {"connect_timeout": 5}
+            # a statement that waits longer than this for a row lock fails (an apology, not a hang)
+            kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         self.dialect = self.engine.dialect.name
         if self.dialect == "sqlite":

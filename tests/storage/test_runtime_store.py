@@ -156,3 +156,26 @@ def test_old_delivered_rows_and_update_ids_are_forgotten(db_url):
     assert repo.prune(done_before=now + 60, seen_before=now + 60) == 2  # the sent row and the id
     assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["waiting"]
     assert not repo.seen_update("t", "1")
+
+
+@pytest.mark.postgres
+def test_a_row_lock_held_too_long_is_storage_unavailable_not_a_hang(pg_url, monkeypatch):
+    from sqlalchemy import create_engine, text
+
+    from chatbot.storage import repository
+
+    engine = create_engine(pg_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    monkeypatch.setattr(repository, "LOCK_TIMEOUT_MS", 300)
+    repo = SqlRepository(pg_url)
+    match = _match(repo)
+    with engine.connect() as other:
+        other.execute(text('SELECT id FROM "match" WHERE id = :id FOR UPDATE'), {"id": match.id})
+        with pytest.raises(StorageUnavailable), repo.unit(update=("t", "lock")):
+            repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
+        other.rollback()
+    assert not repo.seen_update("t", "lock")
+    assert repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
+    engine.dispose()
