@@ -17,7 +17,7 @@ from chatbot.storage import SqlRepository
 def main() -> None:
     url, name, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
     repo = SqlRepository(url)
-    core = new_core(repo, seed="procs", remind_after=0.15, act_after=0.3)
+    core = new_core(repo, seed="procs", remind_after=0.1, act_after=0.4)
     end = time.monotonic() + seconds
     sent = 0
     while time.monotonic() < end:

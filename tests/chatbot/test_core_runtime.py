@@ -294,7 +294,7 @@ def test_two_worker_processes_play_whole_matches_through_deadlines(url):
     import sys
 
     setup = Table(url=url, seed="procs")
-    setup.core = new_core(setup.repo, seed="procs", remind_after=0.15, act_after=0.3)  # as the workers
+    setup.core = new_core(setup.repo, seed="procs", remind_after=0.1, act_after=0.4)  # as the workers
     setup._deliver = lambda out: list(out)
     groups = [f"g{i}" for i in range(4)]
     people = {g: f"p{i}" for i, g in enumerate(groups)}
@@ -318,9 +318,14 @@ def test_two_worker_processes_play_whole_matches_through_deadlines(url):
         assert match.status == "over", g
         actions = setup.repo.actions(mid)
         human = [a for a in actions if a.seat == 0]
-        reminders = [o for o in everything if o.user_id == people[g] and "odottavat" in o.text]
+        private = setup.outbox(f"test:u:{people[g]}")
+        reminders = [o for o in private if "odottavat" in o.text]
         idle = [o for o in everything if o.chat_id == g and "tein siirron" in o.text]
-        # each of the person's turns: one reminder, then the bot's move for them
-        assert len(reminders) == len(idle) == len(human) > 0, (g, len(reminders), len(idle), len(human))
+        # each of the person's turns: the bot's move for them, after at most one reminder (a worker
+        # that finds the move made already drops the reminder, rightly, when a slow machine makes
+        # both due at once)
+        assert len(idle) == len(human) > 0 and 0 < len(reminders) <= len(idle), (g, len(reminders), len(idle))
+        between = "".join("R" if "odottavat" in o.text else "P" for o in private if o.buttons or "odottavat" in o.text)
+        assert "RR" not in between, between  # never two reminders for one turn
         tables = [o for o in setup.outbox(f"test:g:{g}") if o.key == f"table:{mid}"]
         assert len(tables) == 4 + len(actions)
