@@ -11,9 +11,13 @@ import argparse
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chatbot.core.service import BotCore
 
 
-def _core(args: argparse.Namespace, default_db: str | None = None):
+def _core(args: argparse.Namespace, default_db: str | None = None) -> BotCore:
     from chatbot.compose import new_core
     from chatbot.storage import SqlRepository
 

@@ -37,6 +37,5 @@ def test_engines_pass_mypy_strict() -> None:
     _mypy("engines")
 
 
-@pytest.mark.xfail(strict=False, reason="until chatbot/games and core are typed")
 def test_chatbot_passes_mypy() -> None:
     _mypy("chatbot")

@@ -24,6 +24,10 @@ LANGUAGES = ("fi", "en")
 DEFAULT_LANGUAGE = "fi"
 
 
+#: Babel's list styles: "standard" joins with "ja"/"and", "or" with "tai"/"or"
+ListStyle = Literal["standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"]
+
+
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it now."""
     return message
@@ -62,11 +66,7 @@ class Translator:
     def format_number(self, n: float) -> str:
         return format_decimal(n, locale=self.locale)
 
-    def format_list(
-        self,
-        items: Iterable[str],
-        style: Literal["standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"] = "standard",
-    ) -> str:
+    def format_list(self, items: Iterable[str], style: ListStyle = "standard") -> str:
         items = list(items)
         if not items:
             return ""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
-from chatbot.core.i18n import N_, Translator, translator
+from chatbot.core.i18n import N_, ListStyle, Translator, translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from engines.afrikan_tahti.base.rules import move_menu
@@ -485,7 +485,7 @@ def requires_text(requires: Sequence[tuple[str, int]], t: Translator) -> str:
     return t.format_list([f"{int(n)}× {face_name(f, t)}" for f, n in requires])
 
 
-def names_list(seats: Sequence[int], ctx: RenderContext, style: str = "standard") -> str:
+def names_list(seats: Sequence[int], ctx: RenderContext, style: ListStyle = "standard") -> str:
     return ctx.t.format_list([ctx.name(s) for s in seats], style=style)
 
 
