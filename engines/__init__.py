@@ -9,7 +9,13 @@ from engines.registry import discover
 _NOT_GAMES = {"codec", "contract", "playout", "registry", "simulate", "work"}
 
 #: ``GAMES`` by id; ``BROKEN``: game modules that failed to import, with the error (tests assert none)
-GAMES, BROKEN = discover(__name__, __path__, "ENGINE", Engine,  # type: ignore[type-abstract]  # only used for isinstance()
-                         lambda e: e.id, _NOT_GAMES.__contains__)
+GAMES, BROKEN = discover(
+    __name__,
+    __path__,
+    "ENGINE",
+    Engine,  # type: ignore[type-abstract]  # only used for isinstance()
+    lambda e: e.id,
+    _NOT_GAMES.__contains__,
+)
 
 __all__ = ["BROKEN", "GAMES", "Engine"]

@@ -16,8 +16,14 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def discover(package: str, path: Iterable[str], attribute: str, kind: type[T], key: Callable[[T], str],
-             skip: Callable[[str], bool]) -> tuple[dict[str, T], dict[str, str]]:
+def discover(
+    package: str,
+    path: Iterable[str],
+    attribute: str,
+    kind: type[T],
+    key: Callable[[T], str],
+    skip: Callable[[str], bool],
+) -> tuple[dict[str, T], dict[str, str]]:
     """``(found, broken)``: objects of ``kind`` at ``module.attribute`` by ``key``, and errors by module."""
     found: dict[str, T] = {}
     broken: dict[str, str] = {}

@@ -56,9 +56,13 @@ def main() -> int:
     p99 = times[int(len(times) * 0.99) - 1] if times else 0.0
     print(f"pictures: {len(views)} positions from {args.games} games")
     print(f"first picture: {first * 1000:.1f} ms (fonts and base map included)")
-    print(f"new positions: median {statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-          f"max {max(times) * 1000:.1f} ms")
-    print(f"repeated position: {cached * 1000:.3f} ms; PNG size median {statistics.median(sizes) / 1024:.0f} KiB")
+    print(
+        f"new positions: median {statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+        f"max {max(times) * 1000:.1f} ms"
+    )
+    print(
+        f"repeated position: {cached * 1000:.3f} ms; PNG size median {statistics.median(sizes) / 1024:.0f} KiB"
+    )
     return 0
 
 

@@ -41,16 +41,44 @@ def pg_url():
         shutil.chown(workdir, "postgres", "postgres")
         as_postgres = ["runuser", "-u", "postgres", "--"]
     port = free_port()
-    subprocess.run([*as_postgres, str(bindir / "initdb"), "-D", str(datadir), "-A", "trust", "-U", "postgres",
-                    "--no-sync"], check=True, capture_output=True)
-    subprocess.run([*as_postgres, str(bindir / "pg_ctl"), "-D", str(datadir), "-l", str(workdir / "log"), "-w",
-                    "-o", f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            *as_postgres,
+            str(bindir / "initdb"),
+            "-D",
+            str(datadir),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *as_postgres,
+            str(bindir / "pg_ctl"),
+            "-D",
+            str(datadir),
+            "-l",
+            str(workdir / "log"),
+            "-w",
+            "-o",
+            f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql+psycopg2://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_postgres, str(bindir / "pg_ctl"), "-D", str(datadir), "-m", "immediate", "stop"],
-                       capture_output=True)
+        subprocess.run(
+            [*as_postgres, str(bindir / "pg_ctl"), "-D", str(datadir), "-m", "immediate", "stop"],
+            capture_output=True,
+        )
         shutil.rmtree(workdir, ignore_errors=True)
 
 

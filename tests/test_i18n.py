@@ -21,10 +21,12 @@ def test_finnish_formats_numbers_and_lists():
 
 def test_plural_forms_follow_the_count():
     fi = translator("fi")
-    one = fi.ngettext("{name} knocked: {n} turn left in this round.",
-                      "{name} knocked: {n} turns left in this round.", 1)
-    many = fi.ngettext("{name} knocked: {n} turn left in this round.",
-                       "{name} knocked: {n} turns left in this round.", 3)
+    one = fi.ngettext(
+        "{name} knocked: {n} turn left in this round.", "{name} knocked: {n} turns left in this round.", 1
+    )
+    many = fi.ngettext(
+        "{name} knocked: {n} turn left in this round.", "{name} knocked: {n} turns left in this round.", 3
+    )
     assert one != many
     assert "vuoro" in one
 

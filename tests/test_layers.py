@@ -12,8 +12,18 @@ ROOT = Path(__file__).resolve().parents[1]
 STDLIB_ONLY = {"engines"}
 FORBIDDEN = {
     "engines": {"chatbot", "telegram", "nio", "sqlmodel", "sqlalchemy", "babel", "PIL", "aiohttp"},
-    "chatbot/core": {"chatbot.games", "chatbot.transports", "chatbot.storage", "chatbot.compose", "telegram",
-                     "nio", "sqlmodel", "sqlalchemy", "aiohttp", "PIL"},
+    "chatbot/core": {
+        "chatbot.games",
+        "chatbot.transports",
+        "chatbot.storage",
+        "chatbot.compose",
+        "telegram",
+        "nio",
+        "sqlmodel",
+        "sqlalchemy",
+        "aiohttp",
+        "PIL",
+    },
     "chatbot/games": {"chatbot.transports", "chatbot.storage", "telegram", "nio", "sqlmodel", "sqlalchemy"},
 }
 
@@ -52,7 +62,11 @@ def test_engines_use_no_global_random_and_no_io():
                     bad.append(f"{path.name}:{node.lineno} random.{node.func.attr}")
             # the command-line module prints; everything else is pure (reading the package's own
             # board data once at import is allowed, writing or talking to a terminal is not)
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in {"print", "input"} and path.name not in {"simulate.py", "__main__.py"}):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in {"print", "input"}
+                and path.name not in {"simulate.py", "__main__.py"}
+            ):
                 bad.append(f"{path.name}:{node.lineno} {node.func.id}()")
     assert not bad, "\n".join(bad)

@@ -8,9 +8,41 @@ from chatbot.core.nlp import Lemmatizer, fold, normalise
 from chatbot.core.ports import GameUI, RuleTopic
 
 _STOP = {
-    "miten", "kuinka", "mita", "mika", "toimii", "toimia", "tekee", "tarkoittaa", "saako", "voiko",
-    "how", "does", "do", "what", "is", "the", "a", "an", "work", "works", "explain", "rules", "rule",
-    "saannot", "saanto", "selita", "kerro", "about", "of", "in", "ja", "and", "why", "can", "i",
+    "miten",
+    "kuinka",
+    "mita",
+    "mika",
+    "toimii",
+    "toimia",
+    "tekee",
+    "tarkoittaa",
+    "saako",
+    "voiko",
+    "how",
+    "does",
+    "do",
+    "what",
+    "is",
+    "the",
+    "a",
+    "an",
+    "work",
+    "works",
+    "explain",
+    "rules",
+    "rule",
+    "saannot",
+    "saanto",
+    "selita",
+    "kerro",
+    "about",
+    "of",
+    "in",
+    "ja",
+    "and",
+    "why",
+    "can",
+    "i",
 }
 
 
@@ -40,8 +72,9 @@ def score_topic(topic: RuleTopic, text: str, readings: list[set[str]]) -> float:
     return score
 
 
-def find_topics(question: str, uis: Iterable[GameUI], lemmatizer: Lemmatizer,
-                prefer: str | None = None) -> list[tuple[GameUI, RuleTopic]]:
+def find_topics(
+    question: str, uis: Iterable[GameUI], lemmatizer: Lemmatizer, prefer: str | None = None
+) -> list[tuple[GameUI, RuleTopic]]:
     """The best matching topics (ties included), preferring the game being played."""
     norm = normalise(question)
     words = [w for w in norm.split() if fold(w) not in _STOP]

@@ -36,8 +36,12 @@ def N_(message: str) -> str:
 class Translator:
     """gettext, ngettext and pgettext for one language, plus Babel's number and list formatting."""
 
-    def __init__(self, lang: str, messages: dict[tuple[str | None, str], str | tuple[str, ...]],
-                 plural: str = "(n != 1)") -> None:
+    def __init__(
+        self,
+        lang: str,
+        messages: dict[tuple[str | None, str], str | tuple[str, ...]],
+        plural: str = "(n != 1)",
+    ) -> None:
         self.lang = lang
         self.locale = Locale.parse(lang)
         self._messages = messages

@@ -12,10 +12,14 @@ from typing import Any
 
 from PIL import ImageFont
 
-REGULAR = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-           "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf")
-BOLD = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+REGULAR = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
+)
+BOLD = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+)
 
 
 @lru_cache(maxsize=16)

@@ -49,18 +49,34 @@ class AfrikanTahti(Engine):
     notation_codec: ClassVar[Notation] = NOTATION
 
     # --- creation ------------------------------------------------------------------------------
-    def new_game(self, players: int, seed: str, options: Any = None, *,
-                 layout: Mapping[str, str] | None = None, lower: Mapping[str, str] | None = None,
-                 first_seat: int | None = None, dice: Sequence[int] = (),
-                 characters: Sequence[str | None] = (), decks: Mapping[str, Sequence[str]] | None = None,
-                 danger_dice: Sequence[str] = ()) -> State:
+    def new_game(
+        self,
+        players: int,
+        seed: str,
+        options: Any = None,
+        *,
+        layout: Mapping[str, str] | None = None,
+        lower: Mapping[str, str] | None = None,
+        first_seat: int | None = None,
+        dice: Sequence[int] = (),
+        characters: Sequence[str | None] = (),
+        decks: Mapping[str, Sequence[str]] | None = None,
+        danger_dice: Sequence[str] = (),
+    ) -> State:
         """A new game. Test presets (:class:`~.model.Presets`): ``layout`` fixes the (top) token on
         some treasure places, ``first_seat`` the starting player, ``dice`` the next d6 results;
         Retkikunnat only: ``lower``, ``characters``, ``decks``, ``danger_dice``."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError("players must be 2-6")
-        presets = Presets(layout=layout, lower=lower, first_seat=first_seat, dice=dice, characters=characters,
-                          decks=decks, danger_dice=danger_dice)
+        presets = Presets(
+            layout=layout,
+            lower=lower,
+            first_seat=first_seat,
+            dice=dice,
+            characters=characters,
+            decks=decks,
+            danger_dice=danger_dice,
+        )
         return rules.setup(players, seed, normalize_options(options), presets)[0]
 
     def start_events(self, state: State) -> tuple[Event, ...]:

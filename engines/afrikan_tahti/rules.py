@@ -58,5 +58,14 @@ def hidden_tokens(state: State, seat: Seat | None) -> frozenset[str]:
     return base.hidden_tokens(state, seat)
 
 
-__all__ = ["candidates", "check", "hidden_tokens", "outcome", "perform", "setup", "start_events", "to_act",
-           "view"]
+__all__ = [
+    "candidates",
+    "check",
+    "hidden_tokens",
+    "outcome",
+    "perform",
+    "setup",
+    "start_events",
+    "to_act",
+    "view",
+]

@@ -46,16 +46,39 @@ class Table:
         """The deadline loop once more (after a test moved the clock)."""
         return self._deliver([])
 
-    def say(self, user: str, text: str, private: bool = False, lang: str | None = None,
-            group: str = GROUP, key: str | None = None) -> list[Outbound]:
-        msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private,
-                      text=text, lang_hint=lang, update_key=key)
+    def say(
+        self,
+        user: str,
+        text: str,
+        private: bool = False,
+        lang: str | None = None,
+        group: str = GROUP,
+        key: str | None = None,
+    ) -> list[Outbound]:
+        msg = Inbound(
+            PLATFORM,
+            user,
+            user.capitalize(),
+            user if private else group,
+            private,
+            text=text,
+            lang_hint=lang,
+            update_key=key,
+        )
         return self._deliver(self.core.handle(msg))
 
-    def press(self, user: str, data: str, private: bool = True, group: str = GROUP,
-              key: str | None = None) -> list[Outbound]:
-        msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private, button=data,
-                      update_key=key)
+    def press(
+        self, user: str, data: str, private: bool = True, group: str = GROUP, key: str | None = None
+    ) -> list[Outbound]:
+        msg = Inbound(
+            PLATFORM,
+            user,
+            user.capitalize(),
+            user if private else group,
+            private,
+            button=data,
+            update_key=key,
+        )
         return self._deliver(self.core.handle(msg))
 
     def outbox(self, chat: str | None = None) -> list[Outbound]:

@@ -34,15 +34,19 @@ def state_of(table: Table):
 
 
 def user_seat(table: Table, user: str) -> int:
-    return next(s.seat for s in table.match().seats
-                if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user)
+    return next(
+        s.seat
+        for s in table.match().seats
+        if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user
+    )
 
 
 def secret_names(state) -> set[str]:
     """Finnish and English names of hand cards some seat holds that are public nowhere."""
     public = ENGINE.view(state, None).x
     shown = {c.split("#")[0] for _deck, pile in public.discards for c in pile} | {
-        c.split("#")[0] for c in public.resolving}
+        c.split("#")[0] for c in public.resolving
+    }
     names: set[str] = set()
     for seat in range(len(state.pawns)):
         for inst in ENGINE.view(state, seat).x.hand:
@@ -55,8 +59,9 @@ def press_smart(table: Table, user: str) -> None:
     state = state_of(table)
     seat = user_seat(table, user)
     legal = ENGINE.legal_actions(state, seat)
-    wanted = ENGINE.notation(ENGINE.ai_action("smart", ENGINE.view(state, seat), legal,
-                                              rng_for(state.seed, state.ply, "test")))
+    wanted = ENGINE.notation(
+        ENGINE.ai_action("smart", ENGINE.view(state, seat), legal, rng_for(state.seed, state.ply, "test"))
+    )
     prompt = table.prompt_for(user)
     assert prompt is not None
     datas = [b.data for row in prompt.buttons for b in row]

@@ -28,7 +28,9 @@ def test_reminder_then_the_bot_moves_and_a_restart_keeps_the_deadline(tmp_path):
     waiting = table.acting_users()[0]
     version = table.match().version
     assert {d.kind: d.due for d in table.repo.deadlines(table.match().id)} == {
-        REMIND: clock.now + 60, IDLE_MOVE: clock.now + 300}
+        REMIND: clock.now + 60,
+        IDLE_MOVE: clock.now + 300,
+    }
     assert table.core.next_due() == clock.now + 60
     assert table.core.run_due("w") == []  # nothing is due yet
     clock.now += 61
@@ -72,8 +74,17 @@ def test_an_old_database_without_deadlines_gets_them_at_the_first_tick(tmp_path)
     match = table.match()
     # as a database from before deadlines were stored: a timer in meta, no deadline rows
     table.repo.set_deadlines(match.id, [])
-    table.repo.set_meta(match.id, "timer", {"version": match.version, "seats": [0], "reminded": True,
-                                            "remind_at": clock.now + 60, "act_at": clock.now + 100})
+    table.repo.set_meta(
+        match.id,
+        "timer",
+        {
+            "version": match.version,
+            "seats": [0],
+            "reminded": True,
+            "remind_at": clock.now + 60,
+            "act_at": clock.now + 100,
+        },
+    )
     restarted = new_core(SqlRepository(url), seed="timers", clock=clock, remind_after=60, act_after=300)
     assert restarted.next_due() == clock.now + 100  # the old act_at, and no second reminder
     assert [d.kind for d in restarted.repo.deadlines(match.id)] == [IDLE_MOVE]

@@ -18,9 +18,12 @@ import pytest
 from engines.afrikan_tahti.board import AIR, HAZARDS, LAND, LEGS, MAP, PLACE, PLACES, POINT, POINTS, SEA_DOTS
 
 J = {
-    "J0": "j_land_tangier_morocco_sahara", "J1": "j_land_sierraleone_timbuktu_goldcoast",
-    "J2": "j_land_slavecoast_darfur_aingalaka_kandjama", "J3": "j_land_lakevictoria_daressalam_mozambique",
-    "J4": "j_land_congo_mozambique", "J5": "j_land_victoriafalls_dragonmountain",
+    "J0": "j_land_tangier_morocco_sahara",
+    "J1": "j_land_sierraleone_timbuktu_goldcoast",
+    "J2": "j_land_slavecoast_darfur_aingalaka_kandjama",
+    "J3": "j_land_lakevictoria_daressalam_mozambique",
+    "J4": "j_land_congo_mozambique",
+    "J5": "j_land_victoriafalls_dragonmountain",
 }
 
 LAND_ROUTES = """
@@ -55,7 +58,9 @@ cape_st_marie capetown | suakin cairo | tamatave capetown | capetown whalefish_b
 
 
 def _rows(table: str) -> list[list[str]]:
-    return [[J.get(w, w) for w in row.split()] for line in table.strip().splitlines() for row in line.split("|")]
+    return [
+        [J.get(w, w) for w in row.split()] for line in table.strip().splitlines() for row in line.split("|")
+    ]
 
 
 def _land_steps(a: str, b: str) -> int | None:

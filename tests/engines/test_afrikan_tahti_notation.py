@@ -35,10 +35,12 @@ def seen_actions() -> set[object]:
             for s in ENGINE.to_act(state):
                 seen.update(ENGINE.legal_actions(state, s))
 
-    for seed, options, ais in (("n1", Options(expansion=False), ("smart", "random", "smart")),
-                               ("n2", Options(), ("smart", "random") * 2),
-                               ("n3", Options(quick_game=True), ("random",) * 3),
-                               ("n4", Options(), ("smart",) * 5)):
+    for seed, options, ais in (
+        ("n1", Options(expansion=False), ("smart", "random", "smart")),
+        ("n2", Options(), ("smart", "random") * 2),
+        ("n3", Options(quick_game=True), ("random",) * 3),
+        ("n4", Options(), ("smart",) * 5),
+    ):
         play_ai_game(ENGINE, ais, seed, options, on_step=collect)
     return seen
 

@@ -43,7 +43,7 @@ def test_random_playouts_end_and_respect_the_contract(game, players):
         # replay from (options, seed, log) gives the same final state
         assert replay(engine, players, seed, None, log) == state
         # dump/load round trip through JSON text, at a sample of steps
-        for st in [*steps[::max(1, len(steps) // 25)], state]:
+        for st in [*steps[:: max(1, len(steps) // 25)], state]:
             text = json.dumps(engine.dump(st))
             assert engine.load(json.loads(text)) == st
 

@@ -67,7 +67,9 @@ CODEC = Notation(
 def test_notation_round_trips(action, text):
     assert CODEC.write(action) == text
     assert CODEC.read(text) == action
-    assert CODEC.read("  " + text.upper().replace(" ", "   ") + " ") == action  # spacing and case do not matter
+    assert (
+        CODEC.read("  " + text.upper().replace(" ", "   ") + " ") == action
+    )  # spacing and case do not matter
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,12 @@ def test_whole_game_by_text_reaches_final_scores(name):
     final = next(text for text in reversed(group) if "🏁" in text)
     assert "= " in final  # the score breakdown of every seat
     # nothing the players saw in private about their hands reaches the group
-    private_lines = {line for o in got if o["chat"] == "private" for line in o["text"].splitlines()
-                     if line.startswith(("▸", "1.", "2.", "3."))}
+    private_lines = {
+        line
+        for o in got
+        if o["chat"] == "private"
+        for line in o["text"].splitlines()
+        if line.startswith(("▸", "1.", "2.", "3."))
+    }
     for text in group:
         assert not private_lines & set(text.splitlines())
