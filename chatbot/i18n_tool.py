@@ -23,8 +23,12 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "locales"
 KEYWORDS = {
-    "_": None, "gettext": None, "N_": None,
-    "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
+    "_": None,
+    "gettext": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
 }
 LANGS = ("fi", "en")
 
@@ -55,7 +59,8 @@ def _game_of(stem: str, games_dir: Path) -> str:
 def _extract(files: list[Path]) -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], str | None]]:
     for path in files:
         for lineno, message, comments, context in extract_from_file(
-                "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
+            "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        ):
             yield str(path.relative_to(ROOT)), lineno, message, comments, context
 
 
@@ -150,7 +155,9 @@ def conflicts() -> list[str]:
                 key = (m.context, m.id[0] if isinstance(m.id, tuple | list) else m.id)
                 string = tuple(m.string) if isinstance(m.string, tuple | list) else m.string
                 if key in seen and seen[key][1] != string and string:
-                    found.append(f"{lang}: {key[1]!r} is {seen[key][1]!r} in {seen[key][0]} but {string!r} in {domain}")
+                    found.append(
+                        f"{lang}: {key[1]!r} is {seen[key][1]!r} in {seen[key][0]} but {string!r} in {domain}"
+                    )
                 elif string:
                     seen.setdefault(key, (domain, string))
     return found
@@ -190,7 +197,7 @@ def main(argv: list[str]) -> int:
     if "--domain" in argv:
         i = argv.index("--domain")
         only = argv[i + 1]
-        argv = argv[:i] + argv[i + 2:]
+        argv = argv[:i] + argv[i + 2 :]
     if command == "sync":
         sync(only)
         return 0

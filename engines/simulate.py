@@ -18,8 +18,14 @@ from typing import Any, cast
 from engines import GAMES
 
 
-def simulate(game: str, games: int, seed: str, players: int | None, ais: list[str] | None,
-             options: dict[str, Any] | None = None) -> dict[str, Any]:
+def simulate(
+    game: str,
+    games: int,
+    seed: str,
+    players: int | None,
+    ais: list[str] | None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     engine = GAMES[game]
     n = players or engine.default_players
     names = ais or [engine.default_ai, "random"]
@@ -89,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
-    result = simulate(args.game, args.games, args.seed, args.players,
-                      args.ai.split(",") if args.ai else None, options)
+    result = simulate(
+        args.game, args.games, args.seed, args.players, args.ai.split(",") if args.ai else None, options
+    )
     samples = result.pop("error_samples", [])
     for s in samples:
         print(s, file=sys.stderr)

@@ -25,14 +25,37 @@ from engines.contract import rng_for
 from engines.playout import play_ai_game
 
 SAMPLES = {
-    "majavajengi": ["nostan", "otan poistopakasta ja laitan sen toiseen", "vaihdan kakkoseni Liisan neloseen",
-                    "kurkistan neljänteen korttiin", "heitä pois ja lopeta", "koputan", "swap my 2nd with Liisa's 4th",
-                    "keep it, third", "hylkaa"],
-    "coloretto_amazonas": ["pelaan papukaijan", "laita tukaani riviin", "anna kilpikonna Matille", "hyväksyn",
-                           "kieltäydyn ja poistan piraijan", "give the turtle to Liisa", "play my first card"],
+    "majavajengi": [
+        "nostan",
+        "otan poistopakasta ja laitan sen toiseen",
+        "vaihdan kakkoseni Liisan neloseen",
+        "kurkistan neljänteen korttiin",
+        "heitä pois ja lopeta",
+        "koputan",
+        "swap my 2nd with Liisa's 4th",
+        "keep it, third",
+        "hylkaa",
+    ],
+    "coloretto_amazonas": [
+        "pelaan papukaijan",
+        "laita tukaani riviin",
+        "anna kilpikonna Matille",
+        "hyväksyn",
+        "kieltäydyn ja poistan piraijan",
+        "give the turtle to Liisa",
+        "play my first card",
+    ],
     "gnav": ["pidän", "vaihdan", "pyydän vaihtoa", "keep", "ask for an exchange", "en vaihda"],
-    "afrikan_tahti": ["heitä noppaa", "mene Kongoon", "lennä Kairoon", "purjehdi Kapkaupunkiin", "käännä merkki",
-                      "myyn kiväärin", "stay", "go to Cape Town"],
+    "afrikan_tahti": [
+        "heitä noppaa",
+        "mene Kongoon",
+        "lennä Kairoon",
+        "purjehdi Kapkaupunkiin",
+        "käännä merkki",
+        "myyn kiväärin",
+        "stay",
+        "go to Cape Town",
+    ],
 }
 NAMES = ("Matti", "Liisa", "Pekka", "Anna")
 
@@ -40,8 +63,9 @@ NAMES = ("Matti", "Liisa", "Pekka", "Anna")
 def parse_times(game: str) -> list[float]:
     engine, ui = GAMES[game], UIS[game]
     states = []
-    play_ai_game(engine, (engine.default_ai,) * 3, "bench", None,
-                 lambda st, seat, action, events: states.append(st))
+    play_ai_game(
+        engine, (engine.default_ai,) * 3, "bench", None, lambda st, seat, action, events: states.append(st)
+    )
     times = []
     for state in states[:: max(1, len(states) // 40)]:
         acting = engine.to_act(state)
@@ -63,8 +87,10 @@ def main() -> int:
     for game in sorted(UIS):
         times = sorted(parse_times(game))
         p99 = times[max(0, int(len(times) * 0.99) - 1)]
-        print(f"{game}: {len(times)} messages, median {statistics.median(times) * 1000:.2f} ms, "
-              f"p99 {p99 * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms")
+        print(
+            f"{game}: {len(times)} messages, median {statistics.median(times) * 1000:.2f} ms, "
+            f"p99 {p99 * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms"
+        )
     engine = GAMES["gnav"]
     from engines.gnav import ai
 
@@ -80,8 +106,10 @@ def main() -> int:
             action = ai.strong_policy(view, legal, rng_for("bench", k, "strong"))
             decisions.append(time.perf_counter() - start)
             state, _ = engine.apply(state, seat, action)
-    print(f"gnav strong AI: {len(decisions)} decisions, median {statistics.median(decisions) * 1000:.1f} ms, "
-          f"max {max(decisions) * 1000:.1f} ms (the first includes filling its win-chance table)")
+    print(
+        f"gnav strong AI: {len(decisions)} decisions, median {statistics.median(decisions) * 1000:.1f} ms, "
+        f"max {max(decisions) * 1000:.1f} ms (the first includes filling its win-chance table)"
+    )
     return 0
 
 

@@ -17,14 +17,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "engines" / "afrikan_tahti" / "data" / "content.json"
 #: the shared rules folder lies next to the checkout (in a git worktree, further up)
-VOCABULARY = next((p / "shared" / "rules" / "afrikan_tahti" / "vocabulary.md" for p in ROOT.parents
-                   if (p / "shared" / "rules" / "afrikan_tahti" / "vocabulary.md").exists()),
-                  ROOT.parent / "shared" / "rules" / "afrikan_tahti" / "vocabulary.md")
+VOCABULARY = next(
+    (
+        p / "shared" / "rules" / "afrikan_tahti" / "vocabulary.md"
+        for p in ROOT.parents
+        if (p / "shared" / "rules" / "afrikan_tahti" / "vocabulary.md").exists()
+    ),
+    ROOT.parent / "shared" / "rules" / "afrikan_tahti" / "vocabulary.md",
+)
 OUT = ROOT / "chatbot" / "games" / "afrikan_tahti" / "cards_generated.py"
 #: vocabulary.md §4.1: "Plural card names are also accepted in the singular"
-SINGULARS = {"maps": ("Kartta", "Karttaa"), "coffee_beans": ("Kahvipapu",), "porters": ("Kantaja",),
-             "travel_papers": ("Asiakirja",), "tinned_food": ("Säilyke",), "ox_wagon": ("Härkävaunu",),
-             "trade_goods": ("Kauppatavara",)}
+SINGULARS = {
+    "maps": ("Kartta", "Karttaa"),
+    "coffee_beans": ("Kahvipapu",),
+    "porters": ("Kantaja",),
+    "travel_papers": ("Asiakirja",),
+    "tinned_food": ("Säilyke",),
+    "ox_wagon": ("Härkävaunu",),
+    "trade_goods": ("Kauppatavara",),
+}
 
 
 def _lit(text: str) -> str:
@@ -44,8 +55,11 @@ def _table_rows(section: str) -> list[list[str]]:
 
 
 def finnish_forms(content: dict) -> dict[str, tuple[str, ...]]:
-    by_fi = {c["name_fi"].rstrip("!"): c["id"] for key in ("expedition_cards", "event_cards", "characters")
-             for c in content[key]}
+    by_fi = {
+        c["name_fi"].rstrip("!"): c["id"]
+        for key in ("expedition_cards", "event_cards", "characters")
+        for c in content[key]
+    }
     forms: dict[str, list[str]] = {}
     for row in _table_rows("### 4.1 Card names") + _table_rows("### 4.2 Characters"):
         ident = by_fi.get(row[0].rstrip("!"))
@@ -116,8 +130,14 @@ def ruff_formatted(text: str) -> str:
     """``text`` as ``ruff format`` writes it (the project's one formatting policy), so the generated
     module passes the format check as it is; unformatted when ruff is not installed."""
     try:
-        done = subprocess.run([sys.executable, "-m", "ruff", "format", f"--stdin-filename={OUT}", "-"],
-                              input=text, capture_output=True, text=True, cwd=ROOT, check=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "ruff", "format", f"--stdin-filename={OUT}", "-"],
+            input=text,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"ruff format failed ({exc}); writing the module unformatted", file=sys.stderr)
         return text

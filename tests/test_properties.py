@@ -22,11 +22,57 @@ from tests.chatbot.table import Table
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # words players really type, mixed with noise, so that generated texts reach deep into the parsers
-WORDS = ["nostan", "otan", "vaihda", "toiseen", "kolmanteen", "2", "4", "hylkään", "koputan", "valmis",
-         "kurkistan", "Matin", "Liisalle", "pelaan", "papukaijan", "anna", "hyväksyn", "kieltäydyn",
-         "pidän", "vaihdan", "mene", "Kairoon", "lennä", "Kongoon", "heitä", "noppaa", "käännä", "myyn",
-         "kiväärin", "draw", "swap", "my", "second", "card", "with", "knock", "keep", "go", "to", "stay",
-         "ja", "en", "?", "!", "@matti", "pelaaja 2", "ÄÖå", "🦫", ""]
+WORDS = [
+    "nostan",
+    "otan",
+    "vaihda",
+    "toiseen",
+    "kolmanteen",
+    "2",
+    "4",
+    "hylkään",
+    "koputan",
+    "valmis",
+    "kurkistan",
+    "Matin",
+    "Liisalle",
+    "pelaan",
+    "papukaijan",
+    "anna",
+    "hyväksyn",
+    "kieltäydyn",
+    "pidän",
+    "vaihdan",
+    "mene",
+    "Kairoon",
+    "lennä",
+    "Kongoon",
+    "heitä",
+    "noppaa",
+    "käännä",
+    "myyn",
+    "kiväärin",
+    "draw",
+    "swap",
+    "my",
+    "second",
+    "card",
+    "with",
+    "knock",
+    "keep",
+    "go",
+    "to",
+    "stay",
+    "ja",
+    "en",
+    "?",
+    "!",
+    "@matti",
+    "pelaaja 2",
+    "ÄÖå",
+    "🦫",
+    "",
+]
 texts = st.one_of(
     st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join),
     st.text(max_size=40),
@@ -35,8 +81,11 @@ texts = st.one_of(
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 @SETTINGS
-@given(seed=st.text(max_size=8), choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=120),
-       extra=st.integers(min_value=0, max_value=4))
+@given(
+    seed=st.text(max_size=8),
+    choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=120),
+    extra=st.integers(min_value=0, max_value=4),
+)
 def test_any_choice_of_legal_actions_keeps_the_contract(game, seed, choices, extra):
     engine = GAMES[game]
     players = min(engine.max_players, engine.min_players + extra)
@@ -64,7 +113,9 @@ def test_any_choice_of_legal_actions_keeps_the_contract(game, seed, choices, ext
 def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps, lang):
     engine = GAMES[game]
     ui = UIS[game]
-    state = engine.new_game(3 if engine.min_players <= 3 <= engine.max_players else engine.min_players, "prop")
+    state = engine.new_game(
+        3 if engine.min_players <= 3 <= engine.max_players else engine.min_players, "prop"
+    )
     for i in range(steps):  # walk into the game so that other phases are tried too
         if engine.outcome(state) is not None:
             break
@@ -75,8 +126,9 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
     seat = acting[0] if acting else 0
     legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
     names = tuple(["Matti", "Liisa", "Pekka", "Botti 1", "Botti 2", "Anna"][: engine.seat_count(state)])
-    ctx = ParseContext(lang=lang, seat=seat, legal=legal, view=engine.view(state, seat), seat_names=names,
-                       private=True)
+    ctx = ParseContext(
+        lang=lang, seat=seat, legal=legal, view=engine.view(state, seat), seat_names=names, private=True
+    )
     result = ui.parse(text, ctx)
     assert isinstance(result, Parsed | NotUnderstood | NotLegal | Ambiguous)
     if isinstance(result, Parsed):
@@ -87,7 +139,9 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
         if result.actions[0] not in legal:
             with pytest.raises(IllegalAction) as refused:
                 engine.check(state, seat, action)
-            assert ui.reason_text(refused.value.code, refused.value.params, RenderContext(translator(lang), names, seat))
+            assert ui.reason_text(
+                refused.value.code, refused.value.params, RenderContext(translator(lang), names, seat)
+            )
     if isinstance(result, Ambiguous):
         assert set(result.candidates) <= set(legal)
 

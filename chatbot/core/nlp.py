@@ -217,7 +217,14 @@ def default_lemmatizer() -> Lemmatizer:
 # Kinds of number words. An ordinal, an explicit position ("#2", "p2") and a side word always name a
 # position; a numeral, a number-noun or a bare digit may be a position or a card value.
 ORDINAL, NUMERAL, NUMBER_NOUN, DIGIT, POSITION, SIDE, EDGE, MIDDLE = (
-    "ordinal", "numeral", "number_noun", "digit", "position", "side", "edge", "middle",
+    "ordinal",
+    "numeral",
+    "number_noun",
+    "digit",
+    "position",
+    "side",
+    "edge",
+    "middle",
 )
 POSITIONAL_KINDS = frozenset({ORDINAL, POSITION, SIDE, EDGE, MIDDLE})
 
@@ -269,7 +276,11 @@ def _declension(nom: str, gen: str, part: str, ill: str, ess: str) -> dict[str, 
     stem = gen[:-1]
     local = (stem + "lle", stem + "ll" + a, stem + "lt" + a, stem + "ss" + a, stem + "st" + a, stem + "ksi")
     return {
-        "nominative": nom, "genitive": gen, "partitive": part, "illative": ill, "essive": ess,
+        "nominative": nom,
+        "genitive": gen,
+        "partitive": part,
+        "illative": ill,
+        "essive": ess,
         **dict(zip(_CASES_LOCAL, local)),
     }
 
@@ -328,8 +339,14 @@ _FI_NUMERALS = {
 }
 # Spoken nominatives ("yks", "kaks", "seittemän").
 _FI_NUMERALS_SPOKEN = {
-    1: ("yks",), 2: ("kaks",), 5: ("viis",), 6: ("kuus",), 7: ("seittemän", "seitsemän"),
-    8: ("kaheksan",), 9: ("yheksän",), 10: ("kymmene",),
+    1: ("yks",),
+    2: ("kaks",),
+    5: ("viis",),
+    6: ("kuus",),
+    7: ("seittemän", "seitsemän"),
+    8: ("kaheksan",),
+    9: ("yheksän",),
+    10: ("kymmene",),
 }
 _FI_ORDINALS = {
     1: (_nen("ensimmäinen"), _vowel("eka")),
@@ -361,12 +378,18 @@ _FI_NUMBER_NOUNS = {
 _FI_SIDES: dict[tuple[str, int], tuple[dict[str, str], ...]] = {
     (SIDE, 1): (
         _declension("vasen", "vasemman", "vasenta", "vasempaan", "vasempana"),
-        _nen("vasemmanpuoleinen"), _superlative("vasemmaisin"), _superlative("vasemmanpuoleisin"),
+        _nen("vasemmanpuoleinen"),
+        _superlative("vasemmaisin"),
+        _superlative("vasemmanpuoleisin"),
     ),
     (SIDE, -1): (
         _declension("oikea", "oikean", "oikeaa", "oikeaan", "oikeana"),
-        _nen("oikeanpuoleinen"), _superlative("oikeimmaisin"), _superlative("oikeanpuoleisin"),
-        _nen("oikeimmainen"), _nen("viimeinen"), _vowel("vika"),
+        _nen("oikeanpuoleinen"),
+        _superlative("oikeimmaisin"),
+        _superlative("oikeanpuoleisin"),
+        _nen("oikeimmainen"),
+        _nen("viimeinen"),
+        _vowel("vika"),
     ),
     (EDGE, 0): (_nen("reunimmainen"), _vowel("reuna"), _superlative("reunimmaisin"), _superlative("uloin")),
     (MIDDLE, 0): (_nen("keskimmäinen"), _superlative("keskimmäisin"), {"nominative": "keski"}),
@@ -424,11 +447,30 @@ _NUMBER_TABLE = _build_number_table()
 # "2", "2:een", "2:seen", "2:n", "2nd", "#2", "p2", "no2"
 _DIGITS = re.compile(r"(?P<pre>#|p|no|nro)?(?P<num>\d{1,3})(?P<suf>st|nd|rd|th|:[a-zåäö]+)?")
 _SUFFIX_CASES = (  # the Finnish case of a suffix written after a digit with a colon, longest first
-    ("lle", "allative"), ("lla", "adessive"), ("llä", "adessive"), ("lta", "ablative"), ("ltä", "ablative"),
-    ("ssa", "inessive"), ("ssä", "inessive"), ("sta", "elative"), ("stä", "elative"), ("ksi", "translative"),
-    ("een", "illative"), ("iin", "illative"), ("aan", "illative"), ("ään", "illative"), ("hin", "illative"),
-    ("han", "illative"), ("hen", "illative"), ("ta", "partitive"), ("tä", "partitive"), ("na", "essive"),
-    ("nä", "essive"), ("n", "genitive"), ("a", "partitive"), ("ä", "partitive"),
+    ("lle", "allative"),
+    ("lla", "adessive"),
+    ("llä", "adessive"),
+    ("lta", "ablative"),
+    ("ltä", "ablative"),
+    ("ssa", "inessive"),
+    ("ssä", "inessive"),
+    ("sta", "elative"),
+    ("stä", "elative"),
+    ("ksi", "translative"),
+    ("een", "illative"),
+    ("iin", "illative"),
+    ("aan", "illative"),
+    ("ään", "illative"),
+    ("hin", "illative"),
+    ("han", "illative"),
+    ("hen", "illative"),
+    ("ta", "partitive"),
+    ("tä", "partitive"),
+    ("na", "essive"),
+    ("nä", "essive"),
+    ("n", "genitive"),
+    ("a", "partitive"),
+    ("ä", "partitive"),
 )
 
 
@@ -570,8 +612,28 @@ _VOWELS = "aeiouyäöå"
 # Endings after a colon for names ending in a digit or symbol ("Botti 2:n", "Botti 2:lle"): the
 # pronunciation decides the vowel, so accept every variant.
 _COLON_ENDINGS = (
-    "n", "a", "ä", "ta", "tä", "een", "seen", "teen", "hin", "iin", "lle", "lta", "ltä", "lla", "llä",
-    "ssa", "ssä", "sta", "stä", "na", "nä", "ksi",
+    "n",
+    "a",
+    "ä",
+    "ta",
+    "tä",
+    "een",
+    "seen",
+    "teen",
+    "hin",
+    "iin",
+    "lle",
+    "lta",
+    "ltä",
+    "lla",
+    "llä",
+    "ssa",
+    "ssä",
+    "sta",
+    "stä",
+    "na",
+    "nä",
+    "ksi",
 )
 
 
@@ -611,8 +673,14 @@ def _finnish_name_forms(word: str) -> set[str]:
 
 def _case_forms(strong: str, weak: str, a: str) -> set[str]:
     return {
-        weak + "n", weak + "lle", weak + "lt" + a, weak + "ll" + a, weak + "ss" + a, weak + "st" + a,
-        strong + "n" + a, weak + "ksi",
+        weak + "n",
+        weak + "lle",
+        weak + "lt" + a,
+        weak + "ll" + a,
+        weak + "ss" + a,
+        weak + "st" + a,
+        strong + "n" + a,
+        weak + "ksi",
     }
 
 
@@ -668,7 +736,8 @@ def match_seat(token_or_phrase: str, names: Sequence[str], *, loose: bool = True
     if exact or not loose or len(text) < 3:
         return exact
     firsts = [
-        seat for seat, name in enumerate(names)
+        seat
+        for seat, name in enumerate(names)
         if len(tokens(name)) > 1 and text in _folded_forms(tokens(name)[0])
     ]
     if firsts:
@@ -703,13 +772,54 @@ COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         OWN: ("mun", "mu", "minun", "mä", "mää", "minä", "oma", "omaa", "omani", "omaan", "oman"),
         WITH: ("kanssa",),
         QUESTION: (
-            "miten", "mikä", "mitä", "kuka", "kenen", "miksi", "milloin", "paljonko", "montako", "kumpi",
-            "mites", "voiko", "saako", "mitäs",
+            "miten",
+            "mikä",
+            "mitä",
+            "kuka",
+            "kenen",
+            "miksi",
+            "milloin",
+            "paljonko",
+            "montako",
+            "kumpi",
+            "mites",
+            "voiko",
+            "saako",
+            "mitäs",
         ),
         FILLER: (
-            "se", "sen", "sitä", "siihen", "sille", "siitä", "sit", "no", "niin", "okei", "ok", "joo",
-            "juu", "nyt", "tämä", "tää", "tän", "tätä", "kiitos", "pliis", "hei", "vain", "vaikka",
-            "kyllä", "taas", "kun", "että", "jos", "sinne", "tuo", "tuon", "kuin",
+            "se",
+            "sen",
+            "sitä",
+            "siihen",
+            "sille",
+            "siitä",
+            "sit",
+            "no",
+            "niin",
+            "okei",
+            "ok",
+            "joo",
+            "juu",
+            "nyt",
+            "tämä",
+            "tää",
+            "tän",
+            "tätä",
+            "kiitos",
+            "pliis",
+            "hei",
+            "vain",
+            "vaikka",
+            "kyllä",
+            "taas",
+            "kun",
+            "että",
+            "jos",
+            "sinne",
+            "tuo",
+            "tuon",
+            "kuin",
         ),
     },
     "en": {
@@ -719,9 +829,37 @@ COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         WITH: ("with",),
         QUESTION: ("how", "what", "why", "who", "whose", "when", "which", "what's", "how's"),
         FILLER: (
-            "the", "a", "an", "it", "its", "to", "into", "in", "at", "on", "of", "from", "i", "i'll",
-            "please", "this", "that", "is", "for", "up", "let's", "lets", "ok", "okay", "now", "just",
-            "you", "your", "card's", "as", "by",
+            "the",
+            "a",
+            "an",
+            "it",
+            "its",
+            "to",
+            "into",
+            "in",
+            "at",
+            "on",
+            "of",
+            "from",
+            "i",
+            "i'll",
+            "please",
+            "this",
+            "that",
+            "is",
+            "for",
+            "up",
+            "let's",
+            "lets",
+            "ok",
+            "okay",
+            "now",
+            "just",
+            "you",
+            "your",
+            "card's",
+            "as",
+            "by",
         ),
     },
 }

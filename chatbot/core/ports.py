@@ -89,15 +89,37 @@ class Repository(Protocol):
     def running_matches(self) -> list[MatchRec]: ...
     def running_versions(self) -> list[tuple[int, int]]: ...
     def matches_of_user(self, user_id: int) -> list[MatchRec]: ...
-    def create_match(self, room_id: int, game: str, options: dict[str, Any], seed: str,
-                     host_user_id: int | None, seats: tuple[SeatRec, ...]) -> MatchRec: ...
-    def update_lobby(self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...],
-                     status: str = LOBBY, options: dict[str, Any] | None = None) -> bool: ...
-    def start_match(self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...],
-                    state: dict[str, Any], seed: str) -> bool: ...
-    def commit_action(self, match_id: int, seen_version: int, seat: int, notation: str,
-                      events: list[Any], state: dict[str, Any], status: str,
-                      seats: tuple[SeatRec, ...] | None = None) -> bool: ...
+    def create_match(
+        self,
+        room_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: str,
+        host_user_id: int | None,
+        seats: tuple[SeatRec, ...],
+    ) -> MatchRec: ...
+    def update_lobby(
+        self,
+        match_id: int,
+        seen_version: int,
+        seats: tuple[SeatRec, ...],
+        status: str = LOBBY,
+        options: dict[str, Any] | None = None,
+    ) -> bool: ...
+    def start_match(
+        self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...], state: dict[str, Any], seed: str
+    ) -> bool: ...
+    def commit_action(
+        self,
+        match_id: int,
+        seen_version: int,
+        seat: int,
+        notation: str,
+        events: list[Any],
+        state: dict[str, Any],
+        status: str,
+        seats: tuple[SeatRec, ...] | None = None,
+    ) -> bool: ...
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]: ...
     def set_meta(self, match_id: int, key: str, value: Any) -> None: ...
 

@@ -65,11 +65,22 @@ class BotCore(Timers, PrivateChats):
     outbound messages it caused (the outbox), the match's next deadlines and the inbound update id.
     AI moves, reminders, moves for idle people and the end of reaction windows are deadlines."""
 
-    def __init__(self, repo: Repository, *, uis: dict[str, GameUI], games: dict[str, Engine],
-                 seed: str | None = None, bot_name: str = "Pelibotti",
-                 lemmatizer: Lemmatizer | None = None, clock: Callable[[], float] = time.time,
-                 remind_after: float = 600.0, act_after: float = 1800.0, ai_delay: float = 0.0,
-                 lease: float = 30.0, link_template: str | None = None) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        uis: dict[str, GameUI],
+        games: dict[str, Engine],
+        seed: str | None = None,
+        bot_name: str = "Pelibotti",
+        lemmatizer: Lemmatizer | None = None,
+        clock: Callable[[], float] = time.time,
+        remind_after: float = 600.0,
+        act_after: float = 1800.0,
+        ai_delay: float = 0.0,
+        lease: float = 30.0,
+        link_template: str | None = None,
+    ) -> None:
         self.repo = repo
         self.clock = clock
         #: seconds until a person who must act is reminded, and until the bot moves for them
@@ -106,13 +117,22 @@ class BotCore(Timers, PrivateChats):
         except StorageUnavailable as exc:
             log.warning("storage unavailable while handling %r: %s", msg, exc)
             t = i18n.translator(self._lang_of(msg))
-            return Answer.direct([self._reply(msg, t, t.gettext(
-                "Sorry, I cannot reach my memory just now. Please try again in a moment."))])
+            return Answer.direct(
+                [
+                    self._reply(
+                        msg,
+                        t,
+                        t.gettext("Sorry, I cannot reach my memory just now. Please try again in a moment."),
+                    )
+                ]
+            )
         except Exception:  # the bot must never crash on input; log and apologise
             # nothing of the update was kept (not even its id): a redelivery tries it again
             log.exception("error while handling %r", msg)
             t = i18n.translator(self._lang_of(msg))
-            return Answer.direct([self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))])
+            return Answer.direct(
+                [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
+            )
 
     def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
         return (msg.platform, msg.update_key) if msg.update_key is not None else None
@@ -129,8 +149,11 @@ class BotCore(Timers, PrivateChats):
             except Conflict as conflict:
                 last = conflict  # read again: the command may still be meant and possible
         t = i18n.translator(self._lang_of(msg))
-        text = (t.gettext("The table changed just now; please try again.") if last.lobby
-                else t.gettext("Someone acted at the same moment; please try again."))
+        text = (
+            t.gettext("The table changed just now; please try again.")
+            if last.lobby
+            else t.gettext("Someone acted at the same moment; please try again.")
+        )
         sorry = [self._reply(msg, t, text)]
         with self.repo.unit(update=self._update_of(msg)) as fresh:
             if not fresh:
@@ -184,14 +207,32 @@ class BotCore(Timers, PrivateChats):
                 return handled
         return self._game_text(msg, speaker, t, text)
 
-    def _reply(self, msg: Inbound, t: Translator, text: str, buttons: Sequence[Sequence[Button]] = (),
-               private: bool | None = None) -> Outbound:
+    def _reply(
+        self,
+        msg: Inbound,
+        t: Translator,
+        text: str,
+        buttons: Sequence[Sequence[Button]] = (),
+        private: bool | None = None,
+    ) -> Outbound:
         """An answer to the sender where they wrote (or in private when ``private``)."""
         if private or (private is None and msg.private):
-            return Outbound(msg.platform, text, user_id=msg.user_id, buttons=_rows(buttons),
-                            reply_to=msg.message_id, lang=t.lang)
-        return Outbound(msg.platform, text, chat_id=msg.chat_id, buttons=_rows(buttons),
-                        reply_to=msg.message_id, lang=t.lang)
+            return Outbound(
+                msg.platform,
+                text,
+                user_id=msg.user_id,
+                buttons=_rows(buttons),
+                reply_to=msg.message_id,
+                lang=t.lang,
+            )
+        return Outbound(
+            msg.platform,
+            text,
+            chat_id=msg.chat_id,
+            buttons=_rows(buttons),
+            reply_to=msg.message_id,
+            lang=t.lang,
+        )
 
     # ------------------------------------------------------------------------------------------
     # meta commands
@@ -219,8 +260,15 @@ class BotCore(Timers, PrivateChats):
             if name == "new":
                 if cmd.args and game_named(cmd.args, self.uis.values()) is None and match is not None:
                     return None  # "uusi kortti" in a private chat during a game is a game command
-                return [self._reply(msg, t, t.gettext(
-                    "Games are set up in a group chat: add me to a group and write “new” there."))]
+                return [
+                    self._reply(
+                        msg,
+                        t,
+                        t.gettext(
+                            "Games are set up in a group chat: add me to a group and write “new” there."
+                        ),
+                    )
+                ]
             return [self._reply(msg, t, t.gettext("That works in the group chat of a game, not here."))]
         assert sp.room is not None
         match = self.repo.active_match(sp.room.id)
@@ -230,9 +278,15 @@ class BotCore(Timers, PrivateChats):
                 return None  # "uusi kortti" during a game is a game command, not "new game"
             return self._new(msg, sp, t, match, ui, cmd)
         if match is None:
-            return [self._reply(msg, t, t.gettext(
-                "There is no game at this table. Start one with “new” and the name of a game.")
-                + "\n" + self._games_text(t))]
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("There is no game at this table. Start one with “new” and the name of a game.")
+                    + "\n"
+                    + self._games_text(t),
+                )
+            ]
         if name == "join":
             return self._join(msg, sp, t, match, cmd.tokens)
         if name in {"add_ai", "remove_ai"}:
@@ -267,16 +321,24 @@ class BotCore(Timers, PrivateChats):
             engine = self.games.get(gid)
             if engine is None:
                 continue
-            names.append(t.gettext("{game} ({low}–{high} players): new {alias}").format(
-                game=ui.title(t), low=engine.min_players, high=engine.max_players, alias=ui.aliases[0]))
+            names.append(
+                t.gettext("{game} ({low}–{high} players): new {alias}").format(
+                    game=ui.title(t), low=engine.min_players, high=engine.max_players, alias=ui.aliases[0]
+                )
+            )
         return t.gettext("Games:") + "\n" + "\n".join(f"• {n}" for n in names)
 
     def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
         wanted = normalise_language(cmd.args[0]) if cmd.args else None
         t_now = i18n.translator(sp.lang)
         if wanted is None:
-            return [self._reply(msg, t_now, t_now.gettext(
-                "Choose a language: “language fi” (suomi) or “language en” (English)."))]
+            return [
+                self._reply(
+                    msg,
+                    t_now,
+                    t_now.gettext("Choose a language: “language fi” (suomi) or “language en” (English)."),
+                )
+            ]
         self.repo.set_user_lang(sp.user.id, wanted)
         self._remember_lang(msg.platform, msg.user_id, wanted)
         if sp.room is not None:
@@ -291,8 +353,11 @@ class BotCore(Timers, PrivateChats):
         named = game_named(words, self.uis.values()) if words else None
         if named is not None:
             current = named.game_id
-        topics = find_topics(cmd.raw_args, self._ordered_uis(current), self.lemmatizer, prefer=current) \
-            if words else []
+        topics = (
+            find_topics(cmd.raw_args, self._ordered_uis(current), self.lemmatizer, prefer=current)
+            if words
+            else []
+        )
         if topics and (named is None or len(words) > 1):
             found, topic = topics[0]
             return f"{found.title(t)} – {t.gettext(topic.text)}"
@@ -302,9 +367,15 @@ class BotCore(Timers, PrivateChats):
         overview = ui.rule_topics()
         first = [t.gettext(x.text) for x in overview[:2]]
         keys = [x.title or x.key.split(".", 1)[-1] for x in overview[2:]]
-        return "\n\n".join([f"{ui.title(t)}", *first, t.gettext(
-            "Ask about any rule, for example: {examples}.").format(examples=t.format_list(
-                [t.gettext(k) for k in keys[:8]]))])
+        return "\n\n".join(
+            [
+                f"{ui.title(t)}",
+                *first,
+                t.gettext("Ask about any rule, for example: {examples}.").format(
+                    examples=t.format_list([t.gettext(k) for k in keys[:8]])
+                ),
+            ]
+        )
 
     def _ordered_uis(self, prefer: str | None) -> list[GameUI]:
         if prefer and prefer in self.uis:
@@ -312,12 +383,26 @@ class BotCore(Timers, PrivateChats):
         return list(self.uis.values())
 
     # --- lobby ---------------------------------------------------------------------------------
-    def _new(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec | None,
-             ui: GameUI | None, cmd: Command) -> list[Outbound]:
+    def _new(
+        self,
+        msg: Inbound,
+        sp: Speaker,
+        t: Translator,
+        match: MatchRec | None,
+        ui: GameUI | None,
+        cmd: Command,
+    ) -> list[Outbound]:
         if match is not None:
             title = self.uis[match.game].title(t)
-            return [self._reply(msg, t, t.gettext(
-                "This table already has a game: {game}. End it first with “cancel”.").format(game=title))]
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("This table already has a game: {game}. End it first with “cancel”.").format(
+                        game=title
+                    ),
+                )
+            ]
         if ui is None:
             return [self._reply(msg, t, t.gettext("Which game shall we play?") + "\n" + self._games_text(t))]
         engine = self.games[ui.game_id]
@@ -325,9 +410,16 @@ class BotCore(Timers, PrivateChats):
             options = self._parse_options(ui, engine, cmd.tokens)
         except (ValueError, TypeError):
             typed = t.format_list([x for x in cmd.tokens if "=" in x])
-            return [self._reply(msg, t, t.gettext(
-                "I did not understand the option {option}. The game was not set up; try again without it "
-                "or with another value.").format(option=typed))]
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext(
+                        "I did not understand the option {option}. The game was not set up; try again without it "
+                        "or with another value."
+                    ).format(option=typed),
+                )
+            ]
         assert sp.room is not None
         room = sp.room
         if room.lang is None:
@@ -360,21 +452,37 @@ class BotCore(Timers, PrivateChats):
         ui = self.uis[match.game]
         engine = self.games[match.game]
         names = t.format_list([s.name + (" 🤖" if s.ai else "") for s in match.seats])
-        text = "\n".join([
-            t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
-                game=ui.title(t), low=engine.min_players, high=engine.max_players),
-            t.gettext("Seated: {names}").format(names=names),
-            t.gettext("Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."),
-        ])
+        text = "\n".join(
+            [
+                t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
+                    game=ui.title(t), low=engine.min_players, high=engine.max_players
+                ),
+                t.gettext("Seated: {names}").format(names=names),
+                t.gettext("Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."),
+            ]
+        )
         v = match.version
-        buttons = [[Button(t.gettext("Join"), f"{match.id}:{v}:@join"),
-                    Button(t.gettext("Add bot"), f"{match.id}:{v}:@add_ai"),
-                    Button(t.gettext("Start"), f"{match.id}:{v}:@start")]]
-        return [Outbound(room.platform, text, chat_id=room.ext_id, buttons=_rows(buttons),
-                         key=f"table:{match.id}", lang=t.lang)]
+        buttons = [
+            [
+                Button(t.gettext("Join"), f"{match.id}:{v}:@join"),
+                Button(t.gettext("Add bot"), f"{match.id}:{v}:@add_ai"),
+                Button(t.gettext("Start"), f"{match.id}:{v}:@start"),
+            ]
+        ]
+        return [
+            Outbound(
+                room.platform,
+                text,
+                chat_id=room.ext_id,
+                buttons=_rows(buttons),
+                key=f"table:{match.id}",
+                lang=t.lang,
+            )
+        ]
 
-    def _join(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec,
-              cmd_tokens: Sequence[str] = ()) -> list[Outbound]:
+    def _join(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd_tokens: Sequence[str] = ()
+    ) -> list[Outbound]:
         assert sp.room is not None
         if match.status != LOBBY:
             if self._seat_of(match, sp.user) is not None:
@@ -384,8 +492,13 @@ class BotCore(Timers, PrivateChats):
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
         extra_name = " ".join(x for x in cmd_tokens if x.casefold() not in {"as", "nimellä", "nimella"})
         if any(s.user_id == sp.user.id for s in match.seats) and not extra_name:
-            return [self._reply(msg, t, t.gettext(
-                "You already have a seat. To play one more seat yourself, write “join NAME”."))]
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("You already have a seat. To play one more seat yourself, write “join NAME”."),
+                )
+            ]
         engine = self.games[match.game]
         if len(match.seats) >= engine.max_players:
             return [self._reply(msg, t, t.gettext("The table is full."))]
@@ -406,7 +519,9 @@ class BotCore(Timers, PrivateChats):
             n += 1
         return f"{name} {n}"
 
-    def _ai_seat(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command) -> list[Outbound]:
+    def _ai_seat(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
+    ) -> list[Outbound]:
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("Seats can be changed only before the game starts."))]
@@ -434,10 +549,14 @@ class BotCore(Timers, PrivateChats):
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("The game is already running."))]
         if not any(s.user_id == sp.user.id for s in match.seats):
-            return [self._reply(msg, t, t.gettext("Only a seated player can start the game. Write “join” first."))]
+            return [
+                self._reply(msg, t, t.gettext("Only a seated player can start the game. Write “join” first."))
+            ]
         engine = self.games[match.game]
         seats = list(match.seats)
-        target = max(engine.min_players, engine.default_players) if len(seats) < engine.min_players else len(seats)
+        target = (
+            max(engine.min_players, engine.default_players) if len(seats) < engine.min_players else len(seats)
+        )
         while len(seats) < target:
             number = 1 + sum(1 for s in seats if s.ai)
             seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=engine.default_ai))
@@ -451,8 +570,9 @@ class BotCore(Timers, PrivateChats):
         events = engine.start_events(engine.load(started.state or {}))
         return self._render_match(started, sp.room, events=events)
 
-    def _leave_or_cancel(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec,
-                         name: str) -> list[Outbound]:
+    def _leave_or_cancel(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, name: str
+    ) -> list[Outbound]:
         room = self.repo.room_by_id(match.room_id)
         tg = i18n.translator(room.lang or "fi")
         seated = [s for s in match.seats if s.user_id == sp.user.id]
@@ -462,8 +582,17 @@ class BotCore(Timers, PrivateChats):
         title = self.uis[match.game].title(tg)
         if name == "cancel" or (match.status == LOBBY and not humans_left):
             self._change_lobby(match, match.seats, status=CANCELLED)
-            return [Outbound(room.platform, tg.gettext("The game {game} was cancelled by {name}.").format(
-                game=title, name=sp.user.name), chat_id=room.ext_id, key=f"table:{match.id}", lang=tg.lang)]
+            return [
+                Outbound(
+                    room.platform,
+                    tg.gettext("The game {game} was cancelled by {name}.").format(
+                        game=title, name=sp.user.name
+                    ),
+                    chat_id=room.ext_id,
+                    key=f"table:{match.id}",
+                    lang=tg.lang,
+                )
+            ]
         if match.status == LOBBY:
             remaining = [s for s in match.seats if s.user_id != sp.user.id]
             seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
@@ -473,12 +602,22 @@ class BotCore(Timers, PrivateChats):
             return self._lobby_messages(updated, room)
         if not humans_left:
             self._change_lobby(match, match.seats, status=CANCELLED)
-            return [Outbound(room.platform, tg.gettext(
-                "{name} left and nobody else is playing, so the game {game} ended.").format(
-                name=sp.user.name, game=title), chat_id=room.ext_id, key=f"table:{match.id}", lang=tg.lang)]
+            return [
+                Outbound(
+                    room.platform,
+                    tg.gettext("{name} left and nobody else is playing, so the game {game} ended.").format(
+                        name=sp.user.name, game=title
+                    ),
+                    chat_id=room.ext_id,
+                    key=f"table:{match.id}",
+                    lang=tg.lang,
+                )
+            ]
         engine = self.games[match.game]
-        seats = tuple(replace(s, user_id=None, ai=engine.default_ai) if s.user_id == sp.user.id else s
-                      for s in match.seats)
+        seats = tuple(
+            replace(s, user_id=None, ai=engine.default_ai) if s.user_id == sp.user.id else s
+            for s in match.seats
+        )
         self._change_lobby(match, seats, status=RUNNING)
         text = tg.gettext("{name} left the game; an AI player takes over the seat.").format(name=sp.user.name)
         return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
@@ -565,8 +704,15 @@ class BotCore(Timers, PrivateChats):
         match = self._context_match(msg, sp)
         if match is None or match.status != RUNNING or match.state is None:
             if msg.private:
-                return [self._reply(msg, t, t.gettext(
-                    "I did not understand. Write “help” for the commands, or ask about the rules."))]
+                return [
+                    self._reply(
+                        msg,
+                        t,
+                        t.gettext(
+                            "I did not understand. Write “help” for the commands, or ask about the rules."
+                        ),
+                    )
+                ]
             return []  # ordinary chat in a group without a game
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         engine = self.games[match.game]
@@ -574,11 +720,14 @@ class BotCore(Timers, PrivateChats):
         state = engine.load(match.state)
         acting = engine.to_act(state)
         view = engine.view(state, seat)
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat)) if seat is not None else ()
+        legal = (
+            tuple(engine.notation(a) for a in engine.legal_actions(state, seat)) if seat is not None else ()
+        )
         names = tuple(s.name for s in match.seats)
         # games may ask before a move that would reveal a hidden card, but only where asking is private
-        ctx = ParseContext(lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names,
-                           private=msg.private)
+        ctx = ParseContext(
+            lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
+        )
         result = ui.parse(text, ctx)
         if seat is None:
             if isinstance(result, NotUnderstood):
@@ -589,26 +738,49 @@ class BotCore(Timers, PrivateChats):
             case Parsed(actions=actions) if actions:
                 return self._apply_many(match, seat, actions, msg, t)
             case NotLegal(code=code, params=params):
-                if code == "not_your_turn" or (seat not in acting and code in {"wrong_phase", "unknown_action"}):
+                if code == "not_your_turn" or (
+                    seat not in acting and code in {"wrong_phase", "unknown_action"}
+                ):
                     who = t.format_list([names[s] for s in acting])
-                    return [self._reply(msg, t, t.gettext("It is not your turn; now it is {name}’s turn.")
-                                        .format(name=who))]
+                    return [
+                        self._reply(
+                            msg,
+                            t,
+                            t.gettext("It is not your turn; now it is {name}’s turn.").format(name=who),
+                        )
+                    ]
                 return self._refusal(msg, t, match, state, seat, code, dict(params))
             case Ambiguous(candidates=candidates):
                 rctx = RenderContext(t, names, seat, match.options)
-                buttons = [[Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
-                           for c in candidates[:8]]
+                buttons = [
+                    [Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
+                    for c in candidates[:8]
+                ]
                 labels = t.format_list([ui.action_label(c, view, rctx) for c in candidates[:8]], style="or")
-                return [self._reply(msg, t, t.gettext("Which one do you mean: {options}?").format(options=labels),
-                                    buttons, private=True if private_info else None)]
+                return [
+                    self._reply(
+                        msg,
+                        t,
+                        t.gettext("Which one do you mean: {options}?").format(options=labels),
+                        buttons,
+                        private=True if private_info else None,
+                    )
+                ]
         if seat not in acting:
             if msg.private:
                 who = t.format_list([names[s] for s in acting])
                 return [self._reply(msg, t, t.gettext("It is {name}’s turn now.").format(name=who))]
             return []
-        return [self._reply(msg, t, t.gettext("I did not understand that.") + " "
-                            + self._hint(match, seat, t, private=msg.private or private_info),
-                            private=True if private_info else None)]
+        return [
+            self._reply(
+                msg,
+                t,
+                t.gettext("I did not understand that.")
+                + " "
+                + self._hint(match, seat, t, private=msg.private or private_info),
+                private=True if private_info else None,
+            )
+        ]
 
     def _group_safe(self, ui: GameUI, engine: Engine, state: Any, seat: int) -> bool:
         """Whether the seat's legal actions may be listed in the group without revealing anything."""
@@ -635,8 +807,11 @@ class BotCore(Timers, PrivateChats):
     def _button(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         data = msg.button or ""
         parts = data.split(":", 2)
-        stale = [self._reply(msg, t, t.gettext("That button is stale; use the latest message."),
-                             private=msg.private)]
+        stale = [
+            self._reply(
+                msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private
+            )
+        ]
         if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
             return stale
         match = self.repo.match(int(parts[0]))
@@ -665,8 +840,16 @@ class BotCore(Timers, PrivateChats):
             return [self._reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
         return self._apply_many(match, acting[0], (notation,), msg, t)
 
-    def _refusal(self, msg: Inbound, t: Translator, match: MatchRec, state: Any, seat: int, code: str,
-                 params: dict[str, Any]) -> list[Outbound]:
+    def _refusal(
+        self,
+        msg: Inbound,
+        t: Translator,
+        match: MatchRec,
+        state: Any,
+        seat: int,
+        code: str,
+        params: dict[str, Any],
+    ) -> list[Outbound]:
         """Why a move is refused and what is possible instead; in private when the answer would tell
         the group something hidden."""
         engine = self.games[match.game]
@@ -677,8 +860,9 @@ class BotCore(Timers, PrivateChats):
         hint = self._hint(match, seat, t, private=msg.private or private_info)
         return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
 
-    def _apply_many(self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound,
-                    t: Translator) -> list[Outbound]:
+    def _apply_many(
+        self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound, t: Translator
+    ) -> list[Outbound]:
         out: list[Outbound] = []
         current = match
         for i, notation in enumerate(notations):
@@ -710,8 +894,15 @@ class BotCore(Timers, PrivateChats):
         action = engine.parse_notation(notation)
         new_state, events = engine.apply(state, seat, action)
         status = OVER if engine.outcome(new_state) is not None else RUNNING
-        if not self.repo.commit_action(match.id, match.version, seat, notation, [encode(e) for e in events],
-                                       engine.dump(new_state), status):
+        if not self.repo.commit_action(
+            match.id,
+            match.version,
+            seat,
+            notation,
+            [encode(e) for e in events],
+            engine.dump(new_state),
+            status,
+        ):
             raise Conflict()
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
@@ -731,8 +922,14 @@ class BotCore(Timers, PrivateChats):
             out.append([e for e in events if isinstance(e, Event) and e.public])
         return out
 
-    def _render_match(self, match: MatchRec, room: RoomRec, events: Sequence[Event],
-                      privates: bool = True, keyed: bool = True) -> list[Outbound]:
+    def _render_match(
+        self,
+        match: MatchRec,
+        room: RoomRec,
+        events: Sequence[Event],
+        privates: bool = True,
+        keyed: bool = True,
+    ) -> list[Outbound]:
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
@@ -762,36 +959,60 @@ class BotCore(Timers, PrivateChats):
             for row in ui.button_rows(group_legal, public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         image = ui.render_image(public_view, ctx)
-        out = [Outbound(room.platform, text, chat_id=room.ext_id, buttons=_rows(buttons), image=image,
-                        key=f"table:{match.id}" if keyed else None, lang=t.lang)]
+        out = [
+            Outbound(
+                room.platform,
+                text,
+                chat_id=room.ext_id,
+                buttons=_rows(buttons),
+                image=image,
+                key=f"table:{match.id}" if keyed else None,
+                lang=t.lang,
+            )
+        ]
         outcome = engine.outcome(state)
         if outcome is not None:
-            out.append(Outbound(room.platform, self._final_text(ctx, outcome),
-                                chat_id=room.ext_id, lang=t.lang))
+            out.append(
+                Outbound(room.platform, self._final_text(ctx, outcome), chat_id=room.ext_id, lang=t.lang)
+            )
         if privates:
             for rec in match.seats:
                 if rec.user_id is None:
                     continue
                 mine = [e for e in events if e.to is not None and rec.seat in e.to]
-                out.extend(self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting,
-                                                state=state))
+                out.extend(
+                    self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting, state=state)
+                )
             self.repo.set_deadlines(match.id, self._deadlines(match, state, public_view))
         return out
 
     def _final_text(self, ctx: RenderContext, outcome: Any) -> str:
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
-        lines = [t.ngettext("🏆 The winner is {names}!", "🏆 The winners are {names}!",
-                            len(outcome.winners)).format(names=winners)]
+        lines = [
+            t.ngettext(
+                "🏆 The winner is {names}!", "🏆 The winners are {names}!", len(outcome.winners)
+            ).format(names=winners)
+        ]
         order = sorted(range(len(outcome.ranks)), key=lambda s: outcome.ranks[s])
         for s in order:
-            lines.append(t.gettext("{rank}. {name}: {score}").format(
-                rank=outcome.ranks[s], name=ctx.name(s), score=t.format_number(outcome.scores[s])))
+            lines.append(
+                t.gettext("{rank}. {name}: {score}").format(
+                    rank=outcome.ranks[s], name=ctx.name(s), score=t.format_number(outcome.scores[s])
+                )
+            )
         lines.append(t.gettext("Thanks for playing! Write “new” for another game."))
         return "\n".join(lines)
 
-    def _private_prompt(self, match: MatchRec, room: RoomRec, seat: int, events: Sequence[Event],
-                        force: bool, state: Any = None) -> list[Outbound]:
+    def _private_prompt(
+        self,
+        match: MatchRec,
+        room: RoomRec,
+        seat: int,
+        events: Sequence[Event],
+        force: bool,
+        state: Any = None,
+    ) -> list[Outbound]:
         rec = match.seats[seat]
         if rec.user_id is None or (not events and not force):
             return []
@@ -805,8 +1026,10 @@ class BotCore(Timers, PrivateChats):
         names = tuple(s.name for s in match.seats)
         ctx = RenderContext(t, names, seat, match.options)
         view = engine.view(state, seat)
-        parts = [ui.title(t) + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1
-                                else "")]
+        parts = [
+            ui.title(t)
+            + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
+        ]
         parts.extend(f"▸ {x}" for x in ui.render_events(events, ctx))
         panel = ui.render_private(view, ctx)
         if panel:
@@ -814,12 +1037,17 @@ class BotCore(Timers, PrivateChats):
         buttons: list[list[Button]] = []
         if seat in engine.to_act(state):
             legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-            parts.append(ui.prompt_line(view, ctx)
-                         or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name))
+            parts.append(
+                ui.prompt_line(view, ctx)
+                or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name)
+            )
             for row in ui.button_rows(legal, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
-        return [Outbound(room.platform, "\n".join(parts), user_id=user.ext_id, buttons=_rows(buttons),
-                         lang=t.lang)]
+        return [
+            Outbound(
+                room.platform, "\n".join(parts), user_id=user.ext_id, buttons=_rows(buttons), lang=t.lang
+            )
+        ]
 
 
 def _rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:
@@ -844,12 +1072,21 @@ def _option_value(text: str) -> Any:
 
 #: words for AI levels -> the AI names to try, in order (games name their AIs differently)
 _AI_WORDS: dict[str, tuple[str, ...]] = {
-    "satunnainen": ("random",), "random": ("random",),
-    "helppo": ("easy", "random"), "easy": ("easy", "random"),
-    "fiksu": ("smart", "sensible"), "smart": ("smart", "sensible"), "normaali": ("sensible", "smart"),
-    "normal": ("sensible", "smart"), "järkevä": ("sensible", "smart"), "jarkeva": ("sensible", "smart"),
-    "sensible": ("sensible", "smart"), "vahva": ("strong", "smart"), "strong": ("strong", "smart"),
-    "vaikea": ("strong", "smart"), "hard": ("strong", "smart"),
+    "satunnainen": ("random",),
+    "random": ("random",),
+    "helppo": ("easy", "random"),
+    "easy": ("easy", "random"),
+    "fiksu": ("smart", "sensible"),
+    "smart": ("smart", "sensible"),
+    "normaali": ("sensible", "smart"),
+    "normal": ("sensible", "smart"),
+    "järkevä": ("sensible", "smart"),
+    "jarkeva": ("sensible", "smart"),
+    "sensible": ("sensible", "smart"),
+    "vahva": ("strong", "smart"),
+    "strong": ("strong", "smart"),
+    "vaikea": ("strong", "smart"),
+    "hard": ("strong", "smart"),
 }
 
 

@@ -76,6 +76,7 @@ def node_of(text: str) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # Land graph
 
+
 def _adjacency(edges: Iterable[list[str]]) -> dict[str, tuple[str, ...]]:
     adj: dict[str, set[str]] = {}
     for a, b in edges:
@@ -134,9 +135,7 @@ def _air() -> dict[tuple[str, str], int]:
 
 #: (airport, airport) -> air fare
 AIR: dict[tuple[str, str], int] = _air()
-AIR_FROM: dict[str, tuple[str, ...]] = {
-    p: tuple(sorted(b for (a, b) in AIR if a == p)) for p in AIRPORTS
-}
+AIR_FROM: dict[str, tuple[str, ...]] = {p: tuple(sorted(b for (a, b) in AIR if a == p)) for p in AIRPORTS}
 
 # ---------------------------------------------------------------------------------------------
 # Tokens (content.json/tokens)
@@ -153,9 +152,14 @@ assert len(BASE_TOKENS) == len(TREASURE_PLACES) == 30
 
 
 @lru_cache(maxsize=1 << 16)
-def land_paths(start: str, steps: int, blocked: frozenset[str], stop_at: frozenset[str],
-               stop_hazards: bool, may_stop: frozenset[str] = frozenset()
-               ) -> dict[str, tuple[tuple[str, ...], ...]]:
+def land_paths(
+    start: str,
+    steps: int,
+    blocked: frozenset[str],
+    stop_at: frozenset[str],
+    stop_hazards: bool,
+    may_stop: frozenset[str] = frozenset(),
+) -> dict[str, tuple[tuple[str, ...], ...]]:
     """Where a land move of up to ``steps`` steps from ``start`` may end, with every path there.
 
     A path is the tuple of nodes entered (``start`` excluded). It never enters ``blocked`` (nodes
@@ -174,8 +178,11 @@ def land_paths(start: str, steps: int, blocked: frozenset[str], stop_at: frozens
                 continue
             p = (*path, nxt)
             forced = nxt in stop_at or (stop_hazards and nxt in HAZARDS)
-            onward = [] if forced or len(p) == steps else [
-                n for n in LAND.get(nxt, ()) if n not in seen and n != nxt and n not in p]
+            onward = (
+                []
+                if forced or len(p) == steps
+                else [n for n in LAND.get(nxt, ()) if n not in seen and n != nxt and n not in p]
+            )
             if forced or nxt in PLACE_SET or nxt in may_stop or len(p) == steps or not onward:
                 found.setdefault(nxt, []).append(p)
             if onward:
@@ -189,6 +196,7 @@ def land_paths(start: str, steps: int, blocked: frozenset[str], stop_at: frozens
 # ---------------------------------------------------------------------------------------------
 # Distances for the AI: steps to each place over land, sea legs and (optionally) air routes
 
+
 def _distances_from(target: str, air_cost: int | None, sea_penalty: int | None) -> dict[str, int]:
     """Step-equivalents from every land node or place to ``target`` (undirected graph); sea legs
     cost their steps plus ``sea_penalty`` (None: no sea), flights ``air_cost`` (None: no flights)."""
@@ -200,7 +208,7 @@ def _distances_from(target: str, air_cost: int | None, sea_penalty: int | None) 
         for (a, b), leg in LEGS.items():
             edges.setdefault(a, []).append((b, leg.steps + sea_penalty))
     if air_cost is not None:
-        for (a, b) in AIR:
+        for a, b in AIR:
             edges.setdefault(a, []).append((b, air_cost))
     dist = {target: 0}
     heap = [(0, target)]
@@ -220,8 +228,38 @@ DIST: dict[str, dict[str, int]] = {p: _distances_from(p, None, 1) for p in PLACE
 DIST_LAND: dict[str, dict[str, int]] = {p: _distances_from(p, None, None) for p in PLACES}
 
 __all__ = [
-    "AIR", "AIRPORTS", "AIR_FROM", "BASE_TOKENS", "BASE_TOKEN_MIX", "CAPETOWN", "CODE", "CONTENT", "DIST",
-    "DIST_LAND", "GEM_VALUES", "GOALS", "GOLD_COAST", "HAZARDS", "LAND", "LEGS", "LEGS_FROM", "MAP", "NODES",
-    "PLACE", "PLACES", "PLACE_SET", "POINT", "POINTS", "PORTS", "SEA_DOTS", "SLAVE_COAST", "SPECIAL",
-    "STARTS", "TOKEN_KINDS", "TREASURE_PLACES", "Leg", "land_paths", "node_of",
+    "AIR",
+    "AIRPORTS",
+    "AIR_FROM",
+    "BASE_TOKENS",
+    "BASE_TOKEN_MIX",
+    "CAPETOWN",
+    "CODE",
+    "CONTENT",
+    "DIST",
+    "DIST_LAND",
+    "GEM_VALUES",
+    "GOALS",
+    "GOLD_COAST",
+    "HAZARDS",
+    "LAND",
+    "LEGS",
+    "LEGS_FROM",
+    "MAP",
+    "NODES",
+    "PLACE",
+    "PLACES",
+    "PLACE_SET",
+    "POINT",
+    "POINTS",
+    "PORTS",
+    "SEA_DOTS",
+    "SLAVE_COAST",
+    "SPECIAL",
+    "STARTS",
+    "TOKEN_KINDS",
+    "TREASURE_PLACES",
+    "Leg",
+    "land_paths",
+    "node_of",
 ]

@@ -85,12 +85,19 @@ def normalize_options(options: Options | None) -> Options:
         raise ValueError("hazard_release_faces must be a non-empty set of 1-6")
     if o.flip_roll_only_when_broke not in (None, True, False):
         raise ValueError("flip_roll_only_when_broke must be a bool or null")
-    for name in ("capetown_bonus", "max_rounds", "hand_limit", "expedition_card_limit",
-                 "response_window_seconds"):
+    for name in (
+        "capetown_bonus",
+        "max_rounds",
+        "hand_limit",
+        "expedition_card_limit",
+        "response_window_seconds",
+    ):
         v = getattr(o, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (name == "capetown_bonus" and v % 100):
-            raise ValueError(f"{name} must be a non-negative integer" + (" (multiple of 100)"
-                             if name == "capetown_bonus" else ""))
+            raise ValueError(
+                f"{name} must be a non-negative integer"
+                + (" (multiple of 100)" if name == "capetown_bonus" else "")
+            )
     if o.start_place not in ("choose", "random"):
         raise ValueError("start_place must be choose or random")
     if o.character_assignment not in ("choose", "random"):
@@ -230,6 +237,7 @@ class EndPhase:
 Action = Start | Roll | Move | Board | FreeSail | Fly | Flip | FlipRoll | Stay | EndPhase
 BASE_ACTIONS: tuple[type, ...] = (Start, Roll, Move, Board, FreeSail, Fly, Flip, FlipRoll, Stay, EndPhase)
 
+
 @dataclass(frozen=True, slots=True)
 class Character:
     NOTATION: ClassVar[str] = "character {id}"
@@ -366,8 +374,29 @@ class Choose:
 
 
 RETKIKUNNAT_ACTIONS: tuple[type, ...] = (
-    Character, Seaplane, GemRoll, RerollMove, Adjust, Use, Reroll, RerollDone, Sell, Discard, Hold, Unhold,
-    Play, Pass, Duel, Offer, Accept, Decline, SwapStack, Peek, Exchange, BuyDiscard, Choose,
+    Character,
+    Seaplane,
+    GemRoll,
+    RerollMove,
+    Adjust,
+    Use,
+    Reroll,
+    RerollDone,
+    Sell,
+    Discard,
+    Hold,
+    Unhold,
+    Play,
+    Pass,
+    Duel,
+    Offer,
+    Accept,
+    Decline,
+    SwapStack,
+    Peek,
+    Exchange,
+    BuyDiscard,
+    Choose,
 )
 ACTIONS: tuple[type, ...] = (*BASE_ACTIONS, *RETKIKUNNAT_ACTIONS)
 
@@ -439,8 +468,11 @@ def _read_dice(word: str) -> tuple[int, ...]:
 
 def _read_target(word: str) -> str:
     kind, _, arg = word.partition(":")
-    if (word in ("star", "horseshoe") or (kind == "card" and arg in EXP)
-            or (kind == "money" and arg in ("200", "400", "600"))):
+    if (
+        word in ("star", "horseshoe")
+        or (kind == "card" and arg in EXP)
+        or (kind == "money" and arg in ("200", "400", "600"))
+    ):
         return word
     raise ValueError(word)
 
@@ -521,13 +553,28 @@ class _Notation(Notation):
 #: the notation of every action (``Engine.notation_codec``)
 NOTATION = _Notation(
     ACTIONS,
-    readers={"to": _read_node, "via": _read_node, "place": _read_place, "id": one_of(CHARS),
-             "delta": _ADJUST.__getitem__, "card": _read_card, "arg": _read_arg, "dice": _read_dice,
-             "seat": _word_is_seat, "target": _read_target, "give": _items, "get": _items,
-             "option": _read_option},
-    writers={"to": _code, "via": _code,
-             "dice": lambda d: ",".join(str(x) for x in d), "give": lambda i: ",".join(i) or "-",
-             "get": lambda i: ",".join(i) or "-"},
+    readers={
+        "to": _read_node,
+        "via": _read_node,
+        "place": _read_place,
+        "id": one_of(CHARS),
+        "delta": _ADJUST.__getitem__,
+        "card": _read_card,
+        "arg": _read_arg,
+        "dice": _read_dice,
+        "seat": _word_is_seat,
+        "target": _read_target,
+        "give": _items,
+        "get": _items,
+        "option": _read_option,
+    },
+    writers={
+        "to": _code,
+        "via": _code,
+        "dice": lambda d: ",".join(str(x) for x in d),
+        "give": lambda i: ",".join(i) or "-",
+        "get": lambda i: ",".join(i) or "-",
+    },
     normalise=_offer_words,
 )
 
@@ -753,10 +800,18 @@ class AfrikanWork(Work[State]):
     def freeze(self, **changes: Any) -> State:
         if self.ext is not None:
             self.ext = replace(
-                self.ext, seats=tuple(self.sx), expedition=self.decks["expedition"], event=self.decks["event"],
-                danger=self.decks["danger"], rain=self.rain,
+                self.ext,
+                seats=tuple(self.sx),
+                expedition=self.decks["expedition"],
+                event=self.decks["event"],
+                danger=self.decks["danger"],
+                rain=self.rain,
                 known=tuple(t for t in self.known if any(t in st for st in self.stacks)),
-                stack=tuple(self.stack), turn=self.tx, resolving=tuple(self.resolving), ddice=tuple(self.ddice))
+                stack=tuple(self.stack),
+                turn=self.tx,
+                resolving=tuple(self.resolving),
+                ddice=tuple(self.ddice),
+            )
         return super().freeze(**changes)
 
     # --- small helpers ---------------------------------------------------------------------------

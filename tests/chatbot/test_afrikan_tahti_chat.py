@@ -44,7 +44,9 @@ def base_engine():
         def options_from_dict(self, data):
             data = dict(data or {})
             value = data.get("expansion", False)
-            data["expansion"] = value if isinstance(value, bool) else str(value).casefold() in {"1", "true", "kyllä"}
+            data["expansion"] = (
+                value if isinstance(value, bool) else str(value).casefold() in {"1", "true", "kyllä"}
+            )
             return super().options_from_dict(data)
 
     return BaseByDefault()
@@ -57,8 +59,10 @@ def new_table(seed: str = "tahti") -> Table:
 
 
 def lobby(table: Table, *users: str, bots: int = 0, lang: str = "fi") -> None:
-    words = {"fi": ("uusi afrikan tähti", "liity", "lisää botti", "aloita"),
-             "en": ("new afrikan tähti", "join", "add bot", "start")}[lang]
+    words = {
+        "fi": ("uusi afrikan tähti", "liity", "lisää botti", "aloita"),
+        "en": ("new afrikan tähti", "join", "add bot", "start"),
+    }[lang]
     table.say(users[0], words[0], lang=lang)
     for user in users[1:]:
         table.say(user, words[1], lang=lang)
@@ -76,8 +80,11 @@ def state_of(table: Table):
 
 
 def seat_of(table: Table, user: str) -> int:
-    return next(s.seat for s in table.match().seats
-                if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user)
+    return next(
+        s.seat
+        for s in table.match().seats
+        if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user
+    )
 
 
 def finished(table: Table) -> bool:
@@ -201,15 +208,51 @@ def test_english_table_and_events():
 
 
 def test_every_reason_code_has_a_text_in_both_languages():
-    codes = ["game_over", "no_such_seat", "not_your_turn", "wrong_phase", "unknown_action", "not_a_start",
-             "free_passage", "not_a_place", "land_not_allowed", "not_reachable", "not_on_path",
-             "via_not_needed", "not_a_port", "no_steps_left", "cannot_board_here", "no_such_leg",
-             "cannot_afford", "leg_blocked", "at_sea", "paid_voyage", "wrong_destination", "can_afford_fare",
-             "not_an_airport", "no_such_route", "no_token", "already_flipped", "can_afford_flip"]
-    params = {"turn": 1, "phase": "move", "to": "congo", "via": "sahara", "port": "cairo", "dest": "congo",
-              "start": "cairo", "price": 100, "cash": 0, "fare": 100}
-    generic = {lang: UI.reason_text("no_such_code", {}, RenderContext(translator(lang), ("A", "B")))
-               for lang in ("fi", "en")}
+    codes = [
+        "game_over",
+        "no_such_seat",
+        "not_your_turn",
+        "wrong_phase",
+        "unknown_action",
+        "not_a_start",
+        "free_passage",
+        "not_a_place",
+        "land_not_allowed",
+        "not_reachable",
+        "not_on_path",
+        "via_not_needed",
+        "not_a_port",
+        "no_steps_left",
+        "cannot_board_here",
+        "no_such_leg",
+        "cannot_afford",
+        "leg_blocked",
+        "at_sea",
+        "paid_voyage",
+        "wrong_destination",
+        "can_afford_fare",
+        "not_an_airport",
+        "no_such_route",
+        "no_token",
+        "already_flipped",
+        "can_afford_flip",
+    ]
+    params = {
+        "turn": 1,
+        "phase": "move",
+        "to": "congo",
+        "via": "sahara",
+        "port": "cairo",
+        "dest": "congo",
+        "start": "cairo",
+        "price": 100,
+        "cash": 0,
+        "fare": 100,
+    }
+    generic = {
+        lang: UI.reason_text("no_such_code", {}, RenderContext(translator(lang), ("A", "B")))
+        for lang in ("fi", "en")
+    }
     for lang in ("fi", "en"):
         ctx = RenderContext(translator(lang), ("Matti", "Liisa"))
         for code in codes:
@@ -220,8 +263,13 @@ def test_every_reason_code_has_a_text_in_both_languages():
 
 def test_rule_topics_cover_the_base_game_in_both_languages():
     keys = {t.key for t in TOPICS}
-    assert {"afrikan_tahti.overview", "afrikan_tahti.move.sea_broke", "afrikan_tahti.hazard",
-            "afrikan_tahti.win", "afrikan_tahti.place.capetown"} <= keys and len(keys) == 17
+    assert {
+        "afrikan_tahti.overview",
+        "afrikan_tahti.move.sea_broke",
+        "afrikan_tahti.hazard",
+        "afrikan_tahti.win",
+        "afrikan_tahti.place.capetown",
+    } <= keys and len(keys) == 17
     fi = translator("fi")
     for topic in TOPICS:
         assert fi.gettext(topic.text) != topic.text and fi.gettext(topic.title) != "", topic.key
@@ -238,20 +286,26 @@ def test_unknown_phases_fields_and_events_degrade_to_a_plain_line():
 
 
 def test_idle_player_gets_the_spec_default():
-    state = ENGINE.new_game(2, "idle", base_engine().options_from_dict({"start_place": "random"}), first_seat=0)
+    state = ENGINE.new_game(
+        2, "idle", base_engine().options_from_dict({"start_place": "random"}), first_seat=0
+    )
     legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, 0))
     assert UI.idle_action(legal, ENGINE.view(state, 0)) == "stay"
 
 
 def test_picture_changes_only_when_the_board_does():
     # render time is measured by scripts/bench_board_picture.py, not asserted here
-    state = ENGINE.new_game(3, "pic", base_engine().options_from_dict({"start_place": "random"}), first_seat=0)
+    state = ENGINE.new_game(
+        3, "pic", base_engine().options_from_dict({"start_place": "random"}), first_seat=0
+    )
     ctx = RenderContext(translator("fi"), ("Matti", "Liisa", "Pekka"))
     view = ENGINE.view(state, None)
     first = board_png(view, ctx)
     assert first.startswith(PNG)
     assert board_png(view, ctx) == first
-    moved = dataclasses.replace(view, pawns=(dataclasses.replace(view.pawns[0], node="congo"), *view.pawns[1:]))
+    moved = dataclasses.replace(
+        view, pawns=(dataclasses.replace(view.pawns[0], node="congo"), *view.pawns[1:])
+    )
     assert board_png(moved, ctx) != first
     last_roll_only = dataclasses.replace(view, last_roll=6, last_roller=1)
     assert board_png(last_roll_only, ctx) == first  # no new upload when nothing on the board moved
@@ -307,8 +361,20 @@ def test_every_reason_code_the_engine_raises_has_a_text():
     engine's reason code: each needs its own text in both languages (with the parameters it comes with)."""
     codes = _codes_the_engine_raises()
     assert len(codes) > 50, sorted(codes)  # the walk found the engine's checks
-    values = {"turn": 1, "phase": "move", "to": "congo", "via": "sahara", "port": "cairo", "dest": "congo",
-              "start": "cairo", "place": "congo", "node": "congo", "price": 100, "cash": 0, "fare": 100}
+    values = {
+        "turn": 1,
+        "phase": "move",
+        "to": "congo",
+        "via": "sahara",
+        "port": "cairo",
+        "dest": "congo",
+        "start": "cairo",
+        "place": "congo",
+        "node": "congo",
+        "price": 100,
+        "cash": 0,
+        "fare": 100,
+    }
     for lang in ("fi", "en"):
         ctx = RenderContext(translator(lang), ("Matti", "Liisa"))
         generic = UI.reason_text("no_such_code", {}, ctx)
@@ -316,5 +382,8 @@ def test_every_reason_code_the_engine_raises_has_a_text():
             text = UI.reason_text(code, {k: values.get(k, 1) for k in keys}, ctx)
             assert text and text != generic, (lang, code)
             if lang == "fi":
-                assert text != UI.reason_text(code, {k: values.get(k, 1) for k in keys},
-                                              RenderContext(translator("en"), ("Matti", "Liisa"))), code
+                assert text != UI.reason_text(
+                    code,
+                    {k: values.get(k, 1) for k in keys},
+                    RenderContext(translator("en"), ("Matti", "Liisa")),
+                ), code

@@ -56,8 +56,13 @@ def at(node, cash=300, *, phase="declare", roll=None, voyage=None, captured=Fals
     pawns[0] = Pawn(node=node, cash=cash, captured=captured, voyage=voyage)
     st = replace(st, pawns=tuple(pawns), phase="release" if captured else phase)
     if roll is not None:
-        st = replace(st, phase="move", move=Movement(steps=roll, roll=roll, visited=(node,), arrived="start"),
-                     last_roll=roll, last_roller=0)
+        st = replace(
+            st,
+            phase="move",
+            move=Movement(steps=roll, roll=roll, visited=(node,), arrived="start"),
+            last_roll=roll,
+            last_roller=0,
+        )
     return st, seat
 
 
@@ -323,8 +328,12 @@ def test_hyphens_and_spaces_in_names_are_alike(parser):
 def test_shared_words_name_every_place_they_may_mean(parser):
     """vocabulary.md §5: "Victoria" and "Cape" are asked about unless only one fits."""
     assert set(parser.read("Victoria", "fi").places[0]) == {"lake_victoria", "victoria_falls"}
-    assert set(parser.read("cape", "en").places[0]) == {"cape_guardafui", "cape_st_marie", "cape_verde",
-                                                         "capetown"}
+    assert set(parser.read("cape", "en").places[0]) == {
+        "cape_guardafui",
+        "cape_st_marie",
+        "cape_verde",
+        "capetown",
+    }
     # from Suakin only Lake Victoria has a flight, so "lennä Victoriaan" needs no question
     assert parser.parse("lennä Victoriaan", context("suakin_500", "fi")) == Parsed(("fly lake_victoria",))
 
@@ -333,8 +342,6 @@ def test_a_typed_notation_is_taken_as_it_is(parser):
     ctx = context("junction_4", "en")
     assert parser.parse("move p110", ctx) == Parsed(("move p110",))
     assert parser.parse("MOVE  SAHARA", ctx) == Parsed(("move sahara",))
-
-
 
 
 # --- Retkikunnat (expansion) commands: the legal notations given, a real expansion view ----------------
@@ -347,10 +354,18 @@ X_ROWS = [
     ("sell the rifle", "en", "sell rifle,sell horse,end_phase", "sell rifle"),
     ("käytän ratsua", "fi", "use horse,sell horse,end_phase", "use horse"),
     ("use my horse", "en", "use horse,sell horse,end_phase", "use horse"),
-    ("haastan Matin ryöstämään Afrikan tähden", "fi", "duel seat0 star,duel seat0 money:200,duel seat2 star",
-     "duel seat0 star"),
-    ("ryöstän Pekalta 400 puntaa", "fi", "duel seat2 money:400,duel seat2 money:200,duel seat0 star",
-     "duel seat2 money:400"),
+    (
+        "haastan Matin ryöstämään Afrikan tähden",
+        "fi",
+        "duel seat0 star,duel seat0 money:200,duel seat2 star",
+        "duel seat0 star",
+    ),
+    (
+        "ryöstän Pekalta 400 puntaa",
+        "fi",
+        "duel seat2 money:400,duel seat2 money:200,duel seat0 star",
+        "duel seat2 money:400",
+    ),
     ("rob Pekka of 200", "en", "duel seat2 money:400,duel seat2 money:200", "duel seat2 money:200"),
     ("pelaan sabotaasin", "fi", "play sabotage,pass", "play sabotage"),
     ("Ähäkutti!", "fi", "play gotcha,pass", "play gotcha"),
@@ -360,7 +375,12 @@ X_ROWS = [
     ("hyväksyn", "fi", "accept,decline", "accept"),
     ("en hyväksy", "fi", "accept,decline", "decline"),
     ("deal", "en", "accept,decline", "accept"),
-    ("uusin nopat 2 ja 5 kiväärillä", "fi", "reroll rifle 2,5,reroll rifle 2,reroll_done", "reroll rifle 2,5"),
+    (
+        "uusin nopat 2 ja 5 kiväärillä",
+        "fi",
+        "reroll rifle 2,5,reroll rifle 2,reroll_done",
+        "reroll rifle 2,5",
+    ),
     ("valmis", "fi", "reroll rifle 2,reroll_done", "reroll_done"),
     ("heitä pois ratsu", "fi", "discard horse,sell horse", "discard horse"),
     ("säästä Kullankaivaja", "fi", "hold gold_digger,end_phase", "hold gold_digger"),
@@ -391,7 +411,9 @@ def test_a_hand_card_is_played_only_in_private(parser):
 
 
 def test_an_offer_is_built_from_the_cards_each_side_holds(parser):
-    state = ENGINE.new_game(3, "x", ENGINE.Options(quick_game=True), characters=("adventurer", "doctor", "merchant"))
+    state = ENGINE.new_game(
+        3, "x", ENGINE.Options(quick_game=True), characters=("adventurer", "doctor", "merchant")
+    )
     view = ENGINE.view(state, 0)
     mine = view.x.players[0].cards[0].split("#")[0]
     legal = ("offer seat1 " + mine + " for 100", "end_phase")
@@ -418,10 +440,15 @@ def _first_state(options, seed, wanted, limit=4000):
 def test_a_command_of_the_phase_is_no_answer_to_a_question_on_the_table(parser):
     """While a danger card waits for its dice, "heitä pois ratsu" (discard the horse) is refused as
     no answer; the base phase's reading of "heitä" must not pass for the danger roll."""
+
     def danger_in_a_base_phase(state):
         x = ENGINE.view(state, None).x
-        return (x.prompt is not None and x.prompt.kind == "danger" and state.phase in ("declare", "move")
-                and "roll" in {ENGINE.notation(a) for a in ENGINE.legal_actions(state, x.prompt.seats[0])})
+        return (
+            x.prompt is not None
+            and x.prompt.kind == "danger"
+            and state.phase in ("declare", "move")
+            and "roll" in {ENGINE.notation(a) for a in ENGINE.legal_actions(state, x.prompt.seats[0])}
+        )
 
     state = _first_state(ENGINE.Options(quick_game=True), "vaara", danger_in_a_base_phase)
     seat = ENGINE.view(state, None).x.prompt.seats[0]

@@ -19,8 +19,10 @@ from tests.golden.make_coloretto import phrase
 
 
 def lobby(table: Table, *users: str, bots: int = 0, lang: str = "fi") -> None:
-    words = {"fi": ("uusi coloretto", "liity", "lisää botti", "aloita"),
-             "en": ("new coloretto", "join", "add bot", "start")}[lang]
+    words = {
+        "fi": ("uusi coloretto", "liity", "lisää botti", "aloita"),
+        "en": ("new coloretto", "join", "add bot", "start"),
+    }[lang]
     table.say(users[0], words[0], lang=lang)
     for user in users[1:]:
         table.say(user, words[1], lang=lang)
@@ -34,8 +36,11 @@ def state_of(table: Table):
 
 
 def seat_of(table: Table, user: str) -> int:
-    return next(s.seat for s in table.match().seats if s.user_id is not None
-                and table.repo.user_by_id(s.user_id).ext_id == user)
+    return next(
+        s.seat
+        for s in table.match().seats
+        if s.user_id is not None and table.repo.user_by_id(s.user_id).ext_id == user
+    )
 
 
 def finished(table: Table) -> bool:
@@ -70,7 +75,9 @@ def test_whole_game_by_buttons_three_players():
     assert final.count("=") == 3 and "Käteen jääneet kortit eivät tuo pisteitä." in final
 
 
-@pytest.mark.parametrize(("lang", "users", "bots"), [("fi", ("matti", "liisa"), 0), ("en", ("alice", "bob"), 1)])
+@pytest.mark.parametrize(
+    ("lang", "users", "bots"), [("fi", ("matti", "liisa"), 0), ("en", ("alice", "bob"), 1)]
+)
 def test_whole_game_by_text(lang, users, bots):
     table = Table(seed=f"co-text-{lang}")
     lobby(table, *users, bots=bots, lang=lang)
@@ -184,12 +191,22 @@ def test_every_rule_topic_is_found_by_its_title_and_by_a_question(lang):
         found = find_topics(t.gettext(topic.title), [UI], default_lemmatizer(), prefer=UI.game_id)
         assert found and found[0][1].key == topic.key, (t.gettext(topic.title), [x.key for _, x in found])
     questions = {
-        "fi": {"miten suojakortti toimii": "protection", "mitä jos kieltäydyn": "gift.refuse",
-               "paljonko pisteitä saa": "scoring", "milloin peli loppuu": "game_end",
-               "voinko katsoa pinoja": "stacks_hidden", "kuinka annan kortin": "action.give"},
-        "en": {"how does scoring work": "scoring", "when does the game end": "game_end",
-               "what is a duplicate": "duplicate", "can I look at the stacks": "stacks_hidden",
-               "what happens when a row is full": "full_row", "how do I give a card": "action.give"},
+        "fi": {
+            "miten suojakortti toimii": "protection",
+            "mitä jos kieltäydyn": "gift.refuse",
+            "paljonko pisteitä saa": "scoring",
+            "milloin peli loppuu": "game_end",
+            "voinko katsoa pinoja": "stacks_hidden",
+            "kuinka annan kortin": "action.give",
+        },
+        "en": {
+            "how does scoring work": "scoring",
+            "when does the game end": "game_end",
+            "what is a duplicate": "duplicate",
+            "can I look at the stacks": "stacks_hidden",
+            "what happens when a row is full": "full_row",
+            "how do I give a card": "action.give",
+        },
     }[lang]
     for question, key in questions.items():
         found = find_topics(question, [UI], default_lemmatizer(), prefer=UI.game_id)
@@ -202,13 +219,29 @@ def test_every_text_is_translated_and_every_reason_has_a_way_forward():
         assert fi.gettext(topic.text) != topic.text, topic.key
         assert fi.gettext(topic.title) != topic.title or topic.title == "bonus", topic.key
     ctx = RenderContext(fi, ("Matti", "Liisa", "Pekka"), 0)
-    codes = ["protected", "give_self", "refuse_no_duplicate", "refuse_no_neighbour", "not_neighbour", "not_in_hand",
-             "wrong_row", "not_your_turn", "gift_pending", "no_such_seat", "no_gift", "not_in_row", "game_over",
-             "unknown_action", "no_such_position", "no_colour_in_hand", "unknown_animal"]
+    codes = [
+        "protected",
+        "give_self",
+        "refuse_no_duplicate",
+        "refuse_no_neighbour",
+        "not_neighbour",
+        "not_in_hand",
+        "wrong_row",
+        "not_your_turn",
+        "gift_pending",
+        "no_such_seat",
+        "no_gift",
+        "not_in_row",
+        "game_over",
+        "unknown_action",
+        "no_such_position",
+        "no_colour_in_hand",
+        "unknown_animal",
+    ]
     params = {"seat": 2, "kind": "G1", "remove": "P1", "colour": "R", "count": 2, "position": 3}
     texts = {code: UI.reason_text(code, params, ctx) for code in codes}
     assert len(set(texts.values())) == len(codes)  # no code falls back to a generic text
     assert "Pekka" in texts["protected"] and "vihreään riviin" in texts["wrong_row"]
     assert "ruskea" in texts["not_neighbour"] and "1–2" in texts["no_such_position"]
     assert set(REASONS) <= set(codes)
-    assert UI.reason_text("give_self", {}, RenderContext(en, ("A", "B"))) .startswith("You cannot give")
+    assert UI.reason_text("give_self", {}, RenderContext(en, ("A", "B"))).startswith("You cannot give")

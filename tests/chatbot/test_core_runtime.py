@@ -95,7 +95,10 @@ def test_a_redelivered_update_text_or_button_is_a_no_op(url):
     rows = _count(table.repo, "SELECT count(*) FROM outbox")
     assert table.say(acting, "nostan", private=True, key="7") == []
     assert table.say(acting, "tila", key="7") == []  # whatever the text: the update was applied once
-    assert (table.repo.match(mid).version, _count(table.repo, "SELECT count(*) FROM outbox")) == (version, rows)
+    assert (table.repo.match(mid).version, _count(table.repo, "SELECT count(*) FROM outbox")) == (
+        version,
+        rows,
+    )
 
     prompt = table.prompt_for(acting)
     data = prompt.buttons[0][0].data
@@ -103,7 +106,10 @@ def test_a_redelivered_update_text_or_button_is_a_no_op(url):
     version = table.repo.match(mid).version
     rows = _count(table.repo, "SELECT count(*) FROM outbox")
     assert table.press(acting, data, key="8") == []  # not even "that button is stale"
-    assert (table.repo.match(mid).version, _count(table.repo, "SELECT count(*) FROM outbox")) == (version, rows)
+    assert (table.repo.match(mid).version, _count(table.repo, "SELECT count(*) FROM outbox")) == (
+        version,
+        rows,
+    )
     assert "vanhentunut" in table.press(acting, data, key="9")[0].text  # a new press of the old button
 
 
@@ -116,10 +122,11 @@ def test_every_answer_is_in_the_outbox_in_order_and_one_commit_per_update(url):
     mid = _game(table, "matti", "liisa")
     acting = table.acting_users()[0]
     commits.clear()
-    out = table.core.handle(Inbound(PLATFORM, acting, acting.capitalize(), acting, True, text="nostan",
-                                    update_key="c1"))
+    out = table.core.handle(
+        Inbound(PLATFORM, acting, acting.capitalize(), acting, True, text="nostan", update_key="c1")
+    )
     assert len(commits) == 1
-    assert [o.text for o in table.outbox()[-len(out):]] == [o.text for o in out]
+    assert [o.text for o in table.outbox()[-len(out) :]] == [o.text for o in out]
     assert table.outbox("test:g:g1")[-1].key == f"table:{mid}"
 
 
@@ -158,8 +165,10 @@ def test_two_cores_run_due_deadlines_at_once_each_fires_once_and_order_holds(url
     groups = [f"g{i}" for i in range(6)]
     people = {g: f"p{i}" for i, g in enumerate(groups)}
     mids = {g: _game(setup, people[g], bots=2, group=g) for g in groups}
-    cores = [new_core(SqlRepository(url), seed="two", clock=clock, remind_after=60, act_after=300)
-             for _ in range(2)]
+    cores = [
+        new_core(SqlRepository(url), seed="two", clock=clock, remind_after=60, act_after=300)
+        for _ in range(2)
+    ]
 
     sent = _run_due_in_threads(cores, clock)  # the bots move until a person must act
     repo = setup.repo
@@ -187,12 +196,19 @@ def test_two_cores_run_due_deadlines_at_once_each_fires_once_and_order_holds(url
         tables = [o for o in setup.outbox(f"test:g:{g}") if o.key == f"table:{mid}"]
         assert len(tables) == 4 + len(actions)
         # the prompts of a private chat follow the versions of the match, in commit order
-        versions = [int(b.data.split(":")[1]) for o in setup.outbox(f"test:u:{people[g]}")
-                    for row in o.buttons[:1] for b in row[:1] if b.data.startswith(f"{mid}:")]
+        versions = [
+            int(b.data.split(":")[1])
+            for o in setup.outbox(f"test:u:{people[g]}")
+            for row in o.buttons[:1]
+            for b in row[:1]
+            if b.data.startswith(f"{mid}:")
+        ]
         assert versions == sorted(versions) and len(versions) == len(set(versions))
 
 
-def test_a_persons_command_that_lost_a_race_is_read_again_and_a_stale_button_stays_stale(tmp_path, monkeypatch):
+def test_a_persons_command_that_lost_a_race_is_read_again_and_a_stale_button_stays_stale(
+    tmp_path, monkeypatch
+):
     url = f"sqlite:///{tmp_path / 'race.sqlite'}"
     table = Table(url=url, seed="race")
     mid = _game(table, "matti", "liisa")
@@ -306,8 +322,15 @@ def test_two_worker_processes_play_whole_matches_through_deadlines(url):
         setup.say(people[g], "aloita", group=g)
         mids[g] = setup.repo.active_match(setup.repo.room(PLATFORM, g).id).id
     root = str(__import__("pathlib").Path(__file__).resolve().parents[2])
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.chatbot.deadline_worker", url, f"proc{i}", "120"],
-                              cwd=root, stdout=subprocess.PIPE, text=True) for i in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.chatbot.deadline_worker", url, f"proc{i}", "120"],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
     done = [p.communicate(timeout=180)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0]
     assert all(int(x) > 0 for x in done), done  # both processes did part of the work
@@ -325,7 +348,9 @@ def test_two_worker_processes_play_whole_matches_through_deadlines(url):
         # that finds the move made already drops the reminder, rightly, when a slow machine makes
         # both due at once)
         assert len(idle) == len(human) > 0 and 0 < len(reminders) <= len(idle), (g, len(reminders), len(idle))
-        between = "".join("R" if "odottavat" in o.text else "P" for o in private if o.buttons or "odottavat" in o.text)
+        between = "".join(
+            "R" if "odottavat" in o.text else "P" for o in private if o.buttons or "odottavat" in o.text
+        )
         assert "RR" not in between, between  # never two reminders for one turn
         tables = [o for o in setup.outbox(f"test:g:{g}") if o.key == f"table:{mid}"]
         assert len(tables) == 4 + len(actions)

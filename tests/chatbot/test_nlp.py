@@ -74,7 +74,8 @@ def test_normalise(text, expected):
 
 
 @pytest.mark.parametrize(
-    ("word", "expected"), [("hylkää", "hylkaa"), ("käytä", "kayta"), ("pöytä", "poyta"), ("åland", "aland"), ("abc", "abc")]
+    ("word", "expected"),
+    [("hylkää", "hylkaa"), ("käytä", "kayta"), ("pöytä", "poyta"), ("åland", "aland"), ("abc", "abc")],
 )
 def test_fold(word, expected):
     assert fold(word) == expected
@@ -86,7 +87,8 @@ def test_tokens():
 
 
 @pytest.mark.parametrize(
-    ("word", "stem"), [("draws", "draw"), ("swapped", "swap"), ("peeking", "peek"), ("placed", "place"), ("liisa's", "liisa")]
+    ("word", "stem"),
+    [("draws", "draw"), ("swapped", "swap"), ("peeking", "peek"), ("placed", "place"), ("liisa's", "liisa")],
 )
 def test_english_stems(word, stem):
     assert stem in nlp.english_stems(word)
@@ -165,14 +167,18 @@ def test_falls_back_to_table_without_voikko(monkeypatch):
 
 def test_vocabulary_is_in_the_table():
     table = json.loads(nlp.WORDFORMS_PATH.read_text(encoding="utf-8"))
-    words = [w for w in nlp.VOCABULARY_PATH.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#")]
+    words = [
+        w for w in nlp.VOCABULARY_PATH.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#")
+    ]
     bases = {b for values in table.values() for b in values}
     # "kutonen" is unknown to Voikko; number-nouns are declined by nlp itself anyway.
     assert {w for w in words if w not in bases} <= {"kutonen"}
 
 
 def _build_script():
-    spec = importlib.util.spec_from_file_location("build_wordforms", nlp.DATA_DIR.parents[2] / "scripts" / "build_wordforms.py")
+    spec = importlib.util.spec_from_file_location(
+        "build_wordforms", nlp.DATA_DIR.parents[2] / "scripts" / "build_wordforms.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -209,13 +215,42 @@ def test_build_script_keeps_only_forms_voikko_confirms(tmp_path):
 @pytest.mark.parametrize(
     ("word", "value"),
     [
-        ("ensimmäinen", 1), ("ensimmäiseen", 1), ("ensimmaiseen", 1), ("ensimmäiselle", 1), ("eka", 1),
-        ("ekaa", 1), ("ekaan", 1), ("ekan", 1), ("toinen", 2), ("toiseen", 2), ("toista", 2), ("toka", 2),
-        ("tokaan", 2), ("kolmas", 3), ("kolmannen", 3), ("kolmatta", 3), ("kolmanteen", 3),
-        ("kolmannelle", 3), ("neljäs", 4), ("neljänteen", 4), ("neljännelle", 4), ("neljättä", 4),
-        ("viidenteen", 5), ("kuudennen", 6), ("seitsemäs", 7), ("kahdeksatta", 8), ("yhdeksänteen", 9),
-        ("kymmenes", 10), ("first", 1), ("second", 2), ("2nd", 2), ("3rd", 3), ("tenth", 10),
-        ("kakkonen", None), ("kaksi", None), ("2", None),
+        ("ensimmäinen", 1),
+        ("ensimmäiseen", 1),
+        ("ensimmaiseen", 1),
+        ("ensimmäiselle", 1),
+        ("eka", 1),
+        ("ekaa", 1),
+        ("ekaan", 1),
+        ("ekan", 1),
+        ("toinen", 2),
+        ("toiseen", 2),
+        ("toista", 2),
+        ("toka", 2),
+        ("tokaan", 2),
+        ("kolmas", 3),
+        ("kolmannen", 3),
+        ("kolmatta", 3),
+        ("kolmanteen", 3),
+        ("kolmannelle", 3),
+        ("neljäs", 4),
+        ("neljänteen", 4),
+        ("neljännelle", 4),
+        ("neljättä", 4),
+        ("viidenteen", 5),
+        ("kuudennen", 6),
+        ("seitsemäs", 7),
+        ("kahdeksatta", 8),
+        ("yhdeksänteen", 9),
+        ("kymmenes", 10),
+        ("first", 1),
+        ("second", 2),
+        ("2nd", 2),
+        ("3rd", 3),
+        ("tenth", 10),
+        ("kakkonen", None),
+        ("kaksi", None),
+        ("2", None),
     ],
 )
 def test_ordinal_value(word, value):
@@ -225,10 +260,31 @@ def test_ordinal_value(word, value):
 @pytest.mark.parametrize(
     ("word", "value"),
     [
-        ("nolla", 0), ("yksi", 1), ("yhteen", 1), ("yhden", 1), ("kaksi", 2), ("kahteen", 2), ("kaks", 2),
-        ("kolmeen", 3), ("neljään", 4), ("viittä", 5), ("kuusi", 6), ("seitsemän", 7), ("kahdeksan", 8),
-        ("yhdeksää", 9), ("kymmenen", 10), ("two", 2), ("ten", 10), ("2", 2), ("2:een", 2), ("2:seen", 2),
-        ("#2", 2), ("p2", 2), ("3:lle", 3), ("kakkonen", None), ("toinen", None),
+        ("nolla", 0),
+        ("yksi", 1),
+        ("yhteen", 1),
+        ("yhden", 1),
+        ("kaksi", 2),
+        ("kahteen", 2),
+        ("kaks", 2),
+        ("kolmeen", 3),
+        ("neljään", 4),
+        ("viittä", 5),
+        ("kuusi", 6),
+        ("seitsemän", 7),
+        ("kahdeksan", 8),
+        ("yhdeksää", 9),
+        ("kymmenen", 10),
+        ("two", 2),
+        ("ten", 10),
+        ("2", 2),
+        ("2:een", 2),
+        ("2:seen", 2),
+        ("#2", 2),
+        ("p2", 2),
+        ("3:lle", 3),
+        ("kakkonen", None),
+        ("toinen", None),
     ],
 )
 def test_numeral_value(word, value):
@@ -238,10 +294,31 @@ def test_numeral_value(word, value):
 @pytest.mark.parametrize(
     ("word", "value"),
     [
-        ("ykkönen", 1), ("ykkösen", 1), ("ykköstä", 1), ("ykköseen", 1), ("kakkoseni", 2), ("kakkoseeni", 2),
-        ("kolmosta", 3), ("neloseen", 4), ("vitonen", 5), ("viitonen", 5), ("kutosen", 6), ("kuutonen", 6),
-        ("seiska", 7), ("seiskaan", 7), ("seitsemäinen", 7), ("kasi", 8), ("kasiin", 8), ("kahdeksikko", 8),
-        ("ysi", 9), ("ysiä", 9), ("yhdeksikkö", 9), ("kymppi", 10), ("kympin", 10), ("nolla", 0), ("kaksi", None),
+        ("ykkönen", 1),
+        ("ykkösen", 1),
+        ("ykköstä", 1),
+        ("ykköseen", 1),
+        ("kakkoseni", 2),
+        ("kakkoseeni", 2),
+        ("kolmosta", 3),
+        ("neloseen", 4),
+        ("vitonen", 5),
+        ("viitonen", 5),
+        ("kutosen", 6),
+        ("kuutonen", 6),
+        ("seiska", 7),
+        ("seiskaan", 7),
+        ("seitsemäinen", 7),
+        ("kasi", 8),
+        ("kasiin", 8),
+        ("kahdeksikko", 8),
+        ("ysi", 9),
+        ("ysiä", 9),
+        ("yhdeksikkö", 9),
+        ("kymppi", 10),
+        ("kympin", 10),
+        ("nolla", 0),
+        ("kaksi", None),
     ],
 )
 def test_number_noun_value(word, value):
@@ -251,9 +328,26 @@ def test_number_noun_value(word, value):
 @pytest.mark.parametrize(
     ("word", "value"),
     [
-        ("nolla", 0), ("ykkönen", 1), ("kakkosen", 2), ("kolme", 3), ("nelosen", 4), ("vitonen", 5), ("vitosen", 5),
-        ("kutonen", 6), ("seiska", 7), ("seiskan", 7), ("kasi", 8), ("kasin", 8), ("ysi", 9), ("ysin", 9),
-        ("5", 5), ("five", 5), ("viisi", 5), ("zero", 0), ("toinen", None), ("kortti", None),
+        ("nolla", 0),
+        ("ykkönen", 1),
+        ("kakkosen", 2),
+        ("kolme", 3),
+        ("nelosen", 4),
+        ("vitonen", 5),
+        ("vitosen", 5),
+        ("kutonen", 6),
+        ("seiska", 7),
+        ("seiskan", 7),
+        ("kasi", 8),
+        ("kasin", 8),
+        ("ysi", 9),
+        ("ysin", 9),
+        ("5", 5),
+        ("five", 5),
+        ("viisi", 5),
+        ("zero", 0),
+        ("toinen", None),
+        ("kortti", None),
     ],
 )
 def test_card_value(word, value):
@@ -275,10 +369,25 @@ def test_number_word_details():
 @pytest.mark.parametrize(
     ("word", "size", "positions"),
     [
-        ("reunimmainen", 4, (1, 4)), ("reunimmaiseen", 4, (1, 4)), ("keskimmäinen", 4, (2, 3)), ("keski", 4, (2, 3)),
-        ("viimeinen", 4, (4,)), ("viimeiseen", 4, (4,)), ("vika", 4, (4,)), ("vasen", 4, (1,)), ("vasempaan", 4, (1,)),
-        ("oikeanpuoleinen", 4, (4,)), ("oikeaan", 4, (4,)), ("right", 4, (4,)), ("last", 6, (6,)), ("leftmost", 4, (1,)),
-        ("middle", 5, (2, 3, 4)), ("edge", 4, (1, 4)), ("kolmas", 4, (3,)), ("viides", 4, ()), ("2", 4, (2,)),
+        ("reunimmainen", 4, (1, 4)),
+        ("reunimmaiseen", 4, (1, 4)),
+        ("keskimmäinen", 4, (2, 3)),
+        ("keski", 4, (2, 3)),
+        ("viimeinen", 4, (4,)),
+        ("viimeiseen", 4, (4,)),
+        ("vika", 4, (4,)),
+        ("vasen", 4, (1,)),
+        ("vasempaan", 4, (1,)),
+        ("oikeanpuoleinen", 4, (4,)),
+        ("oikeaan", 4, (4,)),
+        ("right", 4, (4,)),
+        ("last", 6, (6,)),
+        ("leftmost", 4, (1,)),
+        ("middle", 5, (2, 3, 4)),
+        ("edge", 4, (1, 4)),
+        ("kolmas", 4, (3,)),
+        ("viides", 4, ()),
+        ("2", 4, (2,)),
     ],
 )
 def test_position_values(word, size, positions):
@@ -309,7 +418,9 @@ def test_fuzzy_pick(word, expected):
     assert fuzzy_pick(word, VOCAB) == expected
 
 
-@pytest.mark.parametrize(("word", "typos"), [("ota", 0), ("move", 0), ("nsota", 1), ("aloittaa", 1), ("kurkistetaan", 2)])
+@pytest.mark.parametrize(
+    ("word", "typos"), [("ota", 0), ("move", 0), ("nsota", 1), ("aloittaa", 1), ("kurkistetaan", 2)]
+)
 def test_max_typos(word, typos):
     assert nlp.max_typos(word) == typos
 
@@ -324,7 +435,22 @@ def test_fuzzy_pick_refuses_a_tie():
 @pytest.mark.parametrize(
     ("name", "present", "absent"),
     [
-        ("Matti", {"matti", "matin", "matille", "matilta", "mattia", "mattiin", "matilla", "matissa", "matista", "matti's"}, {"mattille", "mattin"}),
+        (
+            "Matti",
+            {
+                "matti",
+                "matin",
+                "matille",
+                "matilta",
+                "mattia",
+                "mattiin",
+                "matilla",
+                "matissa",
+                "matista",
+                "matti's",
+            },
+            {"mattille", "mattin"},
+        ),
         ("Pekka", {"pekan", "pekalle", "pekalta", "pekkaa", "pekkaan", "pekassa"}, {"pekkan", "pekkalle"}),
         ("Mikko", {"mikon", "mikolle", "mikkoa", "mikkoon"}, {"mikkon"}),
         ("Liisa", {"liisan", "liisalle", "liisaa", "liisaan", "liisalta", "liisa's"}, set()),
@@ -348,10 +474,29 @@ NAMES = ("Matti", "Liisa", "Pekka", "Virtanen", "Botti 2", "John")
 @pytest.mark.parametrize(
     ("phrase", "seats"),
     [
-        ("Matin", [0]), ("matilta", [0]), ("@liisa", [1]), ("Liisan", [1]), ("liisalle", [1]), ("pekan", [2]),
-        ("virtasen", [3]), ("botti 2:n", [4]), ("@botti2", [4]), ("johnin", [5]), ("matti's", [0]),
-        ("pelaajan 2", [1]), ("pelaaja 3", [2]), ("pelaajalle 1", [0]), ("player 1", [0]), ("player 9", []),
-        ("pek", [2]), ("mat", [0]), ("bot", [4]), ("ma", []), ("liisn", [1]), ("virtasn", [3]), ("xyz", []),
+        ("Matin", [0]),
+        ("matilta", [0]),
+        ("@liisa", [1]),
+        ("Liisan", [1]),
+        ("liisalle", [1]),
+        ("pekan", [2]),
+        ("virtasen", [3]),
+        ("botti 2:n", [4]),
+        ("@botti2", [4]),
+        ("johnin", [5]),
+        ("matti's", [0]),
+        ("pelaajan 2", [1]),
+        ("pelaaja 3", [2]),
+        ("pelaajalle 1", [0]),
+        ("player 1", [0]),
+        ("player 9", []),
+        ("pek", [2]),
+        ("mat", [0]),
+        ("bot", [4]),
+        ("ma", []),
+        ("liisn", [1]),
+        ("virtasn", [3]),
+        ("xyz", []),
         ("kortti", []),
     ],
 )
@@ -382,7 +527,10 @@ def lexicon(lemmatizer):
 def test_scan_negation_and_separator(lexicon):
     items = lexicon.scan("en koputa vaan nostan", "fi")
     assert [(i.text, set(i.concepts), i.negated) for i in items] == [
-        ("en", {NEG}, False), ("koputa", {"knock"}, True), ("vaan", {"sep"}, False), ("nostan", {"draw"}, False),
+        ("en", {NEG}, False),
+        ("koputa", {"knock"}, True),
+        ("vaan", {"sep"}, False),
+        ("nostan", {"draw"}, False),
     ]
 
 

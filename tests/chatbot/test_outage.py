@@ -34,24 +34,56 @@ class Cluster:
             shutil.chown(self.workdir, "postgres", "postgres")
             self.as_postgres = ["runuser", "-u", "postgres", "--"]
         self.port = free_port()
-        subprocess.run([*self.as_postgres, str(bindir / "initdb"), "-D", str(self.datadir), "-A", "trust",
-                        "-U", "postgres", "--no-sync"], check=True, capture_output=True)
+        subprocess.run(
+            [
+                *self.as_postgres,
+                str(bindir / "initdb"),
+                "-D",
+                str(self.datadir),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+        )
         self.url = f"postgresql+psycopg2://postgres@127.0.0.1:{self.port}/postgres"
 
     def _ctl(self, *args: str) -> None:
-        subprocess.run([*self.as_postgres, str(self.bindir / "pg_ctl"), "-D", str(self.datadir), *args],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [*self.as_postgres, str(self.bindir / "pg_ctl"), "-D", str(self.datadir), *args],
+            check=True,
+            capture_output=True,
+        )
 
     def start(self) -> None:
-        self._ctl("-l", str(self.workdir / "log"), "-w", "-o",
-                  f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        self._ctl(
+            "-l",
+            str(self.workdir / "log"),
+            "-w",
+            "-o",
+            f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
 
     def stop(self) -> None:
         self._ctl("-m", "fast", "-w", "stop")
 
     def remove(self) -> None:
-        subprocess.run([*self.as_postgres, str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m",
-                        "immediate", "stop"], capture_output=True)
+        subprocess.run(
+            [
+                *self.as_postgres,
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                str(self.datadir),
+                "-m",
+                "immediate",
+                "stop",
+            ],
+            capture_output=True,
+        )
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -66,8 +98,11 @@ def cluster():
 
 
 def _say(core, user: str, text: str, private: bool = False, key: str | None = None):
-    return core.handle(Inbound("test", user, user.capitalize(), user if private else "g1", private, text=text,
-                               update_key=key))
+    return core.handle(
+        Inbound(
+            "test", user, user.capitalize(), user if private else "g1", private, text=text, update_key=key
+        )
+    )
 
 
 def _run_ai(core) -> None:

@@ -121,13 +121,20 @@ def test_a_whole_game_by_buttons_reaches_final_scores_and_leaks_nothing():
     texts = table.group_texts()
     assert any("voittaja" in t.casefold() for t in texts)
     assert table.repo.active_match(table.repo.room("test", GROUP).id) is None
-    private_lines = {line for user in ("matti", "liisa") for t in table.private_texts(user)
-                     for line in t.splitlines() if line.startswith("▸")}
+    private_lines = {
+        line
+        for user in ("matti", "liisa")
+        for t in table.private_texts(user)
+        for line in t.splitlines()
+        if line.startswith("▸")
+    }
     for text in texts:
         for line in private_lines:
             assert line not in text.splitlines()
         # the wording of private news (a drawn card, a peek, the first look) never reaches the group
-        assert not any(marker in text for marker in ("Nostit", "Kädessäsi", "Katsot reunimmaiset", "Korttisi "))
+        assert not any(
+            marker in text for marker in ("Nostit", "Kädessäsi", "Katsot reunimmaiset", "Korttisi ")
+        )
 
 
 def test_leave_hands_the_seat_to_an_ai_and_cancel_ends():
@@ -146,20 +153,47 @@ def test_meta_commands_are_recognised_in_both_languages():
     from chatbot.core.commands import parse_command
 
     cases = {
-        "uusi majavajengi": "new", "/new majavajengi": "new", "/uusi@pelibotti majavajengi": "new",
-        "liity": "join", "join": "join", "lisää botti": "add_ai", "add bot": "add_ai",
-        "poista botti": "remove_ai", "aloita": "start", "/start": "start", "poistu": "leave",
-        "peru": "cancel", "lopeta peli": "cancel", "tila": "status", "kenen vuoro": "status",
-        "apua": "help", "/help": "help", "kieli en": "lang", "language fi": "lang",
-        "säännöt": "rules", "/saannot kurkistus": "rules", "miten kurkistus toimii?": "rules",
-        "explain knocking": "rules", "näytä kartta": "map", "show map": "map", "pelit": "games",
+        "uusi majavajengi": "new",
+        "/new majavajengi": "new",
+        "/uusi@pelibotti majavajengi": "new",
+        "liity": "join",
+        "join": "join",
+        "lisää botti": "add_ai",
+        "add bot": "add_ai",
+        "poista botti": "remove_ai",
+        "aloita": "start",
+        "/start": "start",
+        "poistu": "leave",
+        "peru": "cancel",
+        "lopeta peli": "cancel",
+        "tila": "status",
+        "kenen vuoro": "status",
+        "apua": "help",
+        "/help": "help",
+        "kieli en": "lang",
+        "language fi": "lang",
+        "säännöt": "rules",
+        "/saannot kurkistus": "rules",
+        "miten kurkistus toimii?": "rules",
+        "explain knocking": "rules",
+        "näytä kartta": "map",
+        "show map": "map",
+        "pelit": "games",
     }
     for text, name in cases.items():
         command = parse_command(text)
         assert command is not None and command.name == name, text
     # game commands stay game commands
-    for text in ("nostan", "lopeta", "vaihda 2", "uusi kortti", "hylkään", "koputan", "mene Kongoon",
-                 "kartta on hieno"):
+    for text in (
+        "nostan",
+        "lopeta",
+        "vaihda 2",
+        "uusi kortti",
+        "hylkään",
+        "koputan",
+        "mene Kongoon",
+        "kartta on hieno",
+    ):
         command = parse_command(text)
         assert command is None or command.name == "new", text
 
@@ -189,7 +223,9 @@ def test_one_person_may_play_two_seats():
     assert "Matti ja Pekka" in out[0].text
     table.say("matti", "aloita")
     match = table.match()
-    assert [s.name for s in match.seats] == ["Matti", "Pekka"] and match.seats[0].user_id == match.seats[1].user_id
+    assert [s.name for s in match.seats] == ["Matti", "Pekka"] and match.seats[0].user_id == match.seats[
+        1
+    ].user_id
     # the person acts for whichever of their seats is to act, and prompts say which seat
     for _ in range(6):
         prompt = table.prompt_for("matti")

@@ -68,10 +68,16 @@ class ScanningCore(BotCore):
         # a private event line ("▸ You drew [7]") that names a card is never repeated in the group, even
         # when the card itself is public (the 7 on the discard pile): the line tells who holds it
         private_lines = {
-            line for o in out if o.private for line in o.text.splitlines() if line.startswith("▸") and ui.cards_in(line)
+            line
+            for o in out
+            if o.private
+            for line in o.text.splitlines()
+            if line.startswith("▸") and ui.cards_in(line)
         }
         seat_of_user = {
-            self.repo.user_by_id(rec.user_id).ext_id: rec.seat for rec in match.seats if rec.user_id is not None
+            self.repo.user_by_id(rec.user_id).ext_id: rec.seat
+            for rec in match.seats
+            if rec.user_id is not None
         }
         for o in out:
             # no message prints an identifier its reader may not know (card instance ids and the like),
@@ -155,7 +161,10 @@ def _refusals(engine: Engine, seed: str, players: int) -> dict[str, dict[str, ob
         for s in range(players):
             for legal in engine.legal_actions(state, s):
                 seen.setdefault(engine.notation(legal), legal)
-            tries = [*engine.candidate_actions(state, s), *rng.sample(list(seen.values()), min(20, len(seen)))]
+            tries = [
+                *engine.candidate_actions(state, s),
+                *rng.sample(list(seen.values()), min(20, len(seen))),
+            ]
             for candidate in tries:
                 try:
                     engine.check(state, s, candidate)

@@ -41,8 +41,14 @@ BASE = Options(expansion=False)  # these are the base game's scenarios (expansio
 def new(*at, cash=None, dice=(), layout=None, players=None, **options):
     """A game at seat 0's first declaration, pawns on ``at`` (node ids or Pawn values)."""
     n = players or max(2, len(at))
-    st = ENGINE.new_game(n, "test", Options(expansion=False, start_place="random", **options), layout=layout or {},
-                         first_seat=0, dice=dice)
+    st = ENGINE.new_game(
+        n,
+        "test",
+        Options(expansion=False, start_place="random", **options),
+        layout=layout or {},
+        first_seat=0,
+        dice=dice,
+    )
     pawns = list(st.pawns)
     for s in range(n):
         where = at[s] if s < len(at) else "cairo"
@@ -136,8 +142,16 @@ def test_land_move_stops_on_any_place_dots_only_at_the_exact_count():
     st, evs = play(st, 0, "move lake_victoria")
     assert st.pawns[0].node == "lake_victoria"
     moved = first(evs, "moved")
-    assert moved["path"] == ("l_bahr_el_ghasal__dar_fur_1", "bahr_el_ghasal", "l_bahr_el_ghasal__lake_victoria_1",
-                             "lake_victoria") and moved["steps"] == 4
+    assert (
+        moved["path"]
+        == (
+            "l_bahr_el_ghasal__dar_fur_1",
+            "bahr_el_ghasal",
+            "l_bahr_el_ghasal__lake_victoria_1",
+            "lake_victoria",
+        )
+        and moved["steps"] == 4
+    )
     assert st.phase == "after_move"  # a face-down token here and 300 cash
 
 
@@ -199,8 +213,11 @@ def test_board_pays_the_fare_rolls_and_continues_later_without_a_new_fare():
     assert codes(evs)[:3] == ["rolled", "boarded", "sailed"]
     assert first(evs, "boarded")["fare"] == 100
     p = st.pawns[0]
-    assert p.cash == 200 and p.node == "s_cairo__suakin_2" and p.voyage == Voyage("sea:cairo:suakin", "cairo",
-                                                                                    "suakin", 2, True)
+    assert (
+        p.cash == 200
+        and p.node == "s_cairo__suakin_2"
+        and p.voyage == Voyage("sea:cairo:suakin", "cairo", "suakin", 2, True)
+    )
     st = play(st, 1, "stay")[0]
     # mid-voyage: no flight, no boarding, no flip, no free passage (S5)
     assert legal(st) == {"roll", "stay"}
@@ -239,11 +256,16 @@ def test_land_to_sea_in_the_same_move_and_its_option():
 
 
 def test_sea_to_land_option_off_ends_the_voyage_at_the_port():
-    st = new(Pawn("s_cairo__suakin_3", voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, True)), dice=(6,),
-             sea_to_land_same_move=False)
+    st = new(
+        Pawn("s_cairo__suakin_3", voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, True)),
+        dice=(6,),
+        sea_to_land_same_move=False,
+    )
     st, _ = play(st, 0, "roll")
     assert st.pawns[0].node == "suakin" and st.phase == "after_move"
-    st = new(Pawn("s_cairo__suakin_3", voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, True)), dice=(6,))
+    st = new(
+        Pawn("s_cairo__suakin_3", voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, True)), dice=(6,)
+    )
     st, _ = play(st, 0, "roll")
     assert st.phase == "move" and st.move.steps == 5
 
@@ -266,7 +288,9 @@ def test_broke_player_gets_free_passage_two_steps_a_turn():
     assert st.pawns[0].node == "suakin" and first(evs, "sailed")["steps"] == 2
     assert st.phase == "after_move"  # a stop like any other: the flip offer (cash 500 now)
     # 1 step to the port, 2 allowed: it stops there, no onward move (edge 13, S4)
-    st = new(Pawn("s_cairo__suakin_3", cash=0, voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, False)))
+    st = new(
+        Pawn("s_cairo__suakin_3", cash=0, voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, False))
+    )
     st, evs = play(st, 0, "free_sail suakin")
     assert st.pawns[0].node == "suakin" and first(evs, "sailed")["steps"] == 1 and st.turn == 1
 
@@ -333,7 +357,9 @@ def test_flip_roll_only_when_broke_option_and_refusals():
 
 
 def test_flip_after_the_move_is_optional():
-    st = play(new("dar_fur", dice=(2,), layout={"bahr_el_ghasal": "topaz"}), 0, "roll", "move bahr_el_ghasal")[0]
+    st = play(
+        new("dar_fur", dice=(2,), layout={"bahr_el_ghasal": "topaz"}), 0, "roll", "move bahr_el_ghasal"
+    )[0]
     assert legal(st) == {"flip", "end_phase"}
     st2, _ = play(st, 0, "flip")
     assert st2.pawns[0].cash == 500 and st2.turn == 1
@@ -345,11 +371,18 @@ def test_flip_after_the_move_is_optional():
     assert st.turn == 1
 
 
-@pytest.mark.parametrize(("kind", "place", "value", "emerald"), [
-    ("ruby", "egypt", 1000, 600), ("emerald", "egypt", 600, 600), ("emerald", "egypt", 500, 500),
-    ("topaz", "egypt", 300, 600), ("ruby", "gold_coast", 2000, 600), ("emerald", "gold_coast", 1200, 600),
-    ("topaz", "gold_coast", 600, 600),
-])
+@pytest.mark.parametrize(
+    ("kind", "place", "value", "emerald"),
+    [
+        ("ruby", "egypt", 1000, 600),
+        ("emerald", "egypt", 600, 600),
+        ("emerald", "egypt", 500, 500),
+        ("topaz", "egypt", 300, 600),
+        ("ruby", "gold_coast", 2000, 600),
+        ("emerald", "gold_coast", 1200, 600),
+        ("topaz", "gold_coast", 600, 600),
+    ],
+)
 def test_gems_pay_and_gold_coast_doubles(kind, place, value, emerald):
     st = new(place, layout={place: kind}, emerald_value=emerald)
     st, evs = play(st, 0, "flip")
@@ -480,8 +513,11 @@ def test_pirates_capture_at_sea_and_pass_through_option():
 
 
 def test_released_pawn_continues_its_voyage():
-    pawn = Pawn("hz_pirates_st_helena_south", captured=True,
-                voyage=Voyage("sea:capetown:st_helena", "st_helena", "capetown", 1, True))
+    pawn = Pawn(
+        "hz_pirates_st_helena_south",
+        captured=True,
+        voyage=Voyage("sea:capetown:st_helena", "st_helena", "capetown", 1, True),
+    )
     st = new(pawn, dice=(1, 6))
     st = play(st, 0, "roll")[0]
     st = play(st, 1, "stay")[0]
@@ -525,8 +561,12 @@ def test_without_a_winning_item_a_goal_is_passed():
 
 
 def test_win_by_sea_by_air_and_with_a_late_horseshoe():
-    st = with_item(Pawn("s_cairo__suakin_1", items=("t99",),
-                        voyage=Voyage("sea:cairo:suakin", "suakin", "cairo", 3, True)), dice=(4,))
+    st = with_item(
+        Pawn(
+            "s_cairo__suakin_1", items=("t99",), voyage=Voyage("sea:cairo:suakin", "suakin", "cairo", 3, True)
+        ),
+        dice=(4,),
+    )
     st, evs = play(st, 0, "roll")
     assert ENGINE.outcome(st).winners == (0,) and first(evs, "won")["goal"] == "cairo"
     st, evs = play(with_item(Pawn("suakin", items=("t99",))), 0, "fly cairo")
@@ -536,8 +576,12 @@ def test_win_by_sea_by_air_and_with_a_late_horseshoe():
 
 
 def test_outcome_ranks_the_rest_by_cash():
-    st = with_item(Pawn("suakin", cash=300, items=("t99",)), Pawn("egypt", cash=700), Pawn("egypt", cash=700),
-                   Pawn("egypt", cash=100))
+    st = with_item(
+        Pawn("suakin", cash=300, items=("t99",)),
+        Pawn("egypt", cash=700),
+        Pawn("egypt", cash=700),
+        Pawn("egypt", cash=100),
+    )
     st, _ = play(st, 0, "fly cairo")
     out = ENGINE.outcome(st)
     assert out.ranks == (1, 2, 2, 4) and out.scores == (0, 700, 700, 100) and out.winners == (0,)
@@ -559,9 +603,17 @@ def test_round_limit_ends_the_game_item_holders_first():
 
 
 def test_options_are_validated_and_normalized():
-    for bad in ({"expansion": "yes"}, {"emerald_value": 700}, {"broke_sea_steps": 3},
-                {"hazard_trigger": "never"}, {"hazard_release_faces": ()}, {"hazard_release_faces": (0,)},
-                {"start_place": "x"}, {"capetown_bonus": 50}, {"max_rounds": -1}):
+    for bad in (
+        {"expansion": "yes"},
+        {"emerald_value": 700},
+        {"broke_sea_steps": 3},
+        {"hazard_trigger": "never"},
+        {"hazard_release_faces": ()},
+        {"hazard_release_faces": (0,)},
+        {"start_place": "x"},
+        {"capetown_bonus": 50},
+        {"max_rounds": -1},
+    ):
         with pytest.raises(ValueError):
             ENGINE.new_game(2, "o", Options(**bad))
     with pytest.raises(ValueError):
@@ -573,8 +625,20 @@ def test_options_are_validated_and_normalized():
 
 
 def test_notation_round_trip_short_codes_and_full_ids():
-    for text in ("roll", "stay", "flip", "flip_roll", "end_phase", "start cairo", "board suakin",
-                 "free_sail tunis", "fly capetown", "move egypt", "move p23 via ain_galaka", "move p0"):
+    for text in (
+        "roll",
+        "stay",
+        "flip",
+        "flip_roll",
+        "end_phase",
+        "start cairo",
+        "board suakin",
+        "free_sail tunis",
+        "fly capetown",
+        "move egypt",
+        "move p23 via ain_galaka",
+        "move p0",
+    ):
         assert ENGINE.notation(ENGINE.parse_notation(text)) == text
     assert ENGINE.parse_notation("move l_cairo__egypt_1") == Move("l_cairo__egypt_1")
     assert ENGINE.notation(Move("l_cairo__egypt_1")) == f"move {c('l_cairo__egypt_1')}"
@@ -583,8 +647,18 @@ def test_notation_round_trip_short_codes_and_full_ids():
             ENGINE.parse_notation(bad)
     longest = max((f"move {c(n)} via {p}" for n in board.NODES for p in board.PLACES), key=len)
     assert len(longest.encode()) <= 45
-    actions = (Roll(), Stay(), Flip(), FlipRoll(), EndPhase(), Start("tangier"), Board("tunis"),
-               FreeSail("cairo"), Fly("tangier"), Move("egypt", "sahara"))
+    actions = (
+        Roll(),
+        Stay(),
+        Flip(),
+        FlipRoll(),
+        EndPhase(),
+        Start("tangier"),
+        Board("tunis"),
+        FreeSail("cairo"),
+        Fly("tangier"),
+        Move("egypt", "sahara"),
+    )
     for a in actions:
         assert ENGINE.parse_notation(ENGINE.notation(a)) == a
 
@@ -658,6 +732,7 @@ def check_invariants(st):
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_invariants_hold_in_random_play(players):
     for g in range(3):
+
         def step(state, seat, action, events):
             check_invariants(state)
             if state.phase not in ("over", "setup"):
@@ -668,8 +743,15 @@ def test_invariants_hold_in_random_play(players):
 
 
 def test_random_games_end_with_pass_through_and_one_step_free_passage():
-    opts = Options(expansion=False, hazard_trigger="pass_through", broke_sea_steps=1, land_to_sea_same_move=False,
-                   sea_to_land_same_move=False, flip_roll_only_when_broke=True, start_place="random")
+    opts = Options(
+        expansion=False,
+        hazard_trigger="pass_through",
+        broke_sea_steps=1,
+        land_to_sea_same_move=False,
+        sea_to_land_same_move=False,
+        flip_roll_only_when_broke=True,
+        start_place="random",
+    )
     for g in range(3):
         st, log = play_ai_game(ENGINE, ("random", "smart", "random"), f"opt{g}", opts)
         assert ENGINE.outcome(st) is not None
@@ -707,7 +789,11 @@ def test_rng_is_the_only_randomness():
 def test_deck_draws_and_reshuffles():
     rng = random.Random(3)
     deck = cards.shuffled("event", content.EVENT_CARDS, rng)
-    assert len(content.EVENT_CARDS) == 59 and len(content.EXPEDITION_CARDS) == 55 and len(content.DANGER_CARDS) == 42
+    assert (
+        len(content.EVENT_CARDS) == 59
+        and len(content.EXPEDITION_CARDS) == 55
+        and len(content.DANGER_CARDS) == 42
+    )
     deck, card, re = cards.draw(deck, rng)
     assert card is not None and not re and len(deck.draw) == 58
     deck = cards.discard(replace(deck, draw=()), card)

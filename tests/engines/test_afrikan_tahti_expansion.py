@@ -34,15 +34,37 @@ BLANKS = ("blank",) * 5
 EXP_START = {c: tuple(CHARS[c]["starting_cards"]) for c in CHARACTERS}
 
 
-def xnew(*at, chars=None, cards=None, hands=None, cash=None, decks=None, dice=(), ddice=(), layout=None, lower=None,
-         players=None, **options):
+def xnew(
+    *at,
+    chars=None,
+    cards=None,
+    hands=None,
+    cash=None,
+    decks=None,
+    dice=(),
+    ddice=(),
+    layout=None,
+    lower=None,
+    players=None,
+    **options,
+):
     """An expansion game at seat 0's declaration: pawns on ``at`` (node ids or Pawn values), characters
     ``chars`` (default: ones whose abilities stay out of the way), expedition ``cards`` and ``hands``
     ({seat: (ids)}), top of the decks, d6 ``dice`` and danger dice ``ddice``."""
     n = players or max(2, len(at))
     chars = tuple(chars or ("merchant", "aviator", "teacher", "doctor", "archaeologist", "tycoon"))[:n]
-    st = ENGINE.new_game(n, "xtest", Options(start_place="random", **options), characters=chars, first_seat=0,
-                         layout=layout, lower=lower, decks=decks, dice=dice, danger_dice=ddice)
+    st = ENGINE.new_game(
+        n,
+        "xtest",
+        Options(start_place="random", **options),
+        characters=chars,
+        first_seat=0,
+        layout=layout,
+        lower=lower,
+        decks=decks,
+        dice=dice,
+        danger_dice=ddice,
+    )
     pawns = list(st.pawns)
     for s in range(n):
         where = at[s] if s < len(at) else "cairo"
@@ -135,7 +157,11 @@ def test_default_is_the_expansion_characters_then_start_places():
         st, evs = play(st, s, "start cairo")
     assert st.phase == "declare" and st.turn == st.first_seat and codes(evs)[-1] == "turn"
     assert all(p.cash == 300 for p in st.pawns)
-    assert len(st.ext.expedition.draw) == 55 - 6 and len(st.ext.event.draw) == 59 and len(st.ext.danger.draw) == 42
+    assert (
+        len(st.ext.expedition.draw) == 55 - 6
+        and len(st.ext.event.draw) == 59
+        and len(st.ext.danger.draw) == 42
+    )
 
 
 def test_two_token_layers_with_their_mixes_and_random_assignment():
@@ -154,14 +180,18 @@ def test_two_token_layers_with_their_mixes_and_random_assignment():
     assert len(st.ext.expedition.draw) == 55 - starters
 
 
-
-
 def test_quick_game_one_layer_400_two_cards_and_the_five_six_player_rules():
-    st = ENGINE.new_game(2, "quick", Options(quick_game=True, start_place="random", character_assignment="random"))
+    st = ENGINE.new_game(
+        2, "quick", Options(quick_game=True, start_place="random", character_assignment="random")
+    )
     assert all(len(s) == 1 and s[0].startswith("d") for s in st.stacks)
     assert all(len(x.cards) == len(EXP_START[x.character]) + 2 for x in st.ext.seats)
-    tycoon_bonus = [100 * sum(1 for i in x.cards[-2:] if EXP[card_id(i)]["type"] in ("equipment", "vehicle"))
-                    if x.character == "tycoon" else 0 for x in st.ext.seats]
+    tycoon_bonus = [
+        100 * sum(1 for i in x.cards[-2:] if EXP[card_id(i)]["type"] in ("equipment", "vehicle"))
+        if x.character == "tycoon"
+        else 0
+        for x in st.ext.seats
+    ]
     assert [p.cash for p in st.pawns] == [400 + b for b in tycoon_bonus]
     view = ENGINE.view(st, None)
     assert view.x.threshold == 2 and view.x.gem_roll
@@ -172,16 +202,26 @@ def test_quick_game_one_layer_400_two_cards_and_the_five_six_player_rules():
 
 
 def test_start_events_show_ids_only_and_replay_with_presets():
-    st = ENGINE.new_game(3, "se", Options(character_assignment="random", start_place="random"),
-                         decks={"event": ("reward",)}, first_seat=1)
+    st = ENGINE.new_game(
+        3,
+        "se",
+        Options(character_assignment="random", start_place="random"),
+        decks={"event": ("reward",)},
+        first_seat=1,
+    )
     evs = ENGINE.start_events(st)
     assert [e.code for e in evs][:1] == ["tokens_placed"] and "first_player" in codes(evs)
     assert first(evs, "first_player")["seat"] == 1
     text = json.dumps([e.params for e in evs])
     assert not any(t in text for t in ENGINE.hidden_tokens(st, None))
     assert card_id(st.ext.event.draw[0]) == "reward"
-    again = ENGINE.new_game(3, "se", Options(character_assignment="random", start_place="random"),
-                            decks={"event": ("reward",)}, first_seat=1)
+    again = ENGINE.new_game(
+        3,
+        "se",
+        Options(character_assignment="random", start_place="random"),
+        decks={"event": ("reward",)},
+        first_seat=1,
+    )
     assert again == st
 
 
@@ -214,8 +254,12 @@ def test_zero_step_move_stay_and_start_node_draw_nothing():
 
 
 def test_teacher_draws_two_cards_where_he_stops_one_where_he_passes():
-    st = xnew("dar_fur", chars=("teacher", "merchant"), dice=(4,),
-              decks={"event": ("reward", "found_wallet", "inheritance", "toll")})
+    st = xnew(
+        "dar_fur",
+        chars=("teacher", "merchant"),
+        dice=(4,),
+        decks={"event": ("reward", "found_wallet", "inheritance", "toll")},
+    )
     st, evs = play(st, 0, "roll", "move lake_victoria")
     assert [e["amount"] for e in evs if e.code == "income"] == [200, 100, 300]
     assert st.pawns[0].cash == 900
@@ -225,8 +269,10 @@ def test_flight_free_passage_and_seaplane_draw_at_the_destination():
     st = xnew("cairo", cash=300, decks={"event": ("reward",)})
     st, evs = play(st, 0, "fly suakin")
     assert "event_card" in codes(evs) and st.pawns[0].cash == 200  # 300 fare, +200 reward
-    st = xnew(Pawn("s_cairo__suakin_3", cash=0, voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, False)),
-              decks={"event": ("found_wallet",)})
+    st = xnew(
+        Pawn("s_cairo__suakin_3", cash=0, voyage=Voyage("sea:cairo:suakin", "cairo", "suakin", 3, False)),
+        decks={"event": ("found_wallet",)},
+    )
     st, evs = play(st, 0, "free_sail suakin")
     assert st.pawns[0].node == "suakin" and st.pawns[0].cash == 100
     # the Aviator's Seaplane: 200, a whole leg, a stop at the far port
@@ -293,15 +339,24 @@ def test_rainy_season_shortens_land_moves_until_the_reshuffle():
     st = drain(st)
     st, _ = play(st, 1, "roll")  # 3 on land: 2 steps
     assert ENGINE.view(st, None).x.allowance == (2, 3)
-    assert {a for a in legal(st, 1) if a.startswith("move")} == {f"move {board.CODE['l_cairo__egypt_2']}", "move cairo"}
+    assert {a for a in legal(st, 1) if a.startswith("move")} == {
+        f"move {board.CODE['l_cairo__egypt_2']}",
+        "move cairo",
+    }
     st, _ = play(st, 1, f"move {board.CODE['l_cairo__egypt_2']}")
     st = drain(st, 1)
     st, _ = play(st, 0, "roll")  # a 1 stays 1 (edge 20)
     assert ENGINE.view(st, None).x.allowance == (1, 1)
     # Tent: immune
     st = xnew("egypt", cards={0: ("tent",)}, dice=(3,))
-    st = replace(st, ext=replace(st.ext, rain="rainy_season#1", event=replace(
-        st.ext.event, draw=tuple(c for c in st.ext.event.draw if c != "rainy_season#1"))))
+    st = replace(
+        st,
+        ext=replace(
+            st.ext,
+            rain="rainy_season#1",
+            event=replace(st.ext.event, draw=tuple(c for c in st.ext.event.draw if c != "rainy_season#1")),
+        ),
+    )
     st, _ = play(st, 0, "roll")
     assert f"move {board.CODE['l_cairo__egypt_1']}" in legal(st)
 
@@ -362,7 +417,9 @@ def test_extra_steps_in_phase_two_continue_the_path_and_draw_events():
     assert refused(st, 0, "use horse") == "no_extra_steps"
     st = play(xnew("cairo", cards={0: ("horse",)}, cash=1000), 0, "fly suakin")[0]
     assert refused(st, 0, "use horse") == "no_extra_steps"
-    st = play(xnew("cairo", chars=("aviator", "merchant"), cards={0: ("horse",)}, cash=1000), 0, "fly suakin")[0]
+    st = play(
+        xnew("cairo", chars=("aviator", "merchant"), cards={0: ("horse",)}, cash=1000), 0, "fly suakin"
+    )[0]
     assert "use horse" in legal(st)
     st = xnew("dar_fur", cards={0: ("horse", "mechanic")}, dice=(1,))
     st, _ = play(st, 0, "roll", f"move {board.CODE['l_dar_fur__egypt_1']}")
@@ -389,9 +446,15 @@ def test_capture_is_checked_when_phase_two_ends():
 
 
 def test_captured_player_rolls_then_phases_two_and_three_without_movement():
-    st = xnew(Pawn("hz_pirates_st_helena_south", captured=True,
-                   voyage=Voyage("sea:capetown:st_helena", "st_helena", "capetown", 1, True)),
-              cards={0: ("canoe", "old_salt")}, dice=(5,))
+    st = xnew(
+        Pawn(
+            "hz_pirates_st_helena_south",
+            captured=True,
+            voyage=Voyage("sea:capetown:st_helena", "st_helena", "capetown", 1, True),
+        ),
+        cards={0: ("canoe", "old_salt")},
+        dice=(5,),
+    )
     assert st.phase == "release" and legal(st) == {"roll"}
     st, evs = play(st, 0, "roll")
     # 5 is no release face, but Old salt releases from the pirates on 1-5
@@ -428,15 +491,22 @@ def phase3(st, seat=0):
 def no_equipment(st):
     """Every equipment token gone (as if flipped)."""
     gone = [(t, TREASURE_PLACES[i]) for i, s in enumerate(st.stacks) for t in s if t.startswith("e")]
-    return replace(st, stacks=tuple(tuple(t for t in s if t.startswith("d")) for s in st.stacks),
-                   revealed=(*st.revealed, *gone))
+    return replace(
+        st,
+        stacks=tuple(tuple(t for t in s if t.startswith("d")) for s in st.stacks),
+        revealed=(*st.revealed, *gone),
+    )
 
 
 def test_selling_and_discarding_in_phase_two_with_merchant_and_haggling():
-    st = xnew("egypt", chars=("merchant", "aviator"), cards={0: ("coffee_beans", "hunter", "guide", "haggling")})
+    st = xnew(
+        "egypt", chars=("merchant", "aviator"), cards={0: ("coffee_beans", "hunter", "guide", "haggling")}
+    )
     st, _ = play(st, 0, "stay")
     assert refused(st, 1, "sell rifle") == "not_your_turn"  # edge 54
-    assert refused(st, 0, "sell guide") == "not_sellable" and refused(st, 0, "discard coffee_beans") == "sell_it"
+    assert (
+        refused(st, 0, "sell guide") == "not_sellable" and refused(st, 0, "discard coffee_beans") == "sell_it"
+    )
     st, evs = play(st, 0, "sell coffee_beans")
     assert first(evs, "sold")["amount"] == 300 + 100 + 100  # Merchant and Haggling
     st, evs = play(st, 0, "discard hunter")
@@ -444,19 +514,29 @@ def test_selling_and_discarding_in_phase_two_with_merchant_and_haggling():
     st, evs = play(st, 0, "discard guide")
     assert first(evs, "card_discarded")["amount"] == 0
     assert st.pawns[0].cash == 300 + 500 + 400 and st.ext.expedition.discard[-3:] == tuple(
-        i for i in st.ext.expedition.discard[-3:])
+        i for i in st.ext.expedition.discard[-3:]
+    )
 
 
 def test_card_limit_discards_at_once_with_sale_values_and_full_kit():
     seven = ("rope", "revolver", "compass", "tent", "maps", "bicycle", "canoe")
-    st = xnew("dar_fur", chars=("aviator", "teacher"), cards={0: seven}, dice=(3,),
-              decks={"event": ("new_recruit",), "expedition": ("automobile",)})
+    st = xnew(
+        "dar_fur",
+        chars=("aviator", "teacher"),
+        cards={0: seven},
+        dice=(3,),
+        decks={"event": ("new_recruit",), "expedition": ("automobile",)},
+    )
     st, evs = play(st, 0, "roll", "move egypt")
     assert prompt(st) == "limit_discard" and ENGINE.to_act(st) == (0,)
     st, evs = play(st, 0, "discard automobile")  # the new card may go (edge 25), for its sale value
     assert first(evs, "card_discarded")["amount"] == 200 and st.pawns[0].cash == 500 and prompt(st) is None
-    st = xnew("dar_fur", cards={0: (*seven[:6], "full_kit")}, dice=(3,),
-              decks={"event": ("new_recruit",), "expedition": ("automobile",)})
+    st = xnew(
+        "dar_fur",
+        cards={0: (*seven[:6], "full_kit")},
+        dice=(3,),
+        decks={"event": ("new_recruit",), "expedition": ("automobile",)},
+    )
     st, _ = play(st, 0, "roll", "move egypt")
     assert prompt(st) is None and len(cards_of(st, 0)) == 8
     assert ENGINE.view(st, None).x.players[0].card_limit == 8
@@ -464,6 +544,7 @@ def test_card_limit_discards_at_once_with_sale_values_and_full_kit():
 
 def test_completeness_any_either_or_choice_three_of_each_or_two_with_five_players():
     from engines.afrikan_tahti.retkikunnat.content import complete
+
     inst = lambda *ids: tuple(f"{i}#1" for i in ids)  # noqa: E731
     assert complete(inst(*COMPLETE), 3)
     assert not complete(inst("village_chief", "gold_digger", "hunter"), 3)
@@ -508,7 +589,9 @@ def test_no_equipment_left_200_or_a_five_six_roll_and_the_shovel():
     st = phase3(no_equipment(xnew("egypt", cash=300, lower={"egypt": "emerald"})))
     assert refused(st, 0, "flip_roll") == "can_afford_flip"  # edge 44
     # Shovel: 100 (an announced passive use)
-    st = phase3(no_equipment(xnew("egypt", cash=100, chars=("archaeologist", "merchant"), lower={"egypt": "emerald"})))
+    st = phase3(
+        no_equipment(xnew("egypt", cash=100, chars=("archaeologist", "merchant"), lower={"egypt": "emerald"}))
+    )
     st, evs = play(st, 0, "flip")
     assert codes(evs)[:2] == ["card_used", "flipped"] and first(evs, "flipped")["paid"] == 100
 
@@ -518,8 +601,14 @@ def test_no_equipment_left_200_or_a_five_six_roll_and_the_shovel():
 
 
 def test_expedition_token_draws_a_card_and_the_tycoon_earns():
-    st = phase3(xnew("egypt", chars=("tycoon", "merchant"), layout={"egypt": "expedition"},
-                     decks={"expedition": ("bicycle",)}))
+    st = phase3(
+        xnew(
+            "egypt",
+            chars=("tycoon", "merchant"),
+            layout={"egypt": "expedition"},
+            decks={"expedition": ("bicycle",)},
+        )
+    )
     st, evs = play(st, 0, "flip")
     assert cards_of(st, 0)[-1] == "bicycle" and first(evs, "income")["reason"] == "tycoon"
     assert st.pawns[0].cash == 300 - 100 + 100
@@ -533,8 +622,16 @@ def test_robber_money_belt_bookkeeping_and_the_adventurer():
     st = phase3(xnew("egypt", cash=700, cards={0: ("money_belt",)}, layout={"egypt": "robber"}))
     st, evs = play(st, 0, "flip")
     assert st.pawns[0].cash == 100
-    st = phase3(xnew("egypt", cash=700, chars=("adventurer", "merchant"), layout={"egypt": "robber"},
-                     decks={"danger": ("holy_land",)}, ddice=BLANKS))
+    st = phase3(
+        xnew(
+            "egypt",
+            cash=700,
+            chars=("adventurer", "merchant"),
+            layout={"egypt": "robber"},
+            decks={"danger": ("holy_land",)},
+            ddice=BLANKS,
+        )
+    )
     st, _ = play(st, 0, "flip")
     assert prompt(st) == "exchange" and legal(st) == {"exchange", "decline"}
     st, evs = play(st, 0, "exchange")
@@ -552,8 +649,15 @@ def test_slave_coast_robber_or_danger_costs_three_turns_explorer_one():
     st = phase3(xnew("slave_coast", layout={"slave_coast": "robber"}))
     st, evs = play(st, 0, "flip")
     assert first(evs, "turns_lost")["turns"] == 3 and st.pawns[0].lost_turns == 3
-    st = phase3(xnew("slave_coast", chars=("explorer", "merchant"), layout={"slave_coast": "danger"},
-                     decks={"danger": ("holy_land",)}, ddice=("coin", *BLANKS[1:])))
+    st = phase3(
+        xnew(
+            "slave_coast",
+            chars=("explorer", "merchant"),
+            layout={"slave_coast": "danger"},
+            decks={"danger": ("holy_land",)},
+            ddice=("coin", *BLANKS[1:]),
+        )
+    )
     st, evs = play(st, 0, "flip", "roll")
     assert "danger_passed" in codes(evs) and st.pawns[0].lost_turns == 1  # capped
 
@@ -597,20 +701,29 @@ def test_archaeologist_peek_is_private_and_fortune_seeker_swaps_stacks():
 
 
 def test_binoculars_scout_old_map_and_earthquake():
-    st = xnew("dar_fur", chars=("aviator", "merchant"), cards={0: ("binoculars", "scout")}, dice=(3,),
-              layout={"bahr_el_ghasal": "ruby", "egypt": "topaz"})
+    st = xnew(
+        "dar_fur",
+        chars=("aviator", "merchant"),
+        cards={0: ("binoculars", "scout")},
+        dice=(3,),
+        layout={"bahr_el_ghasal": "ruby", "egypt": "topaz"},
+    )
     st, _ = play(st, 0, "roll", "move egypt")
     # places within six land steps: Bahr el Ghasal (5), not Suakin (7)
     assert "use binoculars bahr_el_ghasal" in legal(st) and "use binoculars suakin" not in legal(st)
     st, evs = play(st, 0, "use binoculars bahr_el_ghasal")
     assert first(evs, "peek_result")["token"].endswith(":ruby") and first(evs, "peek_result").to == (0,)
     assert "use scout egypt" in legal(st) and "use scout suakin" not in legal(st)
-    st = xnew("dar_fur", dice=(3,), decks={"event": ("old_map",)}, layout={"tunis": "ruby", "sahara": "robber"})
+    st = xnew(
+        "dar_fur", dice=(3,), decks={"event": ("old_map",)}, layout={"tunis": "ruby", "sahara": "robber"}
+    )
     st, _ = play(st, 0, "roll", "move egypt", "choose tunis")
     assert prompt(st) == "choose"
     st, evs = play(st, 0, "choose sahara")
     assert [p for p, _c in ENGINE.view(st, 0).x.peeks] == ["tunis", "sahara"]
-    st = xnew("dar_fur", dice=(3,), decks={"event": ("earthquake",)}, layout={"egypt": "ruby", "tunis": "robber"})
+    st = xnew(
+        "dar_fur", dice=(3,), decks={"event": ("earthquake",)}, layout={"egypt": "ruby", "tunis": "robber"}
+    )
     st, _ = play(st, 0, "roll", "move egypt")
     st, evs = play(st, 0, "choose tunis")
     assert top_kind(st, "egypt") == "robber" and first(evs, "stacks_swapped")["places"] == ("egypt", "tunis")
@@ -620,13 +733,19 @@ def test_merchant_buys_the_top_discard_and_tinned_food_saves_a_lost_turn():
     st = xnew("egypt", chars=("merchant", "aviator"))
     x = st.ext
     top = x.expedition.draw[0]
-    st = replace(st, ext=replace(x, expedition=replace(x.expedition, draw=x.expedition.draw[1:], discard=(top,))))
+    st = replace(
+        st, ext=replace(x, expedition=replace(x.expedition, draw=x.expedition.draw[1:], discard=(top,)))
+    )
     st, evs = play(st, 0, "stay", "buy_discard")
     assert st.ext.seats[0].cards[-1] == top and st.pawns[0].cash == 100
     st = xnew("egypt", "sahara", cards={1: ("tinned_food",)})
     st = replace(st, pawns=(st.pawns[0], replace(st.pawns[1], lost_turns=1)))
     st = drain(play(st, 0, "stay")[0])
-    assert prompt(st) == "lost_turn" and ENGINE.to_act(st) == (1,) and legal(st, 1) == {"use tinned_food", "pass"}
+    assert (
+        prompt(st) == "lost_turn"
+        and ENGINE.to_act(st) == (1,)
+        and legal(st, 1) == {"use tinned_food", "pass"}
+    )
     st, evs = play(st, 1, "use tinned_food")
     assert "lost_turn_cancelled" in codes(evs) and st.turn == 1 and st.phase == "declare"
 
@@ -642,10 +761,17 @@ def event_at_egypt(card, *at, **kw):
     return play(xnew("dar_fur", *at, decks={"event": (card,), **decks}, **kw), 0, "roll", "move egypt")
 
 
-@pytest.mark.parametrize(("card", "cash", "change"), [
-    ("reward", 300, 200), ("found_wallet", 300, 100), ("inheritance", 300, 300), ("toll", 300, -100),
-    ("toll", 0, 0), ("pickpocket", 300, -200),
-])
+@pytest.mark.parametrize(
+    ("card", "cash", "change"),
+    [
+        ("reward", 300, 200),
+        ("found_wallet", 300, 100),
+        ("inheritance", 300, 300),
+        ("toll", 300, -100),
+        ("toll", 0, 0),
+        ("pickpocket", 300, -200),
+    ],
+)
 def test_money_events(card, cash, change):
     st, evs = event_at_egypt(card, cash=cash, chars=("aviator", "teacher"))
     assert st.pawns[0].cash == cash + change and first(evs, "event_card")["card"].startswith(card)
@@ -669,7 +795,9 @@ def test_card_losses_random_allies_equipment_and_the_doctor():
 def test_fever_and_the_explorer_cap():
     st, evs = event_at_egypt("fever")
     assert st.pawns[0].lost_turns == 1 and first(evs, "turns_lost")["reason"] == "event"
-    st = xnew(Pawn("dar_fur", lost_turns=1), chars=("explorer", "merchant"), dice=(3,), decks={"event": ("fever",)})
+    st = xnew(
+        Pawn("dar_fur", lost_turns=1), chars=("explorer", "merchant"), dice=(3,), decks={"event": ("fever",)}
+    )
     st, evs = play(st, 0, "roll", "move egypt")
     assert first(evs, "turns_lost")["pending"] == 1 and st.pawns[0].lost_turns == 1
 
@@ -703,7 +831,9 @@ def test_telegram_takes_100_from_the_richest_opponent_ties_chosen():
 def test_a_fifth_hand_card_is_discarded_at_once_privately_chosen():
     st, evs = event_at_egypt("sabotage", hands={0: ("gotcha", "bribe", "favour", "tailwind")})
     drawn = first(evs, "hand_card_drawn")
-    assert drawn.to == (0,) and first(evs, "drew_hand_card").public and first(evs, "drew_hand_card")["hand"] == 5
+    assert (
+        drawn.to == (0,) and first(evs, "drew_hand_card").public and first(evs, "drew_hand_card")["hand"] == 5
+    )
     assert prompt(st) == "hand_discard" and "discard sabotage" in legal(st)
     pub = ENGINE.view(st, None).x.prompt
     assert pub.kind == "hand_discard" and pub.options == () and pub.card is None
@@ -730,18 +860,29 @@ def test_unlucky_event_starts_a_danger_situation_success_continues_the_turn():
 
 
 def test_failure_applies_the_penalty_and_ends_the_turn_mid_move():
-    st = xnew("dar_fur", dice=(4,), ddice=BLANKS, decks={"event": ("lions_roar", "reward"), "danger": ("quicksand",)})
+    st = xnew(
+        "dar_fur",
+        dice=(4,),
+        ddice=BLANKS,
+        decks={"event": ("lions_roar", "reward"), "danger": ("quicksand",)},
+    )
     st, _ = play(st, 0, "roll", "move lake_victoria", "roll")  # failed at Bahr el Ghasal (edge 22)
     assert st.pawns[0].node == "bahr_el_ghasal" and st.turn == 1 and st.pawns[0].lost_turns == 2
     assert st.ext.danger.discard[-1].startswith("quicksand") and st.pawns[0].cash == 300
 
 
 def test_rerolls_choose_dice_and_may_be_sabotaged():
-    st, _ = danger_at_egypt("challenge", ("spears", "blank", "blank", "coin", "gem", "spears"),
-                            cards={0: ("rifle",)}, chars=("aviator", "teacher"))
+    st, _ = danger_at_egypt(
+        "challenge",
+        ("spears", "blank", "blank", "coin", "gem", "spears"),
+        cards={0: ("rifle",)},
+        chars=("aviator", "teacher"),
+    )
     assert prompt(st) == "danger"
     st, evs = play(st, 0, "roll")
-    assert "danger_passed" not in codes(evs) and "reroll rifle 2,3" in legal(st) and "reroll_done" in legal(st)
+    assert (
+        "danger_passed" not in codes(evs) and "reroll rifle 2,3" in legal(st) and "reroll_done" in legal(st)
+    )
     assert refused(st, 0, "reroll feint 2") == "card_not_usable"
     st, evs = play(st, 0, "reroll rifle 2")
     assert first(evs, "rerolled")["result"][1] == "spears" and "danger_passed" in codes(evs)
@@ -819,8 +960,15 @@ def test_no_window_without_hand_cards_or_when_every_answer_is_discarded():
     st = horse_use(hands={1: ("gotcha",)})
     x = st.ext
     sabotages = tuple(c for c in x.event.draw if c.startswith("sabotage"))
-    st = replace(st, ext=replace(x, event=replace(x.event, draw=tuple(c for c in x.event.draw if c not in sabotages),
-                                                      discard=sabotages)))
+    st = replace(
+        st,
+        ext=replace(
+            x,
+            event=replace(
+                x.event, draw=tuple(c for c in x.event.draw if c not in sabotages), discard=sabotages
+            ),
+        ),
+    )
     st, evs = play(st, 0, "use horse")
     assert "window" not in codes(evs)
 
@@ -858,8 +1006,15 @@ def test_proactive_sabotage_against_an_exposed_lasting_card():
     st = xnew("egypt", "cairo", cards={1: ("tent",)}, hands={0: ("sabotage",)})
     assert not any(a.startswith("play sabotage") for a in legal(st))
     st = replace(st, ext=replace(st.ext, rain=next(c for c in st.ext.event.draw if c.startswith("rainy"))))
-    st = replace(st, ext=replace(st.ext, event=replace(st.ext.event, draw=tuple(
-        c for c in st.ext.event.draw if not c.startswith("rainy")))))
+    st = replace(
+        st,
+        ext=replace(
+            st.ext,
+            event=replace(
+                st.ext.event, draw=tuple(c for c in st.ext.event.draw if not c.startswith("rainy"))
+            ),
+        ),
+    )
     assert "play sabotage seat1:tent" in legal(st)
     st, evs = play(st, 0, "play sabotage seat1:tent")
     assert "sabotaged" in codes(evs) and cards_of(st, 1) == []
@@ -884,8 +1039,12 @@ def duel_table(*at, **kw):
 def test_duel_targets_and_the_defender_sets_x_and_k():
     st = duel_table(cards={1: ("compass", "feint", "guide")}, cash=(300, 500))
     targets = {a for a in legal(st) if a.startswith("duel")}
-    assert targets == {"duel seat1 card:compass", "duel seat1 card:guide", "duel seat1 money:200",
-                       "duel seat1 money:400"}
+    assert targets == {
+        "duel seat1 card:compass",
+        "duel seat1 card:guide",
+        "duel seat1 money:200",
+        "duel seat1 money:400",
+    }
     assert refused(st, 0, "duel seat1 money:600") == "no_such_target"  # edge 33
     assert refused(st, 0, "duel seat1 card:feint") == "no_such_target"  # a skill (edge 36)
     st, evs = play(st, 0, "duel seat1 card:compass")
@@ -899,16 +1058,29 @@ def test_attacker_wins_the_card_and_the_defender_loses_one_turn():
     st, evs = play(st, 1, "roll")
     assert first(evs, "duel_defence")["face"] == "spears" and first(evs, "duel_defence")["k"] == 2
     st, evs = play(st, 0, "roll")
-    assert first(evs, "duel_result")["winner"] == 0 and cards_of(st, 0)[-1] == "compass" and cards_of(st, 1) == []
+    assert (
+        first(evs, "duel_result")["winner"] == 0
+        and cards_of(st, 0)[-1] == "compass"
+        and cards_of(st, 1) == []
+    )
     assert st.pawns[1].lost_turns == 0 and "turn_lost" in codes(evs) and st.turn == 0  # seat 1's turn skipped
 
 
-@pytest.mark.parametrize(("target", "lost"), [("card:compass", 1), ("card:rope", 2), ("card:automobile", 2),
-                                              ("money:400", 2), ("money:200", 1)])
+@pytest.mark.parametrize(
+    ("target", "lost"),
+    [("card:compass", 1), ("card:rope", 2), ("card:automobile", 2), ("money:400", 2), ("money:200", 1)],
+)
 def test_the_attacker_who_loses_loses_turns_by_target(target, lost):
-    st = duel_table(cards={1: ("compass", "rope", "automobile")}, cash=(300, 500),
-                    ddice=(*SPEARS2, "spears", "blank", "blank", "blank", "blank"))
-    st, _ = play(st, 0, f"duel seat1 {target}", )
+    st = duel_table(
+        cards={1: ("compass", "rope", "automobile")},
+        cash=(300, 500),
+        ddice=(*SPEARS2, "spears", "blank", "blank", "blank", "blank"),
+    )
+    st, _ = play(
+        st,
+        0,
+        f"duel seat1 {target}",
+    )
     st, _ = play(st, 1, "roll")
     st, evs = play(st, 0, "roll")
     assert first(evs, "duel_result")["winner"] == 1 and first(evs, "turns_lost")["turns"] == lost
@@ -924,8 +1096,24 @@ def test_blank_defence_loses_without_a_roll_and_money_belt_keeps_100():
 
 
 def test_rerolls_in_a_duel_by_scope():
-    st = duel_table(cards={0: ("boxing",), 1: ("bodyguard", "compass")},
-                    ddice=("spears", "coin", "boot", "gem", "skull", "spears", "spears", "blank", "blank", "skull", "blank", "blank", "spears"))
+    st = duel_table(
+        cards={0: ("boxing",), 1: ("bodyguard", "compass")},
+        ddice=(
+            "spears",
+            "coin",
+            "boot",
+            "gem",
+            "skull",
+            "spears",
+            "spears",
+            "blank",
+            "blank",
+            "skull",
+            "blank",
+            "blank",
+            "spears",
+        ),
+    )
     st, _ = play(st, 0, "duel seat1 card:compass")
     st, _ = play(st, 1, "roll")
     # all faces differ: k = 1 so far; Bodyguard (2 dice, defence only) may raise it
@@ -941,8 +1129,14 @@ def test_rerolls_in_a_duel_by_scope():
 
 
 def test_a_third_player_rescues_the_defender():
-    st = duel_table("egypt", "egypt", "cairo", cards={1: ("compass",)}, hands={2: ("favour",)},
-                    ddice=(*SPEARS2, "spears", "spears", "blank", "blank", "blank"))
+    st = duel_table(
+        "egypt",
+        "egypt",
+        "cairo",
+        cards={1: ("compass",)},
+        hands={2: ("favour",)},
+        ddice=(*SPEARS2, "spears", "spears", "blank", "blank", "blank"),
+    )
     st, _ = play(st, 0, "duel seat1 card:compass")
     st, _ = play(st, 1, "roll")
     st, evs = play(st, 0, "roll")
@@ -957,9 +1151,17 @@ def test_the_star_can_be_stolen():
     st = duel_table(Pawn("egypt"), Pawn("egypt", items=("d99",)), ddice=BLANKS)
     st = replace(st, contents=(*st.contents, ("d99", "star")), star_found=True)
     assert "duel seat1 star" in legal(st)
-    st, evs = play(st, 0, "duel seat1 star", )
+    st, evs = play(
+        st,
+        0,
+        "duel seat1 star",
+    )
     st, evs = play(st, 1, "roll")
-    assert st.pawns[0].items == ("d99",) and st.pawns[1].items == () and first(evs, "item_taken")["item"] == "star"
+    assert (
+        st.pawns[0].items == ("d99",)
+        and st.pawns[1].items == ()
+        and first(evs, "item_taken")["item"] == "star"
+    )
     assert ENGINE.view(st, None).star_holder == 0
 
 
@@ -971,7 +1173,8 @@ def test_trade_offer_accepted_or_declined():
     st = duel_table(cards={0: ("compass", "feint"), 1: ("horse",)}, layout={"egypt": "topaz"})
     assert "offer seat1 compass for horse" in legal(st) and "offer seat1 100 for horse" in legal(st)
     assert ENGINE.parse_notation("offer seat1 give compass get horse") == ENGINE.parse_notation(
-        "offer seat1 compass for horse")  # the spec's wording is accepted too
+        "offer seat1 compass for horse"
+    )  # the spec's wording is accepted too
     assert refused(st, 0, "offer seat1 feint for 100") == "not_tradeable"
     assert refused(st, 0, "offer seat1 400 for horse") == "not_enough_money"
     st2, evs = play(st, 0, "offer seat1 compass for horse")
@@ -1001,8 +1204,13 @@ def test_a_trade_over_the_limit_discards_at_once():
 
 
 def test_gem_roll_gives_up_the_turn_for_a_card_with_two_gems():
-    st = xnew("egypt", players=5, chars=("aviator", "teacher", "doctor", "tycoon", "merchant"),
-              ddice=("gem", "gem", "blank", "blank", "blank"), decks={"expedition": ("canoe",)})
+    st = xnew(
+        "egypt",
+        players=5,
+        chars=("aviator", "teacher", "doctor", "tycoon", "merchant"),
+        ddice=("gem", "gem", "blank", "blank", "blank"),
+        decks={"expedition": ("canoe",)},
+    )
     assert "gem_roll" in legal(st)
     st, evs = play(st, 0, "gem_roll")
     assert first(evs, "gem_roll")["gems"] == 2 and cards_of(st, 0)[-1] == "canoe" and st.turn == 1
@@ -1010,18 +1218,30 @@ def test_gem_roll_gives_up_the_turn_for_a_card_with_two_gems():
 
 
 def test_teacher_second_card_is_not_drawn_when_the_first_ends_the_turn():
-    st = xnew("dar_fur", chars=("teacher", "merchant"), dice=(3,), ddice=BLANKS,
-              decks={"event": ("lions_roar", "reward"), "danger": ("holy_land",)})
+    st = xnew(
+        "dar_fur",
+        chars=("teacher", "merchant"),
+        dice=(3,),
+        ddice=BLANKS,
+        decks={"event": ("lions_roar", "reward"), "danger": ("holy_land",)},
+    )
     st, evs = play(st, 0, "roll", "move egypt", "roll", "reroll_done")  # Languages would allow a reroll
     assert "danger_failed" in codes(evs) and "income" not in codes(evs) and st.turn == 1  # edge 53
 
 
 def test_adventurer_exchanges_a_drawn_card_which_becomes_public():
-    st = xnew("dar_fur", chars=("adventurer", "merchant"), dice=(3,), ddice=BLANKS,
-              decks={"event": ("sabotage",), "danger": ("gorilla",)})
+    st = xnew(
+        "dar_fur",
+        chars=("adventurer", "merchant"),
+        dice=(3,),
+        ddice=BLANKS,
+        decks={"event": ("sabotage",), "danger": ("gorilla",)},
+    )
     st, evs = play(st, 0, "roll", "move egypt")
     assert prompt(st) == "exchange" and first(evs, "hand_card_drawn").to == (0,)
-    assert ENGINE.view(st, None).x.prompt.card is None and ENGINE.view(st, 0).x.prompt.card.startswith("sabotage")
+    assert ENGINE.view(st, None).x.prompt.card is None and ENGINE.view(st, 0).x.prompt.card.startswith(
+        "sabotage"
+    )
     st, evs = play(st, 0, "exchange")
     assert first(evs, "exchanged")["card"].startswith("sabotage") and hand_of(st, 0) == []  # edge 52
     assert first(evs, "danger_card")["card"].startswith("gorilla")
@@ -1050,20 +1270,64 @@ def test_hands_are_private_and_the_deck_order_hidden():
 
 
 def test_notation_of_the_expansion_round_trips_within_45_bytes():
-    texts = ("character sea_captain", "seaplane whalefish_bay", "gem_roll", "reroll_move", "adjust +1", "adjust -1",
-             "use horse", "use binoculars kandjama", "reroll rifle 2,5", "reroll doctor 3", "reroll_done",
-             "sell coffee_beans", "discard hunter", "discard gotcha", "hold money_belt", "unhold money_belt",
-             "play sabotage", "play sabotage seat3:rifle", "play surprise cape_st_marie", "pass",
-             "duel seat1 star", "duel seat2 card:pearl_necklace", "duel seat5 money:600",
-             "offer seat1 compass,200 for horse", "offer seat5 pearl_necklace for village_chief",
-             "offer seat2 - for 300", "accept", "decline", "swap_stack sahara", "peek", "exchange",
-             "buy_discard", "choose kandjama", "choose seat2", "choose guide", "end_phase", "roll", "flip")
+    texts = (
+        "character sea_captain",
+        "seaplane whalefish_bay",
+        "gem_roll",
+        "reroll_move",
+        "adjust +1",
+        "adjust -1",
+        "use horse",
+        "use binoculars kandjama",
+        "reroll rifle 2,5",
+        "reroll doctor 3",
+        "reroll_done",
+        "sell coffee_beans",
+        "discard hunter",
+        "discard gotcha",
+        "hold money_belt",
+        "unhold money_belt",
+        "play sabotage",
+        "play sabotage seat3:rifle",
+        "play surprise cape_st_marie",
+        "pass",
+        "duel seat1 star",
+        "duel seat2 card:pearl_necklace",
+        "duel seat5 money:600",
+        "offer seat1 compass,200 for horse",
+        "offer seat5 pearl_necklace for village_chief",
+        "offer seat2 - for 300",
+        "accept",
+        "decline",
+        "swap_stack sahara",
+        "peek",
+        "exchange",
+        "buy_discard",
+        "choose kandjama",
+        "choose seat2",
+        "choose guide",
+        "end_phase",
+        "roll",
+        "flip",
+    )
     for text in texts:
         action = ENGINE.parse_notation(text)
         assert ENGINE.notation(action) == text and len(text.encode()) <= 45
-    for bad in ("use nothing", "reroll rifle 5,2", "reroll rifle 0", "duel seat1 money:300", "duel 1 star",
-                "offer seat1 compass,100,200 for -", "offer seat1 give x get -", "play horse", "adjust +2", "character nobody",
-                "choose nowhere", "sell", "play sabotage seat9:rifle"):
+    for bad in (
+        "use nothing",
+        "reroll rifle 5,2",
+        "reroll rifle 0",
+        "duel seat1 money:300",
+        "duel 1 star",
+        "offer seat1 compass,100,200 for -",
+        "offer seat1 give x get -",
+        "play horse",
+        "adjust +2",
+        "character nobody",
+        "choose nowhere",
+        "sell",
+        "play sabotage seat9:rifle",
+    ):
         with pytest.raises(BadNotation):
             ENGINE.parse_notation(bad)
 
@@ -1100,18 +1364,31 @@ def check_invariants(st):
                 assert LEGS[(p.voyage.origin, p.voyage.dest)].path[p.voyage.at] == p.node
     drawn = [c for j in x.stack for k, v in j.p if k == "drawn" for c in v]
     exp = [*x.expedition.draw, *x.expedition.discard, *(c for s in x.seats for c in s.cards), *drawn]
-    evt = [*x.event.draw, *x.event.discard, *(c for s in x.seats for c in s.hand), *([x.rain] if x.rain else []),
-           *(c for c in x.resolving if c in EVENT_CARDS)]
+    evt = [
+        *x.event.draw,
+        *x.event.discard,
+        *(c for s in x.seats for c in s.hand),
+        *([x.rain] if x.rain else []),
+        *(c for c in x.resolving if c in EVENT_CARDS),
+    ]
     dng = [*x.danger.draw, *x.danger.discard, *(c for c in x.resolving if c in DANGER_CARDS)]
     assert sorted(exp) == sorted(EXPEDITION_CARDS) and sorted(evt) == sorted(EVENT_CARDS)
     assert sorted(dng) == sorted(DANGER_CARDS)
 
 
-@pytest.mark.parametrize(("players", "options"), [(2, {}), (3, {"quick_game": True}), (5, {}),
-                                                  (6, {"hazard_trigger": "pass_through", "broke_sea_steps": 1})])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (3, {"quick_game": True}),
+        (5, {}),
+        (6, {"hazard_trigger": "pass_through", "broke_sea_steps": 1}),
+    ],
+)
 def test_invariants_and_replay_in_random_and_smart_play(players, options):
     opts = ENGINE.options_from_dict(options)
     for g in range(2):
+
         def step(state, seat, action, events):
             check_invariants(state)
             if ENGINE.outcome(state) is None:
@@ -1125,12 +1402,21 @@ def test_invariants_and_replay_in_random_and_smart_play(players, options):
 
 
 def test_smart_plays_only_from_its_view_and_answers_windows_and_dangers():
-    st, _ = danger_at_egypt("challenge", ("spears", "blank", "blank", "coin", "gem"), cards={0: ("rifle",)},
-                            chars=("aviator", "teacher"))
+    st, _ = danger_at_egypt(
+        "challenge",
+        ("spears", "blank", "blank", "coin", "gem"),
+        cards={0: ("rifle",)},
+        chars=("aviator", "teacher"),
+    )
     st, _ = play(st, 0, "roll")
     view = ENGINE.view(st, 0)
     action = ENGINE.ai_action("smart", view, ENGINE.legal_actions(st, 0), random.Random(1))
-    assert isinstance(action, Reroll) and action.card == "rifle" and len(action.dice) == 2 and 1 not in action.dice
+    assert (
+        isinstance(action, Reroll)
+        and action.card == "rifle"
+        and len(action.dice) == 2
+        and 1 not in action.dice
+    )
 
 
 def test_simulate_runs_expansion_games_without_errors():
@@ -1151,8 +1437,13 @@ def test_sabotaged_uses_seaplane_reroll_and_a_held_card():
     assert "use_cancelled" in codes(evs) and st.pawns[0].node == "cairo" and st.phase == "declare"
     assert "seaplane" not in cards_of(st, 0) and st.pawns[0].cash == 400  # nothing paid; declare again
     # a sabotaged reroll card is destroyed and the reroll not made (edge 27)
-    st, _ = danger_at_egypt("challenge", ("spears", "blank", "blank", "coin", "gem"), cards={0: ("rifle",)},
-                            chars=("aviator", "teacher"), hands={1: ("sabotage",)})
+    st, _ = danger_at_egypt(
+        "challenge",
+        ("spears", "blank", "blank", "coin", "gem"),
+        cards={0: ("rifle",)},
+        chars=("aviator", "teacher"),
+        hands={1: ("sabotage",)},
+    )
     st, _ = play(st, 0, "roll", "reroll rifle 2,3")
     st, evs = play(st, 1, "play sabotage")
     assert "rerolled" not in codes(evs) and "danger_failed" in codes(evs) and "rifle" not in cards_of(st, 0)
@@ -1163,8 +1454,14 @@ def test_sabotaged_uses_seaplane_reroll_and_a_held_card():
 
 
 def test_a_duel_target_destroyed_in_a_reroll_window_voids_the_duel():
-    st = duel_table("egypt", "egypt", "cairo", cards={1: ("revolver",)}, hands={2: ("sabotage",)},
-                    ddice=("spears", "coin", "boot", "gem", "skull", "spears", "spears", "spears", "blank", "blank"))
+    st = duel_table(
+        "egypt",
+        "egypt",
+        "cairo",
+        cards={1: ("revolver",)},
+        hands={2: ("sabotage",)},
+        ddice=("spears", "coin", "boot", "gem", "skull", "spears", "spears", "spears", "blank", "blank"),
+    )
     st, _ = play(st, 0, "duel seat1 card:revolver")
     st, _ = play(st, 1, "roll", "reroll revolver 2")
     st, evs = play(st, 2, "play sabotage")  # a third player destroys the target
@@ -1186,24 +1483,68 @@ def test_card_tables_match_the_content():
         REROLLS,
         sale_value,
     )
-    assert REROLLS == {"rifle": (2, "any"), "machete": (1, "any"), "rope": (1, "danger"), "revolver": (1, "duel"),
-                       "hunter": (1, "any"), "interpreter": (1, "danger"), "bodyguard": (2, "duel_defence"),
-                       "feint": (1, "any"), "languages": (1, "danger"), "marksmanship": (1, "duel"),
-                       "boxing": (1, "duel_attack")}
-    assert EXTRA_STEPS == {"machete": (1, "land"), "travel_papers": (1, "any"), "horse": (1, "land"),
-                           "automobile": (2, "land"), "steamship": (2, "sea"), "camel": (1, "land"),
-                           "bicycle": (1, "land"), "canoe": (1, "sea"), "motor_boat": (1, "sea"),
-                           "guide": (1, "land"), "old_salt": (1, "sea"), "navigation": (1, "any")}
+
+    assert REROLLS == {
+        "rifle": (2, "any"),
+        "machete": (1, "any"),
+        "rope": (1, "danger"),
+        "revolver": (1, "duel"),
+        "hunter": (1, "any"),
+        "interpreter": (1, "danger"),
+        "bodyguard": (2, "duel_defence"),
+        "feint": (1, "any"),
+        "languages": (1, "danger"),
+        "marksmanship": (1, "duel"),
+        "boxing": (1, "duel_attack"),
+    }
+    assert EXTRA_STEPS == {
+        "machete": (1, "land"),
+        "travel_papers": (1, "any"),
+        "horse": (1, "land"),
+        "automobile": (2, "land"),
+        "steamship": (2, "sea"),
+        "camel": (1, "land"),
+        "bicycle": (1, "land"),
+        "canoe": (1, "sea"),
+        "motor_boat": (1, "sea"),
+        "guide": (1, "land"),
+        "old_salt": (1, "sea"),
+        "navigation": (1, "any"),
+    }
     assert {"full_kit", "ox_wagon", "porters"} == CARD_LIMIT and {"tent", "orienteering"} == RAIN_IMMUNE
-    assert {c: sale_value(c) for c in ("fortune", "rum_barrel", "pearl_necklace", "coffee_beans", "machete", "hunter",
-                                       "guide", "navigation")} == {
-        "fortune": 500, "rum_barrel": 300, "pearl_necklace": 400, "coffee_beans": 300, "machete": 100,
-        "hunter": 200, "guide": 0, "navigation": 0}
+    assert {
+        c: sale_value(c)
+        for c in (
+            "fortune",
+            "rum_barrel",
+            "pearl_necklace",
+            "coffee_beans",
+            "machete",
+            "hunter",
+            "guide",
+            "navigation",
+        )
+    } == {
+        "fortune": 500,
+        "rum_barrel": 300,
+        "pearl_necklace": 400,
+        "coffee_beans": 300,
+        "machete": 100,
+        "hunter": 200,
+        "guide": 0,
+        "navigation": 0,
+    }
 
 
 def test_dual_machete_one_use_per_round():
-    st = xnew("dar_fur", cards={0: ("machete",)}, dice=(1,), ddice=BLANKS, chars=("aviator", "teacher"),
-              decks={"event": ("lions_roar",), "danger": ("trap",)})
+    st = xnew(
+        "dar_fur",
+        cards={0: ("machete",)},
+        dice=(1,),
+        ddice=BLANKS,
+        chars=("aviator", "teacher"),
+        decks={"event": ("lions_roar",), "danger": ("trap",)},
+    )
     st, _ = play(st, 0, "roll", f"move {board.CODE['l_bahr_el_ghasal__dar_fur_1']}", "use machete")
     assert ENGINE.view(st, None).x.players[0].used == st.ext.seats[0].cards
     # used for extra steps, its reroll is spent too: the danger at Bahr el Ghasal fails outright
@@ -1220,8 +1561,12 @@ def test_trade_goods_draws_two_keeps_one_barter_goods_draws_one():
     st, _ = play(st, 0, "stay", "use trade_goods")
     assert prompt(st) == "choose" and legal(st) == {"choose compass", "choose bicycle"}
     st, _evs = play(st, 0, "choose bicycle")
-    assert cards_of(st, 0) == ["camel", "bicycle"] and st.ext.expedition.discard[-2:][-1].startswith("compass")
-    st = xnew("egypt", cards={0: ("barter_goods",)}, chars=("aviator", "teacher"), decks={"expedition": ("tent",)})
+    assert cards_of(st, 0) == ["camel", "bicycle"] and st.ext.expedition.discard[-2:][-1].startswith(
+        "compass"
+    )
+    st = xnew(
+        "egypt", cards={0: ("barter_goods",)}, chars=("aviator", "teacher"), decks={"expedition": ("tent",)}
+    )
     st, _ = play(st, 0, "stay", "use barter_goods")
     assert cards_of(st, 0) == ["tent"]
 
@@ -1250,13 +1595,16 @@ def test_farmer_pays_300_after_a_stay_and_the_aviator_flies_for_200():
     assert first(evs, "flew")["fare"] == 200
 
 
-@pytest.mark.parametrize(("card", "cards", "cash", "left", "kept"), [
-    ("lioness", (), 300, (), 100),
-    ("thieves_in_camp", ("money_belt",), 500, ("money_belt",), 300),
-    ("bandit_gang", ("money_belt",), 200, ("money_belt",), 100),
-    ("wild_current", ("canoe", "compass"), 300, ("compass",), 300),
-    ("elephant_stampede", ("guide", "navigation"), 300, ("navigation",), 300),
-])
+@pytest.mark.parametrize(
+    ("card", "cards", "cash", "left", "kept"),
+    [
+        ("lioness", (), 300, (), 100),
+        ("thieves_in_camp", ("money_belt",), 500, ("money_belt",), 300),
+        ("bandit_gang", ("money_belt",), 200, ("money_belt",), 100),
+        ("wild_current", ("canoe", "compass"), 300, ("compass",), 300),
+        ("elephant_stampede", ("guide", "navigation"), 300, ("navigation",), 300),
+    ],
+)
 def test_danger_penalties(card, cards, cash, left, kept):
     st, _ = danger_at_egypt(card, BLANKS, cards={0: cards}, cash=cash, chars=("aviator", "teacher"))
     st, _ = play(st, 0, "roll")

@@ -32,8 +32,11 @@ HERE = Path(__file__).resolve().parent
 NAME = "afrikan_tahti_3p_fi"
 SEED = "golden-tahti-378"
 #: the first line creates the game: the plain base game, once the engine also knows Retkikunnat
-NEW_GAME = "uusi afrikan tähti" + (" laajennus=ei" if "expansion" in {
-    f.name for f in dataclasses.fields(GAMES["afrikan_tahti"].Options)} else "")
+NEW_GAME = "uusi afrikan tähti" + (
+    " laajennus=ei"
+    if "expansion" in {f.name for f in dataclasses.fields(GAMES["afrikan_tahti"].Options)}
+    else ""
+)
 PEOPLE = (("matti", "Matti"), ("liisa", "Liisa"), ("pekka", "Pekka"))
 
 # Finnish phrasings per action; {to}, {frm}, {gen}, {nom} are place forms, {via} a "kautta" phrase.
@@ -87,7 +90,10 @@ def phrase(notation: str, view: Any, rng: random.Random) -> str:
             prev = path[-2] if len(path) > 1 else me.node
             toward = ahead(prev, to)
             key = "move_dot_1" if len(path) == 1 else "move_dot"
-            forms = {"n": len(path), "toward": (PLACE_FI[toward[0][0]].genitive + " suuntaan") if toward else ""}
+            forms = {
+                "n": len(path),
+                "toward": (PLACE_FI[toward[0][0]].genitive + " suuntaan") if toward else "",
+            }
     return rng.choice(FI[key]).format(**forms).strip()
 
 
@@ -95,7 +101,9 @@ def phrase(notation: str, view: Any, rng: random.Random) -> str:
 FALLBACKS: list[tuple[str, str]] = []
 
 
-def drive(seed: str = SEED, new_game: str = NEW_GAME, core: BotCore | None = None) -> tuple[list[dict], BotCore]:
+def drive(
+    seed: str = SEED, new_game: str = NEW_GAME, core: BotCore | None = None
+) -> tuple[list[dict], BotCore]:
     """Play one game; returns the input lines and the core (for the final picture)."""
     rng = random.Random(seed)
     core = core or new_core(SqlRepository("sqlite://"), seed=seed)
@@ -159,8 +167,9 @@ def final_picture(core: BotCore) -> bytes:
 
 
 def write(lines: list[dict], core: BotCore) -> None:
-    (HERE / f"{NAME}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
-                                          encoding="utf-8")
+    (HERE / f"{NAME}.in.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
     (HERE / "afrikan_tahti_3p_final.png").write_bytes(final_picture(core))
 
 

@@ -132,7 +132,9 @@ def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
             chat = "private" if secret or rng.random() < 0.3 else "group"
             send({"user": user, "chat": chat, "text": text, "lang": "fi"})
             after = core.repo.match(m.id)
-            taken = next((r.notation for r in core.repo.actions(m.id, since_ply=state.ply) if r.seat == seat), None)
+            taken = next(
+                (r.notation for r in core.repo.actions(m.id, since_ply=state.ply) if r.seat == seat), None
+            )
             if after.version != before and taken != choice:
                 raise RuntimeError(f"{text!r} was taken as {taken!r}, wanted {choice!r}")
             if after.version != before:
@@ -145,6 +147,7 @@ def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
 
 if __name__ == "__main__":
     lines, core, pressed = drive()
-    (HERE / f"{NAME}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
-                                          encoding="utf-8")
+    (HERE / f"{NAME}.in.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
     print("wrote", NAME, len(lines), "lines;", pressed, "buttons")

@@ -66,12 +66,32 @@ def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, option
 
     host = people[0][0]
     hint = {user: user_lang for user, user_lang in people}
-    send({"user": host, "chat": "group", "text": f"{'new' if lang == 'en' else 'uusi'} majavajengi {options}".strip(),
-          "lang": hint[host]})
+    send(
+        {
+            "user": host,
+            "chat": "group",
+            "text": f"{'new' if lang == 'en' else 'uusi'} majavajengi {options}".strip(),
+            "lang": hint[host],
+        }
+    )
     for user, user_lang in people[1:]:
-        send({"user": user, "chat": "group", "text": "join" if user_lang == "en" else "liity", "lang": user_lang})
+        send(
+            {
+                "user": user,
+                "chat": "group",
+                "text": "join" if user_lang == "en" else "liity",
+                "lang": user_lang,
+            }
+        )
     for _ in range(bots):
-        send({"user": host, "chat": "group", "text": "add bot" if lang == "en" else "lisää botti", "lang": hint[host]})
+        send(
+            {
+                "user": host,
+                "chat": "group",
+                "text": "add bot" if lang == "en" else "lisää botti",
+                "lang": hint[host],
+            }
+        )
     send({"user": host, "chat": "group", "text": "start" if lang == "en" else "aloita", "lang": hint[host]})
     engine = GAMES["majavajengi"]
     for _ in range(3000):
@@ -90,7 +110,11 @@ def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, option
             choice = "draw"
         names = [s.name for s in m.seats]
         text = phrase(choice, names, EN if hint[user] == "en" else FI, rng)
-        chat = "group" if choice.split()[0] in {"draw", "take", "knock", "end"} and rng.random() < 0.5 else "private"
+        chat = (
+            "group"
+            if choice.split()[0] in {"draw", "take", "knock", "end"} and rng.random() < 0.5
+            else "private"
+        )
         before = m.version
         send({"user": user, "chat": chat, "text": text, "lang": hint[user]})
         after = core.repo.match(m.id)
@@ -101,16 +125,19 @@ def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, option
 
 
 GAMES_TO_MAKE = {
-    "majavajengi_2p_fi": dict(seed="golden-fi", people=[("matti", "fi"), ("liisa", "fi")], bots=0, lang="fi",
-                              options="kierrokset=2"),
-    "majavajengi_4p_en": dict(seed="golden-en", people=[("alice", "en"), ("bob", "en")], bots=2, lang="en",
-                              options="rounds=1"),
+    "majavajengi_2p_fi": dict(
+        seed="golden-fi", people=[("matti", "fi"), ("liisa", "fi")], bots=0, lang="fi", options="kierrokset=2"
+    ),
+    "majavajengi_4p_en": dict(
+        seed="golden-en", people=[("alice", "en"), ("bob", "en")], bots=2, lang="en", options="rounds=1"
+    ),
 }
 
 
 def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
-                                          encoding="utf-8")
+    (HERE / f"{name}.in.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

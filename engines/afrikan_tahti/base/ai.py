@@ -116,9 +116,11 @@ def smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 
     if phase == "setup":
         face_down = tuple(p for p, _t in view.face_down)
-        return min((a for a in legal if isinstance(a, Start)),
-                   key=lambda a: (sum(DIST[p].get(a.place, _FAR) for p in face_down), a.place),
-                   default=first)
+        return min(
+            (a for a in legal if isinstance(a, Start)),
+            key=lambda a: (sum(DIST[p].get(a.place, _FAR) for p in face_down), a.place),
+            default=first,
+        )
     if phase == "release":
         return first
     if phase == "after_move":
@@ -158,8 +160,9 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
     if free:
         steps = max(1, view.options.broke_sea_steps)
         by_land = _dist(node, targets, DIST_LAND) * 2 / 7  # turns at 3.5 steps a turn
-        best_free = min(free, key=lambda a: (LEGS[(node, a.to)].steps / steps
-                                             + _dist(a.to, targets) * 2 / 7, a.to))
+        best_free = min(
+            free, key=lambda a: (LEGS[(node, a.to)].steps / steps + _dist(a.to, targets) * 2 / 7, a.to)
+        )
         leg = LEGS[(node, best_free.to)]
         if leg.steps / steps + _dist(best_free.to, targets) * 2 / 7 + 1 < by_land:
             return best_free
@@ -168,8 +171,7 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
     return Stay()
 
 
-def _move(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, ...],
-          rng: Random) -> Any:
+def _move(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, ...], rng: Random) -> Any:
     me = view.pawns[view.seat or 0]
     steps = view.move.steps if view.move is not None else 0
     can_flip = me.cash >= FLIP_PRICE and not view.flipped_this_turn
@@ -207,12 +209,16 @@ def idle(view: View, legal: tuple[Any, ...]) -> Any:
         if Move(me.node) in moves:
             return Move(me.node)
         stops = GOALS if me.items else frozenset()
-        found = land_paths(me.node, view.move.steps, frozenset(view.move.visited), stops,
-                           view.options.hazard_trigger == "pass_through")
+        found = land_paths(
+            me.node,
+            view.move.steps,
+            frozenset(view.move.visited),
+            stops,
+            view.options.hazard_trigger == "pass_through",
+        )
         places = [a for a in moves if a.to in PLACE_SET and a.to in found]
         if places:
             return min(places, key=lambda a: (len(found[a.to][0]), a.to))
         if moves:
             return min(moves, key=lambda a: (min(DIST_LAND[p].get(a.to, _FAR) for p in PLACE_SET), a.to))
     return legal[0]
-

@@ -196,13 +196,24 @@ def may_board_here(move: Movement, options: Options) -> bool:
     return True
 
 
-def land_dests(node: str, steps: int, visited: frozenset[str], holding: bool, options: Options,
-               may_stop: frozenset[str] = frozenset()
-               ) -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
+def land_dests(
+    node: str,
+    steps: int,
+    visited: frozenset[str],
+    holding: bool,
+    options: Options,
+    may_stop: frozenset[str] = frozenset(),
+) -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
     """The land destinations of a move (``MoveMenu.dests``): every path to each, and the places
     that tell the paths apart."""
-    found = land_paths(node, steps, visited, GOALS if holding else NO_STOPS,
-                       options.hazard_trigger == "pass_through", may_stop)
+    found = land_paths(
+        node,
+        steps,
+        visited,
+        GOALS if holding else NO_STOPS,
+        options.hazard_trigger == "pass_through",
+        may_stop,
+    )
     # [decided] ``move X`` takes the canonical path (shortest, then by node ids); ``via P`` is
     # offered for the places that some but not all paths to X pass (the choice that matters:
     # Capetown now, event draws in the expansion)
@@ -217,7 +228,11 @@ def land_dests(node: str, steps: int, visited: frozenset[str], holding: bool, op
 
 @lru_cache(maxsize=1 << 15)
 def move_menu(node: str, move: Movement, cash: int, holding: bool, options: Options, fare: int) -> MoveMenu:
-    dests = land_dests(node, move.steps, frozenset(move.visited), holding, options) if may_land(move, options) else ()
+    dests = (
+        land_dests(node, move.steps, frozenset(move.visited), holding, options)
+        if may_land(move, options)
+        else ()
+    )
     boards: list[str] = []
     if node in PORTS and may_board_here(move, options):
         for dest in LEGS_FROM[node]:
@@ -581,7 +596,9 @@ def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
     assert move is not None
     start = w.pawns[seat].node
     w.set_pawn(seat, node=path[-1])
-    w.move = move = replace(move, steps=move.steps - len(path), visited=(*move.visited, *path), arrived="land")
+    w.move = move = replace(
+        move, steps=move.steps - len(path), visited=(*move.visited, *path), arrived="land"
+    )
     w.emit("moved", seat=seat, start=start, dest=path[-1], path=path, steps=len(path), by="land")
     for node in path:
         if node in PLACE_SET:
@@ -631,8 +648,9 @@ def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
     node = leg.path[at]
     w.set_pawn(seat, node=node, voyage=None if arrived else replace(v, at=at))
-    w.move = replace(w.move, steps=steps - used if arrived else 0, visited=(*w.move.visited, *path),
-                     arrived="sea")
+    w.move = replace(
+        w.move, steps=steps - used if arrived else 0, visited=(*w.move.visited, *path), arrived="sea"
+    )
     w.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=tuple(path), steps=used, at=at, arrived=arrived)
     if arrived:
         arrive(w, seat, node)
@@ -661,19 +679,36 @@ def end_move(w: AfrikanWork, seat: int) -> None:
 def view(state: State, seat: Seat | None) -> View:
     kinds = dict(state.contents)
     return View(
-        seat=seat, players=state.players, options=state.options, phase=state.phase,
-        turn=None if state.phase == OVER else state.turn, to_act=to_act(state), round=state.round,
+        seat=seat,
+        players=state.players,
+        options=state.options,
+        phase=state.phase,
+        turn=None if state.phase == OVER else state.turn,
+        to_act=to_act(state),
+        round=state.round,
         first_seat=state.first_seat,
-        pawns=tuple(PawnView(p.node, p.cash, p.lost_turns, p.captured, p.voyage,
-                             tuple(content_id(t, kinds[t]) for t in p.items))
-                    for p in state.pawns),
+        pawns=tuple(
+            PawnView(
+                p.node,
+                p.cash,
+                p.lost_turns,
+                p.captured,
+                p.voyage,
+                tuple(content_id(t, kinds[t]) for t in p.items),
+            )
+            for p in state.pawns
+        ),
         face_down=tuple((TREASURE_PLACES[i], t) for i, st in enumerate(state.stacks) for t in st),
         revealed=tuple((place, content_id(t, kinds[t])) for t, place in state.revealed),
         star_found=state.star_found,
         star_holder=next((s for s, p in enumerate(state.pawns) for t in p.items if kinds[t] == "star"), None),
-        capetown_claimed=state.capetown_claimed, last_roll=state.last_roll,
-        last_roller=state.last_roller, move=state.move, flipped_this_turn=state.flipped,
-        winner=state.winner, end_reason=state.end_reason,
+        capetown_claimed=state.capetown_claimed,
+        last_roll=state.last_roll,
+        last_roller=state.last_roller,
+        move=state.move,
+        flipped_this_turn=state.flipped,
+        winner=state.winner,
+        end_reason=state.end_reason,
     )
 
 
@@ -699,8 +734,10 @@ def outcome_of(pawns: Iterable[Pawn], winner: int | None, contents: Sequence[Seq
         kinds = {kind_of(contents, t) for t in p.items}
         return 2 if "star" in kinds else 1 if kinds else 0
 
-    keys = [((0 if s == winner else 1) if winner is not None else -item_rank(p), -cash[s])
-            for s, p in enumerate(pawns)]
+    keys = [
+        ((0 if s == winner else 1) if winner is not None else -item_rank(p), -cash[s])
+        for s, p in enumerate(pawns)
+    ]
     ranks = tuple(1 + sum(1 for k in keys if k < mine) for mine in keys)
     winners = tuple(s for s, r in enumerate(ranks) if r == 1)
     return Outcome(ranks=ranks, scores=cash, winners=winners, low_wins=False)

@@ -71,11 +71,29 @@ def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[
         first = first_seat
     events.append(ev("first_player", seat=first))
     state = State(
-        seed=seed, ply=0, players=players, options=options, phase=SETUP, turn=0, first_seat=first,
-        round=0, pawns=pawns, contents=tuple(zip(tids, kinds)), stacks=tuple((t,) for t in tids),
-        revealed=(), star_found=False, capetown_claimed=None, move=None, flipped=False, last_roll=None,
-        last_roller=None, winner=None, end_reason=None, dice=tuple(presets.dice),
-        preset_layout=tuple(sorted(layout.items())), preset_first=first_seat,
+        seed=seed,
+        ply=0,
+        players=players,
+        options=options,
+        phase=SETUP,
+        turn=0,
+        first_seat=first,
+        round=0,
+        pawns=pawns,
+        contents=tuple(zip(tids, kinds)),
+        stacks=tuple((t,) for t in tids),
+        revealed=(),
+        star_found=False,
+        capetown_claimed=None,
+        move=None,
+        flipped=False,
+        last_roll=None,
+        last_roller=None,
+        winner=None,
+        end_reason=None,
+        dice=tuple(presets.dice),
+        preset_layout=tuple(sorted(layout.items())),
+        preset_first=first_seat,
     )
     if options.start_place == "random":
         w = AfrikanWork(state)

@@ -63,12 +63,30 @@ _MISSING_VALUE = 350  # ... when it gives a symbol the expedition still lacks
 _TURN = 150  # a lost turn
 _STAR = 3000
 _HORSESHOE = 1500
-CHARACTER_ORDER = ("sea_captain", "archaeologist", "tycoon", "fortune_seeker", "doctor", "merchant",
-                   "adventurer", "explorer", "teacher", "aviator")
+CHARACTER_ORDER = (
+    "sea_captain",
+    "archaeologist",
+    "tycoon",
+    "fortune_seeker",
+    "doctor",
+    "merchant",
+    "adventurer",
+    "explorer",
+    "teacher",
+    "aviator",
+)
 _BAD_EVENTS = frozenset({"toll", "pickpocket", "porters_desert", "gear_soaked", "fever"})
 _STEP_CARDS = frozenset(EXTRA_STEPS) | {"orienteering"}
-_HAND_KEEP = ("sabotage", "bribe", "gotcha", "forced_march", "surprise", "tailwind", "favour",
-              "ulterior_motive")
+_HAND_KEEP = (
+    "sabotage",
+    "bribe",
+    "gotcha",
+    "forced_march",
+    "surprise",
+    "tailwind",
+    "favour",
+    "ulterior_motive",
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,8 +129,9 @@ def card_worth(view: View, seat: int, card: str) -> float:
         return sale_value(card) + 100 + (600 if keeps else 0)
     gaps = missing(view, seat)
     c = EXP[card]
-    fills = sum(1 for a in c["symbols"] if gaps[a] > 0) + (1 if c["either_or"] and any(gaps[a] for a in c["either_or"])
-                                                             else 0)
+    fills = sum(1 for a in c["symbols"] if gaps[a] > 0) + (
+        1 if c["either_or"] and any(gaps[a] for a in c["either_or"]) else 0
+    )
     return sale_value(card) + 100 + _MISSING_VALUE * fills
 
 
@@ -191,7 +210,8 @@ def _token_value(view: View, f: _Facts, seat: int, place: str, price: int) -> fl
     for kind, n in left.items():
         if kind in GEM_VALUES:
             v = float(view.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]) * (
-                2 if place == GOLD_COAST else 1)
+                2 if place == GOLD_COAST else 1
+            )
         elif kind == "star":
             v = 0.0 if holding else _STAR
         elif kind == "horseshoe":
@@ -286,8 +306,10 @@ def smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         return min((a for a in legal if isinstance(a, Character)), key=lambda a: CHARACTER_ORDER.index(a.id))
     if phase == "setup":
         face_down = tuple(p for p, _t in view.face_down)
-        return min((a for a in legal if isinstance(a, Start)),
-                   key=lambda a: (sum(DIST[p].get(a.place, 99) for p in face_down), a.place))
+        return min(
+            (a for a in legal if isinstance(a, Start)),
+            key=lambda a: (sum(DIST[p].get(a.place, 99) for p in face_down), a.place),
+        )
     if phase == "release":
         return legal[0]
     node = view.pawns[seat].node
@@ -316,9 +338,14 @@ def _declare(view: View, legal: tuple[Any, ...], seat: int, node: str, tg: tuple
         return Use("tinned_food")
     base_legal = tuple(a for a in legal if type(a).__name__ in ("Roll", "Board", "FreeSail", "Fly", "Stay"))
     me = view.pawns[seat]
-    if node in tg and Stay() in legal and (
+    if (
+        node in tg
+        and Stay() in legal
+        and (
             (not me.items and worth_flipping(view, seat, node))
-            or any(s != seat and p.node == node and p.items for s, p in enumerate(view.pawns))):
+            or any(s != seat and p.node == node and p.items for s, p in enumerate(view.pawns))
+        )
+    ):
         return Stay()  # already on a token (or beside a Star holder): stay put for Phase 3
     return base_ai._declare(view, base_legal, node, tg)
 
@@ -377,10 +404,19 @@ def _buy_offer(view: View, legal: tuple[Any, ...], seat: int) -> Any:
     """An incomplete expedition buys a card it lacks from a player on the same node."""
     if view.x.players[seat].complete or view.pawns[seat].cash < 400:
         return None
-    offers = [a for a in legal if isinstance(a, Offer) and len(a.give) == 1 and a.give[0].isdigit()
-              and len(a.get) == 1 and not a.get[0].isdigit()]
+    offers = [
+        a
+        for a in legal
+        if isinstance(a, Offer)
+        and len(a.give) == 1
+        and a.give[0].isdigit()
+        and len(a.get) == 1
+        and not a.get[0].isdigit()
+    ]
     useful = [a for a in offers if card_worth(view, seat, a.get[0]) - sale_value(a.get[0]) >= _MISSING_VALUE]
-    return max(useful, key=lambda a: (card_worth(view, seat, a.get[0]) - int(a.give[0]), a.get[0]), default=None)
+    return max(
+        useful, key=lambda a: (card_worth(view, seat, a.get[0]) - int(a.give[0]), a.get[0]), default=None
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,11 +446,15 @@ def _answer(view: View, legal: tuple[Any, ...], rng: Random, seat: int, kind: st
     if kind == "reveal":
         return _reveal(view, legal, seat)
     if kind == "hand_discard":
-        return max((a for a in legal if isinstance(a, Discard)),
-                   key=lambda a: (_HAND_KEEP.index(a.card) if a.card in _HAND_KEEP else 99, a.card))
+        return max(
+            (a for a in legal if isinstance(a, Discard)),
+            key=lambda a: (_HAND_KEEP.index(a.card) if a.card in _HAND_KEEP else 99, a.card),
+        )
     if kind == "limit_discard":
-        return min((a for a in legal if isinstance(a, Discard)),
-                   key=lambda a: (card_worth(view, seat, a.card) - sale_value(a.card), a.card))
+        return min(
+            (a for a in legal if isinstance(a, Discard)),
+            key=lambda a: (card_worth(view, seat, a.card) - sale_value(a.card), a.card),
+        )
     if kind == "choose":
         return _choose(view, legal, seat, p.what or "")
     return legal[0]
@@ -533,7 +573,11 @@ def _reveal(view: View, legal: tuple[Any, ...], seat: int) -> Any:
     kind = view.revealed[-1][1].rsplit(":", 1)[1] if view.revealed else ""
     if kind not in ("robber", "danger"):
         return Pass()
-    good: list[Play | Pass] = [a for a in plays if _known_kind(view, a.arg or "") in ("star", "ruby", "emerald", "topaz", "expedition")]
+    good: list[Play | Pass] = [
+        a
+        for a in plays
+        if _known_kind(view, a.arg or "") in ("star", "ruby", "emerald", "topaz", "expedition")
+    ]
     unknown: list[Play | Pass] = [a for a in plays if _known_kind(view, a.arg or "") is None]
     return (good or unknown or [Pass()])[0]
 
@@ -551,9 +595,15 @@ def _choose(view: View, legal: tuple[Any, ...], seat: int, what: str) -> Any:
         best = min(options, key=lambda a: (dist(a.option), a.option))
         return best if dist(best.option) < dist(node) else Decline()
     if what == "black_magic":
-        return min(options, key=lambda a: (dist(view.pawns[int(a.option[4:])].node or "")
-                                           if view.pawns[int(a.option[4:])].node in DIST.get(tg[0], {}) else 99,
-                                           a.option))
+        return min(
+            options,
+            key=lambda a: (
+                dist(view.pawns[int(a.option[4:])].node or "")
+                if view.pawns[int(a.option[4:])].node in DIST.get(tg[0], {})
+                else 99,
+                a.option,
+            ),
+        )
     if what == "old_map":
         return min(options, key=lambda a: (DIST[a.option].get(node, 99), a.option))
     if what in ("devil_in_the_night", "trade_goods", "barter_goods"):
@@ -590,4 +640,3 @@ def idle(view: View, legal: tuple[Any, ...]) -> Any:
 
 def _id_order(a: Any) -> str:
     return NOTATION.write(a)
-

@@ -95,6 +95,7 @@ def draw_card(w: AfrikanWork, name: str) -> str | None:
 def discard_card(w: AfrikanWork, name: str, inst: str) -> None:
     w.decks[name] = discard(w.decks[name], inst)
 
+
 # --- the expedition ---------------------------------------------------------------------------
 def draw_expedition(w: AfrikanWork, seat: int, reason: str) -> None:
     inst = draw_card(w, "expedition")
@@ -107,7 +108,11 @@ def draw_expedition(w: AfrikanWork, seat: int, reason: str) -> None:
 def gain_card(w: AfrikanWork, seat: int, inst: str, from_deck: bool, reason: str) -> None:
     w.set_sx(seat, cards=(*w.sx[seat].cards, inst))
     w.emit("card_gained", seat=seat, card=inst, reason=reason)
-    if from_deck and q.has_char(w, seat, "draw_income") and card_type(card_id(inst)) in ("equipment", "vehicle"):
+    if (
+        from_deck
+        and q.has_char(w, seat, "draw_income")
+        and card_type(card_id(inst)) in ("equipment", "vehicle")
+    ):
         w.add_cash(seat, 100)
         w.emit("income", seat=seat, amount=100, reason="tycoon")
     limit_check(w, seat)
@@ -115,8 +120,12 @@ def gain_card(w: AfrikanWork, seat: int, inst: str, from_deck: bool, reason: str
 
 def remove_card(w: AfrikanWork, seat: int, inst: str, to_discard: bool = True) -> None:
     sx = w.sx[seat]
-    w.set_sx(seat, cards=tuple(c for c in sx.cards if c != inst), held=tuple(h for h in sx.held if h != inst),
-             used=tuple(u for u in sx.used if not u.startswith(f"{inst}:")))
+    w.set_sx(
+        seat,
+        cards=tuple(c for c in sx.cards if c != inst),
+        held=tuple(h for h in sx.held if h != inst),
+        used=tuple(u for u in sx.used if not u.startswith(f"{inst}:")),
+    )
     if to_discard:
         discard_card(w, "expedition", inst)
 
@@ -137,8 +146,9 @@ def limit_check(w: AfrikanWork, seat: int) -> None:
 def sale_income(w: AfrikanWork, seat: int, card: str) -> int:
     value = sale_value(card)
     if value > 0:  # §5.9 step 4: Haggling and the Merchant, +100 each per paying card
-        value += 100 * ((q.inst(w, seat, "haggling") is not None) + (q.has_char(w, seat, "sell_income_bonus")
-                                                                     is not None))
+        value += 100 * (
+            (q.inst(w, seat, "haggling") is not None) + (q.has_char(w, seat, "sell_income_bonus") is not None)
+        )
     return value
 
 
@@ -146,8 +156,9 @@ def cash_in(w: AfrikanWork, seat: int, inst: str, reason: str) -> None:
     amount = sale_income(w, seat, card_id(inst))
     remove_card(w, seat, inst)
     w.add_cash(seat, amount)
-    w.emit("sold" if reason == "sell" else "card_discarded", seat=seat, card=inst, amount=amount,
-           reason=reason)
+    w.emit(
+        "sold" if reason == "sell" else "card_discarded", seat=seat, card=inst, amount=amount, reason=reason
+    )
 
 
 def answer_limit_discard(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
@@ -166,6 +177,7 @@ def answer_hand_discard(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
     w.emit("hand_card_discarded", seat=seat, card=inst, reason="limit")
     if len(w.sx[seat].hand) <= w.options.hand_limit:
         w.stack.pop()
+
 
 # --- event cards (§5.6) ----------------------------------------------------------------------
 def job_draw_event(w: AfrikanWork, j: Job) -> None:
@@ -264,8 +276,17 @@ def instant(w: AfrikanWork, seat: int, inst: str, e: dict[str, Any]) -> None:
     elif name == "peek_token":
         options = tuple(p for p in TREASURE_PLACES if q.top_token(w, p) is not None)
         if options:
-            w.push(job("choose", seat, what=card, card=inst, options=options, optional=False,
-                       left=min(int(e["count"]), len(options))))
+            w.push(
+                job(
+                    "choose",
+                    seat,
+                    what=card,
+                    card=inst,
+                    options=options,
+                    optional=False,
+                    left=min(int(e["count"]), len(options)),
+                )
+            )
     elif name == "swap_token_stack":
         here = pawn.node
         if here in TREASURE_PLACES and q.top_token(w, here) is not None:  # edge 48
@@ -383,6 +404,7 @@ def black_magic(w: AfrikanWork, seat: int, other: int) -> None:
             turn.capture_check(w, s)
     turn.cut_movement(w, seat)
 
+
 # --- penalties (§5.16, §5.17) ---------------------------------------------------------------
 def apply_penalty(w: AfrikanWork, seat: int, e: dict[str, Any], source: str) -> None:
     name = e["effect"]
@@ -395,31 +417,68 @@ def apply_penalty(w: AfrikanWork, seat: int, e: dict[str, Any], source: str) -> 
         w.emit("paid", seat=seat, payee=None, amount=amount, reason=source)
     elif name in ("lose_money", "lose_money_half"):
         mode = "half" if name == "lose_money_half" else "amount"
-        w.push(job("robbery", seat, mode=mode, amount=int(e.get("amount", 0)), token=False, robbery=True,
-                   to=None, tried=(), keep=None, reason=source))
+        w.push(
+            job(
+                "robbery",
+                seat,
+                mode=mode,
+                amount=int(e.get("amount", 0)),
+                token=False,
+                robbery=True,
+                to=None,
+                tried=(),
+                keep=None,
+                reason=source,
+            )
+        )
     elif name == "lose_card":
         ctype, immune = e["card_type"], q.has_char(w, seat, "ally_loss_immunity") is not None
-        pool = [i for i in w.sx[seat].cards
-                if (card_type(card_id(i)) == ctype or (ctype == "not_skill" and card_type(card_id(i)) != "skill"))
-                and not (immune and card_type(card_id(i)) == "ally")]
+        pool = [
+            i
+            for i in w.sx[seat].cards
+            if (card_type(card_id(i)) == ctype or (ctype == "not_skill" and card_type(card_id(i)) != "skill"))
+            and not (immune and card_type(card_id(i)) == "ally")
+        ]
         if not pool:
             w.emit("penalty_void", seat=seat, card=source)
         elif e["selection"] == "random":
             lose_card(w, seat, w.rng("loss").choice(pool), "random")
         else:
             options = tuple(dict.fromkeys(card_id(i) for i in pool))
-            w.push(job("choose", seat, what="devil_in_the_night", card=None, options=options, optional=False,
-                       left=1))
+            w.push(
+                job(
+                    "choose",
+                    seat,
+                    what="devil_in_the_night",
+                    card=None,
+                    options=options,
+                    optional=False,
+                    left=1,
+                )
+            )
 
 
 def job_lose_turns(w: AfrikanWork, j: Job) -> None:
     seat, n, tried = j.seat, j["n"], j["tried"]
     if n >= 2 and "first_aid" not in tried and (fa := q.usable(w, seat, "first_aid", "p")):
-        windows.announce(w, seat, fa, "p", ok=j.but(n=n - 1, tried=(*tried, "first_aid")),
-                         ko=j.but(tried=(*tried, "first_aid")))
+        windows.announce(
+            w,
+            seat,
+            fa,
+            "p",
+            ok=j.but(n=n - 1, tried=(*tried, "first_aid")),
+            ko=j.but(tried=(*tried, "first_aid")),
+        )
         return
-    if n == 1 and j["source"] == "danger" and "cook" not in tried and (cook := q.usable(w, seat, "cook", "p")):
-        windows.announce(w, seat, cook, "p", ok=j.but(n=0, tried=(*tried, "cook")), ko=j.but(tried=(*tried, "cook")))
+    if (
+        n == 1
+        and j["source"] == "danger"
+        and "cook" not in tried
+        and (cook := q.usable(w, seat, "cook", "p"))
+    ):
+        windows.announce(
+            w, seat, cook, "p", ok=j.but(n=0, tried=(*tried, "cook")), ko=j.but(tried=(*tried, "cook"))
+        )
         return
     if n <= 0:
         return
@@ -434,20 +493,25 @@ def job_robbery(w: AfrikanWork, j: Job) -> None:
     """Money lost to a robber, a duel or a robbery card, with Money belt / Bookkeeping (§5.14)."""
     seat = j.seat
     cash = w.pawns[seat].cash
-    loss = cash if j["mode"] == "all" else min(j["amount"], cash) if j["mode"] == "amount" else cash // 200 * 100
+    loss = (
+        cash if j["mode"] == "all" else min(j["amount"], cash) if j["mode"] == "amount" else cash // 200 * 100
+    )
     keep = j["keep"]
     if keep is None:
         keep = 0
         for card, amount, ok in (("bookkeeping", 200, j["token"]), ("money_belt", 100, True)):
             inst = q.usable(w, seat, card, "p") if ok and card not in j["tried"] else None
             if inst and loss > max(0, cash - amount):
-                windows.announce(w, seat, inst, "p", ok=j.but(keep=amount), ko=j.but(tried=(*j["tried"], card)))
+                windows.announce(
+                    w, seat, inst, "p", ok=j.but(keep=amount), ko=j.but(tried=(*j["tried"], card))
+                )
                 return
     lost = min(loss, max(0, cash - keep))
     w.add_cash(seat, -lost)
     if j["to"] is not None:
         w.add_cash(j["to"], lost)
     w.emit("robbed", seat=seat, lost=lost, kept=keep, taker=j["to"], reason=j["reason"])
+
 
 # --- peeks and stacks ------------------------------------------------------------------------
 def peek(w: AfrikanWork, seat: int, place: str, how: str) -> None:
@@ -457,6 +521,7 @@ def peek(w: AfrikanWork, seat: int, place: str, how: str) -> None:
         w.set_sx(seat, peeks=(*w.sx[seat].peeks, tid))
     w.emit("peeked", seat=seat, place=place, how=how)
     w.emit("peek_result", seat, seat=seat, place=place, token=content_id(tid, w.kind(tid)))
+
 
 # --- Phase 2 (§5.4 step 6, §5.8, §5.9) and own-turn actions -----------------------------------
 def act_cards(w: AfrikanWork, seat: int, action: Any) -> None:
@@ -539,8 +604,18 @@ def job_draw_keep(w: AfrikanWork, j: Job) -> None:
             gain_card(w, j.seat, inst, True, j["card"])
         return
     w.emit("cards_drawn", seat=j.seat, cards=drawn, reason=j["card"])
-    w.push(job("choose", j.seat, what=j["card"], card=None, options=tuple(card_id(i) for i in drawn),
-               optional=False, left=1, drawn=drawn))
+    w.push(
+        job(
+            "choose",
+            j.seat,
+            what=j["card"],
+            card=None,
+            options=tuple(card_id(i) for i in drawn),
+            optional=False,
+            left=1,
+            drawn=drawn,
+        )
+    )
 
 
 def job_tinned_food(w: AfrikanWork, j: Job) -> None:

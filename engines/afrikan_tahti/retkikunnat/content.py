@@ -49,8 +49,11 @@ RESPONSES: dict[str, frozenset[str]] = {
     timing: frozenset(i for i, c in EVT.items() if timing in c.get("timing", ()))
     for timing in ("response:card_use", "response:hand_card", "response:duel_defender_lost")
 }
-WINDOW_TIMING = {"sabotage": "response:card_use", "gotcha": "response:hand_card",
-                 "rescue": "response:duel_defender_lost"}
+WINDOW_TIMING = {
+    "sabotage": "response:card_use",
+    "gotcha": "response:hand_card",
+    "rescue": "response:duel_defender_lost",
+}
 #: the cards a window of each kind accepts
 WINDOW_CARDS: dict[str, frozenset[str]] = {w: RESPONSES[t] for w, t in WINDOW_TIMING.items()}
 
@@ -98,8 +101,11 @@ ACTIVE: dict[str, str] = {
 }
 DISCARD_USES = frozenset(c for c in EXP if any(ab["use"] == "discard" for ab in EXP[c]["abilities"]))
 #: cards whose ``use`` command is given in Phase 2 of the owner's turn
-PHASE2_USES = frozenset(c for c, e in ACTIVE.items() if e in (
-    "extra_steps", "peek_token", "draw_expedition", "low_roll_bonus", "cancel_lost_turn"))
+PHASE2_USES = frozenset(
+    c
+    for c, e in ACTIVE.items()
+    if e in ("extra_steps", "peek_token", "draw_expedition", "low_roll_bonus", "cancel_lost_turn")
+)
 
 
 def card_type(card: str) -> str:

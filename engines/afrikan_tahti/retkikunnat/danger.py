@@ -65,8 +65,13 @@ def start_danger(w: AfrikanWork, seat: int, source: str, slave: bool) -> None:
             w.push(job("lose_turns", seat, n=SLAVE_COAST_LOST_TURNS, source="slave_coast", tried=()))
         return
     w.resolving.append(inst)
-    w.emit("danger_card", seat=seat, card=inst, source=source,
-           requires=tuple(sorted(DNG[card_id(inst)]["requires"].items())))
+    w.emit(
+        "danger_card",
+        seat=seat,
+        card=inst,
+        source=source,
+        requires=tuple(sorted(DNG[card_id(inst)]["requires"].items())),
+    )
     w.push(job("danger", seat, card=inst, stage="drawn", dice=(), source=source, slave=slave))
 
 
@@ -87,7 +92,9 @@ def answer_danger(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
             inst = q.inst(w, seat, "dynamite")
             assert inst is not None
             ko = job("danger_eval", seat) if j["stage"] == "rolled" else None
-            windows.announce(w, seat, inst, "a", ok=job("danger_pass", seat, reason="dynamite"), ko=ko, discard=True)
+            windows.announce(
+                w, seat, inst, "a", ok=job("danger_pass", seat, reason="dynamite"), ko=ko, discard=True
+            )
         case Reroll("doctor", dice):
             w.mark_used(seat, "@doctor")
             w.emit("card_used", seat=seat, card="doctor", ability="reroll_danger_dice", discard=False)
@@ -96,8 +103,14 @@ def answer_danger(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
         case Reroll(card, dice):
             inst = q.inst(w, seat, card)
             assert inst is not None
-            windows.announce(w, seat, inst, "p", ok=job("danger_reroll", seat, dice=dice, card=card),
-                             ko=job("danger_eval", seat))
+            windows.announce(
+                w,
+                seat,
+                inst,
+                "p",
+                ok=job("danger_reroll", seat, dice=dice, card=card),
+                ko=job("danger_eval", seat),
+            )
         case RerollDone():
             danger_fail(w)
         case Use(("medical_kit" | "survival") as card, _):
@@ -105,8 +118,14 @@ def answer_danger(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
             inst = q.inst(w, seat, card)
             assert inst is not None
             cost = SURVIVAL_PRICE if card == "survival" else 0
-            windows.announce(w, seat, inst, "a", ok=job("penalty_cancel", seat, cost=cost, card=card),
-                             discard=card == "medical_kit")
+            windows.announce(
+                w,
+                seat,
+                inst,
+                "a",
+                ok=job("penalty_cancel", seat, cost=cost, card=card),
+                discard=card == "medical_kit",
+            )
         case Pass():
             w.stack.pop()
 
@@ -166,8 +185,9 @@ def danger_fail(w: AfrikanWork) -> None:
     if dj["slave"]:
         w.push(job("lose_turns", seat, n=SLAVE_COAST_LOST_TURNS, source="slave_coast", tried=()))
     w.push(job("penalty", seat, card=card_id(dj["card"]), i=0))
-    if q.usable(w, seat, "medical_kit", "a") or (q.usable(w, seat, "survival", "a")
-                                                 and w.pawns[seat].cash >= SURVIVAL_PRICE):
+    if q.usable(w, seat, "medical_kit", "a") or (
+        q.usable(w, seat, "survival", "a") and w.pawns[seat].cash >= SURVIVAL_PRICE
+    ):
         w.push(dj.but(stage="failed"))
 
 
@@ -190,6 +210,7 @@ def job_penalty_cancel(w: AfrikanWork, j: Job) -> None:
     if w.stack and w.stack[-1].kind == "penalty":
         w.stack.pop()
     w.emit("penalty_cancelled", seat=j.seat, card=j["card"], paid=j["cost"])
+
 
 # --- §5.20 the gem roll --------------------------------------------------------------------
 def gem_roll(w: AfrikanWork, seat: int) -> None:

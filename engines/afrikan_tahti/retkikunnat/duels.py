@@ -42,8 +42,20 @@ def split_items(items: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
 def start_duel(w: AfrikanWork, seat: int, action: Duel) -> None:
     w.tx = replace(w.tx, action="duel")
     w.emit("duel", attacker=seat, defender=action.seat, target=action.target)
-    w.push(job("duel", action.seat, attacker=seat, defender=action.seat, target=action.target,
-               stage="defender_roll", ddice=(), adice=(), face=None, k=None))
+    w.push(
+        job(
+            "duel",
+            action.seat,
+            attacker=seat,
+            defender=action.seat,
+            target=action.target,
+            stage="defender_roll",
+            ddice=(),
+            adice=(),
+            face=None,
+            k=None,
+        )
+    )
 
 
 def answer_duel(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
@@ -58,8 +70,14 @@ def answer_duel(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
         case Reroll(card, dice):
             inst = q.inst(w, seat, card)
             assert inst is not None
-            windows.announce(w, seat, inst, "p", ok=job("duel_reroll", seat, dice=dice, card=card),
-                             ko=job("duel_eval", seat, done=False))
+            windows.announce(
+                w,
+                seat,
+                inst,
+                "p",
+                ok=job("duel_reroll", seat, dice=dice, card=card),
+                ko=job("duel_eval", seat, done=False),
+            )
         case RerollDone():
             duel_eval(w, True)
 
@@ -93,9 +111,16 @@ def duel_eval(w: AfrikanWork, done: bool) -> None:
 def duel_over(w: AfrikanWork, j: Job, attacker_wins: bool) -> None:
     w.stack.pop()
     attacker, defender, target = j["attacker"], j["defender"], j["target"]
-    w.emit("duel_result", attacker=attacker, defender=defender, target=target,
-           winner=attacker if attacker_wins else defender, face=j["face"], k=j["k"],
-           hits=j["adice"].count(j["face"]) if j["face"] else 0)
+    w.emit(
+        "duel_result",
+        attacker=attacker,
+        defender=defender,
+        target=target,
+        winner=attacker if attacker_wins else defender,
+        face=j["face"],
+        k=j["k"],
+        hits=j["adice"].count(j["face"]) if j["face"] else 0,
+    )
     turn.end_turn(w)  # §5.12 step 7
     if attacker_wins:
         w.push(job("duel_apply", attacker, attacker=attacker, defender=defender, target=target))
@@ -110,8 +135,20 @@ def job_duel_apply(w: AfrikanWork, j: Job) -> None:
     d = w.pawns[defender]
     if kind == "money" and d.cash > 0:
         w.push(job("lose_turns", defender, n=1, source="duel", tried=()))
-        w.push(job("robbery", defender, mode="amount", amount=int(arg), token=False, robbery=True,
-                   to=attacker, tried=(), keep=None, reason="duel"))
+        w.push(
+            job(
+                "robbery",
+                defender,
+                mode="amount",
+                amount=int(arg),
+                token=False,
+                robbery=True,
+                to=attacker,
+                tried=(),
+                keep=None,
+                reason="duel",
+            )
+        )
         return
     if kind == "card" and (inst := q.inst(w, defender, arg)) is not None:
         w.push(job("lose_turns", defender, n=1, source="duel", tried=()))
@@ -132,6 +169,7 @@ def job_duel_apply(w: AfrikanWork, j: Job) -> None:
 
 def job_duel_void(w: AfrikanWork, j: Job) -> None:
     w.emit("duel_void", attacker=j["attacker"], defender=j["defender"], reason="rescued")
+
 
 # --- trading -------------------------------------------------------------------------------
 def offer(w: AfrikanWork, seat: int, action: Offer) -> None:

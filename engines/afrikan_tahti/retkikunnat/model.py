@@ -188,4 +188,3 @@ class XView:
     danger: DangerView | None
     duel: DuelView | None
     offer: OfferView | None
-

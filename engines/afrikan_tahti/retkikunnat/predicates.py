@@ -52,8 +52,21 @@ MAX_OFFERS = 2  # [decided] proposals per turn, so that a turn always ends
 DUEL_MONEY = (200, 400, 600)
 _EVT_COPIES: dict[str, int] = {c: int(v.get("copies", 1)) for c, v in EVT.items()}
 #: the jobs someone must answer (the others run by themselves)
-PROMPTS = frozenset({"window", "danger", "duel", "offer", "choose", "reveal", "exchange", "lost_turn",
-                     "hand_discard", "limit_discard", "market_day"})
+PROMPTS = frozenset(
+    {
+        "window",
+        "danger",
+        "duel",
+        "offer",
+        "choose",
+        "reveal",
+        "exchange",
+        "lost_turn",
+        "hand_discard",
+        "limit_discard",
+        "market_day",
+    }
+)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -71,8 +84,9 @@ def first_places(node: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def sea_reach(voyage_leg: tuple[str, ...], at: int, steps: int, visited: frozenset[str],
-              stop_hazards: bool) -> int:
+def sea_reach(
+    voyage_leg: tuple[str, ...], at: int, steps: int, visited: frozenset[str], stop_hazards: bool
+) -> int:
     """How far (index on the leg path) a sail of up to ``steps`` from index ``at`` gets (M2, M4)."""
     end = at
     while end - at < steps and end < len(voyage_leg) - 1:
@@ -129,8 +143,7 @@ def complete(w: AfrikanWork, seat: int) -> bool:
 
 
 def card_limit(w: AfrikanWork, seat: int) -> int:
-    return w.options.expedition_card_limit + sum(
-        1 for i in w.sx[seat].cards if card_id(i) in CARD_LIMIT)
+    return w.options.expedition_card_limit + sum(1 for i in w.sx[seat].cards if card_id(i) in CARD_LIMIT)
 
 
 def over_limit(w: AfrikanWork, seat: int) -> bool:
@@ -147,9 +160,11 @@ def exposed(w: AfrikanWork, seat: int, inst: str) -> bool:
 
 def rerolls(w: AfrikanWork, seat: int, scopes: tuple[str, ...]) -> list[tuple[str, int]]:
     """(card or "doctor", dice) rerolls ``seat`` may use now with one of ``scopes``."""
-    out = [(card_id(i), REROLLS[card_id(i)][0]) for i in w.sx[seat].cards
-           if card_id(i) in REROLLS and REROLLS[card_id(i)][1] in scopes
-           and not is_used(w, seat, i, "p")]
+    out = [
+        (card_id(i), REROLLS[card_id(i)][0])
+        for i in w.sx[seat].cards
+        if card_id(i) in REROLLS and REROLLS[card_id(i)][1] in scopes and not is_used(w, seat, i, "p")
+    ]
     if "danger" in scopes and has_char(w, seat, "reroll_danger_dice") and "@doctor" not in w.sx[seat].used:
         out.append(("doctor", 1))
     return out
@@ -260,7 +275,9 @@ def menu(w: AfrikanWork, seat: int) -> MoveMenu:
                 end = sea_reach(path, 0, sea_steps, visited, pass_through)
                 sea.extend((path[i], dest, i) for i in range(1, end) if path[i] in others)
     stop_here = node in PLACE_SET or node in others
-    return MoveMenu(dests, tuple(boards), stop_here, sea=tuple(sea), land_steps=land_steps, sea_steps=sea_steps)
+    return MoveMenu(
+        dests, tuple(boards), stop_here, sea=tuple(sea), land_steps=land_steps, sea_steps=sea_steps
+    )
 
 
 # --- tokens, duels, trading -----------------------------------------------------------------
@@ -276,8 +293,11 @@ def duel_targets(w: AfrikanWork, seat: int, other: int) -> list[str]:
         out.append("star")
     if "horseshoe" in kinds:
         out.append("horseshoe")
-    out.extend(f"card:{card_id(i)}" for i in w.sx[other].cards
-               if stealable(card_id(i)) and EXP[card_id(i)]["type"] != "skill")
+    out.extend(
+        f"card:{card_id(i)}"
+        for i in w.sx[other].cards
+        if stealable(card_id(i)) and EXP[card_id(i)]["type"] != "skill"
+    )
     out.extend(f"money:{m}" for m in DUEL_MONEY if m <= d.cash)
     return list(dict.fromkeys(out))
 
@@ -325,5 +345,8 @@ def prompt_seats(w: AfrikanWork) -> tuple[int, ...]:
 
 def binocular_places(w: AfrikanWork, seat: int) -> list[str]:
     node = w.pawns[seat].node
-    return [p for p in TREASURE_PLACES if top_token(w, p) is not None and node is not None
-            and DIST_LAND[p].get(node, 99) <= 6]
+    return [
+        p
+        for p in TREASURE_PLACES
+        if top_token(w, p) is not None and node is not None and DIST_LAND[p].get(node, 99) <= 6
+    ]

@@ -157,14 +157,16 @@ def check(state: State, seat: Seat, action: Any) -> None:
     w = snapshot(state)
     j = w.top()
     if seat not in q.prompt_seats(w):
-        raise IllegalAction("not_your_turn" if j is None else "not_asked", turn=state.turn,
-                            prompt=j.kind if j else None)
+        raise IllegalAction(
+            "not_your_turn" if j is None else "not_asked", turn=state.turn, prompt=j.kind if j else None
+        )
     if j is not None:
         need(isinstance(action, PROMPT_X[j.kind]), "wrong_prompt", prompt=j.kind)
         CHECKS[j.kind](w, j, seat, action)
     else:
         need(isinstance(action, PHASE_X[state.phase]), "wrong_phase", phase=state.phase)
         check_phase(w, seat, action)
+
 
 # prompts
 def check_window(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
@@ -201,7 +203,9 @@ def check_danger(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
             need(stage == "failed", "wrong_stage", stage=stage)
 
 
-def check_reroll(w: AfrikanWork, seat: int, card: str, dice: tuple[int, ...], scopes: tuple[str, ...]) -> None:
+def check_reroll(
+    w: AfrikanWork, seat: int, card: str, dice: tuple[int, ...], scopes: tuple[str, ...]
+) -> None:
     options = dict(q.rerolls(w, seat, scopes))
     need(card in options, "card_not_usable", card=card)
     need(len(dice) <= options[card], "too_many_dice", most=options[card])
@@ -260,6 +264,7 @@ def check_limit_discard(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
 def check_market_day(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
     pass
 
+
 # phases
 def check_phase(w: AfrikanWork, seat: int, action: Any) -> None:
     pawn = w.pawns[seat]
@@ -289,8 +294,10 @@ def check_phase(w: AfrikanWork, seat: int, action: Any) -> None:
         case RerollMove() | Adjust():
             card = "compass" if isinstance(action, RerollMove) else "maps"
             move, mv = w.move, w.tx.mv
-            need(move is not None and mv is not None and mv.kind == "die" and move.arrived == "start",
-                 "not_after_roll")
+            need(
+                move is not None and mv is not None and mv.kind == "die" and move.arrived == "start",
+                "not_after_roll",
+            )
             need(card not in w.tx.mods and "maps" not in w.tx.mods, "already_adjusted")
             need(q.usable(w, seat, card, "a"), "card_not_usable", card=card)
             if isinstance(action, Adjust):
@@ -370,8 +377,11 @@ def check_use(w: AfrikanWork, seat: int, card: str, arg: str | None) -> None:
     need(q.usable(w, seat, card, "a"), "card_used", card=card)
     pawn = w.pawns[seat]
     if name == "peek_token":
-        places = q.binocular_places(w, seat) if card == "binoculars" else [
-            p for p in w.tx.places if q.top_token(w, p) is not None]
+        places = (
+            q.binocular_places(w, seat)
+            if card == "binoculars"
+            else [p for p in w.tx.places if q.top_token(w, p) is not None]
+        )
         need(arg in places, "not_a_target", place=arg)
         return
     need(arg is None, "bad_argument")
@@ -384,8 +394,11 @@ def check_use(w: AfrikanWork, seat: int, card: str, arg: str | None) -> None:
             need(pawn.voyage is None, "at_sea")
         elif terrain == "sea":
             need(pawn.voyage is not None or pawn.node in PORTS, "not_at_sea")
-            need(pawn.voyage is not None or pawn.cash >= q.sea_fare(w, seat), "cannot_afford",
-                 price=q.sea_fare(w, seat))
+            need(
+                pawn.voyage is not None or pawn.cash >= q.sea_fare(w, seat),
+                "cannot_afford",
+                price=q.sea_fare(w, seat),
+            )
     elif name == "cancel_lost_turn":
         need(pawn.lost_turns > 0, "no_lost_turns")
 
@@ -407,8 +420,11 @@ def check_play(w: AfrikanWork, seat: int, card: str, arg: str | None) -> None:
             need(pawn.voyage is None, "at_sea")
         else:  # Tailwind at a port needs a paid leg
             need(pawn.voyage is not None or pawn.node in PORTS, "not_at_sea")
-            need(pawn.voyage is not None or pawn.cash >= q.sea_fare(w, seat), "cannot_afford",
-                 price=q.sea_fare(w, seat))
+            need(
+                pawn.voyage is not None or pawn.cash >= q.sea_fare(w, seat),
+                "cannot_afford",
+                price=q.sea_fare(w, seat),
+            )
     else:
         raise IllegalAction("cannot_play_now", card=card)
 
@@ -425,6 +441,7 @@ def check_offer_action(w: AfrikanWork, seat: int, action: Offer) -> None:
         need(money % 100 == 0 and money <= w.pawns[s].cash, "not_enough_money", seat=s)
         for c in cards:
             need(q.inst(w, s, c) and tradeable(c), "not_tradeable", card=c, seat=s)
+
 
 # --- candidates -------------------------------------------------------------------------------
 def candidates(state: State, seat: Seat) -> tuple[Any, ...]:
@@ -444,8 +461,16 @@ def prompt_candidates(w: AfrikanWork, j: Job, seat: int) -> list[Any]:
         return [Pass(), *(Play(c) for c in hand if c in WINDOW_CARDS[j["kind"]])]
     if kind == "danger":
         scopes: tuple[str, ...] = DANGER_SCOPES
-        return [Roll(), Play("bribe"), Use("dynamite"), Use("medical_kit"), Use("survival"), Pass(),
-                RerollDone(), *reroll_candidates(w, seat, scopes)]
+        return [
+            Roll(),
+            Play("bribe"),
+            Use("dynamite"),
+            Use("medical_kit"),
+            Use("survival"),
+            Pass(),
+            RerollDone(),
+            *reroll_candidates(w, seat, scopes),
+        ]
     if kind == "duel":
         scopes = DEFENCE_SCOPES if j["stage"].startswith("defender") else ATTACK_SCOPES
         return [Roll(), RerollDone(), *reroll_candidates(w, seat, scopes)]
@@ -481,10 +506,18 @@ def phase_candidates(w: AfrikanWork, seat: int) -> list[Any]:
     phase = w.phase
     mine = sorted({card_id(i) for i in w.sx[seat].cards})
     hand = sorted({card_id(h) for h in w.sx[seat].hand})
-    own: list[Any] = [*(Hold(c) for c in mine if c in PASSIVE_CARDS), *(Unhold(c) for c in mine if c in PASSIVE_CARDS)]
+    own: list[Any] = [
+        *(Hold(c) for c in mine if c in PASSIVE_CARDS),
+        *(Unhold(c) for c in mine if c in PASSIVE_CARDS),
+    ]
     if "sabotage" in hand:
-        own.extend(Play("sabotage", f"seat{s}:{card_id(i)}") for s in range(w.players) if s != seat
-                   for i in w.sx[s].cards if q.exposed(w, s, i))
+        own.extend(
+            Play("sabotage", f"seat{s}:{card_id(i)}")
+            for s in range(w.players)
+            if s != seat
+            for i in w.sx[s].cards
+            if q.exposed(w, s, i)
+        )
     if phase == CHARACTER:
         return [Character(c) for c in CHARACTERS]
     if phase == SETUP:
@@ -513,8 +546,17 @@ def phase_candidates(w: AfrikanWork, seat: int) -> list[Any]:
                 else:
                     uses.append(Use(c))
         plays = [Play(c) for c in hand if c in ("forced_march", "tailwind")]
-        return [EndPhase(), *uses, *(Sell(c) for c in mine), *(Discard(c) for c in mine), *plays, *swaps,
-                Peek(), BuyDiscard(), *own]
+        return [
+            EndPhase(),
+            *uses,
+            *(Sell(c) for c in mine),
+            *(Discard(c) for c in mine),
+            *plays,
+            *swaps,
+            Peek(),
+            BuyDiscard(),
+            *own,
+        ]
     if phase == PHASE3:
         out = [EndPhase(), Flip(), FlipRoll(), *swaps, Peek(), *own]
         for other in q.same_node(w, seat):
@@ -524,6 +566,7 @@ def phase_candidates(w: AfrikanWork, seat: int) -> list[Any]:
         return out
     return []
 
+
 # --- information (§9) ------------------------------------------------------------------------
 def view(state: State, seat: Seat | None) -> View:
     w = snapshot(state)
@@ -531,29 +574,46 @@ def view(state: State, seat: Seat | None) -> View:
     assert x is not None
     kinds = dict(state.contents)
     down = {t: TREASURE_PLACES[i] for i, st in enumerate(state.stacks) for t in st}
-    players = tuple(PlayerX(
-        character=sx.character, cards=sx.cards,
-        used=tuple(dict.fromkeys(u.rpartition(":")[0] for u in sx.used if not u.startswith("@"))),
-        held=sx.held, hand_count=len(sx.hand), complete=q.complete(w, s), card_limit=q.card_limit(w, s))
-        for s, sx in enumerate(x.seats))
+    players = tuple(
+        PlayerX(
+            character=sx.character,
+            cards=sx.cards,
+            used=tuple(dict.fromkeys(u.rpartition(":")[0] for u in sx.used if not u.startswith("@"))),
+            held=sx.held,
+            hand_count=len(sx.hand),
+            complete=q.complete(w, s),
+            card_limit=q.card_limit(w, s),
+        )
+        for s, sx in enumerate(x.seats)
+    )
     mine = x.seats[seat] if seat is not None else None
     j = w.top()
     xv = XView(
-        players=players, hand=mine.hand if mine else (),
+        players=players,
+        hand=mine.hand if mine else (),
         peeks=tuple((down[t], content_id(t, kinds[t])) for t in (mine.peeks if mine else ()) if t in down),
         known=tuple((down[t], content_id(t, kinds[t])) for t in x.known if t in down),
         decks=tuple((d.name, len(d.draw)) for d in (x.expedition, x.event, x.danger)),
         discards=tuple((d.name, d.discard) for d in (x.expedition, x.event, x.danger)),
-        rain=x.rain is not None, threshold=q.threshold(w), gem_roll=q.gem_roll_allowed(w),
-        declared=x.turn.declared, die=x.turn.die, phase3=x.turn.action, resolving=x.resolving,
+        rain=x.rain is not None,
+        threshold=q.threshold(w),
+        gem_roll=q.gem_roll_allowed(w),
+        declared=x.turn.declared,
+        die=x.turn.die,
+        phase3=x.turn.action,
+        resolving=x.resolving,
         allowance=_allowance(w) if state.phase == MOVE and state.move is not None else None,
         prompt=prompt_view(w, j, seat) if j and state.phase != OVER else None,
         danger=_danger_view(j) if j and j.kind == "danger" else None,
         duel=_duel_view(j) if j and j.kind == "duel" else None,
         offer=OfferView(j["by"], j.seat, j["give"], j["get"]) if j and j.kind == "offer" else None,
     )
-    return replace(base.view(state, seat), to_act=to_act(state), prompt=j.kind if j and state.phase != OVER else None,
-                   x=xv)
+    return replace(
+        base.view(state, seat),
+        to_act=to_act(state),
+        prompt=j.kind if j and state.phase != OVER else None,
+        x=xv,
+    )
 
 
 def prompt_view(w: AfrikanWork, j: Job, seat: int | None) -> PromptView:
@@ -562,9 +622,15 @@ def prompt_view(w: AfrikanWork, j: Job, seat: int | None) -> PromptView:
     what = j.get("kind") if j.kind == "window" else j.get("stage") or j.get("what")
     if j.kind == "exchange":
         what = j["what"]
-    return PromptView(kind=j.kind, seats=q.prompt_seats(w), what=what, card=card,
-                      owner=j.seat, options=tuple(j.get("options") or ()) if j.kind == "choose" else (),
-                      target=j.get("target") if j.kind == "window" else None)
+    return PromptView(
+        kind=j.kind,
+        seats=q.prompt_seats(w),
+        what=what,
+        card=card,
+        owner=j.seat,
+        options=tuple(j.get("options") or ()) if j.kind == "choose" else (),
+        target=j.get("target") if j.kind == "window" else None,
+    )
 
 
 def hidden_tokens(state: State, seat: Seat | None) -> frozenset[str]:
@@ -596,15 +662,27 @@ def _allowance(w: AfrikanWork) -> tuple[int, int] | None:
 
 
 def _danger_view(j: Job) -> DangerView:
-    return DangerView(j.seat, j["card"], j["stage"], j["dice"], tuple(sorted(DNG[card_id(j["card"])]["requires"].items())))
+    return DangerView(
+        j.seat, j["card"], j["stage"], j["dice"], tuple(sorted(DNG[card_id(j["card"])]["requires"].items()))
+    )
 
 
 def _duel_view(j: Job) -> DuelView:
-    return DuelView(j["attacker"], j["defender"], j["target"], j["stage"], j["ddice"], j["adice"], j["face"], j["k"])
+    return DuelView(
+        j["attacker"], j["defender"], j["target"], j["stage"], j["ddice"], j["adice"], j["face"], j["k"]
+    )
 
 
 CHECKS: dict[str, Callable[[AfrikanWork, Job, int, Any], None]] = {
-    "window": check_window, "danger": check_danger, "duel": check_duel, "offer": check_offer,
-    "choose": check_choose, "reveal": check_reveal, "exchange": check_exchange, "lost_turn": check_lost_turn,
-    "hand_discard": check_hand_discard, "limit_discard": check_limit_discard, "market_day": check_market_day,
+    "window": check_window,
+    "danger": check_danger,
+    "duel": check_duel,
+    "offer": check_offer,
+    "choose": check_choose,
+    "reveal": check_reveal,
+    "exchange": check_exchange,
+    "lost_turn": check_lost_turn,
+    "hand_discard": check_hand_discard,
+    "limit_discard": check_limit_discard,
+    "market_day": check_market_day,
 }

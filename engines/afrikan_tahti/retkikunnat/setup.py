@@ -86,11 +86,18 @@ def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[
         raise ValueError("characters: one per seat")
     if not chars and options.character_assignment == "random":
         chars = list(rng_for(seed, 0, "characters").sample(CHARACTERS, players))
-    if any(c is not None and c not in CHARACTERS for c in chars) or \
-            len({c for c in chars if c}) != len([c for c in chars if c]):
+    if any(c is not None and c not in CHARACTERS for c in chars) or len({c for c in chars if c}) != len(
+        [c for c in chars if c]
+    ):
         raise ValueError("characters must be distinct character ids")
-    events: list[Event] = [ev("tokens_placed", places=TREASURE_PLACES, tokens=tuple(s[-1] for s in stacks),
-                              lower=tuple(s[0] for s in stacks) if not quick else ())]
+    events: list[Event] = [
+        ev(
+            "tokens_placed",
+            places=TREASURE_PLACES,
+            tokens=tuple(s[-1] for s in stacks),
+            lower=tuple(s[0] for s in stacks) if not quick else (),
+        )
+    ]
     cash = QUICK_START_CASH if quick else START_CASH
     if options.start_place == "random":
         rng = rng_for(seed, 0, "start")
@@ -103,14 +110,39 @@ def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[
         first = rng_for(seed, 0, "first").randrange(players)  # §3.3 step 9
     elif not 0 <= first < players:
         raise ValueError("first_seat must be a seat")
-    ext = Ext(seats=tuple(SeatX() for _ in range(players)), expedition=exp, event=evt, danger=dng,
-              ddice=tuple(presets.danger_dice), presets=presets.stored())
+    ext = Ext(
+        seats=tuple(SeatX() for _ in range(players)),
+        expedition=exp,
+        event=evt,
+        danger=dng,
+        ddice=tuple(presets.danger_dice),
+        presets=presets.stored(),
+    )
     state = State(
-        seed=seed, ply=0, players=players, options=options, phase=CHARACTER, turn=0, first_seat=first,
-        round=0, pawns=pawns, contents=tuple(contents), stacks=stacks, revealed=(), star_found=False,
-        capetown_claimed=None, move=None, flipped=False, last_roll=None, last_roller=None, winner=None,
-        end_reason=None, dice=tuple(presets.dice), preset_layout=tuple(sorted(layout.items())),
-        preset_first=presets.first_seat, ext=ext,
+        seed=seed,
+        ply=0,
+        players=players,
+        options=options,
+        phase=CHARACTER,
+        turn=0,
+        first_seat=first,
+        round=0,
+        pawns=pawns,
+        contents=tuple(contents),
+        stacks=stacks,
+        revealed=(),
+        star_found=False,
+        capetown_claimed=None,
+        move=None,
+        flipped=False,
+        last_roll=None,
+        last_roller=None,
+        winner=None,
+        end_reason=None,
+        dice=tuple(presets.dice),
+        preset_layout=tuple(sorted(layout.items())),
+        preset_first=presets.first_seat,
+        ext=ext,
     )
     w = AfrikanWork(state)
     for s, c in enumerate(chars):

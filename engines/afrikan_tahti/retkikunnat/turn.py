@@ -76,33 +76,69 @@ def handlers() -> tuple[dict[str, JobFn], dict[str, AnswerFn]]:
     every module of the expansion is loaded: they call each other)."""
     jobs: dict[str, JobFn] = {
         # the turn, movement, tokens (this module)
-        "undeclare": job_undeclare, "seaplane": job_seaplane, "compass": job_compass, "maps": job_maps,
-        "offer_move": job_offer_move, "serve_lost": job_serve_lost, "begin_turn": job_begin_turn,
-        "end_turn": job_end_turn, "turn_over": job_turn_over, "cash": job_cash, "phase2": job_phase2,
-        "phase3": job_phase3, "capture": job_capture, "not_captured": job_not_captured, "release": job_release,
-        "walk": job_walk, "walk_end": job_walk_end, "sail_end": job_sail_end, "seg_end": job_seg_end,
-        "flip_pay": job_flip_pay, "token": job_token, "gem": job_gem,
+        "undeclare": job_undeclare,
+        "seaplane": job_seaplane,
+        "compass": job_compass,
+        "maps": job_maps,
+        "offer_move": job_offer_move,
+        "serve_lost": job_serve_lost,
+        "begin_turn": job_begin_turn,
+        "end_turn": job_end_turn,
+        "turn_over": job_turn_over,
+        "cash": job_cash,
+        "phase2": job_phase2,
+        "phase3": job_phase3,
+        "capture": job_capture,
+        "not_captured": job_not_captured,
+        "release": job_release,
+        "walk": job_walk,
+        "walk_end": job_walk_end,
+        "sail_end": job_sail_end,
+        "seg_end": job_seg_end,
+        "flip_pay": job_flip_pay,
+        "token": job_token,
+        "gem": job_gem,
         # cards
-        "draw_event": cards.job_draw_event, "event_done": cards.job_event_done,
-        "lose_turns": cards.job_lose_turns, "robbery": cards.job_robbery, "extra": cards.job_extra,
-        "peek": cards.job_peek, "draw_keep": cards.job_draw_keep, "tinned_food": cards.job_tinned_food,
+        "draw_event": cards.job_draw_event,
+        "event_done": cards.job_event_done,
+        "lose_turns": cards.job_lose_turns,
+        "robbery": cards.job_robbery,
+        "extra": cards.job_extra,
+        "peek": cards.job_peek,
+        "draw_keep": cards.job_draw_keep,
+        "tinned_food": cards.job_tinned_food,
         # danger situations
-        "danger_reroll": danger.job_danger_reroll, "danger_eval": danger.job_danger_eval,
-        "danger_pass": danger.job_danger_pass, "danger_discard": danger.job_danger_discard,
-        "penalty": danger.job_penalty, "penalty_cancel": danger.job_penalty_cancel,
+        "danger_reroll": danger.job_danger_reroll,
+        "danger_eval": danger.job_danger_eval,
+        "danger_pass": danger.job_danger_pass,
+        "danger_discard": danger.job_danger_discard,
+        "penalty": danger.job_penalty,
+        "penalty_cancel": danger.job_penalty_cancel,
         # duels
-        "duel_reroll": duels.job_duel_reroll, "duel_eval": duels.job_duel_eval,
-        "duel_apply": duels.job_duel_apply, "duel_void": duels.job_duel_void,
+        "duel_reroll": duels.job_duel_reroll,
+        "duel_eval": duels.job_duel_eval,
+        "duel_apply": duels.job_duel_apply,
+        "duel_void": duels.job_duel_void,
         # windows and hand cards
-        "use_then": windows.job_use_then, "gotcha": windows.job_gotcha, "sabotage": windows.job_sabotage,
-        "rescue": windows.job_rescue, "hand_move": windows.job_hand_move, "bribe": windows.job_bribe,
+        "use_then": windows.job_use_then,
+        "gotcha": windows.job_gotcha,
+        "sabotage": windows.job_sabotage,
+        "rescue": windows.job_rescue,
+        "hand_move": windows.job_hand_move,
+        "bribe": windows.job_bribe,
         "surprise": windows.job_surprise,
     }
     answers: dict[str, AnswerFn] = {
-        "window": windows.answer_window, "reveal": windows.answer_reveal, "danger": danger.answer_danger,
-        "duel": duels.answer_duel, "offer": duels.answer_offer, "choose": cards.answer_choose,
-        "exchange": cards.answer_exchange, "lost_turn": answer_lost_turn,
-        "hand_discard": cards.answer_hand_discard, "limit_discard": cards.answer_limit_discard,
+        "window": windows.answer_window,
+        "reveal": windows.answer_reveal,
+        "danger": danger.answer_danger,
+        "duel": duels.answer_duel,
+        "offer": duels.answer_offer,
+        "choose": cards.answer_choose,
+        "exchange": cards.answer_exchange,
+        "lost_turn": answer_lost_turn,
+        "hand_discard": cards.answer_hand_discard,
+        "limit_discard": cards.answer_limit_discard,
         "market_day": cards.answer_market_day,
     }
     assert set(answers) == PROMPTS
@@ -169,8 +205,13 @@ def act(w: AfrikanWork, seat: int, action: Any) -> None:
         case Fly(to):
             assert pawn.node is not None
             fare = q.air_fare(w, seat)
-            w.tx = replace(w.tx, declared="fly", visited=(*w.tx.visited, to), moved=True,
-                           mv=MoveCtx("fly", "any", True, pawn.node))
+            w.tx = replace(
+                w.tx,
+                declared="fly",
+                visited=(*w.tx.visited, to),
+                moved=True,
+                mv=MoveCtx("fly", "any", True, pawn.node),
+            )
             w.pay(seat, fare)
             w.set_pawn(seat, node=to)
             w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=fare)
@@ -197,14 +238,22 @@ def act(w: AfrikanWork, seat: int, action: Any) -> None:
             inst = q.inst(w, seat, "maps")
             assert inst is not None
             w.tx = replace(w.tx, mods=(*w.tx.mods, "maps"))
-            windows.announce(w, seat, inst, "a", ok=job("maps", seat, delta=delta), ko=job("offer_move", seat))
+            windows.announce(
+                w, seat, inst, "a", ok=job("maps", seat, delta=delta), ko=job("offer_move", seat)
+            )
         case Flip():
             _code, price, _faces, shovel = q.flip_terms(w, seat)
             w.tx = replace(w.tx, action="flip")
             end_turn(w)
             if shovel:
-                windows.announce(w, seat, shovel, "p", ok=job("flip_pay", seat, price=price),
-                                 ko=job("flip_pay", seat, price=DISCOVERY_PRICE))
+                windows.announce(
+                    w,
+                    seat,
+                    shovel,
+                    "p",
+                    ok=job("flip_pay", seat, price=price),
+                    ko=job("flip_pay", seat, price=DISCOVERY_PRICE),
+                )
             else:
                 w.push(job("flip_pay", seat, price=price))
         case FlipRoll():
@@ -238,8 +287,9 @@ def job_seaplane(w: AfrikanWork, j: Job) -> None:
     leg = LEGS[(start, to)]
     w.add_cash(seat, -SEAPLANE_PRICE)
     w.set_pawn(seat, node=to, voyage=None)
-    w.tx = replace(w.tx, visited=(*w.tx.visited, *leg.path[1:]), moved=True,
-                   mv=MoveCtx("seaplane", "any", True, start))
+    w.tx = replace(
+        w.tx, visited=(*w.tx.visited, *leg.path[1:]), moved=True, mv=MoveCtx("seaplane", "any", True, start)
+    )
     w.emit("seaplane", seat=seat, start=start, dest=to, leg=leg.id, paid=SEAPLANE_PRICE)
     w.push(job("seg_end", seat))
     on_place(w, seat, to, stop=True)
@@ -269,11 +319,19 @@ def answer_lost_turn(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
     w.stack.pop()
     inst = q.inst(w, seat, "tinned_food")
     if isinstance(action, Use) and inst is not None:
-        windows.announce(w, seat, inst, "a", ok=job("tinned_food", seat, resume=True), ko=job("serve_lost", seat),
-                         discard=True)
+        windows.announce(
+            w,
+            seat,
+            inst,
+            "a",
+            ok=job("tinned_food", seat, resume=True),
+            ko=job("serve_lost", seat),
+            discard=True,
+        )
     else:
         serve_lost(w, seat)
         begin_turn(w)
+
 
 # --- setup ---------------------------------------------------------------------------------
 def choose_character(w: AfrikanWork, seat: int, character: str) -> None:
@@ -302,6 +360,7 @@ def next_setup_step(w: AfrikanWork) -> None:
     w.round = 1
     w.turn = w.first_seat
     begin_turn(w)
+
 
 # --- turn flow (§5.4) ----------------------------------------------------------------------
 def begin_turn(w: AfrikanWork) -> None:
@@ -390,12 +449,23 @@ def job_phase3(w: AfrikanWork, j: Job) -> None:
 def char_phase_options(w: AfrikanWork, seat: int) -> bool:
     node = w.pawns[seat].node
     return bool(
-        (q.has_char(w, seat, "swap_token_stack") and "@swap" not in w.sx[seat].used
-         and q.top_token(w, node) is not None)
-        or (q.has_char(w, seat, "peek_token") and "@peek" not in w.sx[seat].used
-            and q.top_token(w, node) is not None)
-        or (q.has_char(w, seat, "buy_from_discard") and "@buy" not in w.sx[seat].used
-            and node in PLACE_SET and w.decks["expedition"].discard))
+        (
+            q.has_char(w, seat, "swap_token_stack")
+            and "@swap" not in w.sx[seat].used
+            and q.top_token(w, node) is not None
+        )
+        or (
+            q.has_char(w, seat, "peek_token")
+            and "@peek" not in w.sx[seat].used
+            and q.top_token(w, node) is not None
+        )
+        or (
+            q.has_char(w, seat, "buy_from_discard")
+            and "@buy" not in w.sx[seat].used
+            and node in PLACE_SET
+            and w.decks["expedition"].discard
+        )
+    )
 
 
 def phase3_possible(w: AfrikanWork, seat: int) -> bool:
@@ -405,6 +475,7 @@ def phase3_possible(w: AfrikanWork, seat: int) -> bool:
         return True
     return bool(q.same_node(w, seat)) or char_phase_options(w, seat)
 
+
 # --- captures and releases ------------------------------------------------------------------
 def capture_check(w: AfrikanWork, seat: int) -> None:
     """H2 at the end of the turn's movement (end of Phase 2), or when an effect places a pawn."""
@@ -412,8 +483,15 @@ def capture_check(w: AfrikanWork, seat: int) -> None:
     if pawn.node not in HAZARDS or pawn.captured:
         return
     hazard = HAZARDS[pawn.node]
-    immune = next((i for c in ("camel", "guide") if (i := q.usable(w, seat, c, "p"))
-                   and hazard in (effect(c, "hazard_immunity") or {}).get("hazards", ())), None)
+    immune = next(
+        (
+            i
+            for c in ("camel", "guide")
+            if (i := q.usable(w, seat, c, "p"))
+            and hazard in (effect(c, "hazard_immunity") or {}).get("hazards", ())
+        ),
+        None,
+    )
     if immune:
         windows.announce(w, seat, immune, "p", ok=job("not_captured", seat), ko=job("capture", seat))
     else:
@@ -448,8 +526,14 @@ def release_roll(w: AfrikanWork, seat: int) -> None:
         w.emit("released", seat=seat)
         return
     hazard = HAZARDS[w.pawns[seat].node or ""]
-    card = next((i for c in ("old_salt", "tent", "swimming") if (i := q.usable(w, seat, c, "p"))
-                 and value in (e := _release(c))[0] and hazard in e[1]), None)
+    card = next(
+        (
+            i
+            for c in ("old_salt", "tent", "swimming")
+            if (i := q.usable(w, seat, c, "p")) and value in (e := _release(c))[0] and hazard in e[1]
+        ),
+        None,
+    )
     w.emit("still_captured", seat=seat)
     if card:
         windows.announce(w, seat, card, "p", ok=job("release", seat))
@@ -457,6 +541,7 @@ def release_roll(w: AfrikanWork, seat: int) -> None:
 
 def job_phase2(w: AfrikanWork, j: Job) -> None:
     enter_phase2(w, j.seat)
+
 
 # --- movement (§5.5) -------------------------------------------------------------------------
 def start_move(w: AfrikanWork, seat: int, kind: str, terrain: str, events: bool, steps: int) -> None:
@@ -530,15 +615,23 @@ def job_walk(w: AfrikanWork, j: Job) -> None:
     """One stretch of a land walk: up to the next place entered (whose events come first)."""
     seat, path = j.seat, j["path"]
     i = next((k for k, node in enumerate(path) if node in PLACE_SET), len(path) - 1)
-    seg, rest = path[:i + 1], path[i + 1:]
+    seg, rest = path[: i + 1], path[i + 1 :]
     start = w.pawns[seat].node
     move = w.move
     assert move is not None and w.tx.mv is not None
     w.set_pawn(seat, node=seg[-1])
     w.move = replace(move, steps=move.steps - len(seg), visited=(*move.visited, *seg), arrived="land")
     w.tx = replace(w.tx, visited=(*w.tx.visited, *seg), moved=True)
-    w.emit("moved", seat=seat, start=start, dest=seg[-1], path=seg, steps=len(seg), by="land",
-           how=cast(MoveCtx, w.tx.mv).kind)  # asserted above; w.tx was replaced since
+    w.emit(
+        "moved",
+        seat=seat,
+        start=start,
+        dest=seg[-1],
+        path=seg,
+        steps=len(seg),
+        by="land",
+        how=cast(MoveCtx, w.tx.mv).kind,
+    )  # asserted above; w.tx was replaced since
     w.push(job("walk", seat, path=rest) if rest else job("walk_end", seat))
     if seg[-1] in PLACE_SET:
         on_place(w, seat, seg[-1], stop=not rest)
@@ -561,20 +654,31 @@ def sail(w: AfrikanWork, seat: int, steps: int, upto: str | None = None) -> None
     v = pawn.voyage
     assert v is not None and w.move is not None and w.tx.mv is not None
     leg = LEGS[(v.origin, v.dest)]
-    end = sea_reach(leg.path, v.at, steps, frozenset(w.move.visited),
-                    w.options.hazard_trigger == "pass_through")
+    end = sea_reach(
+        leg.path, v.at, steps, frozenset(w.move.visited), w.options.hazard_trigger == "pass_through"
+    )
     if upto is not None:
         end = min(end, leg.path.index(upto, v.at))
-    path = leg.path[v.at + 1:end + 1]
+    path = leg.path[v.at + 1 : end + 1]
     used = end - v.at
     arrived = end == leg.steps
     node = leg.path[end]
     w.set_pawn(seat, node=node, voyage=None if arrived else replace(v, at=end))
-    w.move = replace(w.move, steps=steps - used if arrived else 0,
-                     visited=(*w.move.visited, *path), arrived="sea")
+    w.move = replace(
+        w.move, steps=steps - used if arrived else 0, visited=(*w.move.visited, *path), arrived="sea"
+    )
     w.tx = replace(w.tx, visited=(*w.tx.visited, *path), moved=w.tx.moved or used > 0)
-    w.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=path, steps=used, at=end,
-           arrived=arrived, how=cast(MoveCtx, w.tx.mv).kind)  # asserted above; w.tx was replaced since
+    w.emit(
+        "sailed",
+        seat=seat,
+        leg=v.leg,
+        dest=v.dest,
+        path=path,
+        steps=used,
+        at=end,
+        arrived=arrived,
+        how=cast(MoveCtx, w.tx.mv).kind,
+    )  # asserted above; w.tx was replaced since
     if arrived:
         w.push(job("sail_end", seat, paid=v.paid))
         on_place(w, seat, node, stop=True)
@@ -639,9 +743,9 @@ def cut_movement(w: AfrikanWork, seat: int) -> None:
     if w.tx.mv is None:
         return
     w.stack = [j for j in w.stack if j.kind not in MOVEMENT_JOBS]
-    i = next((k for k in range(len(w.stack) - 1, -1, -1) if w.stack[k].kind == "event_done"),
-             len(w.stack))
+    i = next((k for k in range(len(w.stack) - 1, -1, -1) if w.stack[k].kind == "event_done"), len(w.stack))
     w.stack.insert(i, job("seg_end", seat))
+
 
 # --- flips and tokens (§5.2, §5.14) --------------------------------------------------------
 def flip(w: AfrikanWork, seat: int, price: int, by: str) -> None:
@@ -700,14 +804,33 @@ def rob(w: AfrikanWork, seat: int, slave: bool) -> None:
     """A robber token (§5.14 step 3, 7): all cash, less Bookkeeping / Money belt; Slave Coast."""
     if slave:
         w.push(job("lose_turns", seat, n=SLAVE_COAST_LOST_TURNS, source="slave_coast", tried=()))
-    w.push(job("robbery", seat, mode="all", amount=0, token=True, robbery=True, to=None, tried=(),
-               keep=None, reason="robber"))
+    w.push(
+        job(
+            "robbery",
+            seat,
+            mode="all",
+            amount=0,
+            token=True,
+            robbery=True,
+            to=None,
+            tried=(),
+            keep=None,
+            reason="robber",
+        )
+    )
 
 
 def job_gem(w: AfrikanWork, j: Job) -> None:
     w.add_cash(j.seat, j["amount"])
-    w.emit("gem", seat=j.seat, token=j["token"], kind=j["kind"], amount=j["amount"],
-           doubled=j["doubled"], bonus=j["bonus"])
+    w.emit(
+        "gem",
+        seat=j.seat,
+        token=j["token"],
+        kind=j["kind"],
+        amount=j["amount"],
+        doubled=j["doubled"],
+        bonus=j["bonus"],
+    )
 
 
 def swap_stacks(w: AfrikanWork, a: str, b: str) -> None:

@@ -25,8 +25,15 @@ from engines.afrikan_tahti.retkikunnat.model import Job, job
 
 
 # --- announcements ---------------------------------------------------------------------------
-def announce(w: AfrikanWork, seat: int, inst: str, kind: str, ok: Job | None, ko: Job | None = None,
-             discard: bool = False) -> None:
+def announce(
+    w: AfrikanWork,
+    seat: int,
+    inst: str,
+    kind: str,
+    ok: Job | None,
+    ko: Job | None = None,
+    discard: bool = False,
+) -> None:
     card = card_id(inst)
     w.mark_used(seat, f"{inst}:{kind}")
     w.emit("card_used", seat=seat, card=inst, ability=_ability(card, kind), discard=discard)
@@ -47,9 +54,16 @@ def job_use_then(w: AfrikanWork, j: Job) -> None:
     if j["ok"] is not None:
         w.push(j["ok"])
 
+
 # --- windows --------------------------------------------------------------------------------
-def open_window(w: AfrikanWork, kind: str, owner: int, card: str | None, exclude: tuple[int, ...],
-                target: str | None = None) -> None:
+def open_window(
+    w: AfrikanWork,
+    kind: str,
+    owner: int,
+    card: str | None,
+    exclude: tuple[int, ...],
+    target: str | None = None,
+) -> None:
     seats = q.window_seats(w, kind, exclude)
     if not seats:
         return
@@ -73,13 +87,18 @@ def answer_window(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
             assert hinst is not None
             kind = j["kind"]
             if kind == "sabotage":
-                hand_play(w, seat, hinst, job("sabotage", seat, card=hinst, target=j["card"], owner=j.seat),
-                          target=j["card"])
+                hand_play(
+                    w,
+                    seat,
+                    hinst,
+                    job("sabotage", seat, card=hinst, target=j["card"], owner=j.seat),
+                    target=j["card"],
+                )
             elif kind == "gotcha":
-                hand_play(w, seat, hinst, job("gotcha", seat, card=hinst, target=j["card"]),
-                          target=j["card"])
+                hand_play(w, seat, hinst, job("gotcha", seat, card=hinst, target=j["card"]), target=j["card"])
             else:
                 hand_play(w, seat, hinst, job("rescue", seat, card=hinst), target=None)
+
 
 # --- hand cards ------------------------------------------------------------------------------
 def hand_play(w: AfrikanWork, seat: int, hinst: str, effect: Job, target: str | None) -> None:
@@ -154,8 +173,15 @@ def job_surprise(w: AfrikanWork, j: Job) -> None:
     w.known.append(tid)
     w.revealed = [r for r in w.revealed if r[0] != tid] + [(other, place)]
     kind = w.kind(other)
-    w.emit("surprise", seat=seat, token=content_id(tid, w.kind(tid)), target=target,
-           revealed=content_id(other, kind), kind=kind, place=place)
+    w.emit(
+        "surprise",
+        seat=seat,
+        token=content_id(tid, w.kind(tid)),
+        target=target,
+        revealed=content_id(other, kind),
+        kind=kind,
+        place=place,
+    )
     w.push(job("token", seat, tid=other, place=place))
 
 
@@ -165,8 +191,13 @@ def answer_reveal(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
         case Play("surprise", target):
             hinst = q.hand_inst(w, seat, "surprise")
             assert hinst is not None
-            hand_play(w, seat, hinst, job("surprise", seat, card=hinst, tid=j["tid"], place=j["place"],
-                                          target=target), target=target)
+            hand_play(
+                w,
+                seat,
+                hinst,
+                job("surprise", seat, card=hinst, tid=j["tid"], place=j["place"], target=target),
+                target=target,
+            )
         case _:
             w.push(job("token", seat, tid=j["tid"], place=j["place"]))
 
@@ -180,7 +211,9 @@ def play_own(w: AfrikanWork, seat: int, card: str, arg: str | None) -> None:
         owner_word, _, target_card = arg.partition(":")
         owner = int(owner_word[4:])
         target = q.inst(w, owner, target_card)
-        hand_play(w, seat, hinst, job("sabotage", seat, card=hinst, target=target, owner=owner), target=target)
+        hand_play(
+            w, seat, hinst, job("sabotage", seat, card=hinst, target=target, owner=owner), target=target
+        )
     elif card in ("forced_march", "tailwind"):
         terrain = "land" if card == "forced_march" else "sea"
         hand_play(w, seat, hinst, job("hand_move", seat, card=hinst, terrain=terrain), target=None)
