@@ -129,8 +129,9 @@ OFFER_MONEY = (100, 200, 300)
 def snapshot(state: State) -> AfrikanWork:
     """A read-only working copy of ``state`` for the checks, candidates and views (the last one is
     kept: ``legal_actions`` checks every candidate against the same state)."""
-    if _last and _last[0][0] is state:
-        return _last[0][1]
+    slot = _last[:1]  # one read of the slot: another thread may replace it meanwhile
+    if slot and slot[0][0] is state:
+        return slot[0][1]
     w = AfrikanWork(state, quiet=True)
     _last[:] = [(state, w)]
     return w
