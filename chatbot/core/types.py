@@ -30,6 +30,7 @@ class Inbound:
     button: str | None = None
     lang_hint: str | None = None
     message_id: str | None = None
+    update_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
