@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -103,6 +104,21 @@ class Repository(Protocol):
     def kv_get(self, namespace: str, key: str) -> Any: ...
     def kv_set(self, namespace: str, key: str, value: Any) -> None: ...
 
+    # one update = one transaction (issue #12): inside ``unit`` every call above and below joins
+    # the unit's transaction and a match is read once; the unit commits once at its end. With
+    # ``update`` (platform, key) the inbound id is recorded first; the block gets False when it was
+    # already recorded (a redelivery) and nothing it does is kept.
+    def unit(self, update: tuple[str, str] | None = None) -> AbstractContextManager[bool]: ...
+    def outbox_add(self, outs: Sequence[Any]) -> None: ...
+    def outbox_hold(self, chat: str) -> int: ...
+    def outbox_unhold(self, chat: str) -> int: ...
+    def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None: ...
+    def drop_deadline(self, deadline: Deadline, worker: str | None = None) -> bool: ...
+    def deadlines(self, match_id: int) -> list[Deadline]: ...
+    def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]: ...
+    def next_due(self) -> float | None: ...
+    def matches_without_deadlines(self) -> list[MatchRec]: ...
+
 
 # ---------------------------------------------------------------------------------------------
 # The runtime's port (issue #12): outbox, deadlines, inbound ids. Every change the core commits
@@ -148,6 +164,20 @@ class Deadline:
 class StorageUnavailable(Exception):
     """The database cannot be reached or is locked; raised by the repository so the core can apologise
     without knowing the driver's exceptions."""
+
+
+class Answer(list):  # type: ignore[type-arg]
+    """What ``BotCore.handle`` returns: a list of ``Outbound``. Normally exactly what was committed to
+    the outbox (the runtime only wakes the deliverer); ``committed`` is False for the apology made while
+    the database was unavailable, which is in no outbox: the runtime sends those messages itself."""
+
+    committed: bool = True
+
+    @classmethod
+    def direct(cls, outs: Sequence[Any]) -> Answer:
+        answer = cls(outs)
+        answer.committed = False
+        return answer
 
 
 class RuntimeStore(Protocol):

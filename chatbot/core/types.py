@@ -19,6 +19,8 @@ class Inbound:
 
     ``chat_id`` is the group/room for a group message; for a private message it is the user's
     private chat on that platform. ``lang_hint`` is the platform's idea of the user's language.
+    ``update_key`` identifies the platform's update (Telegram update_id, Matrix event_id, a sequence
+    number of the console or a script): an update seen before is not applied again.
     """
 
     platform: str

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -85,3 +85,64 @@ class KeyValue(SQLModel, table=True):
     namespace: str = Field(primary_key=True)
     key: str = Field(primary_key=True)
     value: Any = Field(default=None, sa_column=Column(JSON))
+
+
+# --- the runtime's tables (issue #12): outbox, chat claims, message refs, deadlines, inbound ids ---
+
+
+class Outbox(SQLModel, table=True):
+    """A committed outbound message, delivered afterwards in ``id`` order per ``chat``.
+
+    ``state`` is pending, done or superseded (an older edit of the same ``key`` that a newer one
+    made pointless); ``held`` rows wait for the recipient to open a private chat; ``not_before``
+    (epoch seconds) delays a retry."""
+
+    __table_args__ = (Index("ix_outbox_chat_id", "chat", "id"), Index("ix_outbox_state_chat", "state", "chat"))
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str
+    chat: str
+    key: str | None = None
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=_now)
+    state: str = "pending"
+    attempts: int = 0
+    not_before: float = 0.0
+    held: bool = False
+
+
+class ChatClaim(SQLModel, table=True):
+    """The one worker sending a chat's queue, until ``until`` (epoch seconds): a lease."""
+
+    chat: str = Field(primary_key=True)
+    worker: str
+    until: float
+
+
+class MessageRef(SQLModel, table=True):
+    """The platform's reference of the message last sent under ``key`` in ``chat`` (to edit it)."""
+
+    chat: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    ref: str
+
+
+class Deadline(SQLModel, table=True):
+    """Something to do in a match when ``due`` (epoch seconds) has come, valid while the match is at
+    ``version``. A claim by a worker moves ``due`` to the end of its lease, so that ``due <= now``
+    alone (under the index) finds what may be taken."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    kind: str = Field(primary_key=True)
+    due: float = Field(index=True)
+    version: int
+    seats: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    claimed_by: str | None = None
+    claimed_until: float | None = None
+
+
+class SeenUpdate(SQLModel, table=True):
+    """An inbound update already applied (Telegram update_id, Matrix event id): a redelivery is a no-op."""
+
+    platform: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    at: datetime = Field(default_factory=_now)

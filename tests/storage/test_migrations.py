@@ -55,11 +55,16 @@ def _old_schema(url: str) -> None:
     engine.dispose()
 
 
+def _old_create_all(engine) -> None:
+    """``create_all`` as the code before migrations ran it: only the tables it knew then."""
+    SQLModel.metadata.create_all(engine, tables=[SQLModel.metadata.tables[name] for name in sorted(TABLES)])
+
+
 def test_a_database_from_before_migrations_is_stamped_and_its_match_plays_on(db_url, monkeypatch):
     _old_schema(db_url)
     with monkeypatch.context() as old_code:
         # the repository as it was: create_all (a no-op on these tables), no Alembic
-        old_code.setattr(repository, "upgrade", SQLModel.metadata.create_all)
+        old_code.setattr(repository, "upgrade", _old_create_all)
         before = Table(url=db_url, seed="migrate")
         before.say("matti", "uusi majavajengi")
         before.say("liisa", "liity")
@@ -118,3 +123,30 @@ def test_the_first_revision_is_the_one_old_databases_get():
     script = ScriptDirectory.from_config(alembic_config())
     first = [rev for rev in script.walk_revisions() if rev.down_revision is None]
     assert [rev.revision for rev in first] == [FIRST_REVISION]
+
+
+RUNTIME_TABLES = {"outbox", "chatclaim", "messageref", "deadline", "seenupdate"}
+
+
+def test_the_runtime_tables_come_with_0002_and_0003_renames_cardavia_matches_to_gnav(db_url):
+    from sqlalchemy import text
+
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0002")
+    assert _tables(db_url) >= TABLES | RUNTIME_TABLES
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO room (platform, ext_id, created_at) VALUES ('t', 'g', '2026-01-01')"))
+        for game in ("cardavia", "majavajengi"):
+            conn.execute(text(
+                "INSERT INTO \"match\" (room_id, game, options, seed, version, status, meta, created_at, updated_at)"
+                " VALUES (1, :game, '{}', 's', 0, 'running', '{}', '2026-01-01', '2026-01-01')"), {"game": game})
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "head")
+    with engine.connect() as conn:
+        games = [row[0] for row in conn.execute(text('SELECT game FROM "match" ORDER BY id'))]
+    assert games == ["gnav", "majavajengi"]
+    with engine.begin() as conn:  # and back
+        command.downgrade(alembic_config(conn), "0001")
+    assert not RUNTIME_TABLES & _tables(db_url)
+    engine.dispose()
