@@ -238,11 +238,22 @@ class Runtime:
             return []
         self.stats.updates += 1
         outs = await self.call(self._handle_and_take, msg, take)
+        if getattr(outs, "committed", True) is False:
+            await self._send_uncommitted(outs)
+            return outs
         if self.settings.serial:
             await self.drain()
         else:
             self.wake()
         return outs
+
+    async def _send_uncommitted(self, outs: Sequence[Any]) -> None:
+        """The core's apology while the database is away is in no outbox: send it directly, once."""
+        for i, out in enumerate(outs):
+            try:
+                await self._deliver(OutboxRow(0, chat_of(out), out), None, txn=f"direct-{id(outs)}-{i}")
+            except Exception as exc:  # best effort: there is nothing to retry it from
+                log.warning("could not send an answer made during a database outage: %s", exc)
 
     async def _seen(self, platform: str, key: str) -> bool:
         try:
@@ -479,7 +490,7 @@ class Runtime:
                 return row
         return first
 
-    async def _deliver(self, row: OutboxRow, ref: str | None) -> str | None:
+    async def _deliver(self, row: OutboxRow, ref: str | None, txn: str | None = None) -> str | None:
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         if limiter is not None and not getattr(self.transport, "limits_calls", False):
             await limiter.acquire(row.chat, _is_group(row.chat))
@@ -487,7 +498,7 @@ class Runtime:
             self._in_flight += 1
             self.stats.max_in_flight_seen = max(self.stats.max_in_flight_seen, self._in_flight)
             try:
-                result: str | None = await self.transport.deliver(row.out, ref, f"ob{row.id}")
+                result: str | None = await self.transport.deliver(row.out, ref, txn or f"ob{row.id}")
                 return result
             finally:
                 self._in_flight -= 1

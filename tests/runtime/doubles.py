@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatbot.core.ports import AI_TURN, Blocked, Deadline, OutboxRow, RetryLater, StorageUnavailable, chat_of
+from chatbot.core.ports import AI_TURN, Answer, Blocked, Deadline, OutboxRow, RetryLater, StorageUnavailable, chat_of
 from chatbot.core.types import Inbound, Outbound
 
 
@@ -162,7 +162,7 @@ class EchoCore:
     def handle(self, msg: Inbound) -> list[Outbound]:
         store = self.repo
         if store.down:
-            return [Outbound(msg.platform, "sorry", chat_id=msg.chat_id)]
+            return Answer.direct([Outbound(msg.platform, "sorry", chat_id=msg.chat_id)])
         if msg.update_key is not None:
             if (msg.platform, msg.update_key) in store.seen:
                 return []
