@@ -396,12 +396,11 @@ class Runtime:
         return {key: self.store.message_ref(chat, key) for key in keys}
 
     def _supersede(self, row_ids: Sequence[int]) -> None:
+        # SqlRepository marks the older rows of a key superseded when the newest is done; a store
+        # that can mark them at once is told now
         mark = getattr(self.store, "outbox_superseded", None)
         if mark is not None:
             mark(list(row_ids))
-            return
-        for row_id in row_ids:
-            self.store.outbox_done(row_id, None)
 
     def _coalesce(self, rows: Sequence[OutboxRow]) -> tuple[list[OutboxRow], list[int]]:
         """Of several rows with one key only the newest is sent (every table carries its news)."""
