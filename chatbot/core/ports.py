@@ -166,7 +166,7 @@ class StorageUnavailable(Exception):
     without knowing the driver's exceptions."""
 
 
-class Answer(list):  # type: ignore[type-arg]
+class Answer(list):
     """What ``BotCore.handle`` returns: a list of ``Outbound``. Normally exactly what was committed to
     the outbox (the runtime only wakes the deliverer); ``committed`` is False for the apology made while
     the database was unavailable, which is in no outbox: the runtime sends those messages itself."""

@@ -1,10 +1,22 @@
-"""The SQLModel implementation of the core's :class:`~chatbot.core.ports.Repository`."""
+"""The SQLModel implementation of the core's :class:`~chatbot.core.ports.Repository` and of the
+runtime's :class:`~chatbot.core.ports.RuntimeStore`.
+
+One update is one transaction: inside :meth:`SqlRepository.unit` every method of this repository
+(in that thread) uses the unit's session and only flushes; the unit commits once at its end, with
+the inbound update id, the change, its outbox rows and the match's deadlines, or rolls all of it
+back. Outside a unit each method is a transaction of its own. Inside a unit a match is read from the
+database once and then served (and kept up to date by the unit's own writes) from the unit's cache.
+
+Database outages and lock timeouts surface as :class:`~chatbot.core.ports.StorageUnavailable`.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,13 +24,42 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import event, inspect, text, update
+from sqlalchemy import delete, event, func, inspect, text, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SAEngine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, create_engine, select
 
-from chatbot.core.ports import LOBBY, RUNNING, ActionRec, MatchRec, RoomRec, SeatRec, UserRec
-from chatbot.storage.tables import ActionLog, KeyValue, Match, Room, Seat, Snapshot, User
+from chatbot.core.ports import (
+    LOBBY,
+    RUNNING,
+    ActionRec,
+    Deadline,
+    MatchRec,
+    OutboxRow,
+    RoomRec,
+    SeatRec,
+    StorageUnavailable,
+    UserRec,
+    chat_of,
+)
+from chatbot.core.types import Outbound
+from chatbot.storage.tables import (
+    ActionLog,
+    ChatClaim,
+    KeyValue,
+    Match,
+    MessageRef,
+    Outbox,
+    Room,
+    Seat,
+    SeenUpdate,
+    Snapshot,
+    User,
+)
+from chatbot.storage.tables import Deadline as DeadlineRow
 
 DEFAULT_DB = Path("data") / "pelipoyta.sqlite"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -26,6 +67,9 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIRST_REVISION = "0001"
 #: any number, the same in every worker: the key of the PostgreSQL lock around an upgrade
 _UPGRADE_LOCK = 0x70656C69
+PENDING, DONE, SUPERSEDED = "pending", "done", "superseded"
+#: seconds an SQLite writer waits for the lock before the update is answered with an apology
+SQLITE_BUSY_TIMEOUT = 5.0
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -81,6 +125,38 @@ def upgrade(engine: SAEngine) -> None:
         command.upgrade(config, "head")
 
 
+def unavailable(exc: BaseException) -> bool:
+    """Whether a driver error means "the database cannot be used now" (down, unreachable, locked)
+    rather than a bug in a statement."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    name = type(exc.orig).__name__ if exc.orig is not None else ""
+    module = type(exc.orig).__module__ if exc.orig is not None else ""
+    message = str(exc.orig).casefold()
+    if module.startswith("sqlite3"):
+        return any(word in message for word in ("locked", "busy", "unable to open", "disk i/o"))
+    # psycopg2: OperationalError (no connection, server gone, deadlock, lock timeout), InterfaceError
+    return name in {
+        "OperationalError",
+        "InterfaceError",
+        "TransactionRollbackError",
+        "QueryCanceledError",
+        "AdminShutdown",
+    } or any(word in message for word in ("could not connect", "connection", "terminating"))
+
+
+@dataclass
+class _Unit:
+    """The open transaction of one update, and what it has read (a match is loaded once)."""
+
+    session: Session
+    matches: dict[int, MatchRec] = field(default_factory=dict)
+    users: dict[int, UserRec] = field(default_factory=dict)
+    rooms: dict[int, RoomRec] = field(default_factory=dict)
+
+
 class SqlRepository:
     """Repository over any SQLAlchemy URL; brings the schema up to date on first use."""
 
@@ -88,16 +164,104 @@ class SqlRepository:
         self.url = database_url(url)
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT}
+        else:
+            # after an outage the pooled connections are dead: test each one as it is taken
+            kwargs["pool_pre_ping"] = True
+            kwargs["connect_args"] = {"connect_timeout": 5}
         self.engine: SAEngine = create_engine(self.url, **kwargs)
-        if self.url.startswith("sqlite"):
+        self.dialect = self.engine.dialect.name
+        if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        upgrade(self.engine)
+        self._local = threading.local()
+        try:
+            upgrade(self.engine)
+        except DBAPIError as exc:
+            if unavailable(exc):
+                raise StorageUnavailable(str(exc.orig)) from exc
+            raise
+
+    # --- transactions ---------------------------------------------------------------------------
+    def _unit(self) -> _Unit | None:
+        unit: _Unit | None = getattr(self._local, "unit", None)
+        return unit
+
+    @contextmanager
+    def unit(self, update: tuple[str, str] | None = None) -> Iterator[bool]:
+        """One transaction for everything the block does through this repository in this thread.
+
+        With ``update`` (platform, key) the inbound id is recorded first; the block gets False when it
+        was recorded before (a redelivery: do nothing) and its writes are then discarded. An exception
+        rolls everything back. A unit inside a unit joins the outer one."""
+        if self._unit() is not None:
+            yield True
+            return
+        try:
+            with Session(self.engine, expire_on_commit=False) as session:
+                self._local.unit = _Unit(session)
+                try:
+                    fresh = True
+                    if update is not None:
+                        # the first statement writes: on SQLite the transaction holds the write lock
+                        # from here, so it never has to upgrade a read snapshot later
+                        fresh = self._record_update(session, *update)
+                    yield fresh
+                    if fresh:
+                        session.commit()
+                    else:
+                        session.rollback()
+                except BaseException:
+                    session.rollback()
+                    raise
+                finally:
+                    self._local.unit = None
+        except DBAPIError as exc:
+            if unavailable(exc):
+                raise StorageUnavailable(str(exc.orig)) from exc
+            raise
+
+    def _record_update(self, s: Session, platform: str, key: str) -> bool:
+        values = {"platform": platform, "key": key, "at": _now()}
+        stmt = self._insert(SeenUpdate).values(**values).on_conflict_do_nothing()
+        return bool(s.exec(stmt).rowcount == 1)
+
+    def _insert(self, table: Any) -> Any:
+        return (pg_insert if self.dialect == "postgresql" else sqlite_insert)(table)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
-        with Session(self.engine, expire_on_commit=False) as session:
-            yield session
+        """The unit's session inside a unit, else a session of its own; driver errors of an outage
+        become StorageUnavailable."""
+        unit = self._unit()
+        if unit is not None:
+            yield unit.session  # unit errors are mapped where the unit ends
+            return
+        try:
+            with Session(self.engine, expire_on_commit=False) as session:
+                yield session
+        except DBAPIError as exc:
+            if unavailable(exc):
+                raise StorageUnavailable(str(exc.orig)) from exc
+            raise
+
+    def _done(self, s: Session) -> None:
+        """The end of a write: commit, or inside a unit only flush (the unit commits)."""
+        if self._unit() is None:
+            s.commit()
+        else:
+            s.flush()
+
+    def _cached(self, rec: MatchRec) -> MatchRec:
+        unit = self._unit()
+        if unit is not None:
+            unit.matches[rec.id] = rec
+        return rec
+
+    def _refresh(self, match_id: int, **changes: Any) -> None:
+        """Keep the unit's copy of a match equal to what its own writes made of it."""
+        unit = self._unit()
+        if unit is not None and match_id in unit.matches:
+            unit.matches[match_id] = replace(unit.matches[match_id], **changes)
 
     # --- users and rooms ------------------------------------------------------------------------
     def user(self, platform: str, ext_id: str, name: str) -> UserRec:
@@ -106,32 +270,41 @@ class SqlRepository:
             if row is None:
                 row = User(platform=platform, ext_id=ext_id, name=name)
                 s.add(row)
-                s.commit()
+                self._done(s)
             elif name and row.name != name:
                 row.name = name
                 s.add(row)
-                s.commit()
-            return _user(row)
+                self._done(s)
+            return self._user_cached(_user(row))
+
+    def _user_cached(self, rec: UserRec) -> UserRec:
+        unit = self._unit()
+        if unit is not None:
+            unit.users[rec.id] = rec
+        return rec
 
     def find_user(self, platform: str, ext_id: str) -> UserRec | None:
         """The user, or None for someone the bot has never met (nothing is created)."""
         with self._session() as s:
             row = s.exec(select(User).where(User.platform == platform, User.ext_id == ext_id)).first()
-            return _user(row) if row else None
+            return self._user_cached(_user(row)) if row else None
 
     def user_by_id(self, user_id: int) -> UserRec:
+        unit = self._unit()
+        if unit is not None and user_id in unit.users:
+            return unit.users[user_id]
         with self._session() as s:
             row = s.get(User, user_id)
             assert row is not None
-            return _user(row)
+            return self._user_cached(_user(row))
 
     def set_user_lang(self, user_id: int, lang: str) -> None:
         with self._session() as s:
-            row = s.get(User, user_id)
-            assert row is not None
-            row.lang = lang
-            s.add(row)
-            s.commit()
+            s.exec(update(User).where(col(User.id) == user_id).values(lang=lang))
+            self._done(s)
+        unit = self._unit()
+        if unit is not None and user_id in unit.users:
+            unit.users[user_id] = replace(unit.users[user_id], lang=lang)
 
     def room(self, platform: str, ext_id: str) -> RoomRec:
         with self._session() as s:
@@ -139,60 +312,102 @@ class SqlRepository:
             if row is None:
                 row = Room(platform=platform, ext_id=ext_id)
                 s.add(row)
-                s.commit()
-            return _room(row)
+                self._done(s)
+            return self._room_cached(_room(row))
+
+    def _room_cached(self, rec: RoomRec) -> RoomRec:
+        unit = self._unit()
+        if unit is not None:
+            unit.rooms[rec.id] = rec
+        return rec
 
     def room_by_id(self, room_id: int) -> RoomRec:
+        unit = self._unit()
+        if unit is not None and room_id in unit.rooms:
+            return unit.rooms[room_id]
         with self._session() as s:
             row = s.get(Room, room_id)
             assert row is not None
-            return _room(row)
+            return self._room_cached(_room(row))
 
     def set_room_lang(self, room_id: int, lang: str) -> None:
         with self._session() as s:
-            row = s.get(Room, room_id)
-            assert row is not None
-            row.lang = lang
-            s.add(row)
-            s.commit()
+            s.exec(update(Room).where(col(Room.id) == room_id).values(lang=lang))
+            self._done(s)
+        unit = self._unit()
+        if unit is not None and room_id in unit.rooms:
+            unit.rooms[room_id] = replace(unit.rooms[room_id], lang=lang)
 
     # --- matches ----------------------------------------------------------------------------
-    def _match_rec(self, s: Session, row: Match) -> MatchRec:
-        seats = s.exec(select(Seat).where(Seat.match_id == row.id).order_by(col(Seat.seat))).all()
-        snap = s.get(Snapshot, row.id)
-        assert row.id is not None
-        return MatchRec(
-            id=row.id,
-            room_id=row.room_id,
-            game=row.game,
-            options=dict(row.options or {}),
-            seed=row.seed,
-            version=row.version,
-            status=row.status,
-            state=dict(snap.state) if snap else None,
-            host_user_id=row.host_user_id,
-            seats=tuple(SeatRec(seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai) for x in seats),
-            meta=dict(row.meta or {}),
-        )
+    def _match_recs(self, s: Session, rows: Sequence[tuple[Match, Snapshot | None]]) -> list[MatchRec]:
+        """Records of the given match rows, their seats (with the seated users) in one more query."""
+        if not rows:
+            return []
+        ids = [m.id for m, _ in rows]
+        seat_rows = s.exec(
+            select(Seat, User)
+            .outerjoin(User, col(Seat.user_id) == col(User.id))
+            .where(col(Seat.match_id).in_(ids))
+            .order_by(col(Seat.match_id), col(Seat.seat))
+        ).all()
+        seats: dict[int, list[SeatRec]] = {}
+        for seat, user in seat_rows:
+            seats.setdefault(seat.match_id, []).append(
+                SeatRec(seat=seat.seat, name=seat.name, user_id=seat.user_id, ai=seat.ai)
+            )
+            if user is not None:
+                self._user_cached(_user(user))
+        out = []
+        for row, snap in rows:
+            assert row.id is not None
+            rec = MatchRec(
+                id=row.id,
+                room_id=row.room_id,
+                game=row.game,
+                options=dict(row.options or {}),
+                seed=row.seed,
+                version=row.version,
+                status=row.status,
+                state=dict(snap.state) if snap else None,
+                host_user_id=row.host_user_id,
+                seats=tuple(seats.get(row.id, ())),
+                meta=dict(row.meta or {}),
+            )
+            out.append(self._cached(rec))
+        return out
+
+    def _with_snapshot(self) -> Any:
+        return select(Match, Snapshot).outerjoin(Snapshot, col(Snapshot.match_id) == col(Match.id))
 
     def active_match(self, room_id: int) -> MatchRec | None:
+        unit = self._unit()
+        if unit is not None:
+            for rec in unit.matches.values():
+                if rec.room_id == room_id and rec.status in {LOBBY, RUNNING}:
+                    return rec
         with self._session() as s:
             row = s.exec(
-                select(Match)
+                self._with_snapshot()
                 .where(Match.room_id == room_id, col(Match.status).in_([LOBBY, RUNNING]))
                 .order_by(col(Match.id).desc())
+                .limit(1)
             ).first()
-            return self._match_rec(s, row) if row else None
+            recs = self._match_recs(s, [tuple(row)] if row else [])
+            return recs[0] if recs else None
 
     def match(self, match_id: int) -> MatchRec | None:
+        unit = self._unit()
+        if unit is not None and match_id in unit.matches:
+            return unit.matches[match_id]
         with self._session() as s:
-            row = s.get(Match, match_id)
-            return self._match_rec(s, row) if row else None
+            row = s.exec(self._with_snapshot().where(col(Match.id) == match_id)).first()
+            recs = self._match_recs(s, [tuple(row)] if row else [])
+            return recs[0] if recs else None
 
     def running_matches(self) -> list[MatchRec]:
         with self._session() as s:
-            rows = s.exec(select(Match).where(Match.status == RUNNING).order_by(col(Match.id))).all()
-            return [self._match_rec(s, r) for r in rows]
+            rows = s.exec(self._with_snapshot().where(Match.status == RUNNING).order_by(col(Match.id))).all()
+            return self._match_recs(s, [tuple(r) for r in rows])
 
     def running_versions(self) -> list[tuple[int, int]]:
         """(id, version) of every running match, without loading seats or snapshots."""
@@ -200,16 +415,24 @@ class SqlRepository:
             rows = s.exec(select(Match.id, Match.version).where(Match.status == RUNNING)).all()
             return [(int(i), int(v)) for i, v in rows if i is not None]
 
+    def matches_without_deadlines(self) -> list[MatchRec]:
+        """Running matches that have no deadline at all (made before deadlines were stored)."""
+        with self._session() as s:
+            has = select(DeadlineRow.match_id).where(col(DeadlineRow.match_id) == col(Match.id))
+            rows = s.exec(
+                self._with_snapshot().where(Match.status == RUNNING, ~has.exists()).order_by(col(Match.id))
+            ).all()
+            return self._match_recs(s, [tuple(r) for r in rows])
+
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
         with self._session() as s:
+            mine = select(Seat.match_id).where(Seat.user_id == user_id)
             rows = s.exec(
-                select(Match)
-                .join(Seat, col(Seat.match_id) == col(Match.id))
-                .where(Seat.user_id == user_id, col(Match.status).in_([LOBBY, RUNNING]))
+                self._with_snapshot()
+                .where(col(Match.id).in_(mine), col(Match.status).in_([LOBBY, RUNNING]))
                 .order_by(col(Match.id))
             ).all()
-            unique = {r.id: r for r in rows}
-            return [self._match_rec(s, r) for r in unique.values()]
+            return self._match_recs(s, [tuple(r) for r in rows])
 
     def create_match(
         self,
@@ -234,16 +457,36 @@ class SqlRepository:
             s.add(row)
             s.flush()
             assert row.id is not None
-            self._write_seats(s, row.id, seats)
-            s.commit()
-            return self._match_rec(s, row)
+            self._write_seats(s, row.id, seats, fresh=True)
+            self._done(s)
+            rec = MatchRec(
+                id=row.id,
+                room_id=room_id,
+                game=game,
+                options=dict(options),
+                seed=seed,
+                version=0,
+                status=LOBBY,
+                state=None,
+                host_user_id=host_user_id,
+                seats=tuple(seats),
+                meta={},
+            )
+            return self._cached(rec)
 
-    def _write_seats(self, s: Session, match_id: int, seats: tuple[SeatRec, ...]) -> None:
-        for old in s.exec(select(Seat).where(Seat.match_id == match_id)).all():
-            s.delete(old)
-        s.flush()
-        for x in seats:
-            s.add(Seat(match_id=match_id, seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai))
+    def _write_seats(
+        self, s: Session, match_id: int, seats: tuple[SeatRec, ...], fresh: bool = False
+    ) -> None:
+        if not fresh:
+            s.exec(delete(Seat).where(col(Seat.match_id) == match_id))
+        if seats:
+            s.exec(
+                Seat.__table__.insert(),  # type: ignore[attr-defined]
+                params=[
+                    {"match_id": match_id, "seat": x.seat, "name": x.name, "user_id": x.user_id, "ai": x.ai}
+                    for x in seats
+                ],
+            )
 
     def _bump(self, s: Session, match_id: int, seen_version: int, **values: Any) -> bool:
         result = s.exec(
@@ -266,23 +509,31 @@ class SqlRepository:
             if options is not None:
                 values["options"] = dict(options)
             if not self._bump(s, match_id, seen_version, **values):
-                s.rollback()
-                return False
+                return False  # nothing written (outside a unit the session closes unused)
             self._write_seats(s, match_id, seats)
-            s.commit()
-            return True
+            self._done(s)
+        self._refresh(match_id, version=seen_version + 1, seats=tuple(seats), **values)
+        return True
 
     def start_match(
         self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...], state: dict[str, Any], seed: str
     ) -> bool:
         with self._session() as s:
             if not self._bump(s, match_id, seen_version, status=RUNNING, seed=seed):
-                s.rollback()
                 return False
             self._write_seats(s, match_id, seats)
-            s.merge(Snapshot(match_id=match_id, version=seen_version + 1, state=state))
-            s.commit()
-            return True
+            self._write_snapshot(s, match_id, seen_version + 1, state)
+            self._done(s)
+        self._refresh(
+            match_id, version=seen_version + 1, status=RUNNING, seed=seed, seats=tuple(seats), state=state
+        )
+        return True
+
+    def _write_snapshot(self, s: Session, match_id: int, version: int, state: dict[str, Any]) -> None:
+        stmt = self._insert(Snapshot).values(match_id=match_id, version=version, state=state)
+        s.exec(
+            stmt.on_conflict_do_update(index_elements=["match_id"], set_={"version": version, "state": state})
+        )
 
     def commit_action(
         self,
@@ -298,15 +549,19 @@ class SqlRepository:
         """Action row, new snapshot and version bump in one transaction, or nothing at all."""
         with self._session() as s:
             if not self._bump(s, match_id, seen_version, status=status):
-                s.rollback()
                 return False
             ply = int(state.get("ply", seen_version + 1))
             s.add(ActionLog(match_id=match_id, ply=ply, seat=seat, notation=notation, events=list(events)))
-            s.merge(Snapshot(match_id=match_id, version=seen_version + 1, state=state))
+            s.flush()
+            self._write_snapshot(s, match_id, seen_version + 1, state)
             if seats is not None:
                 self._write_seats(s, match_id, seats)
-            s.commit()
-            return True
+            self._done(s)
+        changes: dict[str, Any] = {"version": seen_version + 1, "status": status, "state": state}
+        if seats is not None:
+            changes["seats"] = tuple(seats)
+        self._refresh(match_id, **changes)
+        return True
 
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]:
         with self._session() as s:
@@ -323,9 +578,11 @@ class SqlRepository:
         with self._session() as s:
             row = s.get(Match, match_id)
             assert row is not None
-            row.meta = {**(row.meta or {}), key: value}  # a new dict, so the change is saved
+            meta = {**(row.meta or {}), key: value}
+            row.meta = meta  # a new dict, so the change is saved
             s.add(row)
-            s.commit()
+            self._done(s)
+        self._refresh(match_id, meta=meta)
 
     # --- key/value ---------------------------------------------------------------------------
     def kv_get(self, namespace: str, key: str) -> Any:
@@ -335,8 +592,251 @@ class SqlRepository:
 
     def kv_set(self, namespace: str, key: str, value: Any) -> None:
         with self._session() as s:
-            s.merge(KeyValue(namespace=namespace, key=key, value=value))
-            s.commit()
+            stmt = self._insert(KeyValue).values(namespace=namespace, key=key, value=value)
+            s.exec(stmt.on_conflict_do_update(index_elements=["namespace", "key"], set_={"value": value}))
+            self._done(s)
+
+    # --- the outbox ----------------------------------------------------------------------------
+    def outbox_add(self, outs: Sequence[Outbound]) -> None:
+        """Queue messages for delivery, in this order (one statement however many)."""
+        if not outs:
+            return
+        with self._session() as s:
+            now = _now()
+            s.exec(
+                Outbox.__table__.insert(),  # type: ignore[attr-defined]
+                params=[
+                    {
+                        "platform": o.platform,
+                        "chat": chat_of(o),
+                        "key": o.key,
+                        "payload": o.to_json(),
+                        "created_at": now,
+                        "state": PENDING,
+                        "attempts": 0,
+                        "not_before": 0.0,
+                        "held": False,
+                    }
+                    for o in outs
+                ],
+            )
+            self._done(s)
+
+    def outbox_hold(self, chat: str) -> int:
+        """Keep a chat's pending rows back (a private chat the user has not opened yet)."""
+        with self._session() as s:
+            result = s.exec(
+                update(Outbox)
+                .where(col(Outbox.chat) == chat, col(Outbox.state) == PENDING, ~col(Outbox.held))
+                .values(held=True)
+            )
+            self._done(s)
+            return int(result.rowcount)
+
+    def outbox_unhold(self, chat: str) -> int:
+        """Release a chat's held rows (the user opened it); how many there were."""
+        with self._session() as s:
+            result = s.exec(
+                update(Outbox)
+                .where(col(Outbox.chat) == chat, col(Outbox.state) == PENDING, col(Outbox.held))
+                .values(held=False)
+            )
+            self._done(s)
+            return int(result.rowcount)
+
+    def outbox_claim(self, platform: str, worker: str, now: float, lease: float, limit: int) -> list[str]:
+        """Chats with something to send now that no other worker is sending (a lease until
+        ``now + lease``), freshest first. The claim is an upsert guarded by the lease's end, atomic on
+        both databases (PostgreSQL waits on a row another claim holds and then re-checks)."""
+        with self._session() as s:
+            others = select(ChatClaim.chat).where(ChatClaim.until >= now, ChatClaim.worker != worker)
+            rows = s.exec(
+                select(Outbox.chat)
+                .where(
+                    Outbox.platform == platform,
+                    Outbox.state == PENDING,
+                    ~col(Outbox.held),
+                    Outbox.not_before <= now,
+                    col(Outbox.chat).not_in(others),
+                )
+                .group_by(col(Outbox.chat))
+                .order_by(func.max(Outbox.id).desc())
+                .limit(limit)
+            ).all()
+            claimed = []
+            for chat in rows:
+                stmt = self._insert(ChatClaim).values(chat=chat, worker=worker, until=now + lease)
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["chat"],
+                    set_={"worker": worker, "until": now + lease},
+                    where=(col(ChatClaim.until) < now) | (col(ChatClaim.worker) == worker),
+                )
+                if s.exec(stmt).rowcount == 1:
+                    claimed.append(chat)
+            self._done(s)
+            return claimed
+
+    def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
+        """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
+        there, so nothing overtakes it."""
+        with self._session() as s:
+            rows = s.exec(
+                select(Outbox)
+                .where(Outbox.chat == chat, Outbox.state == PENDING, ~col(Outbox.held))
+                .order_by(col(Outbox.id))
+                .limit(limit)
+            ).all()
+            out = []
+            for row in rows:
+                if row.not_before > now:
+                    break
+                assert row.id is not None
+                out.append(OutboxRow(row.id, row.chat, Outbound.from_json(row.payload), row.attempts))
+            return out
+
+    def outbox_done(self, row_id: int, ref: str | None) -> None:
+        """Delivered (the platform accepted it): remember the message's reference under its key, and
+        mark older pending rows with the same key superseded (this newer one already replaced them)."""
+        with self._session() as s:
+            row = s.get(Outbox, row_id)
+            if row is None:
+                return
+            row.state = DONE
+            s.add(row)
+            if row.key is not None:
+                s.exec(
+                    update(Outbox)
+                    .where(
+                        col(Outbox.chat) == row.chat,
+                        col(Outbox.key) == row.key,
+                        col(Outbox.id) < row_id,
+                        col(Outbox.state) == PENDING,
+                    )
+                    .values(state=SUPERSEDED)
+                )
+                if ref is not None:
+                    stmt = self._insert(MessageRef).values(chat=row.chat, key=row.key, ref=ref)
+                    s.exec(stmt.on_conflict_do_update(index_elements=["chat", "key"], set_={"ref": ref}))
+            self._done(s)
+
+    def outbox_later(self, row_id: int, not_before: float) -> None:
+        with self._session() as s:
+            s.exec(
+                update(Outbox)
+                .where(col(Outbox.id) == row_id)
+                .values(not_before=not_before, attempts=col(Outbox.attempts) + 1)
+            )
+            self._done(s)
+
+    def outbox_release(self, chat: str, worker: str) -> None:
+        with self._session() as s:
+            s.exec(delete(ChatClaim).where(col(ChatClaim.chat) == chat, col(ChatClaim.worker) == worker))
+            self._done(s)
+
+    def message_ref(self, chat: str, key: str) -> str | None:
+        with self._session() as s:
+            row = s.get(MessageRef, (chat, key))
+            return row.ref if row else None
+
+    def seen_update(self, platform: str, key: str) -> bool:
+        with self._session() as s:
+            return s.get(SeenUpdate, (platform, key)) is not None
+
+    # --- deadlines -------------------------------------------------------------------------------
+    def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None:
+        """The match's deadlines are now exactly these (every change of a match sets them)."""
+        with self._session() as s:
+            s.exec(delete(DeadlineRow).where(col(DeadlineRow.match_id) == match_id))
+            if deadlines:
+                s.exec(
+                    DeadlineRow.__table__.insert(),  # type: ignore[attr-defined]
+                    params=[
+                        {
+                            "match_id": d.match_id,
+                            "kind": d.kind,
+                            "due": d.due,
+                            "version": d.version,
+                            "seats": list(d.seats),
+                            "claimed_by": None,
+                            "claimed_until": None,
+                        }
+                        for d in deadlines
+                    ],
+                )
+            self._done(s)
+
+    def drop_deadline(self, deadline: Deadline, worker: str | None = None) -> bool:
+        """Remove one deadline if it is still the one given (same version, still claimed by
+        ``worker``); False when someone else changed or took it meanwhile."""
+        with self._session() as s:
+            conditions = [
+                col(DeadlineRow.match_id) == deadline.match_id,
+                col(DeadlineRow.kind) == deadline.kind,
+                col(DeadlineRow.version) == deadline.version,
+            ]
+            if worker is not None:
+                conditions.append(col(DeadlineRow.claimed_by) == worker)
+            result = s.exec(delete(DeadlineRow).where(*conditions))
+            self._done(s)
+            return bool(result.rowcount == 1)
+
+    def deadlines(self, match_id: int) -> list[Deadline]:
+        with self._session() as s:
+            rows = s.exec(
+                select(DeadlineRow).where(DeadlineRow.match_id == match_id).order_by(col(DeadlineRow.due))
+            ).all()
+            return [_deadline(r) for r in rows]
+
+    def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]:
+        """Claim what is due: each deadline goes to one worker. A claim moves ``due`` to the end of
+        the lease, so a worker that dies lets another take it over then. PostgreSQL: ``FOR UPDATE
+        SKIP LOCKED`` and the update in one transaction; SQLite (one writer at a time): an update
+        guarded by the due time seen, checked row by row."""
+        until = now + lease
+        with self._session() as s:
+            query = (
+                select(DeadlineRow).where(DeadlineRow.due <= now).order_by(col(DeadlineRow.due)).limit(limit)
+            )
+            if self.dialect == "postgresql":
+                rows = s.exec(query.with_for_update(skip_locked=True)).all()
+                if rows:
+                    s.exec(
+                        update(DeadlineRow)
+                        .where(
+                            tuple_(col(DeadlineRow.match_id), col(DeadlineRow.kind)).in_(
+                                [(r.match_id, r.kind) for r in rows]
+                            )
+                        )
+                        .values(due=until, claimed_by=worker, claimed_until=until)
+                    )
+                claimed = [_deadline(r) for r in rows]
+            else:
+                claimed = []
+                for r in s.exec(query).all():
+                    result = s.exec(
+                        update(DeadlineRow)
+                        .where(
+                            col(DeadlineRow.match_id) == r.match_id,
+                            col(DeadlineRow.kind) == r.kind,
+                            col(DeadlineRow.due) == r.due,
+                            col(DeadlineRow.due) <= now,
+                        )
+                        .values(due=until, claimed_by=worker, claimed_until=until)
+                    )
+                    if result.rowcount == 1:
+                        claimed.append(_deadline(r))
+            self._done(s)
+            return claimed
+
+    def next_due(self) -> float | None:
+        """The earliest due time (a claimed deadline counts at the end of its lease)."""
+        with self._session() as s:
+            value = s.exec(select(func.min(DeadlineRow.due))).first()
+            return float(value) if value is not None else None
+
+
+def _deadline(row: DeadlineRow) -> Deadline:
+    return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
 
 
 def _user(row: User) -> UserRec:

@@ -1,0 +1,123 @@
+"""The runtime's storage on real SQLite and PostgreSQL: one transaction per update (with the update
+id, the outbox rows and the deadlines), redelivery, outbox order and claims, deadline claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.core.ports import AI_TURN, REMIND, RUNNING, Deadline, SeatRec, StorageUnavailable, chat_of
+from chatbot.core.types import Outbound
+from chatbot.storage import SqlRepository
+
+
+def _match(repo):
+    user = repo.user("t", "u1", "Matti")
+    room = repo.room("t", "g1")
+    match = repo.create_match(room.id, "majavajengi", {}, "seed", user.id, (SeatRec(0, "Matti", user.id),))
+    seats = (SeatRec(0, "Matti", user.id), SeatRec(1, "Botti 1", None, "smart"))
+    assert repo.start_match(match.id, match.version, seats, {"ply": 0}, "seed:1")
+    return repo.match(match.id)
+
+
+def _out(text, chat="g1", key=None, user=None):
+    if user is not None:
+        return Outbound("t", text, user_id=user, key=key)
+    return Outbound("t", text, chat_id=chat, key=key)
+
+
+def test_a_unit_commits_the_action_outbox_deadlines_and_update_id_together_or_nothing(db_url):
+    repo = SqlRepository(db_url)
+    match = _match(repo)
+    with pytest.raises(RuntimeError), repo.unit(update=("t", "17")) as fresh:
+        assert fresh
+        assert repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
+        repo.outbox_add([_out("drew")])
+        repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 5.0, match.version + 1, (1,))])
+        raise RuntimeError("the process failed after the action insert")
+    assert repo.match(match.id).version == match.version and repo.actions(match.id) == []
+    assert repo.outbox_pending("t:g:g1", now=10.0) == [] and repo.deadlines(match.id) == []
+    assert not repo.seen_update("t", "17")
+
+    with repo.unit(update=("t", "17")) as fresh:
+        assert fresh
+        # inside the unit the match is the unit's own copy, kept up to date by its writes
+        assert repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
+        assert repo.match(match.id).version == match.version + 1
+        repo.outbox_add([_out("drew"), _out("private", user="u1")])
+        repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 5.0, match.version + 1, (1,))])
+    assert repo.seen_update("t", "17")
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["drew"]
+    assert [d.kind for d in repo.deadlines(match.id)] == [AI_TURN]
+
+    with repo.unit(update=("t", "17")) as fresh:  # the same update again: told, and nothing kept
+        assert not fresh
+        repo.outbox_add([_out("again")])
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["drew"]
+
+
+def test_outbox_order_retry_coalescing_refs_and_holds(db_url):
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("a", key="table:1"), _out("b"), _out("c", key="table:1")])
+    rows = repo.outbox_pending("t:g:g1", now=0.0)
+    assert [r.out.text for r in rows] == ["a", "b", "c"] and rows[0].chat == chat_of(rows[0].out)
+    repo.outbox_later(rows[1].id, not_before=50.0)  # b waits: nothing after it overtakes
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["a"]
+    assert [r.attempts for r in repo.outbox_pending("t:g:g1", now=60.0)] == [0, 1, 0]
+    repo.outbox_done(rows[2].id, "m7")  # the newest table edit went out: the older one is superseded
+    repo.outbox_done(rows[1].id, None)
+    assert repo.outbox_pending("t:g:g1", now=60.0) == []
+    assert repo.message_ref("t:g:g1", "table:1") == "m7"
+
+    repo.outbox_add([_out("hand", user="u1")])
+    assert repo.outbox_hold("t:u:u1") == 1
+    assert repo.outbox_pending("t:u:u1", now=0.0) == []
+    assert repo.outbox_claim("t", "w1", now=0.0, lease=30.0, limit=10) == []
+    assert repo.outbox_unhold("t:u:u1") == 1
+    assert [r.out.text for r in repo.outbox_pending("t:u:u1", now=0.0)] == ["hand"]
+
+
+def test_each_chat_has_one_sender_at_a_time_and_a_lease_ends(db_url):
+    repo = SqlRepository(db_url)
+    other = SqlRepository(db_url)
+    repo.outbox_add([_out("one", chat="g1"), _out("two", chat="g2")])
+    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=1) == ["t:g:g2"]  # freshest first
+    assert other.outbox_claim("t", "w2", now=101.0, lease=30.0, limit=10) == ["t:g:g1"]
+    assert repo.outbox_claim("t", "w1", now=102.0, lease=30.0, limit=10) == ["t:g:g2"]  # renews its own
+    assert other.outbox_claim("t", "w2", now=103.0, lease=30.0, limit=10) == ["t:g:g1"]
+    other.outbox_release("t:g:g1", "w2")
+    assert repo.outbox_claim("t", "w1", now=104.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
+    # w1 died: after its lease w2 takes both
+    assert other.outbox_claim("t", "w2", now=200.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
+
+
+def test_deadlines_are_claimed_once_and_a_dead_workers_claim_expires(db_url):
+    repo = SqlRepository(db_url)
+    other = SqlRepository(db_url)
+    match = _match(repo)
+    repo.set_deadlines(
+        match.id,
+        [
+            Deadline(match.id, REMIND, 10.0, match.version, (0,)),
+            Deadline(match.id, AI_TURN, 20.0, match.version, (1,)),
+        ],
+    )
+    assert repo.next_due() == 10.0
+    assert repo.due_deadlines(5.0, "w1", 30.0, 10) == []
+    got = repo.due_deadlines(15.0, "w1", 30.0, 10)
+    assert [d.kind for d in got] == [REMIND]
+    assert other.due_deadlines(15.0, "w2", 30.0, 10) == []
+    assert repo.next_due() == 20.0
+    assert [d.kind for d in other.due_deadlines(25.0, "w2", 30.0, 10)] == [AI_TURN]
+    assert not other.drop_deadline(got[0], "w2")  # not w2's
+    # w1 died holding the reminder: once its lease is over, someone else takes it
+    assert [d.kind for d in other.due_deadlines(46.0, "w2", 30.0, 10)] == [REMIND]
+    assert not repo.drop_deadline(got[0], "w1")
+    assert other.drop_deadline(got[0], "w2")
+    assert [d.kind for d in repo.deadlines(match.id)] == [AI_TURN]
+
+
+def test_an_unreachable_database_is_storage_unavailable():
+    from tests.conftest import free_port
+
+    with pytest.raises(StorageUnavailable):
+        SqlRepository(f"postgresql+psycopg2://postgres@127.0.0.1:{free_port()}/postgres")
