@@ -12,7 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatbot.core.ports import AI_TURN, Answer, Blocked, Deadline, OutboxRow, RetryLater, StorageUnavailable, chat_of
+from chatbot.core.ports import (
+    AI_TURN,
+    Answer,
+    Blocked,
+    Deadline,
+    OutboxRow,
+    RetryLater,
+    StorageUnavailable,
+    chat_of,
+)
 from chatbot.core.types import Inbound, Outbound
 
 
