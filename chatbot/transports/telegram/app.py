@@ -21,9 +21,11 @@ UX choices:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from datetime import timedelta
@@ -151,6 +153,7 @@ class TelegramTransport:
         self.runtime = Runtime(core, self, settings=dataclasses.replace(
             base, drain_timeout=drain_timeout, max_in_flight=min(base.max_in_flight, POOL_SIZE - 4)))
         self._dispatching: set[asyncio.Task[None]] = set()
+        self._poller: asyncio.Task[None] | None = None
         api, files = api_urls(base_url)
         builder = (
             ApplicationBuilder()
@@ -185,19 +188,52 @@ class TelegramTransport:
     # lifecycle
 
     async def start(self, *, poll_timeout: float = 10.0) -> None:
-        """Start in-process long polling (what ``run_polling`` does, minus the signal handling)."""
+        """Start long polling in-process (tests; :func:`main` adds the signal handling)."""
         app = self.application
         await app.initialize()
         await self._post_init(app)
-        assert app.updater is not None
-        await app.updater.start_polling(
-            poll_interval=0, timeout=timedelta(seconds=poll_timeout), allowed_updates=ALLOWED_UPDATES
-        )
         await app.start()
+        await app.bot.delete_webhook(drop_pending_updates=False)
+        self._poller = asyncio.create_task(self._poll(poll_timeout), name="telegram-poll")
+
+    async def _poll(self, timeout: float) -> None:
+        """getUpdates, handle every update (the core commits it with its id), only then confirm it
+        (the next call's ``offset``): an update fetched by a process that dies is fetched again by
+        the next one and, if it had been committed, deduplicated by its id."""
+        bot = self.application.bot
+        offset: int | None = None
+        backoff = 0.5
+        while True:
+            try:
+                updates = await bot.get_updates(
+                    offset=offset, timeout=timedelta(seconds=timeout), allowed_updates=ALLOWED_UPDATES,
+                    read_timeout=timeout + 10)
+            except asyncio.CancelledError:
+                raise
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_seconds(exc))
+                continue
+            except TelegramError as exc:
+                log.warning("getUpdates failed (%s); again in %.1f s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+                continue
+            backoff = 0.5
+            if not updates:
+                continue
+            await asyncio.gather(*(self.application.process_update(u) for u in updates))
+            newest = max(u.update_id for u in updates) + 1
+            offset = newest if offset is None else max(offset, newest)
 
     async def stop(self) -> None:
         """Stop polling, let the rows being sent finish (bounded), and release everything."""
         app = self.application
+        poller = self._poller
+        if poller is not None:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await poller
+            self._poller = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:
@@ -401,8 +437,22 @@ def main(core: Any) -> int:
                 allowed_updates=ALLOWED_UPDATES,
             )
         else:
-            app.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0, timeout=30)
+            asyncio.run(_serve_polling(transport))
     except RuntimeError as exc:  # e.g. webhooks without the tornado extra
         print(f"telegram: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+async def _serve_polling(transport: TelegramTransport) -> None:
+    """Long polling until SIGINT/SIGTERM, then a clean stop (pending rows stay in the outbox)."""
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stopped.set)
+    await transport.start(poll_timeout=30)
+    try:
+        await stopped.wait()
+    finally:
+        await transport.stop()
