@@ -24,10 +24,12 @@ import functools
 import logging
 import os
 import socket
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from chatbot.core.ports import Blocked, OutboxRow, RetryLater, StorageUnavailable, chat_of
@@ -38,8 +40,45 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+_WORKER: list[str] = []
+_SLOT_FILES: list[Any] = []
+
+
 def default_worker() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """This process's worker name: ``$CHATBOT_WORKER``, else ``<host>:<slot>``.
+
+    The slot is the lowest number whose lock file (in the temporary directory) no live process
+    holds. A process killed with -9 loses its lock, so the process started in its place has the
+    same name and takes over its chat claims at once instead of waiting for their leases to end;
+    two live processes on one host never share a name."""
+    if _WORKER:
+        return _WORKER[0]
+    name = os.environ.get("CHATBOT_WORKER") or f"{socket.gethostname()}:{_take_slot()}"
+    _WORKER.append(name)
+    return name
+
+
+def _take_slot() -> str:
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no takeover, the leases end as usual
+        return f"pid{os.getpid()}"
+    folder = Path(tempfile.gettempdir()) / "chatbot-workers"
+    with contextlib.suppress(OSError):
+        folder.mkdir(exist_ok=True)
+    for slot in range(256):
+        try:
+            handle = open(folder / f"{slot}.lock", "a")  # noqa: SIM115 - held for the process's life
+        except OSError:
+            break
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        _SLOT_FILES.append(handle)
+        return str(slot)
+    return f"pid{os.getpid()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +88,7 @@ class Settings:
     #: this process's name in claims (unique among the workers on one database)
     worker: str = field(default_factory=default_worker)
     #: seconds a chat claim or a deadline claim holds when the worker dies
-    lease: float = 30.0
+    lease: float = 15.0
     #: chat queues claimed at once (each one sends in order; bounded so leases do not run out)
     max_chats: int = 64
     #: rows read from one chat queue at a time
@@ -74,6 +113,8 @@ class Settings:
     serial: bool = False
     #: of several pending rows with one key send only the newest (off in serial mode: transcripts)
     coalesce: bool = True
+    #: delivery bookkeeping on a thread of its own (not for in-memory databases)
+    delivery_thread: bool = True
 
 
 @dataclass(slots=True)
@@ -116,6 +157,10 @@ class Runtime:
         self.platform: str = transport.platform
         self.stats = Stats()
         self._executor: ThreadPoolExecutor | None = None
+        self._book_executor: ThreadPoolExecutor | None = None
+        url = str(getattr(self.store, "url", ""))
+        self._two_threads = self.settings.delivery_thread and not (
+            url in {"sqlite://", "sqlite:///:memory:"} or ":memory:" in url or "mode=memory" in url)
         self._tasks: list[asyncio.Task[Any]] = []
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
@@ -142,12 +187,23 @@ class Runtime:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
 
+    async def book(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the delivery's own thread: marking a sent row done must not wait behind
+        a core call (a crash in between sends the row again), and the core need not wait for it.
+        One thread too when the database is in memory (each thread would see a database of its own)."""
+        if self.settings.inline or not self._two_threads:
+            return await self.call(fn, *args)
+        if self._book_executor is None:
+            self._book_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.platform}-outbox")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._book_executor, functools.partial(fn, *args))
+
     async def kv_get(self, namespace: str, key: str) -> Any:
         """The transport's own small state (a sync token, a room map), stored with the rest."""
-        return await self.call(self.store.kv_get, namespace, key)
+        return await self.book(self.store.kv_get, namespace, key)
 
     async def kv_set(self, namespace: str, key: str, value: Any) -> None:
-        await self.call(self.store.kv_set, namespace, key, value)
+        await self.book(self.store.kv_set, namespace, key, value)
 
     # ------------------------------------------------------------------------------------------
     # life cycle
@@ -189,9 +245,10 @@ class Runtime:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._running = False
-        if self._executor is not None:
-            self._executor.shutdown(wait=True)
-            self._executor = None
+        for executor in (self._executor, self._book_executor):
+            if executor is not None:
+                executor.shutdown(wait=True)
+        self._executor = self._book_executor = None
 
     def wake(self) -> None:
         """Something may be pending: look for claimable chats and due deadlines now."""
@@ -354,7 +411,7 @@ class Runtime:
         room = self.settings.max_chats - len(self._senders)
         if room <= 0:
             return
-        chats = await self.call(self.store.outbox_claim, self.platform, self.settings.worker, self.clock(),
+        chats = await self.book(self.store.outbox_claim, self.platform, self.settings.worker, self.clock(),
                                 self.settings.lease, room)
         for chat in chats:
             if chat in self._senders:
@@ -369,7 +426,7 @@ class Runtime:
         try:
             while not self._stopping:
                 self._dirty.discard(chat)
-                rows = await self.call(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
+                rows = await self.book(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
                 if not rows:
                     break
                 if not await self._send_rows(chat, rows):
@@ -386,7 +443,7 @@ class Runtime:
         finally:
             self._senders.pop(chat, None)
             with contextlib.suppress(Exception):
-                await self.call(self.store.outbox_release, chat, self.settings.worker)
+                await self.book(self.store.outbox_release, chat, self.settings.worker)
             self._dirty.discard(chat)
             if not self._stopping:
                 # this chat may have new rows, and other chats may have waited for a free claim
@@ -417,10 +474,10 @@ class Runtime:
         """Deliver ``rows`` of one chat; False when the chat must stop (blocked, waiting, stopping)."""
         queue, superseded = self._coalesce(rows)
         if superseded:
-            await self.call(self._supersede, superseded)
+            await self.book(self._supersede, superseded)
             self.stats.superseded += len(superseded)
         keys = sorted({r.out.key for r in queue if r.out.key is not None})
-        refs = await self.call(self._refs, chat, keys) if keys else {}
+        refs = await self.book(self._refs, chat, keys) if keys else {}
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         while queue:
             if self._stopping:
@@ -438,12 +495,12 @@ class Runtime:
                     self.wake()
                 else:
                     log.warning("the platform refuses chat %s; dropping a message", chat)
-                    await self.call(self.store.outbox_done, row.id, None)
+                    await self.book(self.store.outbox_done, row.id, None)
                 return False
             except RetryLater as exc:
                 self.stats.retry_later += 1
                 wait = max(0.05, exc.seconds)
-                await self.call(self._later, [row, *queue], self.clock() + wait)
+                await self.book(self._later, [row, *queue], self.clock() + wait)
                 if wait > self.settings.lease / 3:
                     # too long to hold the claim: the rows wait in the outbox for a later claim
                     self._deferred[chat] = time.monotonic() + wait
@@ -459,13 +516,13 @@ class Runtime:
                 log.exception("delivery of outbox row %s to %s failed", row.id, chat)
                 if row.attempts + 1 >= self.settings.max_attempts:
                     self.stats.given_up += 1
-                    await self.call(self.store.outbox_done, row.id, None)
+                    await self.book(self.store.outbox_done, row.id, None)
                     continue
                 backoff = min(30.0, 0.5 * 2**row.attempts)
-                await self.call(self._later, [row, *queue], self.clock() + backoff)
+                await self.book(self._later, [row, *queue], self.clock() + backoff)
                 self._deferred[chat] = time.monotonic() + backoff
                 return False
-            await self.call(self.store.outbox_done, row.id, ref)
+            await self.book(self.store.outbox_done, row.id, ref)
             self.stats.delivered += 1
             if key is not None:
                 refs[key] = ref

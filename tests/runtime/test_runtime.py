@@ -50,8 +50,8 @@ def test_answers_are_delivered_in_order_and_marked_done():
         assert [s.txn for s in tr.sent] == [f"ob{i}" for i in range(1, 6)]
         assert store.states() == ["done"] * 5
         assert not store.claims  # released
-        # the core and the store ran on the core's own thread, never on the event loop's
-        assert store.threads == {"test-core_0"}
+        # the core ran on its own thread and the delivery's bookkeeping on another, never on the loop's
+        assert store.threads == {"test-core_0", "test-outbox_0"}
 
     run(body())
 

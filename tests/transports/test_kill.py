@@ -72,16 +72,21 @@ class Bot:
         self.proc: asyncio.subprocess.Process | None = None
         self.env = {**os.environ, "TELEGRAM_TOKEN": server.token, "TELEGRAM_API_URL": server.api_url,
                     "TELEGRAM_WEBHOOK_URL": "", "TELEGRAM_RATE_LIMITS": "off", "PYTHONPATH": str(ROOT),
-                    "LOG_LEVEL": "WARNING"}
+                    "LOG_LEVEL": "WARNING", "PYTHONFAULTHANDLER": "1"}
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
 
     async def start(self) -> None:
-        starts = sum(1 for c in self.server.calls if c[1] == "setmycommands")
+        """Start and wait until it polls (it calls deleteWebhook just before its first getUpdates)."""
+        starts = sum(1 for c in self.server.calls if c[1] == "deletewebhook")
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "chatbot", "telegram", "--db", str(self.db), cwd=ROOT, env=self.env,
                 stdout=asyncio.subprocess.DEVNULL, stderr=log)
         await self.server.wait_for(
-            lambda: sum(1 for c in self.server.calls if c[1] == "setmycommands") >= starts + 3, 30,
+            lambda: sum(1 for c in self.server.calls if c[1] == "deletewebhook") > starts, 30,
             "the bot to start")
 
     async def kill(self) -> None:
@@ -131,19 +136,23 @@ class Table:
         server = self.server
         await server.send(41, GROUP, f"/uusi {ALIASES[game]}")
         await server.send(42, GROUP, "/liity")
-        await server.wait_for(lambda: any("Bruno" in m.shown for m in server.bot_messages(GROUP)), 30,
-                              "Bruno seated")
         room = self.repo.room("telegram", str(GROUP))
-        self.match_id = self.repo.active_match(room.id).id
+
+        def seated():
+            match = self.repo.active_match(room.id)
+            return match if match is not None and len(match.seats) == 2 else None
+
+        self.match_id = (await server.wait_for(seated, 30, "Bruno seated")).id
         await server.send(41, GROUP, "/aloita")
+        await server.wait_for(lambda: self.repo.match(self.match_id).status != "lobby", 30, "the match to start")
         killer = asyncio.create_task(self._killer(bot, figures, kills_left))
         try:
             while True:
                 match = self.repo.match(self.match_id)
                 if match.status != "running" and match.state is not None:
                     break
-                found = await server.wait_for(lambda: self.live_prompt() or self._over(), 40,
-                                              "a live prompt for the person to act")
+                found = await server.wait_for(lambda: self.live_prompt() or self._over() or self._failed(killer),
+                                              90, "a live prompt for the person to act")
                 if found == "over":
                     break
                 uid, msg, datas = found
@@ -155,17 +164,28 @@ class Table:
                 self.presses.append(Press(uid, version_of(data), data.split(":", 2)[2], update_id))
                 figures.presses += 1
                 await server.wait_for(
-                    lambda v=version_of(data): self.repo.match(self.match_id).version > v, 40,  # noqa: B008
-                    "the press to be applied")
+                    lambda v=version_of(data): self.repo.match(self.match_id).version > v  # noqa: B008
+                    or self._failed(killer), 90, "the press to be applied")
         finally:
+            if killer.done():
+                killer.result()  # the killer's own failure (no live prompt after a restart, no start)
             killer.cancel()
             with _suppress():
                 await killer
+            if not bot.alive:  # cancelled between a kill and the start
+                await bot.start()
+                figures.restarts += 1
         figures.matches += 1
+
+    @staticmethod
+    def _failed(task: asyncio.Task) -> bool:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise task.exception()
+        return False
 
     def _over(self):
         match = self.repo.match(self.match_id)
-        return "over" if match.status != "running" else None
+        return "over" if match.status in {"over", "cancelled"} else None
 
     async def _killer(self, bot: Bot, figures: Figures, kills_left: list[int]) -> None:
         """Kill -9 at random moments, start again, and time the acting person's live prompt."""
@@ -279,7 +299,15 @@ async def kill_run(tmp_path: Path, games: list[str], kills: int, seed: int) -> F
             left = [min(per_match, kills - figures.kills)]
             table = Table(server, repo, rng)
             await table.play(game, bot, figures, left)
-            await server.wait_for(lambda: _all_sent(repo), 30, "the outbox to empty")
+            try:
+                await server.wait_for(lambda: _all_sent(repo), 30, "the outbox to empty")
+            except AssertionError:
+                with repo.engine.connect() as conn:
+                    left = conn.execute(text("SELECT id, chat, key, state, held, attempts, not_before FROM outbox "
+                                             "WHERE state = 'pending'")).all()
+                    claims = conn.execute(text("SELECT * FROM chatclaim")).all()
+                raise AssertionError(f"rows left in the outbox: {left[:5]}; claims {claims}; "
+                                     f"now {time.time():.1f}") from None
             check_match(repo, table, game)
             check_delivery(repo, server, figures)
             i += 1
@@ -288,7 +316,8 @@ async def kill_run(tmp_path: Path, games: list[str], kills: int, seed: int) -> F
         assert await bot.stop() == 0, "SIGTERM did not stop the bot cleanly"
     except BaseException:
         if bot.proc is not None and bot.proc.returncode is None:
-            await bot.kill()
+            bot.proc.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack to the log
+            await asyncio.wait_for(bot.proc.wait(), 10)
         sys.stderr.write(bot.log.read_text(errors="replace")[-4000:])
         raise
     finally:
