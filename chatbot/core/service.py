@@ -11,8 +11,11 @@ None)`` and public events; private texts from ``view(state, seat)`` and that sea
 from __future__ import annotations
 
 import logging
+import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,16 +27,23 @@ from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.nlp import Lemmatizer
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.core.ports import (
+    AI_TURN,
     CANCELLED,
+    IDLE_MOVE,
     LOBBY,
     OVER,
+    REMIND,
     RUNNING,
+    WINDOW,
+    Answer,
+    Deadline,
     GameUI,
     MatchRec,
     RenderContext,
     Repository,
     RoomRec,
     SeatRec,
+    StorageUnavailable,
     UserRec,
 )
 from chatbot.core.types import Button, Inbound, Outbound
@@ -44,7 +54,26 @@ log = logging.getLogger(__name__)
 
 #: button data of lobby buttons: "<match>:<version>:@<command>"
 META_PREFIX = "@"
+#: the payload of a deep link that seats its user: "join-<match id>"
+JOIN_PAYLOAD = re.compile(r"join-(\d+)")
 RECENT_ACTIONS = 6
+#: how often a person's command is tried again when another change won the race for the match
+CONFLICT_RETRIES = 3
+#: remembered languages of recent speakers, for an apology when the database is down
+LANG_MEMORY = 10_000
+#: seconds until the runtime tries again while the database is unavailable
+RETRY_WHEN_DOWN = 5.0
+#: the kv namespace of the "open a private chat" notices given (per private chat: match ids)
+NS_NOTICE = "core.notice"
+
+
+class Conflict(Exception):
+    """Another change of the match committed first (its version moved on). The unit is rolled back;
+    a person's command is then read again against the new state, an AI or timer move is dropped."""
+
+    def __init__(self, lobby: bool = False) -> None:
+        super().__init__("lobby" if lobby else "match")
+        self.lobby = lobby
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,56 +86,187 @@ class Speaker:
 
 
 class BotCore:
-    """Transport-agnostic bot: ``handle`` one inbound message, ``step_ai`` one AI move."""
+    """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
+
+    Every answer and change is one transaction through the repository's unit: the change, the
+    outbound messages it caused (the outbox), the match's next deadlines and the inbound update id.
+    AI moves, reminders, moves for idle people and the end of reaction windows are deadlines."""
 
     def __init__(self, repo: Repository, *, uis: dict[str, GameUI], games: dict[str, Engine],
                  seed: str | None = None, bot_name: str = "Pelibotti",
                  lemmatizer: Lemmatizer | None = None, clock: Callable[[], float] = time.time,
-                 remind_after: float = 600.0, act_after: float = 1800.0) -> None:
+                 remind_after: float = 600.0, act_after: float = 1800.0, ai_delay: float = 0.0,
+                 lease: float = 30.0, link_template: str | None = None) -> None:
         self.repo = repo
         self.clock = clock
         #: seconds until a person who must act is reminded, and until the bot moves for them
         self.remind_after = remind_after
         self.act_after = act_after
+        #: seconds before an AI seat moves (0: at once; a transport may slow the bots down)
+        self.ai_delay = ai_delay
+        #: seconds a claimed deadline stays with the worker that claimed it
+        self.lease = lease
+        #: the deep link into a private chat, e.g. "https://t.me/<bot>?start={payload}" (set by the
+        #: transport at start; the core fills in the payload "join-<match id>")
+        self.link_template = link_template
         self.base_seed = seed
         self.bot_name = bot_name
         self.lemmatizer = lemmatizer or Lemmatizer()
         self.uis = uis
         self.games = games
-        #: match id -> (version, whether an AI seat is to act), see ai_pending
-        self._ai_turns: dict[int, tuple[int, bool]] = {}
+        self.worker = f"core-{secrets.token_hex(4)}"
+        self._langs: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._langs_lock = threading.Lock()
+        self._recovered = False
 
     # ------------------------------------------------------------------------------------------
     # entry points
 
-    def handle(self, msg: Inbound) -> list[Outbound]:
-        """Answer one inbound message. Never raises for bad input: errors become hints."""
+    def handle(self, msg: Inbound) -> Answer:
+        """Answer one inbound message, committed with its change in one transaction; a redelivered
+        update (``update_key`` seen before) gives nothing. Never raises: bad input becomes a hint, a
+        database outage an apology (``Answer.committed`` False: the runtime sends it itself)."""
         try:
-            return self._handle(msg)
+            return self._handle_once(msg)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable while handling %r: %s", msg, exc)
+            t = i18n.translator(self._lang_of(msg))
+            return Answer.direct([self._reply(msg, t, t.gettext(
+                "Sorry, I cannot reach my memory just now. Please try again in a moment."))])
         except Exception:  # the bot must never crash on input; log and apologise
+            # nothing of the update was kept (not even its id): a redelivery tries it again
             log.exception("error while handling %r", msg)
-            speaker_lang = normalise_language(msg.lang_hint) or i18n.DEFAULT_LANGUAGE
-            t = i18n.translator(speaker_lang)
-            return [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
+            t = i18n.translator(self._lang_of(msg))
+            return Answer.direct([self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))])
+
+    def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
+        return (msg.platform, msg.update_key) if msg.update_key is not None else None
+
+    def _handle_once(self, msg: Inbound) -> Answer:
+        for _ in range(CONFLICT_RETRIES):
+            try:
+                with self.repo.unit(update=self._update_of(msg)) as fresh:
+                    if not fresh:
+                        return Answer()
+                    outs = self._handle(msg)
+                    self.repo.outbox_add(outs)
+                return Answer(outs)
+            except Conflict as conflict:
+                last = conflict  # read again: the command may still be meant and possible
+        t = i18n.translator(self._lang_of(msg))
+        text = (t.gettext("The table changed just now; please try again.") if last.lobby
+                else t.gettext("Someone acted at the same moment; please try again."))
+        sorry = [self._reply(msg, t, text)]
+        with self.repo.unit(update=self._update_of(msg)) as fresh:
+            if not fresh:
+                return Answer()
+            self.repo.outbox_add(sorry)
+        return Answer(sorry)
+
+    def _lang_of(self, msg: Inbound) -> str:
+        with self._langs_lock:
+            known = self._langs.get((msg.platform, msg.user_id))
+        return known or normalise_language(msg.lang_hint) or i18n.DEFAULT_LANGUAGE
+
+    def _remember_lang(self, platform: str, user_ext_id: str, lang: str) -> None:
+        with self._langs_lock:
+            self._langs[(platform, user_ext_id)] = lang
+            self._langs.move_to_end((platform, user_ext_id))
+            while len(self._langs) > LANG_MEMORY:
+                self._langs.popitem(last=False)
+
+    def run_due(self, worker: str | None = None, limit: int = 20) -> list[Outbound]:
+        """Claim the deadlines that are due and perform them, each in one transaction with its
+        outbox rows and the match's next deadlines. A move that lost the race for its match is
+        dropped silently (whoever won set the next deadlines). Never raises."""
+        worker = worker or self.worker
+        out: list[Outbound] = []
+        try:
+            self._recover()
+            claimed = self.repo.due_deadlines(self.clock(), worker, self.lease, limit)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable for the deadlines: %s", exc)
+            return out
+        for deadline in claimed:
+            try:
+                out.extend(self._perform(deadline, worker))
+            except StorageUnavailable as exc:  # the claim runs out and someone does it later
+                log.warning("storage unavailable for %r: %s", deadline, exc)
+                break
+            except Exception:
+                log.exception("deadline %r failed; dropped", deadline)
+                try:
+                    self.repo.drop_deadline(deadline, worker)
+                except Exception:
+                    log.exception("could not drop %r", deadline)
+        return out
+
+    def next_due(self) -> float | None:
+        """When the next deadline is due (epoch seconds), None when there is none; while the
+        database is unavailable, a time soon to try again."""
+        try:
+            self._recover()
+            return self.repo.next_due()
+        except StorageUnavailable:
+            return self.clock() + RETRY_WHEN_DOWN
+
+    def private_blocked(self, platform: str, user_ext_id: str) -> Answer:
+        """The platform refuses to deliver to this user's private chat (a Telegram user who never
+        opened the bot): their private messages wait (held in the outbox until they open the chat),
+        and the group of their game is told once per match how to open it, with the deep link."""
+        try:
+            with self.repo.unit():
+                chat = f"{platform}:u:{user_ext_id}"
+                self.repo.outbox_hold(chat)
+                outs = self._blocked_notice(platform, user_ext_id, chat)
+                self.repo.outbox_add(outs)
+            return Answer(outs)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable for the private-chat notice: %s", exc)
+            return Answer()
+
+    def _blocked_notice(self, platform: str, user_ext_id: str, chat: str) -> list[Outbound]:
+        user = self.repo.find_user(platform, user_ext_id)
+        if user is None or self.link_template is None:
+            return []
+        matches = [m for m in self.repo.matches_of_user(user.id) if m.status in {LOBBY, RUNNING}]
+        if not matches:
+            return []
+        match = matches[-1]
+        told = list(self.repo.kv_get(NS_NOTICE, chat) or [])
+        if match.id in told:
+            return []
+        self.repo.kv_set(NS_NOTICE, chat, [*told, match.id])
+        room = self.repo.room_by_id(match.room_id)
+        t = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
+        link = self.deep_link(match.id)
+        text = t.gettext(
+            "{name}, I cannot send you your cards yet. Open a private chat with me and press Start: {link}"
+        ).format(name=user.name, link=link)
+        button = Button(t.gettext("Open private chat"), link)
+        return [Outbound(platform, text, chat_id=room.ext_id, buttons=((button,),), lang=t.lang)]
+
+    def deep_link(self, match_id: int) -> str:
+        return (self.link_template or "{payload}").replace("{payload}", f"join-{match_id}")
+
+    # --- until the runtime lands (R2): the transports still step AI seats and tick themselves ------
 
     def step_ai(self, match_id: int) -> list[Outbound]:
-        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise."""
-        match = self.repo.match(match_id)
-        if match is None or match.status != RUNNING or match.state is None:
+        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise (until the runtime
+        lands (R2): the runtime performs AI_TURN deadlines through ``run_due``)."""
+        try:
+            with self.repo.unit():
+                match = self.repo.match(match_id)
+                if match is None or match.status != RUNNING or match.state is None:
+                    return []
+                outs = self._ai_move(match)
+                self.repo.outbox_add(outs)
+            return outs
+        except Conflict:
             return []
-        engine = self.games[match.game]
-        state = engine.load(match.state)
-        for seat in engine.to_act(state):
-            rec = match.seats[seat]
-            if rec.ai is None:
-                continue
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            return self._apply(match, seat, engine.notation(action), state)
-        return []
 
     def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
-        """Let AI seats move until a person must act or the game ends."""
+        """Let AI seats move until a person must act or the game ends (until the runtime lands (R2))."""
         out: list[Outbound] = []
         for _ in range(limit):
             step = self.step_ai(match_id)
@@ -116,24 +276,18 @@ class BotCore:
         return out
 
     def ai_pending(self) -> list[int]:
-        """Running matches in which an AI seat is to act (after a restart, for example).
+        """Matches with an AI move due (until the runtime lands (R2): it sleeps until ``next_due``)."""
+        self._recover()
+        now = self.clock()
+        due = self.repo.next_due()
+        if due is None or due > now:
+            return []
+        return [mid for mid, _ in self.repo.running_versions()
+                if any(d.kind == AI_TURN and d.due <= now for d in self.repo.deadlines(mid))]
 
-        Transports ask after every update, so only matches whose version changed since the last
-        answer are loaded; the version makes this right even when another process moved them."""
-        pending = []
-        for match_id, version in self.repo.running_versions():
-            known = self._ai_turns.get(match_id)
-            if known is None or known[0] != version:
-                match = self.repo.match(match_id)
-                if match is None or match.state is None:
-                    continue
-                engine = self.games[match.game]
-                state = engine.load(match.state)
-                known = (match.version, any(match.seats[s].ai for s in engine.to_act(state)))
-                self._ai_turns[match_id] = known
-            if known[1]:
-                pending.append(match_id)
-        return pending
+    def tick(self) -> list[Outbound]:
+        """Reminders and moves for idle seats that are due (until the runtime lands (R2))."""
+        return self.run_due()
 
     def table_messages(self) -> list[Outbound]:
         """The current table of every running match, for transports that re-post after a restart."""
@@ -151,18 +305,59 @@ class BotCore:
         room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
         lang = user.lang or normalise_language(msg.lang_hint) or (room.lang if room else None) or "fi"
         speaker = Speaker(user, lang, room)
+        self._remember_lang(msg.platform, msg.user_id, lang)
         t = i18n.translator(lang)
+        released = self._opened(msg) if msg.private else 0
         if msg.button is not None:
             return self._button(msg, speaker, t)
         text = (msg.text or "").strip()
         if not text:
             return []
+        payload = start_payload(text) if msg.private else None
+        if payload is not None:
+            return self._open_private(msg, speaker, payload, released)
         command = parse_command(text)
         if command is not None:
             handled = self._command(msg, speaker, t, command)
             if handled is not None:
                 return handled
         return self._game_text(msg, speaker, t, text)
+
+    # --- private chats: opening the bot, deep links, held messages ------------------------------
+
+    def _opened(self, msg: Inbound) -> int:
+        """The user wrote in private, so the platform lets the bot write there: release what was
+        held for them (the runtime delivers it), and a later block gets a notice again."""
+        chat = f"{msg.platform}:u:{msg.user_id}"
+        released = self.repo.outbox_unhold(chat)
+        if released:
+            self.repo.kv_set(NS_NOTICE, chat, [])
+        return released
+
+    def _open_private(self, msg: Inbound, sp: Speaker, payload: str, released: int) -> list[Outbound]:
+        """``/start [payload]`` in private (a deep link opens the chat with it): ``join-<match>``
+        takes a seat while the lobby is open and says the cards come here; otherwise the help."""
+        found = JOIN_PAYLOAD.fullmatch(payload)
+        match = self.repo.match(int(found[1])) if found else None
+        if match is None or match.status not in {LOBBY, RUNNING}:
+            if released:
+                return []  # what was held for them is what they wanted
+            t = i18n.translator(sp.lang)
+            return [self._reply(msg, t, self._help_text(msg, sp, t))]
+        room = self.repo.room_by_id(match.room_id)
+        lang = sp.user.lang or normalise_language(msg.lang_hint) or room.lang or i18n.DEFAULT_LANGUAGE
+        t = i18n.translator(lang)
+        out: list[Outbound] = []
+        if not any(s.user_id == sp.user.id for s in match.seats):
+            group_msg = replace(msg, chat_id=room.ext_id, private=False, text="/join", message_id=None)
+            out.extend(self._join(group_msg, Speaker(sp.user, lang, room), t, match))
+            match = self.repo.match(match.id)
+        if match is not None and any(s.user_id == sp.user.id for s in match.seats) and not released:
+            title = self.uis[match.game].title(t)
+            out.append(Outbound(msg.platform, t.gettext(
+                "You have a seat in {game}. I will send your cards and buttons here.").format(game=title),
+                user_id=msg.user_id, lang=t.lang))
+        return out
 
     def _reply(self, msg: Inbound, t: Translator, text: str, buttons: Sequence[Sequence[Button]] = (),
                private: bool | None = None) -> Outbound:
@@ -258,6 +453,7 @@ class BotCore:
             return [self._reply(msg, t_now, t_now.gettext(
                 "Choose a language: “language fi” (suomi) or “language en” (English)."))]
         self.repo.set_user_lang(sp.user.id, wanted)
+        self._remember_lang(msg.platform, msg.user_id, wanted)
         if sp.room is not None:
             self.repo.set_room_lang(sp.room.id, wanted)
         t = i18n.translator(wanted)
@@ -273,8 +469,8 @@ class BotCore:
         topics = find_topics(cmd.raw_args, self._ordered_uis(current), self.lemmatizer, prefer=current) \
             if words else []
         if topics and (named is None or len(words) > 1):
-            ui, topic = topics[0]
-            return f"{ui.title(t)} – {t.gettext(topic.text)}"
+            found, topic = topics[0]
+            return f"{found.title(t)} – {t.gettext(topic.text)}"
         ui = self.uis.get(current) if current else None
         if ui is None:
             return t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self._games_text(t)
@@ -371,7 +567,7 @@ class BotCore:
         name = self._unique_name(match, extra_name or sp.user.name)
         seats = (*match.seats, SeatRec(seat=len(match.seats), name=name, user_id=sp.user.id))
         if not self.repo.update_lobby(match.id, match.version, seats):
-            return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
+            raise Conflict(lobby=True)
         updated = self.repo.match(match.id)
         assert updated is not None
         return self._lobby_messages(updated, sp.room)
@@ -403,7 +599,7 @@ class BotCore:
             remaining = [s for s in match.seats if s is not bots[-1]]
             seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
         if not self.repo.update_lobby(match.id, match.version, seats):
-            return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
+            raise Conflict(lobby=True)
         updated = self.repo.match(match.id)
         assert updated is not None
         return self._lobby_messages(updated, sp.room)
@@ -424,7 +620,7 @@ class BotCore:
         seed = self._match_seed(match)
         state = engine.new_game(len(seats), seed, options)
         if not self.repo.start_match(match.id, match.version, tuple(seats), engine.dump(state), seed):
-            return [self._reply(msg, t, t.gettext("The table changed just now; please try again."))]
+            raise Conflict(lobby=True)
         started = self.repo.match(match.id)
         assert started is not None
         events = engine.start_events(engine.load(started.state or {}))
@@ -440,27 +636,38 @@ class BotCore:
         humans_left = [s for s in match.seats if s.user_id is not None and s.user_id != sp.user.id]
         title = self.uis[match.game].title(tg)
         if name == "cancel" or (match.status == LOBBY and not humans_left):
-            self.repo.update_lobby(match.id, match.version, match.seats, status=CANCELLED)
+            self._change_lobby(match, match.seats, status=CANCELLED)
             return [Outbound(room.platform, tg.gettext("The game {game} was cancelled by {name}.").format(
                 game=title, name=sp.user.name), chat_id=room.ext_id, key=f"table:{match.id}", lang=tg.lang)]
         if match.status == LOBBY:
             remaining = [s for s in match.seats if s.user_id != sp.user.id]
             seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
-            self.repo.update_lobby(match.id, match.version, seats)
+            self._change_lobby(match, seats)
             updated = self.repo.match(match.id)
             assert updated is not None
             return self._lobby_messages(updated, room)
         if not humans_left:
-            self.repo.update_lobby(match.id, match.version, match.seats, status=CANCELLED)
+            self._change_lobby(match, match.seats, status=CANCELLED)
             return [Outbound(room.platform, tg.gettext(
                 "{name} left and nobody else is playing, so the game {game} ended.").format(
                 name=sp.user.name, game=title), chat_id=room.ext_id, key=f"table:{match.id}", lang=tg.lang)]
         engine = self.games[match.game]
         seats = tuple(replace(s, user_id=None, ai=engine.default_ai) if s.user_id == sp.user.id else s
                       for s in match.seats)
-        self.repo.update_lobby(match.id, match.version, seats, status=RUNNING)
+        self._change_lobby(match, seats, status=RUNNING)
         text = tg.gettext("{name} left the game; an AI player takes over the seat.").format(name=sp.user.name)
         return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+
+    def _change_lobby(self, match: MatchRec, seats: tuple[SeatRec, ...], status: str = LOBBY) -> None:
+        """New seats (and status) of a match; a running match gets its deadlines again (an AI seat
+        that took over may be to act), an ended one none."""
+        if not self.repo.update_lobby(match.id, match.version, seats, status=status):
+            raise Conflict(lobby=True)
+        updated = self.repo.match(match.id)
+        if status == RUNNING and updated is not None and updated.state is not None:
+            self._schedule(updated)
+        elif status != LOBBY:
+            self.repo.set_deadlines(match.id, [])
 
     def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         match = self._context_match(msg, sp)
@@ -678,13 +885,10 @@ class BotCore:
         action = engine.parse_notation(notation)
         new_state, events = engine.apply(state, seat, action)
         status = OVER if engine.outcome(new_state) is not None else RUNNING
-        ok = self.repo.commit_action(match.id, match.version, seat, notation, [encode(e) for e in events],
-                                     engine.dump(new_state), status)
+        if not self.repo.commit_action(match.id, match.version, seat, notation, [encode(e) for e in events],
+                                       engine.dump(new_state), status):
+            raise Conflict()
         room = self.repo.room_by_id(match.room_id)
-        if not ok:
-            t = i18n.translator(room.lang or "fi")
-            return [Outbound(room.platform, t.gettext("Someone acted at the same moment; please try again."),
-                             chat_id=room.ext_id, lang=t.lang)]
         updated = self.repo.match(match.id)
         assert updated is not None
         return self._render_match(updated, room, events=events)
@@ -746,53 +950,123 @@ class BotCore:
                 mine = [e for e in events if e.to is not None and rec.seat in e.to]
                 out.extend(self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting,
                                                 state=state))
-            self._set_timer(match, acting if outcome is None else (), public_view)
+            self.repo.set_deadlines(match.id, self._deadlines(match, state, public_view))
         return out
 
     # ------------------------------------------------------------------------------------------
-    # timers: stored as deadlines in the match, so a restart rebuilds them
+    # deadlines: every change of a running match stores the match's next ones (one row per kind)
 
-    def _set_timer(self, match: MatchRec, acting: Sequence[int], public_view: Any) -> None:
-        humans = [s for s in acting if match.seats[s].user_id is not None]
-        timer = None
-        if humans:
-            now = self.clock()
-            quick = self.uis[match.game].deadline(public_view)
-            # a quick answer (a reaction window) gets its own short deadline and no reminder
-            timer = {"version": match.version, "seats": humans,
-                     "remind_at": None if quick else now + self.remind_after,
-                     "act_at": now + (quick if quick else self.act_after), "reminded": False}
-        if match.meta.get("timer") != timer:
-            self.repo.set_meta(match.id, "timer", timer)
-
-    def tick(self) -> list[Outbound]:
-        """Remind people who keep the table waiting, and let the bot move for them when the wait is
-        too long (the seat stays theirs). Transports call this every few seconds."""
-        out: list[Outbound] = []
+    def _deadlines(self, match: MatchRec, state: Any, public_view: Any) -> list[Deadline]:
+        """What the match waits for now: an AI seat's move, or a person (a reminder, then the bot's
+        move for them), or the end of a quick window that every seat gets alike."""
+        engine = self.games[match.game]
+        if engine.outcome(state) is not None:
+            return []
+        acting = engine.to_act(state)
         now = self.clock()
-        for match in self.repo.running_matches():
-            timer = match.meta.get("timer")
-            if not timer or timer.get("version") != match.version or match.state is None:
+        out = []
+        ai = tuple(s for s in acting if match.seats[s].ai is not None and match.seats[s].user_id is None)
+        if ai:
+            out.append(Deadline(match.id, AI_TURN, now + self.ai_delay, match.version, ai))
+        humans = tuple(s for s in acting if match.seats[s].user_id is not None)
+        if humans:
+            quick = self.uis[match.game].deadline(public_view)
+            if quick:  # a reaction window gets its own short deadline and no reminder
+                out.append(Deadline(match.id, WINDOW, now + quick, match.version, humans))
+            else:
+                out.append(Deadline(match.id, REMIND, now + self.remind_after, match.version, humans))
+                out.append(Deadline(match.id, IDLE_MOVE, now + self.act_after, match.version, humans))
+        return out
+
+    def _schedule(self, match: MatchRec) -> None:
+        assert match.state is not None
+        engine = self.games[match.game]
+        state = engine.load(match.state)
+        self.repo.set_deadlines(match.id, self._deadlines(match, state, engine.view(state, None)))
+
+    def _recover(self) -> None:
+        """Once per core: running matches without any deadline (stored before deadlines were) get
+        theirs, keeping the due times of an old ``meta["timer"]``."""
+        if self._recovered:
+            return
+        for match in self.repo.matches_without_deadlines():
+            if match.state is None:
                 continue
-            room = self.repo.room_by_id(match.room_id)
-            t = i18n.translator(room.lang or "fi")
-            seats = [int(s) for s in timer.get("seats", ())]
-            if now >= timer["act_at"]:
-                out.extend(self._act_for_idle(match, room, t, seats, quick=timer.get("remind_at") is None))
-            elif timer.get("remind_at") is not None and now >= timer["remind_at"] and not timer.get("reminded"):
-                self.repo.set_meta(match.id, "timer", {**timer, "reminded": True})
-                for seat in seats:
-                    rec = match.seats[seat]
-                    if rec.user_id is None:
-                        continue
-                    user = self.repo.user_by_id(rec.user_id)
-                    tu = i18n.translator(user.lang or room.lang or "fi")
-                    out.append(Outbound(room.platform, tu.gettext(
-                        "⏰ The others are waiting for your move, {name}.").format(name=rec.name),
-                        user_id=user.ext_id, lang=tu.lang))
-                names = t.format_list([match.seats[s].name for s in seats])
-                out.append(Outbound(room.platform, t.gettext("⏰ Waiting for {name}.").format(name=names),
-                                    chat_id=room.ext_id, lang=t.lang))
+            with self.repo.unit():
+                engine = self.games[match.game]
+                state = engine.load(match.state)
+                deadlines = self._deadlines(match, state, engine.view(state, None))
+                timer = match.meta.get("timer") or {}
+                if timer.get("version") == match.version:
+                    kept = []
+                    for d in deadlines:
+                        if d.kind == REMIND and timer.get("reminded"):
+                            continue
+                        if d.kind == REMIND and timer.get("remind_at") is not None:
+                            d = replace(d, due=float(timer["remind_at"]))
+                        elif d.kind in {IDLE_MOVE, WINDOW} and timer.get("act_at") is not None:
+                            d = replace(d, due=float(timer["act_at"]))
+                        kept.append(d)
+                    deadlines = kept
+                self.repo.set_deadlines(match.id, deadlines)
+        self._recovered = True
+
+    def _perform(self, deadline: Deadline, worker: str) -> list[Outbound]:
+        """One claimed deadline, in one transaction; [] when the match moved on meanwhile."""
+        try:
+            with self.repo.unit():
+                match = self.repo.match(deadline.match_id)
+                if (match is None or match.status != RUNNING or match.state is None
+                        or match.version != deadline.version):
+                    self.repo.drop_deadline(deadline, worker)  # normally the change replaced it already
+                    return []
+                room = self.repo.room_by_id(match.room_id)
+                t = i18n.translator(room.lang or "fi")
+                if deadline.kind == AI_TURN:
+                    outs = self._ai_move(match)
+                elif deadline.kind == REMIND:
+                    outs = self._remind(match, room, t, deadline.seats)
+                else:
+                    outs = self._act_for_idle(match, room, t, deadline.seats, quick=deadline.kind == WINDOW)
+                after = self.repo.match(match.id)
+                # done without a change of the match (its other deadlines stay): just this one goes,
+                # and only if it is still ours (else another worker did it: say nothing)
+                if (after is not None and after.version == match.version
+                        and not self.repo.drop_deadline(deadline, worker)):
+                    raise Conflict()
+                self.repo.outbox_add(outs)
+            return outs
+        except Conflict:
+            return []  # an AI or timer move that lost the race: the winner set the next deadlines
+
+    def _ai_move(self, match: MatchRec) -> list[Outbound]:
+        assert match.state is not None
+        engine = self.games[match.game]
+        state = engine.load(match.state)
+        for seat in engine.to_act(state):
+            rec = match.seats[seat]
+            if rec.ai is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
+            return self._apply(match, seat, engine.notation(action), state)
+        return []
+
+    def _remind(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
+        """People who keep the table waiting are reminded once (the bot moves for them later)."""
+        out: list[Outbound] = []
+        for seat in seats:
+            rec = match.seats[seat]
+            if rec.user_id is None:
+                continue
+            user = self.repo.user_by_id(rec.user_id)
+            tu = i18n.translator(user.lang or room.lang or "fi")
+            out.append(Outbound(room.platform, tu.gettext(
+                "⏰ The others are waiting for your move, {name}.").format(name=rec.name),
+                user_id=user.ext_id, lang=tu.lang))
+        names = t.format_list([match.seats[s].name for s in seats])
+        out.append(Outbound(room.platform, t.gettext("⏰ Waiting for {name}.").format(name=names),
+                            chat_id=room.ext_id, lang=t.lang))
         return out
 
     def _act_for_idle(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int],
@@ -870,13 +1144,20 @@ class BotCore:
                          lang=t.lang)]
 
 
+def start_payload(text: str) -> str | None:
+    """The payload of a ``/start`` (``""`` when bare), or None for other texts."""
+    parts = text.split(maxsplit=1)
+    if not parts or parts[0].casefold().partition("@")[0] != "/start":
+        return None
+    return parts[1].strip() if len(parts) > 1 else ""
+
+
 def _rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:
     return tuple(tuple(row) for row in buttons if row)
 
 
 def _dedupe(items: Sequence[str]) -> list[str]:
-    seen: set[str] = set()
-    return [x for x in items if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(items))
 
 
 def _option_value(text: str) -> Any:

@@ -24,7 +24,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import delete, event, func, inspect, text, tuple_, update
+from sqlalchemy import case, delete, event, func, inspect, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -155,6 +155,8 @@ class _Unit:
     matches: dict[int, MatchRec] = field(default_factory=dict)
     users: dict[int, UserRec] = field(default_factory=dict)
     rooms: dict[int, RoomRec] = field(default_factory=dict)
+    #: user id -> ids of their open matches (forgotten whenever seats change in the unit)
+    user_matches: dict[int, list[int]] = field(default_factory=dict)
 
 
 class SqlRepository:
@@ -174,6 +176,10 @@ class SqlRepository:
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._local = threading.local()
+        #: what ``outbox_pending`` read along (the chat and key of each row, the refs of the keys), so
+        #: that delivering a row needs no read; only the chat's one sender uses them
+        self._row_keys: dict[int, tuple[str, str | None]] = {}
+        self._refs: dict[str, dict[str, str | None]] = {}
         try:
             upgrade(self.engine)
         except DBAPIError as exc:
@@ -339,11 +345,11 @@ class SqlRepository:
             unit.rooms[room_id] = replace(unit.rooms[room_id], lang=lang)
 
     # --- matches ----------------------------------------------------------------------------
-    def _match_recs(self, s: Session, rows: Sequence[tuple[Match, Snapshot | None]]) -> list[MatchRec]:
+    def _match_recs(self, s: Session, rows: Sequence[tuple[Match, Snapshot | None, Room]]) -> list[MatchRec]:
         """Records of the given match rows, their seats (with the seated users) in one more query."""
         if not rows:
             return []
-        ids = [m.id for m, _ in rows]
+        ids = [m.id for m, _, _ in rows]
         seat_rows = s.exec(
             select(Seat, User)
             .outerjoin(User, col(Seat.user_id) == col(User.id))
@@ -358,8 +364,9 @@ class SqlRepository:
             if user is not None:
                 self._user_cached(_user(user))
         out = []
-        for row, snap in rows:
+        for row, snap, room in rows:
             assert row.id is not None
+            self._room_cached(_room(room))
             rec = MatchRec(
                 id=row.id,
                 room_id=row.room_id,
@@ -377,7 +384,12 @@ class SqlRepository:
         return out
 
     def _with_snapshot(self) -> Any:
-        return select(Match, Snapshot).outerjoin(Snapshot, col(Snapshot.match_id) == col(Match.id))
+        """A match with its snapshot and its room in one query (the room goes to the unit's cache)."""
+        return (
+            select(Match, Snapshot, Room)
+            .outerjoin(Snapshot, col(Snapshot.match_id) == col(Match.id))
+            .join(Room, col(Room.id) == col(Match.room_id))
+        )
 
     def active_match(self, room_id: int) -> MatchRec | None:
         unit = self._unit()
@@ -425,6 +437,17 @@ class SqlRepository:
             return self._match_recs(s, [tuple(r) for r in rows])
 
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
+        unit = self._unit()
+        if unit is not None and user_id in unit.user_matches:
+            recs = [unit.matches.get(i) for i in unit.user_matches[user_id]]
+            if all(r is not None for r in recs):
+                return [r for r in recs if r is not None and r.status in {LOBBY, RUNNING}]
+        found = self._matches_of_user(user_id)
+        if unit is not None:
+            unit.user_matches[user_id] = [r.id for r in found]
+        return found
+
+    def _matches_of_user(self, user_id: int) -> list[MatchRec]:
         with self._session() as s:
             mine = select(Seat.match_id).where(Seat.user_id == user_id)
             rows = s.exec(
@@ -477,6 +500,9 @@ class SqlRepository:
     def _write_seats(
         self, s: Session, match_id: int, seats: tuple[SeatRec, ...], fresh: bool = False
     ) -> None:
+        unit = self._unit()
+        if unit is not None:
+            unit.user_matches.clear()
         if not fresh:
             s.exec(delete(Seat).where(col(Seat.match_id) == match_id))
         if seats:
@@ -678,45 +704,59 @@ class SqlRepository:
 
     def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
-        there, so nothing overtakes it."""
+        there, so nothing overtakes it. The references of their keys are read along."""
         with self._session() as s:
             rows = s.exec(
-                select(Outbox)
+                select(Outbox, MessageRef.ref)
+                .outerjoin(
+                    MessageRef,
+                    (col(MessageRef.chat) == col(Outbox.chat)) & (col(MessageRef.key) == col(Outbox.key)),
+                )
                 .where(Outbox.chat == chat, Outbox.state == PENDING, ~col(Outbox.held))
                 .order_by(col(Outbox.id))
                 .limit(limit)
             ).all()
             out = []
-            for row in rows:
+            refs: dict[str, str | None] = {}
+            for row, ref in rows:
                 if row.not_before > now:
                     break
                 assert row.id is not None
+                self._row_keys[row.id] = (row.chat, row.key)
+                if row.key is not None:
+                    refs[row.key] = ref
                 out.append(OutboxRow(row.id, row.chat, Outbound.from_json(row.payload), row.attempts))
+            self._refs[chat] = refs
             return out
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         """Delivered (the platform accepted it): remember the message's reference under its key, and
         mark older pending rows with the same key superseded (this newer one already replaced them)."""
         with self._session() as s:
-            row = s.get(Outbox, row_id)
-            if row is None:
-                return
-            row.state = DONE
-            s.add(row)
-            if row.key is not None:
+            known = self._row_keys.pop(row_id, None)
+            if known is None:
+                row = s.get(Outbox, row_id)
+                if row is None:
+                    return
+                known = (row.chat, row.key)
+            chat, key = known
+            if key is None:
+                s.exec(update(Outbox).where(col(Outbox.id) == row_id).values(state=DONE))
+            else:  # this row done and older pending ones of the same key superseded: one statement
                 s.exec(
                     update(Outbox)
                     .where(
-                        col(Outbox.chat) == row.chat,
-                        col(Outbox.key) == row.key,
-                        col(Outbox.id) < row_id,
-                        col(Outbox.state) == PENDING,
+                        col(Outbox.chat) == chat,
+                        col(Outbox.key) == key,
+                        (col(Outbox.id) == row_id)
+                        | ((col(Outbox.id) < row_id) & (col(Outbox.state) == PENDING)),
                     )
-                    .values(state=SUPERSEDED)
+                    .values(state=case((col(Outbox.id) == row_id, DONE), else_=SUPERSEDED))
                 )
                 if ref is not None:
-                    stmt = self._insert(MessageRef).values(chat=row.chat, key=row.key, ref=ref)
+                    stmt = self._insert(MessageRef).values(chat=chat, key=key, ref=ref)
                     s.exec(stmt.on_conflict_do_update(index_elements=["chat", "key"], set_={"ref": ref}))
+                    self._refs.setdefault(chat, {})[key] = ref
             self._done(s)
 
     def outbox_later(self, row_id: int, not_before: float) -> None:
@@ -729,11 +769,15 @@ class SqlRepository:
             self._done(s)
 
     def outbox_release(self, chat: str, worker: str) -> None:
+        self._refs.pop(chat, None)  # another worker may send this chat next: read its refs afresh
         with self._session() as s:
             s.exec(delete(ChatClaim).where(col(ChatClaim.chat) == chat, col(ChatClaim.worker) == worker))
             self._done(s)
 
     def message_ref(self, chat: str, key: str) -> str | None:
+        known = self._refs.get(chat)
+        if known is not None and key in known:  # read along with the chat's pending rows
+            return known[key]
         with self._session() as s:
             row = s.get(MessageRef, (chat, key))
             return row.ref if row else None
@@ -818,6 +862,9 @@ class SqlRepository:
                         .where(
                             col(DeadlineRow.match_id) == r.match_id,
                             col(DeadlineRow.kind) == r.kind,
+                            # the row as it was seen: a change of the match may have replaced it
+                            # meanwhile by one at the same due time
+                            col(DeadlineRow.version) == r.version,
                             col(DeadlineRow.due) == r.due,
                             col(DeadlineRow.due) <= now,
                         )

@@ -97,7 +97,10 @@ class Outbox(SQLModel, table=True):
     made pointless); ``held`` rows wait for the recipient to open a private chat; ``not_before``
     (epoch seconds) delays a retry."""
 
-    __table_args__ = (Index("ix_outbox_chat_id", "chat", "id"), Index("ix_outbox_state_chat", "state", "chat"))
+    __table_args__ = (
+        Index("ix_outbox_chat_id", "chat", "id"),
+        Index("ix_outbox_state_chat", "state", "chat"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     platform: str
     chat: str

@@ -3,10 +3,12 @@ AI seats move, and every outbound message is kept per chat (errbot's TestBackend
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 
 from chatbot.compose import new_core
+from chatbot.core.ports import Answer
 from chatbot.core.types import Inbound, Outbound
 from chatbot.storage import SqlRepository
 
@@ -25,22 +27,45 @@ class Table:
         self.core = new_core(self.repo, seed=self.seed)
 
     def _deliver(self, out: list[Outbound]) -> list[Outbound]:
+        """What the core answered, then whatever became due (AI moves are due at once), as the
+        runtime's deadline loop would."""
         self.sent.extend(out)
-        for match_id in self.core.ai_pending():
-            more = self.core.run_ai(match_id)
+        answer = Answer(out)
+        answer.committed = getattr(out, "committed", True)
+        out = answer
+        for _ in range(100_000):
+            due = self.core.next_due()
+            if due is None or due > self.core.clock():
+                break
+            more = self.core.run_due("table")
             self.sent.extend(more)
-            out = out + more
+            out.extend(more)
         return out
 
+    def run_due(self) -> list[Outbound]:
+        """The deadline loop once more (after a test moved the clock)."""
+        return self._deliver([])
+
     def say(self, user: str, text: str, private: bool = False, lang: str | None = None,
-            group: str = GROUP) -> list[Outbound]:
+            group: str = GROUP, key: str | None = None) -> list[Outbound]:
         msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private,
-                      text=text, lang_hint=lang)
+                      text=text, lang_hint=lang, update_key=key)
         return self._deliver(self.core.handle(msg))
 
-    def press(self, user: str, data: str, private: bool = True, group: str = GROUP) -> list[Outbound]:
-        msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private, button=data)
+    def press(self, user: str, data: str, private: bool = True, group: str = GROUP,
+              key: str | None = None) -> list[Outbound]:
+        msg = Inbound(PLATFORM, user, user.capitalize(), user if private else group, private, button=data,
+                      update_key=key)
         return self._deliver(self.core.handle(msg))
+
+    def outbox(self, chat: str | None = None) -> list[Outbound]:
+        """Every committed outbound row (of one delivery queue), in commit order."""
+        from sqlalchemy import text
+
+        query = "SELECT payload FROM outbox" + (" WHERE chat = :chat" if chat else "") + " ORDER BY id"
+        with self.repo.engine.connect() as conn:
+            rows = conn.execute(text(query), {"chat": chat} if chat else {}).all()
+        return [Outbound.from_json(r[0] if isinstance(r[0], dict) else json.loads(r[0])) for r in rows]
 
     # --- reading what was sent ----------------------------------------------------------------
     def group_texts(self, group: str = GROUP) -> list[str]:
