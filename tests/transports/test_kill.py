@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import random
@@ -60,6 +61,8 @@ class Figures:
     prompt_waits: list[float] = field(default_factory=list)
     duplicate_sends: int = 0
     matches: int = 0
+    #: (epoch time, what) of every kill, start and press, printed when something fails
+    events: list[tuple[float, str]] = field(default_factory=list)
 
 
 class Bot:
@@ -113,6 +116,7 @@ class Table:
         self.rng = rng
         self.presses: list[Press] = []
         self.pressed: set[tuple[int, int, int]] = set()
+        self.enough = asyncio.Event()
 
     def match(self):
         room = self.repo.room("telegram", str(GROUP))
@@ -125,9 +129,10 @@ class Table:
             return None
         for uid in PEOPLE:
             for m in reversed(self.server.bot_messages(uid)):
-                datas = m.callback_data()
-                if datas:
-                    if version_of(datas[0]) == match.version and (uid, m.message_id, match.version) not in self.pressed:
+                datas = [d for d in m.callback_data() if d.startswith(f"{self.match_id}:")]
+                if m.callback_data():
+                    if datas and version_of(datas[0]) == match.version and (
+                            uid, m.message_id, match.version) not in self.pressed:
                         return uid, m, datas
                     break
         return None
@@ -162,19 +167,14 @@ class Table:
                 update_id = max(server.sent_updates)
                 assert server.sent_updates[update_id]["callback_query"]["id"] == qid
                 self.presses.append(Press(uid, version_of(data), data.split(":", 2)[2], update_id))
+                figures.events.append((time.time(), f"press {update_id} by {uid}: {data}"))
                 figures.presses += 1
                 await server.wait_for(
                     lambda v=version_of(data): self.repo.match(self.match_id).version > v  # noqa: B008
                     or self._failed(killer), 90, "the press to be applied")
         finally:
-            if killer.done():
-                killer.result()  # the killer's own failure (no live prompt after a restart, no start)
-            killer.cancel()
-            with _suppress():
-                await killer
-            if not bot.alive:  # cancelled between a kill and the start
-                await bot.start()
-                figures.restarts += 1
+            self.enough.set()  # the killer finishes its cycle: the bot is running afterwards
+            await asyncio.wait_for(killer, 60)
         figures.matches += 1
 
     @staticmethod
@@ -190,12 +190,18 @@ class Table:
     async def _killer(self, bot: Bot, figures: Figures, kills_left: list[int]) -> None:
         """Kill -9 at random moments, start again, and time the acting person's live prompt."""
         while kills_left[0] > 0:
-            await asyncio.sleep(self.rng.uniform(0.05, 1.2))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.enough.wait(), self.rng.uniform(0.05, 1.2))
+            if self.enough.is_set():
+                return
             await bot.kill()
+            figures.events.append((time.time(), "killed"))
             figures.kills += 1
             kills_left[0] -= 1
             await asyncio.sleep(self.rng.uniform(0.0, 0.3))
+            figures.events.append((time.time(), "starting"))
             await bot.start()
+            figures.events.append((time.time(), "polling"))
             figures.restarts += 1
             started = time.monotonic()
             try:
@@ -204,14 +210,6 @@ class Table:
             except AssertionError:
                 raise AssertionError(f"no live prompt within 30 s after restart {figures.restarts}") from None
             figures.prompt_waits.append(time.monotonic() - started)
-
-
-class _suppress:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return exc[0] is not None and issubclass(exc[0], (asyncio.CancelledError, Exception))
 
 
 def check_match(repo: SqlRepository, table: Table, game: str) -> None:
@@ -262,7 +260,8 @@ def check_delivery(repo: SqlRepository, server: FakeTelegram, figures: Figures) 
     # a toast consumed a row on purpose: only short answers to a button press, never in a group table
     missing = {k: n for k, n in missing.items() if not _toast(server, k[1])}
     assert not missing, f"committed messages never sent: {list(missing)[:3]}"
-    figures.duplicate_sends += sum(max(0, shown[k] - n) for k, n in wanted.items())
+    # over the whole run so far: a row sent, then killed before it was marked done, is sent again
+    figures.duplicate_sends = sum(max(0, shown[k] - n) for k, n in wanted.items())
     # keyed messages: the stored reference is a live message showing the newest delivered text
     newest: dict[tuple[str, str], str] = {}
     for r in rows:
@@ -319,6 +318,8 @@ async def kill_run(tmp_path: Path, games: list[str], kills: int, seed: int) -> F
             bot.proc.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack to the log
             await asyncio.wait_for(bot.proc.wait(), 10)
         sys.stderr.write(bot.log.read_text(errors="replace")[-4000:])
+        for at, what in figures.events[-80:]:
+            sys.stderr.write(f"{at:.3f} {what}\n")
         raise
     finally:
         await server.stop()
