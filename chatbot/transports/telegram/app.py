@@ -245,7 +245,9 @@ class TelegramTransport:
         """Wait until nothing waits to be sent (tests and the benchmark)."""
         if self._dispatching:
             await asyncio.wait(set(self._dispatching), timeout=timeout)
-        return await self.runtime.idle(timeout)
+        done = await self.runtime.idle(timeout)
+        await self.sender.settle(timeout)
+        return done
 
     async def _post_init(self, app: Application) -> None:
         if self.sender.bot is not None:
@@ -257,6 +259,7 @@ class TelegramTransport:
 
     async def _post_stop(self, app: Application) -> None:
         await self.runtime.stop()
+        await self.sender.settle(5.0)
 
     async def _set_commands(self, app: Application) -> None:
         try:

@@ -159,6 +159,8 @@ class Sender:
         self.save_prompt: Callable[[int, dict[str, Any]], Awaitable[None]] | None = None
         self.load_prompt: Callable[[int], Awaitable[dict[str, Any] | None]] | None = None
         self.stats = {"sent": 0, "edited": 0, "skipped": 0, "retry_after": 0, "stripped": 0}
+        #: keyboards being removed in the background (cosmetic; not worth delaying a row's "done")
+        self.background: set[asyncio.Task[None]] = set()
 
     def seen(self, chat_id: int, message_id: int) -> None:
         if message_id > self.latest.get(chat_id, 0):
@@ -184,7 +186,7 @@ class Sender:
                 message = await self._send_new(chat_id, out, self._reply_to(chat_id, out))
                 new_ref = json.dumps({"id": message.message_id})
                 if prompt_match is not None:
-                    await self._new_prompt(chat_id, message.message_id, prompt_match, row)
+                    self._later(self._new_prompt(chat_id, message.message_id, prompt_match, row))
         except Forbidden as exc:
             raise Blocked(str(exc)) from exc
         except ChatMigrated as exc:
@@ -195,8 +197,26 @@ class Sender:
             return None
         found = TABLE_KEY.fullmatch(out.key or "")
         if found and out.chat_id is not None:
-            await self._table_delivered(int(found[1]), row)
+            self._later(self._table_delivered(int(found[1]), row))
         return new_ref
+
+    def _later(self, work: Awaitable[None]) -> None:
+        """Run prompt bookkeeping after the row is reported sent: the sooner the runtime marks it done,
+        the smaller the window in which a crash would send it twice."""
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("prompt bookkeeping failed")
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Until the background keyboard removals are done (tests, stop)."""
+        if self.background:
+            await asyncio.wait(set(self.background), timeout=timeout)
 
     @staticmethod
     def _reply_to(chat_id: int, out: Outbound) -> int | None:
@@ -300,11 +320,11 @@ class Sender:
 
     async def _new_prompt(self, chat_id: int, message_id: int, match_id: int, row: int) -> None:
         """Only the newest private prompt keeps its buttons: strip the one before."""
-        previous = self.prompts.get(chat_id)
-        if previous is None and self.load_prompt is not None:
-            previous = await self.load_prompt(chat_id)
         record = {"id": message_id, "match": match_id, "row": row}
-        self.prompts[chat_id] = record
+        previous = self.prompts.get(chat_id)
+        self.prompts[chat_id] = record  # before any await: the next prompt's bookkeeping sees this one
+        if previous is None and self.load_prompt is not None:
+            previous = await self.load_prompt(chat_id)  # the newest prompt of the process before
         if self.save_prompt is not None:
             await self.save_prompt(chat_id, record)
         if previous and previous.get("id") and previous["id"] != message_id:
