@@ -28,15 +28,20 @@ class Limits:
 OFF = Limits(overall=None, per_group=None, per_private=None)
 
 
-def telegram_limits(setting: str | None = None) -> Limits:
+def telegram_limits(setting: str | None = None, workers: int | None = None) -> Limits:
     """``TELEGRAM_RATE_LIMITS``: ``off`` for a test or local Bot API server, ``default`` (or unset)
-    for Telegram's own limits."""
+    for Telegram's own limits. With ``TELEGRAM_WORKERS=N`` processes sharing one bot, each takes 1/N
+    of the bot-wide 30 messages a second (a group's queue is sent by one worker at a time, so the
+    group limit stays per process)."""
     value = (setting if setting is not None else os.environ.get("TELEGRAM_RATE_LIMITS", "default")).strip().lower()
     if value in {"off", "0", "no", "false", "none"}:
         return OFF
-    if value in {"", "default", "on", "1", "yes", "true"}:
+    if value not in {"", "default", "on", "1", "yes", "true"}:
+        raise ValueError(f"TELEGRAM_RATE_LIMITS must be off or default, not {value!r}")
+    n = workers if workers is not None else int(os.environ.get("TELEGRAM_WORKERS") or 1)
+    if n <= 1:
         return Limits()
-    raise ValueError(f"TELEGRAM_RATE_LIMITS must be off or default, not {setting!r}")
+    return Limits(overall=(max(1, 30 // n), 1.0))
 
 
 class RateLimiter:
