@@ -220,6 +220,8 @@ class MatrixBot:
         self.device_name = device_name
         self.display_name = display_name or getattr(core, "bot_name", None)
         self.ai_delay = ai_delay
+        if hasattr(core, "ai_delay"):
+            core.ai_delay = ai_delay  # AI turns are deadlines: due this long after the move before
         self.repost_after = repost_after
         self.sync_timeout_ms = sync_timeout_ms
         self.drain_timeout = drain_timeout
@@ -237,6 +239,7 @@ class MatrixBot:
         self._explained: dict[str, float] = {}
         self._tasks: list[asyncio.Task[Any]] = []
         self._sending: set[asyncio.Task[None]] = set()
+        self._dm_lock = asyncio.Lock()
         self._busy = asyncio.Lock()
         self._stopping = False
         self.failed: BaseException | None = None
@@ -255,6 +258,7 @@ class MatrixBot:
         self.failed = None
         self.done = asyncio.Event()
         self._busy = asyncio.Lock()
+        self._dm_lock = asyncio.Lock()
         await self._login()
         saved = await self._kv_get("sync") or {}
         self._token = saved.get("next_batch")
@@ -306,6 +310,8 @@ class MatrixBot:
 
     async def wait_idle(self, timeout: float = 60.0) -> None:
         """Until every committed message has been sent."""
+        if self._sending:
+            await asyncio.wait(set(self._sending), timeout=timeout)
         await self.runtime.idle(timeout)
 
     async def _guard(self, coro: Any) -> None:
@@ -823,17 +829,22 @@ class MatrixBot:
         room_id = self._dms.get(user_id)
         if room_id:
             return room_id
-        assert self.client is not None
-        if not user_id.startswith("@"):
-            raise _Permanent(f"not a Matrix user id: {user_id!r}")
-        resp = await self.client.room_create(is_direct=True, invite=[user_id], preset=RoomPreset.private_chat)
-        if isinstance(resp, RoomCreateError):
-            _check(resp, f"direct room for {user_id}")
-        room_id = resp.room_id
-        self.stats.dms_created += 1
-        await self._set_dm(user_id, room_id)
-        await self._mark_direct(user_id, room_id)
-        return room_id
+        async with self._dm_lock:  # chats are delivered in parallel; m.direct is read-modify-write
+            room_id = self._dms.get(user_id)
+            if room_id:
+                return room_id
+            assert self.client is not None
+            if not user_id.startswith("@"):
+                raise _Permanent(f"not a Matrix user id: {user_id!r}")
+            resp = await self.client.room_create(
+                is_direct=True, invite=[user_id], preset=RoomPreset.private_chat)
+            if isinstance(resp, RoomCreateError):
+                _check(resp, f"direct room for {user_id}")
+            room_id = resp.room_id
+            self.stats.dms_created += 1
+            await self._set_dm(user_id, room_id)
+            await self._mark_direct(user_id, room_id)
+            return room_id
 
     async def _set_dm(self, user_id: str, room_id: str) -> None:
         self._dms[user_id] = room_id
