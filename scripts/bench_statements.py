@@ -18,6 +18,10 @@ With the code from before the runtime (no ``run_due``), the script measures what
 transport did per update instead: ``handle``, then ``ai_pending``/``run_ai`` until no AI seat is to
 act, then storing the seen update ids (``kv_set``); there is no outbox then, so no ``deliver``.
 The statement count includes every SELECT, INSERT, UPDATE and DELETE (an executemany counts once).
+
+``--running N`` first adds N other running matches (each waiting for a person, with its reminder and
+idle-move deadlines in the future), and also prints the time per update and of one tick of the
+deadline loop (``next_due`` + ``run_due`` when nothing is due), to compare N=10 with N=10000.
 """
 
 from __future__ import annotations
@@ -59,9 +63,12 @@ class Counter:
 
 
 class Bench:
-    def __init__(self, url: str, seed: str) -> None:
+    def __init__(self, url: str, seed: str, running: int = 0) -> None:
         self.repo = SqlRepository(url)
+        if running:
+            add_running_matches(self.repo, seed, running)
         self.core = new_core(self.repo, seed=seed)
+        self.core.next_due()  # the one-time check for matches without deadlines, before counting
         self.counter = Counter(self.repo.engine)
         self.new_api = hasattr(self.core, "run_due")
         self.prompts: dict[str, Outbound] = {}
@@ -144,9 +151,102 @@ class Bench:
         ]
 
 
-def play(url: str, bots: int, typed: bool, updates: int, seed: str) -> dict[str, list[tuple[int, int]]]:
+def add_running_matches(repo: SqlRepository, seed: str, n: int) -> None:
+    """N running two-person Majavajengi matches in other groups, written in bulk."""
+    import time
+
+    from sqlalchemy import insert, text
+
+    from chatbot.storage import tables
+    from engines import GAMES
+
+    engine = GAMES["majavajengi"]
+    state = engine.dump(engine.new_game(2, seed, engine.options_from_dict({})))
+    now = time.time()
+    with repo.engine.begin() as conn:
+        users = [
+            conn.execute(
+                insert(tables.User)
+                .values(platform=PLATFORM, ext_id=f"bulk{i}", name="AB"[i])
+                .returning(tables.User.id)  # type: ignore[arg-type]
+            ).scalar_one()
+            for i in (0, 1)
+        ]
+        conn.execute(insert(tables.Room), [{"platform": PLATFORM, "ext_id": f"bulk-{i}"} for i in range(n)])
+        room_ids = [
+            r[0]
+            for r in conn.execute(text("SELECT id FROM room WHERE ext_id LIKE :p"), {"p": "bulk-%"}).all()
+        ]
+        conn.execute(
+            insert(tables.Match),
+            [
+                {
+                    "room_id": rid,
+                    "game": "majavajengi",
+                    "options": {},
+                    "seed": seed,
+                    "version": 1,
+                    "status": "running",
+                    "meta": {},
+                }
+                for rid in room_ids
+            ],
+        )
+        match_ids = [
+            r[0]
+            for r in conn.execute(
+                text('SELECT id FROM "match" WHERE room_id IN (SELECT id FROM room WHERE ext_id LIKE :p)'),
+                {"p": "bulk-%"},
+            ).all()
+        ]
+        conn.execute(
+            insert(tables.Seat),
+            [
+                {"match_id": mid, "seat": s, "name": "AB"[s], "user_id": users[s]}
+                for mid in match_ids
+                for s in (0, 1)
+            ],
+        )
+        conn.execute(
+            insert(tables.Snapshot), [{"match_id": mid, "version": 1, "state": state} for mid in match_ids]
+        )
+        conn.execute(
+            insert(tables.Deadline),
+            [
+                {"match_id": mid, "kind": kind, "due": now + due, "version": 1, "seats": [0]}
+                for mid in match_ids
+                for kind, due in (("remind", 3600.0), ("idle", 7200.0))
+            ],
+        )
+
+
+def tick_ms(bench: Bench, times: int = 50) -> float:
+    """One pass of the deadline loop when nothing is due: next_due, then run_due (median, ms)."""
+    import time
+
+    took = []
+    for _ in range(times):
+        start = time.perf_counter()
+        bench.core.next_due()
+        bench.core.run_due("bench")
+        took.append(time.perf_counter() - start)
+    return statistics.median(took) * 1000
+
+
+def play(
+    url: str,
+    bots: int,
+    typed: bool,
+    updates: int,
+    seed: str,
+    running: int = 0,
+    timing: dict[str, float] | None = None,
+) -> dict[str, list[tuple[int, int]]]:
     """Matches one after another (the set-up is not counted) until ``updates`` moves were counted."""
-    bench = Bench(url, seed)
+    import time
+
+    took: list[float] = []
+    bench = Bench(url, seed, running)
     people = ["matti"] if bots else ["matti", "liisa"]
     rng = random.Random(seed)
     figures: dict[str, list[tuple[int, int]]] = {"core": [], "+ai": [], "deliver": []}
@@ -165,6 +265,7 @@ def play(url: str, bots: int, typed: bool, updates: int, seed: str) -> dict[str,
             user = acting[0]
             buttons = [b for row in prompt.buttons for b in row]
             choice = rng.choice(buttons)
+            start = time.perf_counter()
             if typed:
                 _, got = bench.send(user, True, text=choice.label)
                 if bench.prompts.get(user) is prompt:
@@ -172,9 +273,13 @@ def play(url: str, bots: int, typed: bool, updates: int, seed: str) -> dict[str,
                     bench.send(user, True, button=choice.data)
             else:
                 _, got = bench.send(user, True, button=choice.data)
+            took.append(time.perf_counter() - start)
             for name, value in got.items():
                 figures[name].append(value)
         bench.send("matti", False, text="peru")  # a match still running (the count was reached) ends
+    if timing is not None:
+        timing["update_ms"] = statistics.median(took) * 1000
+        timing["tick_ms"] = tick_ms(bench)
     bench.repo.engine.dispose()
     return figures
 
@@ -186,6 +291,7 @@ def main() -> None:
     parser.add_argument("--url", help="database URL (default: a new SQLite file)")
     parser.add_argument("--updates", type=int, default=120)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--running", type=int, default=0, help="other running matches in the database")
     args = parser.parse_args()
     rows = []
     for label, bots, typed in (
@@ -203,14 +309,15 @@ def main() -> None:
                     conn.execute(text("DROP SCHEMA public CASCADE"))
                     conn.execute(text("CREATE SCHEMA public"))
                 engine.dispose()
-            figures = play(url, bots, typed, args.updates, args.seed)
-        rows.append((label, figures))
-    print(f"database: {(args.url or 'sqlite (file)').split('@')[-1]}")
+            timing: dict[str, float] = {}
+            figures = play(url, bots, typed, args.updates, args.seed, args.running, timing)
+        rows.append((label, figures, timing))
+    print(f"database: {(args.url or 'sqlite (file)').split('@')[-1]}; other running matches: {args.running}")
     print(
-        f"{'per update (mean over n)':34} {'n':>4} {'core st':>8} {'core co':>8} {'+ai st':>7} {'+ai co':>7}"
-        f" {'deliv st':>9} {'deliv co':>9} {'total st':>9} {'total co':>9}"
+        f"{'per update (mean over n)':32} {'n':>4} {'core st':>8} {'core co':>8} {'+ai st':>7} {'+ai co':>7}"
+        f" {'deliv st':>9} {'deliv co':>9} {'total st':>9} {'total co':>9} {'ms/upd':>7} {'tick ms':>8}"
     )
-    for label, figures in rows:
+    for label, figures, timing in rows:
         n = len(figures["core"])
         mean = {
             k: (
@@ -221,9 +328,9 @@ def main() -> None:
         }
         total = tuple(sum(mean[k][i] for k in mean) for i in (0, 1))
         print(
-            f"{label:34} {n:>4} {mean['core'][0]:>8.1f} {mean['core'][1]:>8.2f} {mean['+ai'][0]:>7.1f}"
+            f"{label:32} {n:>4} {mean['core'][0]:>8.1f} {mean['core'][1]:>8.2f} {mean['+ai'][0]:>7.1f}"
             f" {mean['+ai'][1]:>7.2f} {mean['deliver'][0]:>9.1f} {mean['deliver'][1]:>9.2f}"
-            f" {total[0]:>9.1f} {total[1]:>9.2f}"
+            f" {total[0]:>9.1f} {total[1]:>9.2f} {timing.get('update_ms', 0):>7.2f} {timing.get('tick_ms', 0):>8.3f}"
         )
 
 

@@ -11,13 +11,12 @@ None)`` and public events; private texts from ``view(state, seat)`` and that sea
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n
@@ -27,16 +26,11 @@ from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.nlp import Lemmatizer
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.core.ports import (
-    AI_TURN,
     CANCELLED,
-    IDLE_MOVE,
     LOBBY,
     OVER,
-    REMIND,
     RUNNING,
-    WINDOW,
     Answer,
-    Deadline,
     GameUI,
     MatchRec,
     RenderContext,
@@ -46,7 +40,10 @@ from chatbot.core.ports import (
     StorageUnavailable,
     UserRec,
 )
+from chatbot.core.private import PrivateChats, start_payload
+from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.core.usecase import Conflict, Speaker
 from engines.codec import BadNotation, decode, encode
 from engines.contract import Engine, Event, IllegalAction
 
@@ -54,38 +51,14 @@ log = logging.getLogger(__name__)
 
 #: button data of lobby buttons: "<match>:<version>:@<command>"
 META_PREFIX = "@"
-#: the payload of a deep link that seats its user: "join-<match id>"
-JOIN_PAYLOAD = re.compile(r"join-(\d+)")
 RECENT_ACTIONS = 6
 #: how often a person's command is tried again when another change won the race for the match
 CONFLICT_RETRIES = 3
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
-#: seconds until the runtime tries again while the database is unavailable
-RETRY_WHEN_DOWN = 5.0
-#: the kv namespace of the "open a private chat" notices given (per private chat: match ids)
-NS_NOTICE = "core.notice"
 
 
-class Conflict(Exception):
-    """Another change of the match committed first (its version moved on). The unit is rolled back;
-    a person's command is then read again against the new state, an AI or timer move is dropped."""
-
-    def __init__(self, lobby: bool = False) -> None:
-        super().__init__("lobby" if lobby else "match")
-        self.lobby = lobby
-
-
-@dataclass(frozen=True, slots=True)
-class Speaker:
-    """The sender of an inbound message, resolved against storage."""
-
-    user: UserRec
-    lang: str
-    room: RoomRec | None
-
-
-class BotCore:
+class BotCore(Timers, PrivateChats):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -118,6 +91,8 @@ class BotCore:
         self._langs: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._langs_lock = threading.Lock()
         self._recovered = False
+        self._started_workers: set[str] = set()
+        self._pruned_at = 0.0
 
     # ------------------------------------------------------------------------------------------
     # entry points
@@ -175,120 +150,6 @@ class BotCore:
             while len(self._langs) > LANG_MEMORY:
                 self._langs.popitem(last=False)
 
-    def run_due(self, worker: str | None = None, limit: int = 20) -> list[Outbound]:
-        """Claim the deadlines that are due and perform them, each in one transaction with its
-        outbox rows and the match's next deadlines. A move that lost the race for its match is
-        dropped silently (whoever won set the next deadlines). Never raises."""
-        worker = worker or self.worker
-        out: list[Outbound] = []
-        try:
-            self._recover()
-            claimed = self.repo.due_deadlines(self.clock(), worker, self.lease, limit)
-        except StorageUnavailable as exc:
-            log.warning("storage unavailable for the deadlines: %s", exc)
-            return out
-        for deadline in claimed:
-            try:
-                out.extend(self._perform(deadline, worker))
-            except StorageUnavailable as exc:  # the claim runs out and someone does it later
-                log.warning("storage unavailable for %r: %s", deadline, exc)
-                break
-            except Exception:
-                log.exception("deadline %r failed; dropped", deadline)
-                try:
-                    self.repo.drop_deadline(deadline, worker)
-                except Exception:
-                    log.exception("could not drop %r", deadline)
-        return out
-
-    def next_due(self) -> float | None:
-        """When the next deadline is due (epoch seconds), None when there is none; while the
-        database is unavailable, a time soon to try again."""
-        try:
-            self._recover()
-            return self.repo.next_due()
-        except StorageUnavailable:
-            return self.clock() + RETRY_WHEN_DOWN
-
-    def private_blocked(self, platform: str, user_ext_id: str) -> Answer:
-        """The platform refuses to deliver to this user's private chat (a Telegram user who never
-        opened the bot): their private messages wait (held in the outbox until they open the chat),
-        and the group of their game is told once per match how to open it, with the deep link."""
-        try:
-            with self.repo.unit():
-                chat = f"{platform}:u:{user_ext_id}"
-                self.repo.outbox_hold(chat)
-                outs = self._blocked_notice(platform, user_ext_id, chat)
-                self.repo.outbox_add(outs)
-            return Answer(outs)
-        except StorageUnavailable as exc:
-            log.warning("storage unavailable for the private-chat notice: %s", exc)
-            return Answer()
-
-    def _blocked_notice(self, platform: str, user_ext_id: str, chat: str) -> list[Outbound]:
-        user = self.repo.find_user(platform, user_ext_id)
-        if user is None or self.link_template is None:
-            return []
-        matches = [m for m in self.repo.matches_of_user(user.id) if m.status in {LOBBY, RUNNING}]
-        if not matches:
-            return []
-        match = matches[-1]
-        told = list(self.repo.kv_get(NS_NOTICE, chat) or [])
-        if match.id in told:
-            return []
-        self.repo.kv_set(NS_NOTICE, chat, [*told, match.id])
-        room = self.repo.room_by_id(match.room_id)
-        t = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
-        link = self.deep_link(match.id)
-        text = t.gettext(
-            "{name}, I cannot send you your cards yet. Open a private chat with me and press Start: {link}"
-        ).format(name=user.name, link=link)
-        button = Button(t.gettext("Open private chat"), link)
-        return [Outbound(platform, text, chat_id=room.ext_id, buttons=((button,),), lang=t.lang)]
-
-    def deep_link(self, match_id: int) -> str:
-        return (self.link_template or "{payload}").replace("{payload}", f"join-{match_id}")
-
-    # --- until the runtime lands (R2): the transports still step AI seats and tick themselves ------
-
-    def step_ai(self, match_id: int) -> list[Outbound]:
-        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise (until the runtime
-        lands (R2): the runtime performs AI_TURN deadlines through ``run_due``)."""
-        try:
-            with self.repo.unit():
-                match = self.repo.match(match_id)
-                if match is None or match.status != RUNNING or match.state is None:
-                    return []
-                outs = self._ai_move(match)
-                self.repo.outbox_add(outs)
-            return outs
-        except Conflict:
-            return []
-
-    def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
-        """Let AI seats move until a person must act or the game ends (until the runtime lands (R2))."""
-        out: list[Outbound] = []
-        for _ in range(limit):
-            step = self.step_ai(match_id)
-            if not step:
-                break
-            out.extend(step)
-        return out
-
-    def ai_pending(self) -> list[int]:
-        """Matches with an AI move due (until the runtime lands (R2): it sleeps until ``next_due``)."""
-        self._recover()
-        now = self.clock()
-        due = self.repo.next_due()
-        if due is None or due > now:
-            return []
-        return [mid for mid, _ in self.repo.running_versions()
-                if any(d.kind == AI_TURN and d.due <= now for d in self.repo.deadlines(mid))]
-
-    def tick(self) -> list[Outbound]:
-        """Reminders and moves for idle seats that are due (until the runtime lands (R2))."""
-        return self.run_due()
-
     def table_messages(self) -> list[Outbound]:
         """The current table of every running match, for transports that re-post after a restart."""
         out = []
@@ -322,42 +183,6 @@ class BotCore:
             if handled is not None:
                 return handled
         return self._game_text(msg, speaker, t, text)
-
-    # --- private chats: opening the bot, deep links, held messages ------------------------------
-
-    def _opened(self, msg: Inbound) -> int:
-        """The user wrote in private, so the platform lets the bot write there: release what was
-        held for them (the runtime delivers it), and a later block gets a notice again."""
-        chat = f"{msg.platform}:u:{msg.user_id}"
-        released = self.repo.outbox_unhold(chat)
-        if released:
-            self.repo.kv_set(NS_NOTICE, chat, [])
-        return released
-
-    def _open_private(self, msg: Inbound, sp: Speaker, payload: str, released: int) -> list[Outbound]:
-        """``/start [payload]`` in private (a deep link opens the chat with it): ``join-<match>``
-        takes a seat while the lobby is open and says the cards come here; otherwise the help."""
-        found = JOIN_PAYLOAD.fullmatch(payload)
-        match = self.repo.match(int(found[1])) if found else None
-        if match is None or match.status not in {LOBBY, RUNNING}:
-            if released:
-                return []  # what was held for them is what they wanted
-            t = i18n.translator(sp.lang)
-            return [self._reply(msg, t, self._help_text(msg, sp, t))]
-        room = self.repo.room_by_id(match.room_id)
-        lang = sp.user.lang or normalise_language(msg.lang_hint) or room.lang or i18n.DEFAULT_LANGUAGE
-        t = i18n.translator(lang)
-        out: list[Outbound] = []
-        if not any(s.user_id == sp.user.id for s in match.seats):
-            group_msg = replace(msg, chat_id=room.ext_id, private=False, text="/join", message_id=None)
-            out.extend(self._join(group_msg, Speaker(sp.user, lang, room), t, match))
-            match = self.repo.match(match.id)
-        if match is not None and any(s.user_id == sp.user.id for s in match.seats) and not released:
-            title = self.uis[match.game].title(t)
-            out.append(Outbound(msg.platform, t.gettext(
-                "You have a seat in {game}. I will send your cards and buttons here.").format(game=title),
-                user_id=msg.user_id, lang=t.lang))
-        return out
 
     def _reply(self, msg: Inbound, t: Translator, text: str, buttons: Sequence[Sequence[Button]] = (),
                private: bool | None = None) -> Outbound:
@@ -953,153 +778,6 @@ class BotCore:
             self.repo.set_deadlines(match.id, self._deadlines(match, state, public_view))
         return out
 
-    # ------------------------------------------------------------------------------------------
-    # deadlines: every change of a running match stores the match's next ones (one row per kind)
-
-    def _deadlines(self, match: MatchRec, state: Any, public_view: Any) -> list[Deadline]:
-        """What the match waits for now: an AI seat's move, or a person (a reminder, then the bot's
-        move for them), or the end of a quick window that every seat gets alike."""
-        engine = self.games[match.game]
-        if engine.outcome(state) is not None:
-            return []
-        acting = engine.to_act(state)
-        now = self.clock()
-        out = []
-        ai = tuple(s for s in acting if match.seats[s].ai is not None and match.seats[s].user_id is None)
-        if ai:
-            out.append(Deadline(match.id, AI_TURN, now + self.ai_delay, match.version, ai))
-        humans = tuple(s for s in acting if match.seats[s].user_id is not None)
-        if humans:
-            quick = self.uis[match.game].deadline(public_view)
-            if quick:  # a reaction window gets its own short deadline and no reminder
-                out.append(Deadline(match.id, WINDOW, now + quick, match.version, humans))
-            else:
-                out.append(Deadline(match.id, REMIND, now + self.remind_after, match.version, humans))
-                out.append(Deadline(match.id, IDLE_MOVE, now + self.act_after, match.version, humans))
-        return out
-
-    def _schedule(self, match: MatchRec) -> None:
-        assert match.state is not None
-        engine = self.games[match.game]
-        state = engine.load(match.state)
-        self.repo.set_deadlines(match.id, self._deadlines(match, state, engine.view(state, None)))
-
-    def _recover(self) -> None:
-        """Once per core: running matches without any deadline (stored before deadlines were) get
-        theirs, keeping the due times of an old ``meta["timer"]``."""
-        if self._recovered:
-            return
-        for match in self.repo.matches_without_deadlines():
-            if match.state is None:
-                continue
-            with self.repo.unit():
-                engine = self.games[match.game]
-                state = engine.load(match.state)
-                deadlines = self._deadlines(match, state, engine.view(state, None))
-                timer = match.meta.get("timer") or {}
-                if timer.get("version") == match.version:
-                    kept = []
-                    for d in deadlines:
-                        if d.kind == REMIND and timer.get("reminded"):
-                            continue
-                        if d.kind == REMIND and timer.get("remind_at") is not None:
-                            d = replace(d, due=float(timer["remind_at"]))
-                        elif d.kind in {IDLE_MOVE, WINDOW} and timer.get("act_at") is not None:
-                            d = replace(d, due=float(timer["act_at"]))
-                        kept.append(d)
-                    deadlines = kept
-                self.repo.set_deadlines(match.id, deadlines)
-        self._recovered = True
-
-    def _perform(self, deadline: Deadline, worker: str) -> list[Outbound]:
-        """One claimed deadline, in one transaction; [] when the match moved on meanwhile."""
-        try:
-            with self.repo.unit():
-                match = self.repo.match(deadline.match_id)
-                if (match is None or match.status != RUNNING or match.state is None
-                        or match.version != deadline.version):
-                    self.repo.drop_deadline(deadline, worker)  # normally the change replaced it already
-                    return []
-                room = self.repo.room_by_id(match.room_id)
-                t = i18n.translator(room.lang or "fi")
-                if deadline.kind == AI_TURN:
-                    outs = self._ai_move(match)
-                elif deadline.kind == REMIND:
-                    outs = self._remind(match, room, t, deadline.seats)
-                else:
-                    outs = self._act_for_idle(match, room, t, deadline.seats, quick=deadline.kind == WINDOW)
-                after = self.repo.match(match.id)
-                # done without a change of the match (its other deadlines stay): just this one goes,
-                # and only if it is still ours (else another worker did it: say nothing)
-                if (after is not None and after.version == match.version
-                        and not self.repo.drop_deadline(deadline, worker)):
-                    raise Conflict()
-                self.repo.outbox_add(outs)
-            return outs
-        except Conflict:
-            return []  # an AI or timer move that lost the race: the winner set the next deadlines
-
-    def _ai_move(self, match: MatchRec) -> list[Outbound]:
-        assert match.state is not None
-        engine = self.games[match.game]
-        state = engine.load(match.state)
-        for seat in engine.to_act(state):
-            rec = match.seats[seat]
-            if rec.ai is None:
-                continue
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            return self._apply(match, seat, engine.notation(action), state)
-        return []
-
-    def _remind(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
-        """People who keep the table waiting are reminded once (the bot moves for them later)."""
-        out: list[Outbound] = []
-        for seat in seats:
-            rec = match.seats[seat]
-            if rec.user_id is None:
-                continue
-            user = self.repo.user_by_id(rec.user_id)
-            tu = i18n.translator(user.lang or room.lang or "fi")
-            out.append(Outbound(room.platform, tu.gettext(
-                "⏰ The others are waiting for your move, {name}.").format(name=rec.name),
-                user_id=user.ext_id, lang=tu.lang))
-        names = t.format_list([match.seats[s].name for s in seats])
-        out.append(Outbound(room.platform, t.gettext("⏰ Waiting for {name}.").format(name=names),
-                            chat_id=room.ext_id, lang=t.lang))
-        return out
-
-    def _act_for_idle(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int],
-                      quick: bool) -> list[Outbound]:
-        """The deadline passed: each waited-for seat makes the game's idle move (or its AI's move).
-
-        After a quick window the group hears only that time is up: naming who could have answered
-        might tell what they hold."""
-        out: list[Outbound] = []
-        if quick:
-            out.append(Outbound(room.platform, t.gettext("⏰ The time to answer is up."), chat_id=room.ext_id,
-                                lang=t.lang))
-        current: MatchRec | None = match
-        for seat in seats:
-            if current is None or current.status != RUNNING or current.state is None:
-                break
-            engine = self.games[current.game]
-            state = engine.load(current.state)
-            if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
-                continue
-            legal = engine.legal_actions(state, seat)
-            view = engine.view(state, seat)
-            chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
-            if chosen is None:
-                chosen = engine.notation(engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat)))
-            if not quick:
-                out.append(Outbound(room.platform, t.gettext(
-                    "⏰ {name} did not answer in time, so I made the move for them.").format(
-                    name=current.seats[seat].name), chat_id=room.ext_id, lang=t.lang))
-            out.extend(self._apply(current, seat, chosen, state))
-            current = self.repo.match(current.id)
-        return out
-
     def _final_text(self, ctx: RenderContext, outcome: Any) -> str:
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
@@ -1142,14 +820,6 @@ class BotCore:
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         return [Outbound(room.platform, "\n".join(parts), user_id=user.ext_id, buttons=_rows(buttons),
                          lang=t.lang)]
-
-
-def start_payload(text: str) -> str | None:
-    """The payload of a ``/start`` (``""`` when bare), or None for other texts."""
-    parts = text.split(maxsplit=1)
-    if not parts or parts[0].casefold().partition("@")[0] != "/start":
-        return None
-    return parts[1].strip() if len(parts) > 1 else ""
 
 
 def _rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:

@@ -70,6 +70,8 @@ _UPGRADE_LOCK = 0x70656C69
 PENDING, DONE, SUPERSEDED = "pending", "done", "superseded"
 #: seconds an SQLite writer waits for the lock before the update is answered with an apology
 SQLITE_BUSY_TIMEOUT = 5.0
+#: the same on PostgreSQL, for a row lock
+LOCK_TIMEOUT_MS = 5000
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -132,19 +134,15 @@ def unavailable(exc: BaseException) -> bool:
         return False
     if exc.connection_invalidated:
         return True
-    name = type(exc.orig).__name__ if exc.orig is not None else ""
+    names = {c.__name__ for c in type(exc.orig).__mro__} if exc.orig is not None else set()
     module = type(exc.orig).__module__ if exc.orig is not None else ""
     message = str(exc.orig).casefold()
     if module.startswith("sqlite3"):
         return any(word in message for word in ("locked", "busy", "unable to open", "disk i/o"))
-    # psycopg2: OperationalError (no connection, server gone, deadlock, lock timeout), InterfaceError
-    return name in {
-        "OperationalError",
-        "InterfaceError",
-        "TransactionRollbackError",
-        "QueryCanceledError",
-        "AdminShutdown",
-    } or any(word in message for word in ("could not connect", "connection", "terminating"))
+    # psycopg2: OperationalError and its kin (no connection, server gone, deadlock, lock timeout)
+    return bool(names & {"OperationalError", "InterfaceError", "TransactionRollbackError"}) or any(
+        word in message for word in ("could not connect", "connection", "terminating")
+    )
 
 
 @dataclass
@@ -170,7 +168,8 @@ class SqlRepository:
         else:
             # after an outage the pooled connections are dead: test each one as it is taken
             kwargs["pool_pre_ping"] = True
-            kwargs["connect_args"] = {"connect_timeout": 5}
+            # a statement that waits longer than this for a row lock fails (an apology, not a hang)
+            kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         self.dialect = self.engine.dialect.name
         if self.dialect == "sqlite":
@@ -759,6 +758,20 @@ class SqlRepository:
                     self._refs.setdefault(chat, {})[key] = ref
             self._done(s)
 
+    def outbox_superseded(self, row_ids: Sequence[int]) -> None:
+        """Rows that will never be sent (a newer row with the same key replaces them)."""
+        if not row_ids:
+            return
+        with self._session() as s:
+            s.exec(
+                update(Outbox)
+                .where(col(Outbox.id).in_(list(row_ids)), col(Outbox.state) == PENDING)
+                .values(state=SUPERSEDED)
+            )
+            for row_id in row_ids:
+                self._row_keys.pop(row_id, None)
+            self._done(s)
+
     def outbox_later(self, row_id: int, not_before: float) -> None:
         with self._session() as s:
             s.exec(
@@ -874,6 +887,32 @@ class SqlRepository:
                         claimed.append(_deadline(r))
             self._done(s)
             return claimed
+
+    def prune(self, done_before: float, seen_before: float) -> int:
+        """Forget delivered (or superseded) outbox rows created before ``done_before`` and inbound ids
+        recorded before ``seen_before`` (epoch seconds): the tables stay small. The last reference of
+        every message stays in ``messageref``."""
+        done = datetime.fromtimestamp(done_before, UTC)
+        seen = datetime.fromtimestamp(seen_before, UTC)
+        with self._session() as s:
+            rows = s.exec(
+                delete(Outbox).where(col(Outbox.state).in_([DONE, SUPERSEDED]), col(Outbox.created_at) < done)
+            ).rowcount
+            rows += s.exec(delete(SeenUpdate).where(col(SeenUpdate.at) < seen)).rowcount
+            self._done(s)
+            return int(rows)
+
+    def release_deadlines(self, worker: str, now: float) -> int:
+        """A worker (re)starts under its name: what an earlier process of that name had claimed is due
+        again at once (it was due when claimed), instead of when the dead claim's lease ends."""
+        with self._session() as s:
+            result = s.exec(
+                update(DeadlineRow)
+                .where(col(DeadlineRow.claimed_by) == worker)
+                .values(due=now, claimed_by=None, claimed_until=None)
+            )
+            self._done(s)
+            return int(result.rowcount)
 
     def next_due(self) -> float | None:
         """The earliest due time (a claimed deadline counts at the end of its lease)."""

@@ -284,3 +284,48 @@ def test_join_text_in_private_is_still_the_group_hint():
 def _rows(repo, sql: str) -> list:
     with repo.engine.connect() as conn:
         return [tuple(r) for r in conn.execute(text(sql))]
+
+
+def test_two_worker_processes_play_whole_matches_through_deadlines(url):
+    """Nobody presses anything: AI seats move, people are reminded and the bot moves for them, all as
+    deadlines that two OS processes on one database take turns at. Each reminder is sent once, each
+    turn played once, no "someone acted" message, and every match ends."""
+    import subprocess
+    import sys
+
+    setup = Table(url=url, seed="procs")
+    setup.core = new_core(setup.repo, seed="procs", remind_after=0.1, act_after=0.4)  # as the workers
+    setup._deliver = lambda out: list(out)
+    groups = [f"g{i}" for i in range(4)]
+    people = {g: f"p{i}" for i, g in enumerate(groups)}
+    mids = {}
+    for g in groups:
+        setup.say(people[g], "uusi majavajengi kierrokset=1", group=g)
+        for _ in range(2):
+            setup.say(people[g], "lisää botti", group=g)
+        setup.say(people[g], "aloita", group=g)
+        mids[g] = setup.repo.active_match(setup.repo.room(PLATFORM, g).id).id
+    root = str(__import__("pathlib").Path(__file__).resolve().parents[2])
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.chatbot.deadline_worker", url, f"proc{i}", "120"],
+                              cwd=root, stdout=subprocess.PIPE, text=True) for i in range(2)]
+    done = [p.communicate(timeout=180)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    assert all(int(x) > 0 for x in done), done  # both processes did part of the work
+    everything = setup.outbox()
+    assert not [o for o in everything if any(s in o.text for s in SOMEONE_ACTED)]
+    for g, mid in mids.items():
+        match = setup.repo.match(mid)
+        assert match.status == "over", g
+        actions = setup.repo.actions(mid)
+        human = [a for a in actions if a.seat == 0]
+        private = setup.outbox(f"test:u:{people[g]}")
+        reminders = [o for o in private if "odottavat" in o.text]
+        idle = [o for o in everything if o.chat_id == g and "tein siirron" in o.text]
+        # each of the person's turns: the bot's move for them, after at most one reminder (a worker
+        # that finds the move made already drops the reminder, rightly, when a slow machine makes
+        # both due at once)
+        assert len(idle) == len(human) > 0 and 0 < len(reminders) <= len(idle), (g, len(reminders), len(idle))
+        between = "".join("R" if "odottavat" in o.text else "P" for o in private if o.buttons or "odottavat" in o.text)
+        assert "RR" not in between, between  # never two reminders for one turn
+        tables = [o for o in setup.outbox(f"test:g:{g}") if o.key == f"table:{mid}"]
+        assert len(tables) == 4 + len(actions)

@@ -121,3 +121,61 @@ def test_an_unreachable_database_is_storage_unavailable():
 
     with pytest.raises(StorageUnavailable):
         SqlRepository(f"postgresql+psycopg2://postgres@127.0.0.1:{free_port()}/postgres")
+
+
+def test_a_worker_restarted_under_its_name_gets_its_claims_back_at_once(db_url):
+    repo = SqlRepository(db_url)
+    match = _match(repo)
+    repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 10.0, match.version, (1,))])
+    assert [d.kind for d in repo.due_deadlines(10.0, "w1", 30.0, 10)] == [AI_TURN]
+    # w1 was killed while it held the claim; a new process takes the same name
+    assert SqlRepository(db_url).due_deadlines(11.0, "w1", 30.0, 10) == []  # still leased...
+    assert repo.release_deadlines("w1", now=11.0) == 1
+    assert repo.next_due() == 11.0
+    assert [d.kind for d in repo.due_deadlines(11.0, "w1", 30.0, 10)] == [AI_TURN]
+
+
+def test_rows_marked_superseded_are_never_sent(db_url):
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("old", key="table:1"), _out("new", key="table:1")])
+    rows = repo.outbox_pending("t:g:g1", now=0.0)
+    repo.outbox_superseded([rows[0].id])
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["new"]
+
+
+def test_old_delivered_rows_and_update_ids_are_forgotten(db_url):
+    import time
+
+    repo = SqlRepository(db_url)
+    with repo.unit(update=("t", "1")):
+        repo.outbox_add([_out("sent"), _out("waiting")])
+    sent, _waiting = repo.outbox_pending("t:g:g1", now=0.0)
+    repo.outbox_done(sent.id, None)
+    now = time.time()
+    assert repo.prune(done_before=now - 60, seen_before=now - 60) == 0  # all of it is newer
+    assert repo.prune(done_before=now + 60, seen_before=now + 60) == 2  # the sent row and the id
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["waiting"]
+    assert not repo.seen_update("t", "1")
+
+
+@pytest.mark.postgres
+def test_a_row_lock_held_too_long_is_storage_unavailable_not_a_hang(pg_url, monkeypatch):
+    from sqlalchemy import create_engine, text
+
+    from chatbot.storage import repository
+
+    engine = create_engine(pg_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    monkeypatch.setattr(repository, "LOCK_TIMEOUT_MS", 300)
+    repo = SqlRepository(pg_url)
+    match = _match(repo)
+    with engine.connect() as other:
+        other.execute(text('SELECT id FROM "match" WHERE id = :id FOR UPDATE'), {"id": match.id})
+        with pytest.raises(StorageUnavailable), repo.unit(update=("t", "lock")):
+            repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
+        other.rollback()
+    assert not repo.seen_update("t", "lock")
+    assert repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
+    engine.dispose()

@@ -1,0 +1,324 @@
+"""Timers: AI turns, reminders, the bot's move for an idle person and the end of a reaction window,
+all stored as deadlines (one row per match and kind, under an index on the due time).
+
+Every change of a running match stores its next deadlines in the same transaction
+(:meth:`Timers._deadlines`); the runtime's deadline loop sleeps until :meth:`Timers.next_due` and
+lets :meth:`Timers.run_due` claim and perform what is due, each in one transaction with its outbox
+rows and the next deadlines. A move that lost the race for its match is dropped silently: whoever
+won set the next deadlines. No process keeps anything another worker would need.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from chatbot.core import i18n
+from chatbot.core.i18n import Translator
+from chatbot.core.ports import (
+    AI_TURN,
+    IDLE_MOVE,
+    REMIND,
+    RUNNING,
+    WINDOW,
+    Deadline,
+    GameUI,
+    MatchRec,
+    Repository,
+    RoomRec,
+    StorageUnavailable,
+)
+from chatbot.core.types import Outbound
+from chatbot.core.usecase import Conflict
+from engines.contract import Engine
+
+log = logging.getLogger(__name__)
+
+#: seconds until the runtime tries again while the database is unavailable
+RETRY_WHEN_DOWN = 5.0
+#: delivered outbox rows are kept a day, inbound update ids a week (Telegram redelivers within 24 h);
+#: the core forgets older ones every ``PRUNE_EVERY`` seconds of its deadline loop
+KEEP_DONE, KEEP_SEEN, PRUNE_EVERY = 86_400.0, 7 * 86_400.0, 3_600.0
+
+
+class Timers:
+    """The deadline use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+
+    repo: Repository
+    games: dict[str, Engine]
+    uis: dict[str, GameUI]
+    clock: Callable[[], float]
+    remind_after: float
+    act_after: float
+    ai_delay: float
+    lease: float
+    worker: str
+    _recovered: bool
+    _started_workers: set[str]
+    _pruned_at: float
+
+    def _apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
+        raise NotImplementedError  # the play use case (BotCore)
+
+    def run_due(self, worker: str | None = None, limit: int = 20) -> list[Outbound]:
+        """Claim the deadlines that are due and perform them, each in one transaction with its
+        outbox rows and the match's next deadlines. A move that lost the race for its match is
+        dropped silently (whoever won set the next deadlines). Never raises."""
+        worker = worker or self.worker
+        out: list[Outbound] = []
+        try:
+            self._recover()
+            if worker not in self._started_workers:
+                # a worker name reused after a crash: its old claims are due again now, not at lease end
+                self.repo.release_deadlines(worker, self.clock())
+                self._started_workers.add(worker)
+            now = self.clock()
+            if now - self._pruned_at >= PRUNE_EVERY:
+                self._pruned_at = now
+                self.repo.prune(now - KEEP_DONE, now - KEEP_SEEN)
+            claimed = self.repo.due_deadlines(now, worker, self.lease, limit)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable for the deadlines: %s", exc)
+            return out
+        for deadline in claimed:
+            try:
+                out.extend(self._perform(deadline, worker))
+            except StorageUnavailable as exc:  # the claim runs out and someone does it later
+                log.warning("storage unavailable for %r: %s", deadline, exc)
+                break
+            except Exception:
+                log.exception("deadline %r failed; dropped", deadline)
+                try:
+                    self.repo.drop_deadline(deadline, worker)
+                except Exception:
+                    log.exception("could not drop %r", deadline)
+        return out
+
+    def next_due(self) -> float | None:
+        """When the next deadline is due (epoch seconds), None when there is none; while the
+        database is unavailable, a time soon to try again."""
+        try:
+            self._recover()
+            return self.repo.next_due()
+        except StorageUnavailable:
+            return self.clock() + RETRY_WHEN_DOWN
+
+    def _deadlines(self, match: MatchRec, state: Any, public_view: Any) -> list[Deadline]:
+        """What the match waits for now: an AI seat's move, or a person (a reminder, then the bot's
+        move for them), or the end of a quick window that every seat gets alike."""
+        engine = self.games[match.game]
+        if engine.outcome(state) is not None:
+            return []
+        acting = engine.to_act(state)
+        now = self.clock()
+        out = []
+        ai = tuple(s for s in acting if match.seats[s].ai is not None and match.seats[s].user_id is None)
+        if ai:
+            out.append(Deadline(match.id, AI_TURN, now + self.ai_delay, match.version, ai))
+        humans = tuple(s for s in acting if match.seats[s].user_id is not None)
+        if humans:
+            quick = self.uis[match.game].deadline(public_view)
+            if quick:  # a reaction window gets its own short deadline and no reminder
+                out.append(Deadline(match.id, WINDOW, now + quick, match.version, humans))
+            else:
+                out.append(Deadline(match.id, REMIND, now + self.remind_after, match.version, humans))
+                out.append(Deadline(match.id, IDLE_MOVE, now + self.act_after, match.version, humans))
+        return out
+
+    def _schedule(self, match: MatchRec) -> None:
+        assert match.state is not None
+        engine = self.games[match.game]
+        state = engine.load(match.state)
+        self.repo.set_deadlines(match.id, self._deadlines(match, state, engine.view(state, None)))
+
+    def _recover(self) -> None:
+        """Once per core: running matches without any deadline (stored before deadlines were) get
+        theirs, keeping the due times of an old ``meta["timer"]``."""
+        if self._recovered:
+            return
+        for match in self.repo.matches_without_deadlines():
+            if match.state is None:
+                continue
+            with self.repo.unit():
+                engine = self.games[match.game]
+                state = engine.load(match.state)
+                deadlines = self._deadlines(match, state, engine.view(state, None))
+                timer = match.meta.get("timer") or {}
+                if timer.get("version") == match.version:
+                    kept = []
+                    for d in deadlines:
+                        if d.kind == REMIND and timer.get("reminded"):
+                            continue
+                        if d.kind == REMIND and timer.get("remind_at") is not None:
+                            d = replace(d, due=float(timer["remind_at"]))
+                        elif d.kind in {IDLE_MOVE, WINDOW} and timer.get("act_at") is not None:
+                            d = replace(d, due=float(timer["act_at"]))
+                        kept.append(d)
+                    deadlines = kept
+                self.repo.set_deadlines(match.id, deadlines)
+        self._recovered = True
+
+    def _perform(self, deadline: Deadline, worker: str) -> list[Outbound]:
+        """One claimed deadline, in one transaction; [] when the match moved on meanwhile."""
+        try:
+            with self.repo.unit():
+                match = self.repo.match(deadline.match_id)
+                if (
+                    match is None
+                    or match.status != RUNNING
+                    or match.state is None
+                    or match.version != deadline.version
+                ):
+                    self.repo.drop_deadline(deadline, worker)  # normally the change replaced it already
+                    return []
+                room = self.repo.room_by_id(match.room_id)
+                t = i18n.translator(room.lang or "fi")
+                if deadline.kind == AI_TURN:
+                    outs = self._ai_move(match)
+                elif deadline.kind == REMIND:
+                    outs = self._remind(match, room, t, deadline.seats)
+                else:
+                    outs = self._act_for_idle(match, room, t, deadline.seats, quick=deadline.kind == WINDOW)
+                after = self.repo.match(match.id)
+                # done without a change of the match (its other deadlines stay): just this one goes,
+                # and only if it is still ours (else another worker did it: say nothing)
+                if (
+                    after is not None
+                    and after.version == match.version
+                    and not self.repo.drop_deadline(deadline, worker)
+                ):
+                    raise Conflict()
+                self.repo.outbox_add(outs)
+            return outs
+        except Conflict:
+            return []  # an AI or timer move that lost the race: the winner set the next deadlines
+
+    def _ai_move(self, match: MatchRec) -> list[Outbound]:
+        assert match.state is not None
+        engine = self.games[match.game]
+        state = engine.load(match.state)
+        for seat in engine.to_act(state):
+            rec = match.seats[seat]
+            if rec.ai is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
+            return self._apply(match, seat, engine.notation(action), state)
+        return []
+
+    def _remind(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
+        """People who keep the table waiting are reminded once (the bot moves for them later)."""
+        out: list[Outbound] = []
+        for seat in seats:
+            rec = match.seats[seat]
+            if rec.user_id is None:
+                continue
+            user = self.repo.user_by_id(rec.user_id)
+            tu = i18n.translator(user.lang or room.lang or "fi")
+            out.append(
+                Outbound(
+                    room.platform,
+                    tu.gettext("⏰ The others are waiting for your move, {name}.").format(name=rec.name),
+                    user_id=user.ext_id,
+                    lang=tu.lang,
+                )
+            )
+        names = t.format_list([match.seats[s].name for s in seats])
+        out.append(
+            Outbound(
+                room.platform,
+                t.gettext("⏰ Waiting for {name}.").format(name=names),
+                chat_id=room.ext_id,
+                lang=t.lang,
+            )
+        )
+        return out
+
+    def _act_for_idle(
+        self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int], quick: bool
+    ) -> list[Outbound]:
+        """The deadline passed: each waited-for seat makes the game's idle move (or its AI's move).
+
+        After a quick window the group hears only that time is up: naming who could have answered
+        might tell what they hold."""
+        out: list[Outbound] = []
+        if quick:
+            out.append(
+                Outbound(
+                    room.platform, t.gettext("⏰ The time to answer is up."), chat_id=room.ext_id, lang=t.lang
+                )
+            )
+        current: MatchRec | None = match
+        for seat in seats:
+            if current is None or current.status != RUNNING or current.state is None:
+                break
+            engine = self.games[current.game]
+            state = engine.load(current.state)
+            if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            view = engine.view(state, seat)
+            chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
+            if chosen is None:
+                chosen = engine.notation(
+                    engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat))
+                )
+            if not quick:
+                out.append(
+                    Outbound(
+                        room.platform,
+                        t.gettext("⏰ {name} did not answer in time, so I made the move for them.").format(
+                            name=current.seats[seat].name
+                        ),
+                        chat_id=room.ext_id,
+                        lang=t.lang,
+                    )
+                )
+            out.extend(self._apply(current, seat, chosen, state))
+            current = self.repo.match(current.id)
+        return out
+
+    # --- until the runtime lands (R2): the transports still step AI seats and tick themselves ------
+
+    def step_ai(self, match_id: int) -> list[Outbound]:
+        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise (until the runtime
+        lands (R2): the runtime performs AI_TURN deadlines through ``run_due``)."""
+        try:
+            with self.repo.unit():
+                match = self.repo.match(match_id)
+                if match is None or match.status != RUNNING or match.state is None:
+                    return []
+                outs = self._ai_move(match)
+                self.repo.outbox_add(outs)
+            return outs
+        except Conflict:
+            return []
+
+    def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
+        """Let AI seats move until a person must act or the game ends (until the runtime lands (R2))."""
+        out: list[Outbound] = []
+        for _ in range(limit):
+            step = self.step_ai(match_id)
+            if not step:
+                break
+            out.extend(step)
+        return out
+
+    def ai_pending(self) -> list[int]:
+        """Matches with an AI move due (until the runtime lands (R2): it sleeps until ``next_due``)."""
+        self._recover()
+        now = self.clock()
+        due = self.repo.next_due()
+        if due is None or due > now:
+            return []
+        return [
+            mid
+            for mid, _ in self.repo.running_versions()
+            if any(d.kind == AI_TURN and d.due <= now for d in self.repo.deadlines(mid))
+        ]
+
+    def tick(self) -> list[Outbound]:
+        """Reminders and moves for idle seats that are due (until the runtime lands (R2))."""
+        return self.run_due()
