@@ -115,6 +115,8 @@ class Settings:
     coalesce: bool = True
     #: delivery bookkeeping on a thread of its own (not for in-memory databases)
     delivery_thread: bool = True
+    #: seconds a sender keeps an emptied chat's claim for the next answer (no new claim needed)
+    linger: float = 2.0
 
 
 @dataclass(slots=True)
@@ -164,6 +166,9 @@ class Runtime:
         self._tasks: list[asyncio.Task[Any]] = []
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
+        #: per claimed chat: set when new rows may be there (a lingering sender wakes up)
+        self._pokes: dict[str, asyncio.Event] = {}
+        self._lingering: set[str] = set()
         #: chats whose rows wait for a RetryLater time (monotonic), for idle()
         self._deferred: dict[str, float] = {}
         self._claim_wake = asyncio.Event()
@@ -230,6 +235,8 @@ class Runtime:
         if not self._running:
             return
         self._stopping = True
+        for poke in self._pokes.values():
+            poke.set()  # lingering senders end now
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -261,9 +268,10 @@ class Runtime:
         while time.monotonic() < deadline:
             now = time.monotonic()
             self._deferred = {c: t for c, t in self._deferred.items() if t > now - 1.0}
-            if not self._senders and not self._claim_wake.is_set() and not self._deferred:
+            busy = [c for c in self._senders if c not in self._lingering]
+            if not busy and not self._claim_wake.is_set() and not self._deferred:
                 chats, due = await self.call(self._pending_work)
-                if not chats and not due and not self._senders:
+                if not chats and not due and all(c in self._lingering for c in self._senders):
                     return True
                 self.wake()
             await asyncio.sleep(0.02)
@@ -301,8 +309,22 @@ class Runtime:
         if self.settings.serial:
             await self.drain()
         else:
-            self.wake()
+            self._wake_for(outs)
         return outs
+
+    def _wake_for(self, outs: Sequence[Any]) -> None:
+        """New rows in these chats: poke their senders, or claim the chats nobody here sends."""
+        self._due_wake.set()
+        claim = False
+        for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
+            poke = self._pokes.get(chat)
+            if chat in self._senders and poke is not None:
+                self._lingering.discard(chat)  # busy again from now on (idle() must see it)
+                poke.set()
+            else:
+                claim = True
+        if claim or not outs:
+            self._claim_wake.set()
 
     async def _send_uncommitted(self, outs: Sequence[Any]) -> None:
         """The core's apology while the database is away is in no outbox: send it directly, once."""
@@ -416,19 +438,37 @@ class Runtime:
         for chat in chats:
             if chat in self._senders:
                 self._dirty.add(chat)
+                self._lingering.discard(chat)
+                self._pokes[chat].set()
             else:
+                self._pokes[chat] = asyncio.Event()
                 self._senders[chat] = asyncio.create_task(self._sender(chat), name=f"send {chat}")
 
     async def _sender(self, chat: str) -> None:
         """Send one claimed chat queue in order until it is empty (or the lease is half used)."""
         claimed = time.monotonic()
         self._deferred.pop(chat, None)
+        poke = self._pokes[chat]
         try:
             while not self._stopping:
                 self._dirty.discard(chat)
+                poke.clear()  # before reading: a poke while reading makes the wait below return
                 rows = await self.book(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
                 if not rows:
-                    break
+                    left = self.settings.lease / 2 - (time.monotonic() - claimed)
+                    wait = min(self.settings.linger, left)
+                    if wait <= 0 or self._stopping:
+                        break
+                    self._lingering.add(chat)
+                    try:
+                        # a poke is immediate; rows another worker committed are seen within 0.5 s
+                        await asyncio.wait_for(poke.wait(), min(wait, 0.5))
+                    except TimeoutError:
+                        if wait <= 0.5:
+                            break
+                    finally:
+                        self._lingering.discard(chat)
+                    continue
                 if not await self._send_rows(chat, rows):
                     break
                 if time.monotonic() - claimed > self.settings.lease / 2:
@@ -442,6 +482,7 @@ class Runtime:
             self._dirty.add(chat)
         finally:
             self._senders.pop(chat, None)
+            self._pokes.pop(chat, None)
             with contextlib.suppress(Exception):
                 await self.book(self.store.outbox_release, chat, self.settings.worker)
             self._dirty.discard(chat)
