@@ -7,23 +7,41 @@ quitting and starting again continues the game.
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from chatbot.core import i18n
-from chatbot.core.service import BotCore
 from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.transports.script import serial_runtime
 
 PLATFORM = "console"
 ROOM = "table"
 
 
+class ConsoleTransport:
+    """Delivery collects the messages of one step; the table prints them together."""
+
+    platform = PLATFORM
+
+    def __init__(self) -> None:
+        self.batch: list[Outbound] = []
+
+    async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        self.batch.append(out)
+        return ref or txn
+
+    def take(self) -> list[Outbound]:
+        batch, self.batch = self.batch, []
+        return batch
+
+
 class ConsoleTable:
     def __init__(
         self,
-        core: BotCore,
+        core: Any,
         name: str | None = None,
         delay: float = 0.6,
         out: TextIO = sys.stdout,
@@ -36,6 +54,10 @@ class ConsoleTable:
         self.out = out
         self.lang = lang
         self.buttons: list[Button] = []
+        self.transport = ConsoleTransport()
+        self.runtime = serial_runtime(core, self.transport)
+        self._loop = asyncio.new_event_loop()
+        self._loop.run_until_complete(self.runtime.start())
 
     def show(self, batch: list[Outbound]) -> None:
         """Print one step's messages. The console already showed earlier steps as they happened,
@@ -78,17 +100,23 @@ class ConsoleTable:
             button=button,
             lang_hint=self.lang,
         )
-        self.show(self.core.handle(msg))
+        self._loop.run_until_complete(self.runtime.handle(msg))
+        self.show(self.transport.take())
         self.run_ai()
 
     def run_ai(self) -> None:
-        for match_id in self.core.ai_pending():
-            while True:
-                step = self.core.step_ai(match_id)
-                if not step:
-                    break
+        """Perform what is due (AI moves), one step at a time with a pause, showing each step."""
+        while True:
+            if not self._loop.run_until_complete(self.runtime.run_due()):
+                break
+            step = self.transport.take()
+            if step:
                 time.sleep(self.delay)
                 self.show(step)
+
+    def close(self) -> None:
+        self._loop.run_until_complete(self.runtime.stop())
+        self._loop.close()
 
     def loop(self, source: TextIO = sys.stdin) -> None:
         t = i18n.translator(self.lang or "fi")
@@ -99,15 +127,19 @@ class ConsoleTable:
             )
             + "\n"
         )
+        self.run_ai()  # AI seats whose turn came before the last exit move first
         self.send("status")
-        while True:
-            self.out.write("> ")
-            self.out.flush()
-            line = source.readline()
-            if not line or line.strip().casefold() in {"quit", "exit", "lopeta ohjelma", "q"}:
-                break
-            if line.strip():
-                self.send(line)
+        try:
+            while True:
+                self.out.write("> ")
+                self.out.flush()
+                line = source.readline()
+                if not line or line.strip().casefold() in {"quit", "exit", "lopeta ohjelma", "q"}:
+                    break
+                if line.strip():
+                    self.send(line)
+        finally:
+            self.close()
 
 
 def _default_name() -> str:

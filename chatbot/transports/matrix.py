@@ -10,11 +10,13 @@ Private messages go to a direct room that the bot creates (``is_direct``, invite
 account data) or that the player opened by inviting the bot; the mapping lives in the core's
 key/value store. Text written there reaches the core as a private :class:`Inbound`.
 
-Restarts neither replay nor lose messages: the sync token, the ids of the last handled events and
-the queue of unsent messages are stored with the core's repository (``kv_get``/``kv_set``); a gap
-in a room's timeline is filled from ``/messages``. Sending goes through one queue that honours
-``429 M_LIMIT_EXCEEDED`` (``retry_after_ms``) and resends with the same transaction id, so the
-homeserver drops duplicates.
+It runs on the :class:`~chatbot.runtime.Runtime`: an event becomes an :class:`Inbound` whose
+``update_key`` is the event id (a redelivered event is applied once), and the runtime delivers the
+core's outbox rows through :meth:`MatrixBot.deliver` with the row's transaction id, so a resend after
+a crash or a ``429 M_LIMIT_EXCEEDED`` (``retry_after_ms`` -> ``RetryLater``) is deduplicated by the
+homeserver. AI moves and timers are the runtime's deadlines. The sync token is stored with the
+runtime's small key-value state, so restarts neither replay nor lose events; a gap in a room's
+timeline is filled from ``/messages``.
 
 Encrypted rooms work when ``matrix-nio[e2e]`` is installed: the bot trusts every device without
 verification (a game bot holds no secrets worth a verification dance). Without it, or when a message
@@ -34,11 +36,9 @@ import re
 import signal
 import struct
 import time
-import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
@@ -66,7 +66,9 @@ from nio.crypto import ENCRYPTION_ENABLED
 from nio.exceptions import EncryptionError, LocalProtocolError
 
 from chatbot.core import i18n
+from chatbot.core.ports import RetryLater
 from chatbot.core.types import Inbound, Outbound
+from chatbot.runtime import Runtime, Settings
 
 if TYPE_CHECKING:
     from chatbot.core.service import BotCore
@@ -86,11 +88,8 @@ SYNC_FILTER: dict[str, Any] = {
 }
 HANDLED_MEMORY = 500  # event ids remembered against replays after a crash
 MAX_OPTIONS = 12  # button labels shown in the hint line
-MAX_TEMPORARY_FAILURES = 8
 UNDECRYPTED_WAIT = 20.0  # seconds to wait for a missing room key before explaining
 EXPLAIN_EVERY = 600.0  # seconds between two "I need an unencrypted room" notices in one room
-#: seconds between checks of the stored turn deadlines
-TIMER_EVERY = 15.0
 
 T = TypeVar("T")
 
@@ -221,6 +220,8 @@ class MatrixBot:
         self.device_name = device_name
         self.display_name = display_name or getattr(core, "bot_name", None)
         self.ai_delay = ai_delay
+        if hasattr(core, "ai_delay"):
+            core.ai_delay = ai_delay  # AI turns are deadlines: due this long after the move before
         self.repost_after = repost_after
         self.sync_timeout_ms = sync_timeout_ms
         self.drain_timeout = drain_timeout
@@ -228,24 +229,25 @@ class MatrixBot:
         self.stats = Stats()
         self.client: AsyncClient | None = None
         self.user_id = user
-        self._worker: ThreadPoolExecutor | None = None
         self._token: str | None = None
         self._counters: dict[str, int] = {}
         self._handled: deque[str] = deque(maxlen=HANDLED_MEMORY)
         self._handled_set: set[str] = set()
-        self._outbox: deque[dict[str, Any]] = deque()
-        self._outbox_event = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._ai_wakeup = asyncio.Event()
         self._dms: dict[str, str] = {}  # user id -> direct room id
         self._reply_rooms: OrderedDict[str, str] = OrderedDict()  # event id -> room id
         self._undecrypted: list[tuple[float, str, MegolmEvent]] = []
         self._explained: dict[str, float] = {}
         self._tasks: list[asyncio.Task[Any]] = []
+        self._sending: set[asyncio.Task[None]] = set()
+        self._dm_lock = asyncio.Lock()
         self._busy = asyncio.Lock()
         self._stopping = False
         self.failed: BaseException | None = None
         self.done = asyncio.Event()
+        self.platform = PLATFORM
+        self.runtime = Runtime(core, self, settings=Settings(max_in_flight=4))
+        #: transaction ids whose direct room was replaced once already (the player left it)
+        self._dm_retried: set[str] = set()
 
     # ------------------------------------------------------------------------------------------
     # life cycle
@@ -255,32 +257,22 @@ class MatrixBot:
         self._stopping = False
         self.failed = None
         self.done = asyncio.Event()
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matrix-core")
-        self._outbox_event = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._ai_wakeup = asyncio.Event()
         self._busy = asyncio.Lock()
+        self._dm_lock = asyncio.Lock()
         await self._login()
         saved = await self._kv_get("sync") or {}
         self._token = saved.get("next_batch")
         self._counters = dict(saved.get("counters") or {})
         for event_id in await self._kv_get("handled") or []:
             self._remember_handled(event_id)
-        self._outbox = deque(await self._kv_get("outbox") or [])
+        await self._adopt_old_queue()
         self._dms = dict(await self._kv_get("dms") or {})
         await self._set_display_name()
         first = self._token is None
         resp = await self._sync(timeout=0, full_state=True)
         await self._process_sync(resp, skip_messages=first)
-        self._tasks = [
-            asyncio.create_task(self._guard(self._sync_loop()), name="matrix-sync"),
-            asyncio.create_task(self._guard(self._send_loop()), name="matrix-send"),
-            asyncio.create_task(self._guard(self._ai_loop()), name="matrix-ai"),
-            asyncio.create_task(self._guard(self._timer_loop()), name="matrix-timers"),
-        ]
-        self._outbox_event.set()
-        self._ai_wakeup.set()
+        await self.runtime.start()
+        self._tasks = [asyncio.create_task(self._guard(self._sync_loop()), name="matrix-sync")]
         log.info(
             "Matrix bot %s (device %s) running; end-to-end encryption %s",
             self.user_id,
@@ -295,28 +287,18 @@ class MatrixBot:
         if self.client is None:
             return
         self._stopping = True
-        async with self._busy:  # let a message or AI move in progress finish and be queued
+        async with self._busy:  # let a message in progress be committed
             for task in self._tasks:
-                if task.get_name() in {"matrix-sync", "matrix-ai"}:
-                    task.cancel()
+                task.cancel()
         for task in self._tasks:
-            if task.get_name() in {"matrix-sync", "matrix-ai"}:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        if drain:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wait_idle(), self.drain_timeout)
-        for task in self._tasks:
-            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
-        await self._persist_outbox()
+        if drain:
+            await self.runtime.idle(self.drain_timeout)
+        await self.runtime.stop()  # what is not sent stays in the outbox for the next start
         await self.client.close()
         self.client = None
-        if self._worker is not None:
-            self._worker.shutdown(wait=True)
-            self._worker = None
         self.done.set()
 
     async def run(self) -> None:
@@ -326,11 +308,11 @@ class MatrixBot:
         if self.failed is not None:
             raise self.failed
 
-    async def wait_idle(self) -> None:
-        """Until every queued message has been sent."""
-        while self._outbox:
-            self._idle.clear()
-            await self._idle.wait()
+    async def wait_idle(self, timeout: float = 60.0) -> None:
+        """Until every committed message has been sent."""
+        if self._sending:
+            await asyncio.wait(set(self._sending), timeout=timeout)
+        await self.runtime.idle(timeout)
 
     async def _guard(self, coro: Any) -> None:
         try:
@@ -343,20 +325,24 @@ class MatrixBot:
             self.done.set()
 
     # ------------------------------------------------------------------------------------------
-    # storage, on one worker thread so that core and kv calls never run at the same time
+    # the transport's own small state (session, sync token, direct rooms), through the runtime
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
-        assert self._worker is not None, "the bot is not running"
-        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+        return await self.runtime.call(fn, *args)
 
     async def _kv_get(self, key: str) -> Any:
-        return await self._db(self.core.repo.kv_get, self.namespace, key)
+        return await self.runtime.kv_get(self.namespace, key)
 
     async def _kv_set(self, key: str, value: Any) -> None:
-        await self._db(self.core.repo.kv_set, self.namespace, key, value)
+        await self.runtime.kv_set(self.namespace, key, value)
 
-    async def _persist_outbox(self) -> None:
-        await self._kv_set("outbox", list(self._outbox))
+    async def _adopt_old_queue(self) -> None:
+        """Messages a bot before the runtime had queued in its own store go to the outbox once."""
+        old = await self._kv_get("outbox")
+        if old:
+            outs = [Outbound.from_json(item["out"]) for item in old if isinstance(item, dict) and "out" in item]
+            await self._db(self.core.repo.outbox_add, outs)
+            await self._kv_set("outbox", [])
 
     def _remember_handled(self, event_id: str) -> None:
         if len(self._handled) == self._handled.maxlen:
@@ -603,12 +589,9 @@ class MatrixBot:
         async with self._busy:  # stop() cancels only between two messages, never inside one
             if self._stopping:
                 return
-            outs = await self._db(self.core.handle, msg)
+            await self.runtime.handle(replace(msg, update_key=event_id))
             self._remember_handled(event_id)
             self.stats.handled += 1
-            self._enqueue(outs)
-            await self._db(self._save_progress, list(self._outbox), list(self._handled))
-        self._ai_wakeup.set()
 
     def _seated(self, room_id: str, user_id: str) -> bool:
         """Whether the user has a seat in the room's open match (only then does leaving mean "poistu")."""
@@ -618,10 +601,6 @@ class MatrixBot:
             return False
         user = repo.find_user(PLATFORM, user_id)
         return user is not None and any(seat.user_id == user.id for seat in match.seats)
-
-    def _save_progress(self, outbox: list[dict[str, Any]], handled: list[str]) -> None:
-        self.core.repo.kv_set(self.namespace, "outbox", outbox)
-        self.core.repo.kv_set(self.namespace, "handled", handled)
 
     def _own_names(self, room_id: str) -> list[str]:
         names = [self.user_id, _localpart(self.user_id), self.display_name or ""]
@@ -708,112 +687,48 @@ class MatrixBot:
         name = self._display_name(room_id, event.sender)
         user = await self._db(self.core.repo.user, PLATFORM, event.sender, name)
         t = i18n.translator(user.lang or "fi")
-        async with self._busy:
-            self._enqueue(
-                [Outbound(PLATFORM, text(t), chat_id=room_id, reply_to=event.event_id, lang=t.lang)]
-            )
-            await self._persist_outbox()
+        self.send([Outbound(PLATFORM, text(t), chat_id=room_id, reply_to=event.event_id, lang=t.lang)])
 
     # ------------------------------------------------------------------------------------------
-    # AI seats
-
-    async def _ai_loop(self) -> None:
-        while True:
-            await self._ai_wakeup.wait()
-            self._ai_wakeup.clear()
-            while True:
-                pending = await self._db(self.core.ai_pending)
-                if not pending:
-                    break
-                if self.ai_delay:
-                    await asyncio.sleep(self.ai_delay)
-                moved = False
-                async with self._busy:
-                    if self._stopping:
-                        return
-                    for match_id in pending:
-                        try:
-                            outs = await self._db(self.core.step_ai, match_id)
-                        except Exception:
-                            log.exception("AI move failed in match %s", match_id)
-                            continue
-                        if outs:
-                            moved = True
-                            self._enqueue(outs)
-                    await self._persist_outbox()
-                if not moved:
-                    break
-
-    async def _timer_loop(self) -> None:
-        """Turn reminders and moves for idle seats; the deadlines live in the database."""
-        while True:
-            await asyncio.sleep(TIMER_EVERY)
-            async with self._busy:
-                if self._stopping:
-                    return
-                outs = await self._db(self.core.tick)
-                if outs:
-                    self._enqueue(outs)
-                    await self._persist_outbox()
-                    self._ai_wakeup.set()
-
-    # ------------------------------------------------------------------------------------------
-    # sending
-
-    def _enqueue(self, outs: Iterable[Outbound]) -> None:
-        for out in outs:
-            self._outbox.append({"txn": uuid.uuid4().hex, "tries": 0, "out": out.to_json()})
-        self._outbox_event.set()
+    # sending: the runtime's Transport.deliver
 
     def send(self, outs: Iterable[Outbound]) -> None:
-        """Queue messages from outside a core call (timers, announcements)."""
-        self._enqueue(outs)
+        """Messages no use case made (notices of the transport, tests): into the outbox, delivered."""
+        batch = list(outs)
 
-    async def _send_loop(self) -> None:
-        while True:
-            if not self._outbox:
-                self._idle.set()
-                self._outbox_event.clear()
-                await self._outbox_event.wait()
-                continue
-            item = self._outbox[0]
-            try:
-                await self._deliver(item)
-            except _RateLimited as exc:
-                self.stats.rate_limited += 1
-                log.info("rate limited; waiting %.2f s", exc.seconds)
-                await asyncio.sleep(exc.seconds)
-                continue
-            except _Permanent as exc:
-                log.error("could not send a message: %s", exc)
-                self.stats.dropped += 1
-            except Exception as exc:  # server errors, network trouble: try again a few times
-                item["tries"] = item.get("tries", 0) + 1
-                self.stats.retries += 1
-                if item["tries"] <= MAX_TEMPORARY_FAILURES:
-                    log.warning("sending failed (%s); trying again", exc)
-                    await asyncio.sleep(min(30.0, 0.25 * 2 ** item["tries"]))
-                    continue
-                log.error("giving up on a message after %d tries: %s", item["tries"], exc)
-                self.stats.dropped += 1
-            self._outbox.popleft()
-            await self._persist_outbox()
+        async def add() -> None:
+            await self._db(self.core.repo.outbox_add, batch)
+            self.runtime.wake()
 
-    async def _deliver(self, item: dict[str, Any]) -> None:
-        out = Outbound.from_json(item["out"])
-        txn = item["txn"]
-        room_id = out.chat_id or await self._dm_room(out.user_id or "")
+        task = asyncio.get_running_loop().create_task(add())
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        """Send one outbox row; ``txn`` (the same on every retry) makes a resend a no-op."""
+        refs: dict[str, Any] = json.loads(ref) if ref else {}
         try:
+            room_id = out.chat_id or await self._dm_room(out.user_id or "")
             if out.image:
-                await self._send_image(room_id, out, f"{txn}-img")
-            await self._send_text(room_id, out, f"{txn}-txt")
-        except _Permanent:
-            if out.user_id and not out.chat_id and item.get("tries", 0) < 1:
+                refs["img"] = await self._send_image(room_id, out, f"{txn}-img", refs.get("img"))
+            refs["txt"] = await self._send_text(room_id, out, f"{txn}-txt", refs.get("txt"))
+        except _RateLimited as exc:
+            self.stats.rate_limited += 1
+            raise RetryLater(exc.seconds) from exc
+        except _Permanent as exc:
+            if out.user_id and not out.chat_id and txn not in self._dm_retried:
                 # the direct room is gone (the player left it): open a new one and try again
+                self._dm_retried.add(txn)
                 await self._forget_dm(out.user_id)
-                item["tries"] = 1
-                raise _Temporary("direct room unusable") from None
-            raise
+                raise RetryLater(0.1) from exc
+            log.error("could not send a message: %s", exc)
+            self.stats.dropped += 1
+            return ref
+        except (TimeoutError, _Temporary, OSError) as exc:
+            self.stats.retries += 1
+            log.warning("sending failed (%s); trying again", exc)
+            raise RetryLater(1.0) from exc
+        return json.dumps(refs)
 
     def _near(self, room_id: str, ref: dict[str, Any]) -> bool:
         """Whether an earlier message is still near enough the end of the room to be edited."""
@@ -822,14 +737,15 @@ class MatrixBot:
         distance = self._counters.get(room_id, 0) - int(ref.get("pos", 0))
         return distance <= self.repost_after
 
-    async def _send_text(self, room_id: str, out: Outbound, txn: str) -> None:
+    async def _send_text(self, room_id: str, out: Outbound, txn: str,
+                         ref: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Post ``out`` (or edit the message of its key); returns what to remember of it."""
         text = message_text(out)
         content: dict[str, Any] = {"msgtype": "m.notice", "body": text}
-        kv_key = f"msg:{room_id}|{out.key}" if out.key else None
-        ref = await self._kv_get(kv_key) if kv_key else None
+        kv_key = out.key
         if ref and self._near(room_id, ref):
             if ref.get("sha") == _sha(text):
-                return  # "message is not modified"
+                return ref  # "message is not modified"
             edit = {
                 "msgtype": "m.notice",
                 "body": f"* {text}",
@@ -838,25 +754,23 @@ class MatrixBot:
             }
             await self._room_send(room_id, edit, txn)
             self.stats.edits += 1
-            await self._kv_set(kv_key or "", {**ref, "sha": _sha(text)})
-            return
+            return {**ref, "sha": _sha(text)}
         reply_room = self._reply_rooms.get(out.reply_to or "")
         if out.reply_to and (reply_room == room_id or (reply_room is None and not out.user_id)):
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": out.reply_to}}
         event_id = await self._room_send(room_id, content, txn)
         self.stats.sent += 1
         if kv_key:
-            await self._kv_set(
-                kv_key, {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(text)}
-            )
+            return {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(text)}
+        return None
 
-    async def _send_image(self, room_id: str, out: Outbound, txn: str) -> None:
+    async def _send_image(self, room_id: str, out: Outbound, txn: str,
+                          ref: dict[str, Any] | None) -> dict[str, Any] | None:
         assert self.client is not None and out.image is not None
         png = out.image
-        kv_key = f"img:{room_id}|{out.key}" if out.key else None
-        ref = await self._kv_get(kv_key) if kv_key else None
+        kv_key = out.key
         if ref and ref.get("sha") == _sha(png) and self._near(room_id, ref):
-            return
+            return ref
         encrypted = self._room_encrypted(room_id)
         resp, keys = await self.client.upload(
             lambda *_: io.BytesIO(png),
@@ -885,14 +799,12 @@ class MatrixBot:
             }
             await self._room_send(room_id, edit, txn)
             self.stats.edits += 1
-            await self._kv_set(kv_key or "", {**ref, "sha": _sha(png)})
-            return
+            return {**ref, "sha": _sha(png)}
         event_id = await self._room_send(room_id, content, txn)
         self.stats.images += 1
         if kv_key:
-            await self._kv_set(
-                kv_key, {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(png)}
-            )
+            return {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(png)}
+        return None
 
     def _room_encrypted(self, room_id: str) -> bool:
         room = self.client.rooms.get(room_id) if self.client is not None else None
@@ -917,17 +829,22 @@ class MatrixBot:
         room_id = self._dms.get(user_id)
         if room_id:
             return room_id
-        assert self.client is not None
-        if not user_id.startswith("@"):
-            raise _Permanent(f"not a Matrix user id: {user_id!r}")
-        resp = await self.client.room_create(is_direct=True, invite=[user_id], preset=RoomPreset.private_chat)
-        if isinstance(resp, RoomCreateError):
-            _check(resp, f"direct room for {user_id}")
-        room_id = resp.room_id
-        self.stats.dms_created += 1
-        await self._set_dm(user_id, room_id)
-        await self._mark_direct(user_id, room_id)
-        return room_id
+        async with self._dm_lock:  # chats are delivered in parallel; m.direct is read-modify-write
+            room_id = self._dms.get(user_id)
+            if room_id:
+                return room_id
+            assert self.client is not None
+            if not user_id.startswith("@"):
+                raise _Permanent(f"not a Matrix user id: {user_id!r}")
+            resp = await self.client.room_create(
+                is_direct=True, invite=[user_id], preset=RoomPreset.private_chat)
+            if isinstance(resp, RoomCreateError):
+                _check(resp, f"direct room for {user_id}")
+            room_id = resp.room_id
+            self.stats.dms_created += 1
+            await self._set_dm(user_id, room_id)
+            await self._mark_direct(user_id, room_id)
+            return room_id
 
     async def _set_dm(self, user_id: str, room_id: str) -> None:
         self._dms[user_id] = room_id

@@ -1,20 +1,25 @@
 """The script transport: JSON lines in, JSON lines out (golden transcripts, tests, tooling).
 
 Input lines: ``{"user": "alice", "chat": "group" | "private", "text": "..."}`` or with
-``"button": DATA`` instead of text; optional ``"name"`` (display name) and ``"lang"`` (the
-platform's language hint). Output: one line per outbound message ``{"chat": "group" | "private",
-"user": ..., "text": ..., "buttons": [[label, data], ...]}`` (plus ``"edit"`` when the message
-replaces an earlier one with the same key). The same seed gives the same output.
+``"button": DATA`` instead of text; optional ``"name"`` (display name), ``"lang"`` (the
+platform's language hint) and ``"id"`` (an update id: a line with an id seen before is not applied
+again). Output: one line per outbound message ``{"chat": "group" | "private", "user": ..., "text":
+..., "buttons": [[label, data], ...]}`` (plus ``"edit"`` when the message replaces an earlier one
+with the same key). The same seed gives the same output.
+
+It runs on the same :class:`~chatbot.runtime.Runtime` as every transport, serially: after each
+line the outbox is delivered in commit order and the deadlines that are due (AI turns) are run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
-from chatbot.core.service import BotCore
 from chatbot.core.types import Inbound, Outbound
+from chatbot.runtime import Runtime, Settings
 
 PLATFORM = "script"
 GROUP = "group"
@@ -32,6 +37,7 @@ def to_inbound(line: dict[str, Any]) -> Inbound:
         text=line.get("text"),
         button=line.get("button"),
         lang_hint=line.get("lang"),
+        update_key=str(line["id"]) if line.get("id") is not None else None,
     )
 
 
@@ -52,36 +58,65 @@ def transcript_line(out: Outbound) -> dict[str, Any]:
     return data
 
 
-def run_lines(core: BotCore, lines: Iterable[str], ack: bool = False) -> Iterator[dict[str, Any]]:
-    """Feed each JSON line to the core, then let AI seats move; yield the outbound messages.
+class ScriptTransport:
+    """Delivery is a transcript line; the reference of a keyed message is its outbox row."""
 
-    AI seats whose turn came before a restart move first. With ``ack`` a line ``{"ack": N}`` follows
-    the answers to the N-th input line, so a driver knows when the bot is done with it.
+    platform = PLATFORM
+
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+
+    async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        self.lines.append(transcript_line(out))
+        return ref or txn
+
+    def take(self) -> list[dict[str, Any]]:
+        lines, self.lines = self.lines, []
+        return lines
+
+
+def serial_runtime(core: Any, transport: Any) -> Runtime:
+    """The runtime of a local, single-threaded transport: the core inline, delivery in commit order."""
+    return Runtime(core, transport, settings=Settings(inline=True, serial=True, coalesce=False, due_limit=1))
+
+
+def run_lines(core: Any, lines: Iterable[str], ack: bool = False) -> Iterator[dict[str, Any]]:
+    """Feed each JSON line to the core through the runtime; yield the delivered messages.
+
+    AI seats whose turn came before a restart move first (their deadlines are due). With ``ack`` a
+    line ``{"ack": N}`` follows the answers to the N-th input line, so a driver knows when the bot
+    is done with it.
     """
-    for match_id in core.ai_pending():
-        for out in core.run_ai(match_id):
-            yield transcript_line(out)
-    count = 0
-    for raw in lines:
-        raw = raw.strip()
-        if not raw or raw.startswith("#"):
-            continue
-        try:
-            msg = to_inbound(json.loads(raw))
-        except (ValueError, KeyError) as exc:
-            yield {"chat": "error", "user": None, "text": f"bad input line: {exc}", "buttons": []}
-            continue
-        for out in core.handle(msg):
-            yield transcript_line(out)
-        for match_id in core.ai_pending():
-            for out in core.run_ai(match_id):
-                yield transcript_line(out)
-        count += 1
-        if ack:
-            yield {"ack": count}
+    transport = ScriptTransport()
+    runtime = serial_runtime(core, transport)
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(runtime.start())
+        loop.run_until_complete(runtime.run_due_all())
+        yield from transport.take()
+        count = 0
+        for raw in lines:
+            raw = raw.strip()
+            if not raw or raw.startswith("#"):
+                continue
+            try:
+                msg = to_inbound(json.loads(raw))
+            except (ValueError, KeyError) as exc:
+                yield {"chat": "error", "user": None, "text": f"bad input line: {exc}", "buttons": []}
+                continue
+            loop.run_until_complete(runtime.handle(msg))
+            yield from transport.take()
+            loop.run_until_complete(runtime.run_due_all())
+            yield from transport.take()
+            count += 1
+            if ack:
+                yield {"ack": count}
+    finally:
+        loop.run_until_complete(runtime.stop())
+        loop.close()
 
 
-def run(core: BotCore, source: TextIO, sink: TextIO, ack: bool = False) -> None:
+def run(core: Any, source: TextIO, sink: TextIO, ack: bool = False) -> None:
     for item in run_lines(core, iter(source.readline, ""), ack):
         sink.write(json.dumps(item, ensure_ascii=False) + "\n")
         sink.flush()

@@ -1,38 +1,35 @@
-"""The Telegram transport: python-telegram-bot v22 in front of :class:`~chatbot.core.service.BotCore`.
+"""The Telegram transport: python-telegram-bot v22 on the :class:`~chatbot.runtime.Runtime`.
 
-Updates become :class:`Inbound` messages; the core's answers (plus every AI move that follows)
-go to :class:`~chatbot.transports.telegram.delivery.Delivery`. The core is synchronous and owns the
-database, so every call into it (and every key-value read or write) runs on one worker thread, in
-order; the event loop stays free for Telegram traffic.
+It only translates: an update becomes an :class:`Inbound` (``update_key`` = the update id, so a
+redelivered update is applied once) for :meth:`Runtime.handle`; an outbox row becomes Bot API calls
+in :mod:`.delivery` (the runtime's ``Transport.deliver``). Everything after the core (the outbox,
+the deadlines, retries, rate limits, a restart) is the runtime's; the use cases are the core's:
+the deep-link join is the core's ``/start join-<match>`` and a private chat that refuses the bot
+(403) is the core's ``private_blocked``, which holds that user's private messages and posts one
+notice with the deep link ``https://t.me/<bot>?start=join-<match>`` in the group.
 
 UX choices:
 
-* a button press is answered (answerCallbackQuery) as soon as the core has decided; when the
-  core's whole answer is one short plain reply to the presser ("that button is stale", "it is not
-  your turn"), it is shown as the callback's toast instead of a chat message, so wrong presses do
-  not clutter the group;
+* a button press is answered (answerCallbackQuery) as soon as the core has committed (AI moves
+  and delivery come after); when the core's whole answer is one short plain reply to the presser
+  ("that button is stale", "it is not your turn"), it is shown as the callback's toast instead of a
+  chat message, so wrong presses do not clutter the group;
 * only the newest private prompt keeps its buttons, and a prompt loses them as soon as its match
-  moves on (the player acted by text, in the group, or it is someone else's turn now);
-* a player who never opened the bot gets one notice per match in the group, with a deep link
-  ``https://t.me/<bot>?start=join-<match>``; their private messages wait in storage and arrive
-  when they open the chat (through the link, /start, or any private message). Opening the link
-  also seats them when the match is still in its lobby.
+  moves on (the player acted by text, in the group, or it is someone else's turn now).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
+import dataclasses
 import logging
 import os
-import re
+import signal
 import sys
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import (
@@ -47,45 +44,26 @@ from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
-    ApplicationHandlerStop,
     CallbackQueryHandler,
     ContextTypes,
     MessageHandler,
-    TypeHandler,
     filters,
 )
 
 from chatbot.core import i18n
-from chatbot.core.ports import LOBBY, RUNNING
-from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.transports.telegram.delivery import Delivery, KvStore, retry_seconds
-from chatbot.transports.telegram.limiter import Limits, RateLimiter
+from chatbot.core.types import Inbound, Outbound
+from chatbot.runtime import Runtime, Settings
+from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
+from chatbot.transports.telegram.delivery import Sender, retry_seconds
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 ALLOWED_UPDATES = ["message", "callback_query"]
-NS_STATE = "telegram.state"
-NS_NOTICE = "telegram.notice"
-SEEN_KEEP = 1000
-#: seconds between checks of the stored turn deadlines
-TIMER_EVERY = 15.0
-SEEN_PERSIST = 200
+NS_PROMPT = "telegram.prompt"
 TOAST_LIMIT = 200
-JOIN_PAYLOAD = re.compile(r"join-(\d+)")
-TABLE_KEY = re.compile(r"table:(\d+)")
-
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """What the core said for one update (AI moves included) and the versions of the matches whose
-    tables it shows (to remove outdated private buttons)."""
-
-    outs: list[Outbound]
-    versions: dict[int, int] = field(default_factory=dict)
-
+#: HTTP connections for Bot API calls; the runtime keeps fewer requests than this in flight
+POOL_SIZE = 32
 
 #: (Finnish name, English name, English msgid of the description); names are ASCII (Telegram)
 COMMANDS = (
@@ -144,11 +122,16 @@ def api_urls(api_url: str | None) -> tuple[str | None, str | None]:
 
 
 class TelegramTransport:
-    """One bot: the PTB :class:`Application` (``.application``), the core, and the delivery queues.
+    """One bot: the PTB :class:`Application` (``.application``), the Bot API side of delivery
+    (``.sender``) and the runtime that drives the core (``.runtime``).
 
     Tests drive it in-process with :meth:`start` and :meth:`stop`; :func:`main` runs it with PTB's
     ``run_polling`` / ``run_webhook``.
     """
+
+    platform = PLATFORM
+    #: the sender acquires the rate limiter per Bot API call (a row may take several)
+    limits_calls = True
 
     def __init__(
         self,
@@ -159,97 +142,124 @@ class TelegramTransport:
         limits: Limits | None = None,
         bury_after: int = 12,
         drain_timeout: float = 10.0,
+        settings: Settings | None = None,
     ) -> None:
-        self.core = core
         self.username: str | None = None
-        self.drain_timeout = drain_timeout
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="telegram-core")
-        self.store = KvStore(core.repo, self.run_core)
-        self.delivery = Delivery(
-            self.store, RateLimiter(limits), bury_after=bury_after, on_forbidden=self._on_forbidden
-        )
-        self._seen: OrderedDict[int, None] = OrderedDict()
-        self.stats = {"updates": 0, "duplicates": 0}
+        self.limiter = RateLimiter(limits if limits is not None else telegram_limits())
+        self.sender = Sender(self.limiter, bury_after=bury_after)
+        self.sender.save_prompt = self._save_prompt
+        self.sender.load_prompt = self._load_prompt
+        base = settings or Settings()
+        self.runtime = Runtime(core, self, settings=dataclasses.replace(
+            base, drain_timeout=drain_timeout, max_in_flight=min(base.max_in_flight, POOL_SIZE - 4)))
+        self._dispatching: set[asyncio.Task[None]] = set()
+        self._poller: asyncio.Task[None] | None = None
         api, files = api_urls(base_url)
         builder = (
             ApplicationBuilder()
             .token(token)
+            .connection_pool_size(POOL_SIZE)
             .post_init(self._post_init)
             .post_stop(self._post_stop)
-            .post_shutdown(self._post_shutdown)
         )
         if api and files:
             builder = builder.base_url(api).base_file_url(files)
         self.application: Application = builder.build()
         self.application.bot_data["transport"] = self
         app = self.application
-        app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
         app.add_handler(CallbackQueryHandler(self._on_button))
         app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_text))
         app.add_error_handler(self._on_error)
+
+    @property
+    def core(self) -> Any:
+        return self.runtime.core
+
+    @property
+    def stats(self) -> dict[str, int]:
+        return {"updates": self.runtime.stats.updates, "duplicates": self.runtime.stats.duplicates}
+
+    @property
+    def link_template(self) -> str | None:
+        """The deep link the core puts in its "open the private chat" notice."""
+        return f"https://t.me/{self.username}?start={{payload}}" if self.username else None
 
     # ------------------------------------------------------------------------------------------
     # lifecycle
 
     async def start(self, *, poll_timeout: float = 10.0) -> None:
-        """Start in-process long polling (what ``run_polling`` does, minus the signal handling)."""
+        """Start long polling in-process (tests; :func:`main` adds the signal handling)."""
         app = self.application
         await app.initialize()
         await self._post_init(app)
-        assert app.updater is not None
-        await app.updater.start_polling(
-            poll_interval=0, timeout=timedelta(seconds=poll_timeout), allowed_updates=ALLOWED_UPDATES
-        )
         await app.start()
+        await app.bot.delete_webhook(drop_pending_updates=False)
+        self._poller = asyncio.create_task(self._poll(poll_timeout), name="telegram-poll")
+
+    async def _poll(self, timeout: float) -> None:
+        """getUpdates, handle every update (the core commits it with its id), only then confirm it
+        (the next call's ``offset``): an update fetched by a process that dies is fetched again by
+        the next one and, if it had been committed, deduplicated by its id."""
+        bot = self.application.bot
+        offset: int | None = None
+        backoff = 0.5
+        while True:
+            try:
+                updates = await bot.get_updates(
+                    offset=offset, timeout=timedelta(seconds=timeout), allowed_updates=ALLOWED_UPDATES,
+                    read_timeout=timeout + 10)
+            except asyncio.CancelledError:
+                raise
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_seconds(exc))
+                continue
+            except TelegramError as exc:
+                log.warning("getUpdates failed (%s); again in %.1f s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+                continue
+            backoff = 0.5
+            if not updates:
+                continue
+            await asyncio.gather(*(self.application.process_update(u) for u in updates))
+            newest = max(u.update_id for u in updates) + 1
+            offset = newest if offset is None else max(offset, newest)
 
     async def stop(self) -> None:
-        """Stop polling, let queued messages go out (bounded), and release everything."""
+        """Stop polling, let the rows being sent finish (bounded), and release everything."""
         app = self.application
+        poller = self._poller
+        if poller is not None:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await poller
+            self._poller = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:
             await app.stop()
         await self._post_stop(app)
         await app.shutdown()
-        await self._post_shutdown(app)
 
     async def idle(self, timeout: float = 10.0) -> bool:
         """Wait until nothing waits to be sent (tests and the benchmark)."""
-        return await self.delivery.join(timeout)
+        if self._dispatching:
+            await asyncio.wait(set(self._dispatching), timeout=timeout)
+        done = await self.runtime.idle(timeout)
+        await self.sender.settle(timeout)
+        return done
 
     async def _post_init(self, app: Application) -> None:
-        self.delivery.bot = app.bot
+        if self.sender.bot is not None:
+            return  # run_polling calls post_init after start() did
+        self.sender.bot = app.bot
         self.username = app.bot.username
-        seen = await self.run_core(self.core.repo.kv_get, NS_STATE, "updates") or []
-        for update_id in seen:
-            self._seen[int(update_id)] = None
         await self._set_commands(app)
-        # after a restart: bring every running table up to date and let waiting AI seats move
-        self.dispatch(await self.run_core(self._restart_batch))
-        self._timer_task = asyncio.create_task(self._timer_loop(), name="telegram-timers")
-
-    async def _timer_loop(self) -> None:
-        """Turn reminders and moves for idle seats; the deadlines live in the database."""
-        while True:
-            await asyncio.sleep(TIMER_EVERY)
-            try:
-                self.dispatch(await self.run_core(self._tick_batch))
-            except Exception:  # a failing tick must not stop the timers
-                log.exception("timer tick failed")
-
-    def _tick_batch(self) -> Batch:
-        return self._with_versions([*self.core.tick(), *self._run_ai()])
+        await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 
     async def _post_stop(self, app: Application) -> None:
-        task = getattr(self, "_timer_task", None)
-        if task is not None:
-            task.cancel()
-        if not await self.delivery.join(self.drain_timeout):
-            log.warning("stopping with %d undelivered jobs", self.delivery.pending_jobs())
-        await self.delivery.close()
-
-    async def _post_shutdown(self, app: Application) -> None:
-        self._executor.shutdown(wait=True)
+        await self.runtime.stop()
+        await self.sender.settle(5.0)
 
     async def _set_commands(self, app: Application) -> None:
         try:
@@ -263,66 +273,21 @@ class TelegramTransport:
         except TelegramError as exc:  # cosmetic: the bot works without the command menu
             log.warning("setMyCommands failed: %s", exc)
 
+    async def _save_prompt(self, chat_id: int, record: dict[str, Any]) -> None:
+        await self.runtime.kv_set(NS_PROMPT, str(chat_id), record)
+
+    async def _load_prompt(self, chat_id: int) -> dict[str, Any] | None:
+        record = await self.runtime.kv_get(NS_PROMPT, str(chat_id))
+        return record if isinstance(record, dict) else None
+
     # ------------------------------------------------------------------------------------------
-    # the core thread
+    # Transport.deliver
 
-    async def run_core(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` on the core's thread (calls run one at a time, in order)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
-
-    def _run_ai(self) -> list[Outbound]:
-        out: list[Outbound] = []
-        for _ in range(10):  # a finished AI run may leave another match waiting; bounded anyway
-            pending = self.core.ai_pending()
-            if not pending:
-                break
-            for match_id in pending:
-                try:
-                    out.extend(self.core.run_ai(match_id))
-                except Exception:
-                    log.exception("AI move failed in match %s", match_id)
-        return out
-
-    def _batch(self, inbounds: Sequence[Inbound], seen: list[int] | None) -> Batch:
-        out: list[Outbound] = []
-        for inbound in inbounds:
-            out.extend(self.core.handle(inbound))
-        out.extend(self._run_ai())
-        if seen is not None:  # after the core has committed: a redelivered update is skipped
-            self.core.repo.kv_set(NS_STATE, "updates", seen)
-        return self._with_versions(out)
-
-    def _with_versions(self, outs: list[Outbound]) -> Batch:
-        """The batch and the current version of each match whose table it shows."""
-        versions: dict[int, int] = {}
-        for out in outs:
-            found = TABLE_KEY.fullmatch(out.key or "")
-            if found and int(found[1]) not in versions:
-                match = self.core.repo.match(int(found[1]))
-                if match is not None:
-                    versions[match.id] = match.version
-        return Batch(outs, versions)
-
-    def _restart_batch(self) -> Batch:
-        return self._with_versions([*self.core.table_messages(), *self._run_ai()])
+    async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        return await self.sender.deliver(out, ref, txn)
 
     # ------------------------------------------------------------------------------------------
     # updates
-
-    async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Apply an update once: Telegram may send one again after a crash or a webhook retry."""
-        if update.update_id in self._seen:
-            self.stats["duplicates"] += 1
-            log.info("duplicate update %s ignored", update.update_id)
-            raise ApplicationHandlerStop
-        self._seen[update.update_id] = None
-        while len(self._seen) > SEEN_KEEP:
-            self._seen.popitem(last=False)
-        self.stats["updates"] += 1
-
-    def _seen_snapshot(self) -> list[int]:
-        return list(self._seen)[-SEEN_PERSIST:]
 
     async def _on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A text message in a group or in private: to the core, with Telegram's language hint."""
@@ -331,32 +296,25 @@ class TelegramTransport:
             return
         user = msg.from_user
         chat = msg.chat
-        self.delivery.seen(chat.id, msg.message_id)
-        private = chat.type == ChatType.PRIVATE
+        self.sender.seen(chat.id, msg.message_id)
         text = self.clean_text(msg.text)
         if text is None:
             return
-        if private:
-            payload = start_payload(text)
-            if payload is not None:
-                await self._open_private(user, payload, update.update_id)
-                return
-            await self._opened(user.id)
         inbound = Inbound(
             PLATFORM,
             str(user.id),
             display_name(user),
             str(chat.id),
-            private,
+            chat.type == ChatType.PRIVATE,
             text=text,
             lang_hint=user.language_code,
             message_id=str(msg.message_id),
+            update_key=str(update.update_id),
         )
-        batch = await self.run_core(self._batch, [inbound], self._seen_snapshot())
-        self.dispatch(batch, origin_chat=chat.id, origin_message=msg.message_id)
+        await self.runtime.handle(inbound)
 
     async def _on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button press: ask the core, answer the query at once, then deliver."""
+        """A button press: the core decides, the query is answered at once, delivery follows."""
         query = update.callback_query
         assert query is not None
         message = query.message
@@ -365,24 +323,26 @@ class TelegramTransport:
             return
         user = query.from_user
         chat = message.chat
-        private = chat.type == ChatType.PRIVATE
-        if private:
-            await self._opened(user.id)
         inbound = Inbound(
             PLATFORM,
             str(user.id),
             display_name(user),
             str(chat.id),
-            private,
+            chat.type == ChatType.PRIVATE,
             button=query.data,
             lang_hint=user.language_code,
+            update_key=str(update.update_id),
         )
-        batch = await self.run_core(self._batch, [inbound], self._seen_snapshot())
-        toast = None
-        if len(batch.outs) == 1 and self._is_short_reply(batch.outs[0], user.id, chat.id):
-            toast = batch.outs.pop().text
-        await self._answer(query, toast)
-        self.dispatch(batch, origin_chat=chat.id)
+        toast: list[str] = []
+
+        def take(outs: list[Outbound]) -> Outbound | None:
+            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, chat.id):
+                toast.append(outs[0].text)
+                return outs[0]
+            return None
+
+        await self.runtime.handle(inbound, take=take)
+        await self._answer(query, toast[0] if toast else None)
 
     @staticmethod
     def _is_short_reply(out: Outbound, user_id: int, chat_id: int) -> bool:
@@ -423,132 +383,17 @@ class TelegramTransport:
         return command + (" " + parts[1] if len(parts) > 1 else "")
 
     # ------------------------------------------------------------------------------------------
-    # private chats: opening the bot, deep links, held messages
+    # for tests: messages that no use case made
 
-    async def _opened(self, user_id: int) -> None:
-        """The user has a private chat with the bot: send what was held for them."""
-        if await self.store.get(NS_NOTICE, str(user_id)):
-            await self.store.set(NS_NOTICE, str(user_id), [])
-        await self.delivery.flush(user_id)
+    def dispatch(self, outs: Sequence[Outbound]) -> None:
+        """Queue ``outs`` in the outbox as if the core had committed them, and deliver them."""
+        async def add() -> None:
+            await self.runtime.call(self.core.repo.outbox_add, list(outs))
+            self.runtime.wake()
 
-    async def _open_private(self, user: User, payload: str, update_id: int) -> None:
-        """``/start [payload]`` in private: deliver held messages; ``join-<match>`` also seats the user."""
-        await self.store.set(NS_NOTICE, str(user.id), [])
-        flushed = await self.delivery.flush(user.id)
-        batch = await self.run_core(
-            self._start_batch,
-            user.id,
-            display_name(user),
-            user.language_code,
-            payload,
-            flushed > 0,
-            self._seen_snapshot(),
-        )
-        self.dispatch(batch, origin_chat=user.id)
-
-    def _start_batch(
-        self, user_id: int, name: str, lang: str | None, payload: str, flushed: bool, seen: list[int]
-    ) -> Batch:
-        repo = self.core.repo
-        found = JOIN_PAYLOAD.fullmatch(payload)
-        match = repo.match(int(found[1])) if found else None
-        if match is None or match.status not in {LOBBY, RUNNING}:
-            if flushed:
-                return self._batch([], seen)
-            return self._batch(
-                [Inbound(PLATFORM, str(user_id), name, str(user_id), True, text="/help", lang_hint=lang)],
-                seen,
-            )
-        room = repo.room_by_id(match.room_id)
-        urec = repo.user(PLATFORM, str(user_id), name)
-        out: list[Outbound] = []
-        if not any(s.user_id == urec.id for s in match.seats):
-            out.extend(
-                self.core.handle(
-                    Inbound(PLATFORM, str(user_id), name, room.ext_id, False, text="/join", lang_hint=lang)
-                )
-            )
-            match = repo.match(match.id)
-            urec = repo.user(PLATFORM, str(user_id), name)
-        if match is not None and any(s.user_id == urec.id for s in match.seats) and not flushed:
-            t = i18n.translator(urec.lang or i18n.normalise_language(lang) or room.lang)
-            title = self.core.uis[match.game].title(t)
-            out.append(
-                Outbound(
-                    PLATFORM,
-                    t.gettext("You have a seat in {game}. I will send your cards and buttons here.").format(
-                        game=title
-                    ),
-                    user_id=str(user_id),
-                    lang=t.lang,
-                )
-            )
-        return self._with_versions([*out, *self._batch([], seen).outs])
-
-    async def _on_forbidden(self, user_id: int, held: Outbound) -> None:
-        """A private message bounced (403): tell the group once per match how to open the chat."""
-        try:
-            match_id, outs = await self.run_core(self._notice, user_id)
-        except Exception:
-            log.exception("could not prepare the private-chat notice for %s", user_id)
-            return
-        if match_id is None:
-            return
-        told = list(await self.store.get(NS_NOTICE, str(user_id)) or [])
-        if match_id in told:
-            return
-        await self.store.set(NS_NOTICE, str(user_id), [*told, match_id])
-        self.dispatch(outs)
-
-    def _notice(self, user_id: int) -> tuple[int | None, list[Outbound]]:
-        repo = self.core.repo
-        urec = repo.find_user(PLATFORM, str(user_id))
-        if urec is None:
-            return None, []
-        matches = [m for m in repo.matches_of_user(urec.id) if m.status in {LOBBY, RUNNING}]
-        if not matches:
-            return None, []
-        match = matches[-1]
-        room = repo.room_by_id(match.room_id)
-        t = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
-        link = self.deep_link(match.id)
-        text = t.gettext(
-            "{name}, I cannot send you your cards yet. Open a private chat with me and press Start: {link}"
-        ).format(name=urec.name, link=link)
-        button = Button(t.gettext("Open private chat"), link)
-        return match.id, [Outbound(PLATFORM, text, chat_id=room.ext_id, buttons=((button,),), lang=t.lang)]
-
-    def deep_link(self, match_id: int) -> str:
-        return f"https://t.me/{self.username}?start=join-{match_id}"
-
-    # ------------------------------------------------------------------------------------------
-    # outbound
-
-    def dispatch(
-        self,
-        outs: Batch | Sequence[Outbound],
-        origin_chat: int | None = None,
-        origin_message: int | None = None,
-    ) -> None:
-        """Queue the core's messages: groups by ``chat_id``, private chats by ``user_id``."""
-        batch = outs if isinstance(outs, Batch) else Batch(list(outs))
-        prompted = {o.user_id for o in batch.outs if o.user_id is not None and o.buttons}
-        for chat_id, message_id in self.delivery.outdated_prompts(batch.versions):
-            if str(chat_id) not in prompted:  # a new prompt strips the old one itself
-                self.delivery.submit_strip(chat_id, message_id)
-        for out in coalesce(batch.outs):
-            if out.platform != PLATFORM:
-                continue
-            target = out.user_id if out.user_id is not None else out.chat_id
-            if target is None:
-                continue
-            chat_id = int(target)
-            reply = (
-                origin_message
-                if (out.reply_to is not None and out.key is None and chat_id == origin_chat and chat_id < 0)
-                else None
-            )
-            self.delivery.submit(chat_id, out, reply)
+        task = asyncio.get_running_loop().create_task(add())
+        self._dispatching.add(task)
+        task.add_done_callback(self._dispatching.discard)
 
 
 def start_payload(text: str) -> str | None:
@@ -570,27 +415,90 @@ def build_application(core: Any, token: str, base_url: str | None = None, **kwar
 
 
 def main(core: Any) -> int:
-    """Run the bot until interrupted: long polling, or a webhook when ``TELEGRAM_WEBHOOK_URL`` is set."""
+    """Run the bot until SIGINT/SIGTERM: long polling, or a webhook when ``TELEGRAM_WEBHOOK_URL`` is
+    set. ``TELEGRAM_RATE_LIMITS=off`` switches Telegram's limits off (a local or test Bot API)."""
     token = os.environ.get("TELEGRAM_TOKEN")
     if not token:
         print("TELEGRAM_TOKEN is not set", file=sys.stderr)
         return 2
-    transport = build_transport(core, token, os.environ.get("TELEGRAM_API_URL") or None)
-    app = transport.application
+    try:
+        limits = telegram_limits()
+    except ValueError as exc:
+        print(f"telegram: {exc}", file=sys.stderr)
+        return 2
+    transport = build_transport(core, token, os.environ.get("TELEGRAM_API_URL") or None, limits=limits)
     webhook = os.environ.get("TELEGRAM_WEBHOOK_URL")
     try:
         if webhook:
-            app.run_webhook(
+            asyncio.run(_serve_webhook(
+                transport,
                 listen=os.environ.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
                 port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", "8443")),
-                url_path=urlsplit(webhook).path.lstrip("/"),
-                webhook_url=webhook,
-                secret_token=os.environ.get("TELEGRAM_WEBHOOK_SECRET") or None,
-                allowed_updates=ALLOWED_UPDATES,
-            )
+                url=webhook,
+                secret=os.environ.get("TELEGRAM_WEBHOOK_SECRET") or None,
+            ))
         else:
-            app.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0, timeout=30)
-    except RuntimeError as exc:  # e.g. webhooks without the tornado extra
+            asyncio.run(_serve_polling(transport))
+    except OSError as exc:  # the webhook port is taken, for example
         print(f"telegram: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _stop_event() -> asyncio.Event:
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stopped.set)
+    return stopped
+
+
+async def _serve_webhook(transport: TelegramTransport, *, listen: str, port: int, url: str,
+                         secret: str | None) -> None:
+    """Webhook mode (N workers behind one URL): an update is answered 200 only after it has been
+    handled and committed, so Telegram sends an update that a dying worker took again (to any
+    worker; the update id deduplicates it). SIGINT/SIGTERM stop cleanly."""
+    from aiohttp import web
+
+    stopped = _stop_event()
+    app = transport.application
+    await app.initialize()
+    await transport._post_init(app)
+    await app.start()
+
+    async def receive(request: web.Request) -> web.Response:
+        if secret and request.headers.get("X-Telegram-Bot-Api-Secret-Token") != secret:
+            return web.Response(status=403)
+        try:
+            data = await request.json()
+        except ValueError:
+            return web.Response(status=400)
+        update = Update.de_json(data, app.bot)
+        if update is None:
+            return web.Response(status=400)
+        await app.process_update(update)
+        return web.Response(status=200)
+
+    server = web.Application()
+    server.router.add_post("/" + urlsplit(url).path.lstrip("/"), receive)
+    runner = web.AppRunner(server, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, listen, port)
+    try:
+        await site.start()
+        await app.bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+        await stopped.wait()
+    finally:
+        await runner.cleanup()
+        await transport.stop()
+
+
+async def _serve_polling(transport: TelegramTransport) -> None:
+    """Long polling until SIGINT/SIGTERM, then a clean stop (pending rows stay in the outbox)."""
+    stopped = _stop_event()
+    await transport.start(poll_timeout=30)
+    try:
+        await stopped.wait()
+    finally:
+        await transport.stop()

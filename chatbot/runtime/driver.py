@@ -1,0 +1,662 @@
+"""The runtime: one async driver under every transport (issue #12).
+
+inbound update -> :meth:`Runtime.handle` -> ``core.handle`` on the core's thread (one transaction:
+the change, its outbox rows, the next deadlines, the update id) -> the deliverer claims the touched
+chat queues and sends their rows in order through :meth:`Transport.deliver`, marking each row done
+only after the platform accepted it. The deadline loop sleeps until ``core.next_due()`` (or a wake)
+and lets ``core.run_due`` perform what is due (AI turns, reminders, idle moves, reaction windows).
+
+No state lives here that another worker would need: the outbox, the claims and the deadlines are in
+the database, so a restart is just a start (pending rows go out, fresh ones first) and N workers can
+share one database.
+
+The core and the store are synchronous and are called on ONE thread per process (the core
+executor), in order; the event loop stays free for platform traffic. Console and script run them
+inline (``Settings(inline=True)``) and deliver serially in commit order (``serial=True``), which
+keeps transcripts deterministic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import os
+import socket
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from chatbot.core.ports import Blocked, OutboxRow, RetryLater, StorageUnavailable, chat_of
+from chatbot.runtime.limits import RateLimiter
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+_WORKER: list[str] = []
+_SLOT_FILES: list[Any] = []
+
+
+def default_worker() -> str:
+    """This process's worker name: ``$CHATBOT_WORKER``, else ``<host>:<slot>``.
+
+    The slot is the lowest number whose lock file (in the temporary directory) no live process
+    holds. A process killed with -9 loses its lock, so the process started in its place has the
+    same name and takes over its chat claims at once instead of waiting for their leases to end;
+    two live processes on one host never share a name."""
+    if _WORKER:
+        return _WORKER[0]
+    name = os.environ.get("CHATBOT_WORKER") or f"{socket.gethostname()}:{_take_slot()}"
+    _WORKER.append(name)
+    return name
+
+
+def _take_slot() -> str:
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no takeover, the leases end as usual
+        return f"pid{os.getpid()}"
+    folder = Path(tempfile.gettempdir()) / "chatbot-workers"
+    with contextlib.suppress(OSError):
+        folder.mkdir(exist_ok=True)
+    for slot in range(256):
+        try:
+            handle = open(folder / f"{slot}.lock", "a")  # noqa: SIM115 - held for the process's life
+        except OSError:
+            break
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        _SLOT_FILES.append(handle)
+        return str(slot)
+    return f"pid{os.getpid()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How one runtime process behaves; the defaults suit a real bot."""
+
+    #: this process's name in claims (unique among the workers on one database)
+    worker: str = field(default_factory=default_worker)
+    #: seconds a chat claim or a deadline claim holds when the worker dies
+    lease: float = 15.0
+    #: chat queues claimed at once (each one sends in order; bounded so leases do not run out)
+    max_chats: int = 64
+    #: rows read from one chat queue at a time
+    batch: int = 20
+    #: platform requests in flight at once (never more than the HTTP pool holds)
+    max_in_flight: int = 8
+    #: seconds between looks for rows that no wake announced (other workers, restarts)
+    poll_every: float = 2.0
+    #: longest sleep of the deadline loop (deadlines set by other workers)
+    deadline_poll: float = 5.0
+    #: deadlines performed per ``run_due`` call
+    due_limit: int = 20
+    #: seconds to wait before trying again when the database is away
+    storage_retry: float = 1.0
+    #: attempts of a row that keeps failing with an unexpected error before it is given up
+    max_attempts: int = 8
+    #: seconds ``stop`` waits for pending deliveries
+    drain_timeout: float = 10.0
+    #: run the core on the event loop's thread (console, script, tests over in-memory SQLite)
+    inline: bool = False
+    #: deliver everything in global commit order after each step, nothing in the background
+    serial: bool = False
+    #: of several pending rows with one key send only the newest (off in serial mode: transcripts)
+    coalesce: bool = True
+    #: delivery bookkeeping on a thread of its own (not for in-memory databases)
+    delivery_thread: bool = True
+    #: seconds a sender keeps an emptied chat's claim for the next answer (no new claim needed)
+    linger: float = 2.0
+
+
+@dataclass(slots=True)
+class Stats:
+    updates: int = 0
+    duplicates: int = 0
+    delivered: int = 0
+    superseded: int = 0
+    retry_later: int = 0
+    blocked: int = 0
+    failed: int = 0
+    given_up: int = 0
+    toasts: int = 0
+    deadline_steps: int = 0
+    storage_errors: int = 0
+    max_in_flight_seen: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def _is_group(chat: str) -> bool:
+    return ":g:" in chat
+
+
+class Runtime:
+    """Drives ``core`` for one ``transport`` (see the module docstring).
+
+    ``store`` is the :class:`~chatbot.core.ports.RuntimeStore` (by default ``core.repo``, which
+    implements it). Transports call :meth:`handle` for every inbound update, and may keep a small
+    state of their own through :meth:`kv_get`/:meth:`kv_set`."""
+
+    def __init__(self, core: Any, transport: Any, *, store: Any = None, settings: Settings | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.core = core
+        self.transport = transport
+        self.store = store if store is not None else core.repo
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.platform: str = transport.platform
+        self.stats = Stats()
+        self._executor: ThreadPoolExecutor | None = None
+        self._book_executor: ThreadPoolExecutor | None = None
+        url = str(getattr(self.store, "url", ""))
+        self._two_threads = self.settings.delivery_thread and not (
+            url in {"sqlite://", "sqlite:///:memory:"} or ":memory:" in url or "mode=memory" in url)
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._senders: dict[str, asyncio.Task[None]] = {}
+        self._dirty: set[str] = set()
+        #: per claimed chat: set when new rows may be there (a lingering sender wakes up)
+        self._pokes: dict[str, asyncio.Event] = {}
+        self._lingering: set[str] = set()
+        #: chats whose rows wait for a RetryLater time (monotonic), for idle()
+        self._deferred: dict[str, float] = {}
+        self._claim_wake = asyncio.Event()
+        self._due_wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._slots = asyncio.Semaphore(self.settings.max_in_flight)
+        self._in_flight = 0
+        self._running = False
+        self._stopping = False
+        self._serial_lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------------------------------
+    # the core's thread
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the core's thread (one call at a time, in order)."""
+        if self.settings.inline:
+            return fn(*args)
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.platform}-core")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
+
+    async def book(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the delivery's own thread: marking a sent row done must not wait behind
+        a core call (a crash in between sends the row again), and the core need not wait for it.
+        One thread too when the database is in memory (each thread would see a database of its own)."""
+        if self.settings.inline or not self._two_threads:
+            return await self.call(fn, *args)
+        if self._book_executor is None:
+            self._book_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.platform}-outbox")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._book_executor, functools.partial(fn, *args))
+
+    async def kv_get(self, namespace: str, key: str) -> Any:
+        """The transport's own small state (a sync token, a room map), stored with the rest."""
+        return await self.book(self.store.kv_get, namespace, key)
+
+    async def kv_set(self, namespace: str, key: str, value: Any) -> None:
+        await self.book(self.store.kv_set, namespace, key, value)
+
+    # ------------------------------------------------------------------------------------------
+    # life cycle
+
+    async def start(self) -> None:
+        """Start the deliverer and the deadline loop; pending rows of an earlier run go out now."""
+        self._running = True
+        self._stopping = False
+        template = getattr(self.transport, "link_template", None)
+        if template and hasattr(self.core, "link_template"):
+            self.core.link_template = template
+        if self.settings.serial:
+            await self.drain()
+            return
+        self._tasks = [
+            asyncio.create_task(self._claim_loop(), name=f"{self.platform}-claims"),
+            asyncio.create_task(self._deadline_loop(), name=f"{self.platform}-deadlines"),
+        ]
+        self.wake()
+
+    async def stop(self) -> None:
+        """Stop taking work, let what is being sent finish (bounded by ``drain_timeout``), release
+        the claims. Rows not sent stay in the outbox for the next start or another worker."""
+        if not self._running:
+            return
+        self._stopping = True
+        for poke in self._pokes.values():
+            poke.set()  # lingering senders end now
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        senders = list(self._senders.values())
+        if senders:
+            _done, pending = await asyncio.wait(senders, timeout=self.settings.drain_timeout)
+            for task in pending:
+                task.cancel()
+            for task in pending:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._running = False
+        for executor in (self._executor, self._book_executor):
+            if executor is not None:
+                executor.shutdown(wait=True)
+        self._executor = self._book_executor = None
+
+    def wake(self) -> None:
+        """Something may be pending: look for claimable chats and due deadlines now."""
+        self._claim_wake.set()
+        self._due_wake.set()
+
+    async def idle(self, timeout: float = 10.0) -> bool:
+        """Wait until no chat of this platform has a row that can be sent now (tests, benchmarks)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            now = time.monotonic()
+            self._deferred = {c: t for c, t in self._deferred.items() if t > now - 1.0}
+            busy = [c for c in self._senders if c not in self._lingering]
+            if not busy and not self._claim_wake.is_set() and not self._deferred:
+                chats, due = await self.call(self._pending_work)
+                if not chats and not due and all(c in self._lingering for c in self._senders):
+                    return True
+                self.wake()
+            await asyncio.sleep(0.02)
+        return False
+
+    def _pending_work(self) -> tuple[list[str], bool]:
+        # a claim under a name no worker uses, released at once: only to see whether anything waits
+        probe = f"{self.settings.worker}:probe"
+        now = self.clock()
+        chats = self.store.outbox_claim(self.platform, probe, now, 0.001, 1)
+        for chat in chats:
+            self.store.outbox_release(chat, probe)
+        due = self.core.next_due()
+        return list(chats), due is not None and due <= now
+
+    # ------------------------------------------------------------------------------------------
+    # inbound
+
+    async def handle(self, msg: Any, take: Callable[[list[Any]], Any] | None = None) -> list[Any]:
+        """Let the core answer ``msg`` and deliver what it committed.
+
+        A redelivered update (``msg.update_key`` seen before) returns [] without calling the core.
+        ``take`` may pick one of the answers that the transport shows by itself (a callback toast):
+        that row is marked done without being sent."""
+        key = getattr(msg, "update_key", None)
+        if key is not None and await self._seen(msg.platform, key):
+            self.stats.duplicates += 1
+            log.info("duplicate update %s ignored", key)
+            return []
+        self.stats.updates += 1
+        outs = await self.call(self._handle_and_take, msg, take)
+        if getattr(outs, "committed", True) is False:
+            await self._send_uncommitted(outs)
+            return outs
+        if self.settings.serial:
+            await self.drain()
+        else:
+            self._wake_for(outs)
+        return outs
+
+    def _wake_for(self, outs: Sequence[Any]) -> None:
+        """New rows in these chats: poke their senders, or claim the chats nobody here sends."""
+        self._due_wake.set()
+        claim = False
+        for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
+            poke = self._pokes.get(chat)
+            if chat in self._senders and poke is not None:
+                self._lingering.discard(chat)  # busy again from now on (idle() must see it)
+                poke.set()
+            else:
+                claim = True
+        if claim or not outs:
+            self._claim_wake.set()
+
+    async def _send_uncommitted(self, outs: Sequence[Any]) -> None:
+        """The core's apology while the database is away is in no outbox: send it directly, once."""
+        for i, out in enumerate(outs):
+            try:
+                await self._deliver(OutboxRow(0, chat_of(out), out), None, txn=f"direct-{id(outs)}-{i}")
+            except Exception as exc:  # best effort: there is nothing to retry it from
+                log.warning("could not send an answer made during a database outage: %s", exc)
+
+    async def _seen(self, platform: str, key: str) -> bool:
+        try:
+            return bool(await self.call(self.store.seen_update, platform, key))
+        except StorageUnavailable:
+            return False  # the core answers with its apology
+
+    def _handle_and_take(self, msg: Any, take: Callable[[list[Any]], Any] | None) -> list[Any]:
+        outs: list[Any] = self.core.handle(msg)
+        if take is not None and outs:
+            chosen = take(outs)
+            if chosen is not None:
+                self._consume(chosen)
+        return outs
+
+    def _consume(self, out: Any) -> None:
+        """Mark the newest pending row equal to ``out`` done (the transport showed it itself)."""
+        try:
+            rows = self.store.outbox_pending(chat_of(out), self.clock(), 100)
+        except StorageUnavailable:
+            return
+        for row in reversed(rows):
+            if row.out == out:
+                self.store.outbox_done(row.id, None)
+                self.stats.toasts += 1
+                return
+
+    # ------------------------------------------------------------------------------------------
+    # deadlines
+
+    async def run_due(self) -> list[Any]:
+        """Perform what is due now (one ``core.run_due`` call) and deliver it."""
+        outs: list[Any] = await self.call(self.core.run_due, self.settings.worker, self.settings.due_limit)
+        if outs:
+            self.stats.deadline_steps += 1
+            if self.settings.serial:
+                await self.drain()
+            else:
+                self.wake()
+        return outs
+
+    async def run_due_all(self, limit: int = 100_000) -> list[Any]:
+        """Perform deadlines until nothing is due (AI seats move until a person must act)."""
+        done: list[Any] = []
+        for _ in range(limit):
+            outs = await self.run_due()
+            if not outs:
+                break
+            done.extend(outs)
+        return done
+
+    async def _deadline_loop(self) -> None:
+        while not self._stopping:
+            try:
+                outs = await self.run_due()
+                if outs:
+                    continue
+                due = await self.call(self.core.next_due)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away or a deadline failed: keep running
+                self._storage_error("deadlines", exc)
+                await asyncio.sleep(self.settings.storage_retry)
+                continue
+            wait = self.settings.deadline_poll if due is None else min(
+                self.settings.deadline_poll, max(0.0, due - self.clock()))
+            if wait <= 0:
+                continue
+            self._due_wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._due_wake.wait(), wait)
+
+    def _storage_error(self, where: str, exc: BaseException) -> None:
+        self.stats.storage_errors += 1
+        if isinstance(exc, StorageUnavailable):
+            log.warning("%s: the database is unavailable (%s); trying again", where, exc)
+        else:
+            log.exception("%s failed; trying again", where, exc_info=exc)
+
+    # ------------------------------------------------------------------------------------------
+    # delivery: claims
+
+    async def _claim_loop(self) -> None:
+        while not self._stopping:
+            self._claim_wake.clear()
+            try:
+                await self._claim_round()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._storage_error("claims", exc)
+                await asyncio.sleep(self.settings.storage_retry)
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._claim_wake.wait(), self.settings.poll_every)
+
+    async def _claim_round(self) -> None:
+        room = self.settings.max_chats - len(self._senders)
+        if room <= 0:
+            return
+        chats = await self.book(self.store.outbox_claim, self.platform, self.settings.worker, self.clock(),
+                                self.settings.lease, room)
+        for chat in chats:
+            if chat in self._senders:
+                self._dirty.add(chat)
+                self._lingering.discard(chat)
+                self._pokes[chat].set()
+            else:
+                self._pokes[chat] = asyncio.Event()
+                self._senders[chat] = asyncio.create_task(self._sender(chat), name=f"send {chat}")
+
+    async def _sender(self, chat: str) -> None:
+        """Send one claimed chat queue in order until it is empty (or the lease is half used)."""
+        claimed = time.monotonic()
+        self._deferred.pop(chat, None)
+        poke = self._pokes[chat]
+        try:
+            while not self._stopping:
+                self._dirty.discard(chat)
+                poke.clear()  # before reading: a poke while reading makes the wait below return
+                rows = await self.book(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
+                if not rows:
+                    left = self.settings.lease / 2 - (time.monotonic() - claimed)
+                    wait = min(self.settings.linger, left)
+                    if wait <= 0 or self._stopping:
+                        break
+                    self._lingering.add(chat)
+                    try:
+                        # a poke is immediate; rows another worker committed are seen within 0.5 s
+                        await asyncio.wait_for(poke.wait(), min(wait, 0.5))
+                    except TimeoutError:
+                        if wait <= 0.5:
+                            break
+                    finally:
+                        self._lingering.discard(chat)
+                    continue
+                if not await self._send_rows(chat, rows):
+                    break
+                if time.monotonic() - claimed > self.settings.lease / 2:
+                    self._dirty.add(chat)  # give other chats a turn; claim again later
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._storage_error(f"delivery to {chat}", exc)
+            await asyncio.sleep(self.settings.storage_retry)
+            self._dirty.add(chat)
+        finally:
+            self._senders.pop(chat, None)
+            self._pokes.pop(chat, None)
+            with contextlib.suppress(Exception):
+                await self.book(self.store.outbox_release, chat, self.settings.worker)
+            self._dirty.discard(chat)
+            if not self._stopping:
+                # this chat may have new rows, and other chats may have waited for a free claim
+                self._claim_wake.set()
+
+    def _refs(self, chat: str, keys: Sequence[str]) -> dict[str, str | None]:
+        return {key: self.store.message_ref(chat, key) for key in keys}
+
+    def _supersede(self, row_ids: Sequence[int]) -> None:
+        # SqlRepository marks the older rows of a key superseded when the newest is done; a store
+        # that can mark them at once is told now
+        mark = getattr(self.store, "outbox_superseded", None)
+        if mark is not None:
+            mark(list(row_ids))
+
+    def _coalesce(self, rows: Sequence[OutboxRow]) -> tuple[list[OutboxRow], list[int]]:
+        """Of several rows with one key only the newest is sent (every table carries its news)."""
+        if not self.settings.coalesce:
+            return list(rows), []
+        last: dict[str, int] = {}
+        for row in rows:
+            if row.out.key is not None:
+                last[row.out.key] = row.id
+        keep = [r for r in rows if r.out.key is None or last[r.out.key] == r.id]
+        return keep, [r.id for r in rows if r.out.key is not None and last[r.out.key] != r.id]
+
+    async def _send_rows(self, chat: str, rows: Sequence[OutboxRow]) -> bool:
+        """Deliver ``rows`` of one chat; False when the chat must stop (blocked, waiting, stopping)."""
+        queue, superseded = self._coalesce(rows)
+        if superseded:
+            await self.book(self._supersede, superseded)
+            self.stats.superseded += len(superseded)
+        keys = sorted({r.out.key for r in queue if r.out.key is not None})
+        refs = await self.book(self._refs, chat, keys) if keys else {}
+        limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
+        while queue:
+            if self._stopping:
+                return False
+            row = self._next(chat, queue, refs, limiter)
+            queue.remove(row)
+            key = row.out.key
+            try:
+                ref = await self._deliver(row, refs.get(key) if key else None)
+            except Blocked:
+                self.stats.blocked += 1
+                if row.out.user_id is not None:
+                    # the core holds this user's private rows and tells the group how to open the chat
+                    await self.call(self.core.private_blocked, row.out.platform, row.out.user_id)
+                    self.wake()
+                else:
+                    log.warning("the platform refuses chat %s; dropping a message", chat)
+                    await self.book(self.store.outbox_done, row.id, None)
+                return False
+            except RetryLater as exc:
+                self.stats.retry_later += 1
+                wait = max(0.05, exc.seconds)
+                await self.book(self._later, [row, *queue], self.clock() + wait)
+                if wait > self.settings.lease / 3:
+                    # too long to hold the claim: the rows wait in the outbox for a later claim
+                    self._deferred[chat] = time.monotonic() + wait
+                    return False
+                log.info("%s: retrying after %.2f s", chat, wait)
+                await asyncio.sleep(wait)
+                queue.insert(0, row)
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.stats.failed += 1
+                log.exception("delivery of outbox row %s to %s failed", row.id, chat)
+                if row.attempts + 1 >= self.settings.max_attempts:
+                    self.stats.given_up += 1
+                    await self.book(self.store.outbox_done, row.id, None)
+                    continue
+                backoff = min(30.0, 0.5 * 2**row.attempts)
+                await self.book(self._later, [row, *queue], self.clock() + backoff)
+                self._deferred[chat] = time.monotonic() + backoff
+                return False
+            await self.book(self.store.outbox_done, row.id, ref)
+            self.stats.delivered += 1
+            if key is not None:
+                refs[key] = ref
+        return True
+
+    def _later(self, rows: Sequence[OutboxRow], not_before: float) -> None:
+        for row in rows:
+            self.store.outbox_later(row.id, not_before)
+
+    def _next(self, chat: str, queue: list[OutboxRow], refs: dict[str, str | None],
+              limiter: RateLimiter | None) -> OutboxRow:
+        """The next row to send: commit order, except that while the chat's budget is spent a new
+        message (a person's answer) goes before an edit of an existing message."""
+        first = queue[0]
+        if limiter is None or limiter.off or first.out.key is None or refs.get(first.out.key) is None:
+            return first
+        if limiter.delay(chat, _is_group(chat)) <= 0:
+            return first
+        for row in queue:
+            if row.out.key is None or refs.get(row.out.key) is None:
+                return row
+        return first
+
+    async def _deliver(self, row: OutboxRow, ref: str | None, txn: str | None = None) -> str | None:
+        limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
+        if limiter is not None and not getattr(self.transport, "limits_calls", False):
+            await limiter.acquire(row.chat, _is_group(row.chat))
+        async with self._slots:
+            self._in_flight += 1
+            self.stats.max_in_flight_seen = max(self.stats.max_in_flight_seen, self._in_flight)
+            try:
+                result: str | None = await self.transport.deliver(row.out, ref, txn or f"ob{row.id}")
+                return result
+            finally:
+                self._in_flight -= 1
+
+    # ------------------------------------------------------------------------------------------
+    # serial delivery (console, script)
+
+    async def drain(self) -> int:
+        """Deliver every pending row of this platform in global commit order (no coalescing
+        across steps: each step is drained before the next)."""
+        async with self._serial_lock:
+            sent = 0
+            while True:
+                rows = await self.call(self._all_pending)
+                if not rows:
+                    return sent
+                progressed = False
+                for row in rows:
+                    key = row.out.key
+                    ref = await self.call(self.store.message_ref, row.chat, key) if key else None
+                    try:
+                        new_ref = await self._deliver(row, ref)
+                    except Blocked:
+                        if row.out.user_id is not None:
+                            await self.call(self.core.private_blocked, row.out.platform, row.out.user_id)
+                        else:
+                            await self.call(self.store.outbox_done, row.id, None)
+                        progressed = True
+                        break
+                    await self.call(self.store.outbox_done, row.id, new_ref)
+                    self.stats.delivered += 1
+                    sent += 1
+                    progressed = True
+                if not progressed:
+                    return sent
+
+    def _all_pending(self) -> list[OutboxRow]:
+        worker = self.settings.worker
+        chats = self.store.outbox_claim(self.platform, worker, self.clock(), self.settings.lease, 10_000)
+        rows: list[OutboxRow] = []
+        try:
+            for chat in chats:
+                rows.extend(self.store.outbox_pending(chat, self.clock(), 10_000))
+        finally:
+            for chat in chats:
+                self.store.outbox_release(chat, worker)
+        return sorted(rows, key=lambda r: r.id)
+
+
+async def run_until_signal(runtime: Runtime, start: Callable[[], Awaitable[None]],
+                           stop: Callable[[], Awaitable[None]]) -> None:
+    """Start, wait for SIGINT/SIGTERM, stop: the shape of every long-running transport."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stopped.set)
+    await start()
+    try:
+        await stopped.wait()
+    finally:
+        await stop()

@@ -1,0 +1,218 @@
+"""Update -> first answer: the bot as shipped vs a bare python-telegram-bot echo bot (issue #12).
+
+    .venv/bin/python scripts/bench_echo.py [--updates 300] [--chunk 50] [--db sqlite|URL]
+
+Both run as child processes against the same fake Bot API server (tests/telegram/fake_api.py) with
+``TELEGRAM_RATE_LIMITS=off``. Four people play Majavajengi in a group: the update trace is real game
+traffic (private button presses and typed Finnish in the group: "nostan", "koputan", "valmis").
+The bot plays a chunk of the trace live and it is recorded; the echo bot then gets exactly the same
+updates (a text is echoed with sendMessage, a button press answered with answerCallbackQuery);
+then the next chunk, alternating. For every update the time from its injection to the first
+answering Bot API call is measured, one update at a time. Prints medians, p99 and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.telegram.fake_api import FakeTelegram  # noqa: E402
+
+GROUP = -500
+PEOPLE = {61: "Aino", 62: "Eino", 63: "Iida", 64: "Onni"}
+ANSWERS = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "answercallbackquery", "sendphoto",
+           "editmessagecaption", "editmessagemedia"}
+TYPED = {"draw": "nostan", "knock": "koputan", "end": "valmis"}
+
+ECHO = '''
+import os
+from telegram.ext import ApplicationBuilder, CallbackQueryHandler, MessageHandler, filters
+api = os.environ["TELEGRAM_API_URL"].rstrip("/")
+async def text(update, context):
+    await context.bot.send_message(update.effective_chat.id, update.message.text)
+async def button(update, context):
+    await update.callback_query.answer()
+app = (ApplicationBuilder().token(os.environ["TELEGRAM_TOKEN"]).base_url(api + "/bot")
+       .base_file_url(api + "/file/bot").build())
+app.add_handler(CallbackQueryHandler(button))
+app.add_handler(MessageHandler(filters.TEXT, text))
+app.run_polling(poll_interval=0.0, timeout=30)
+'''
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+class Child:
+    def __init__(self, server: FakeTelegram, argv: list[str], env: dict[str, str]) -> None:
+        self.server, self.argv, self.env = server, argv, env
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        before = sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"})
+        self.proc = await asyncio.create_subprocess_exec(*self.argv, cwd=ROOT, env=self.env,
+                                                         stdout=asyncio.subprocess.DEVNULL,
+                                                         stderr=asyncio.subprocess.DEVNULL)
+        await self.server.wait_for(
+            lambda: sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"}) > before,
+            60, "the child to start")
+        await asyncio.sleep(0.5)  # its first getUpdates
+
+    async def stop(self) -> None:
+        assert self.proc is not None
+        self.proc.terminate()
+        await asyncio.wait_for(self.proc.wait(), 30)
+
+
+async def first_answer(server: FakeTelegram, since: int, timeout: float = 30.0) -> float:
+    def found():
+        for t, method, params in server.calls[since:]:
+            if method in ANSWERS and "_error" not in params:
+                return t
+        return None
+
+    return await server.wait_for(found, timeout, "an answer")
+
+
+async def inject(server: FakeTelegram, step: tuple) -> float:
+    """Inject one update; returns its injection time (monotonic)."""
+    kind, uid, chat, payload, message_id = step
+    if kind == "text":
+        await server.send(uid, chat, payload)
+    else:
+        await server.press(uid, chat, message_id, payload)
+    return server.injected_at[max(server.sent_updates)]
+
+
+class Players:
+    """The four people: the acting one presses a private button, or types in the group."""
+
+    def __init__(self, server: FakeTelegram, rng: random.Random) -> None:
+        self.server, self.rng = server, rng
+        self.pressed: set[int] = set()
+
+    def next_step(self) -> tuple | None:
+        for uid in PEOPLE:
+            for m in reversed(self.server.bot_messages(uid)):
+                datas = m.callback_data()
+                if datas:
+                    if m.message_id in self.pressed:
+                        break
+                    self.pressed.add(m.message_id)
+                    data = self.rng.choice(datas)
+                    notation = data.split(":", 2)[2]
+                    if notation in TYPED and self.rng.random() < 0.4:
+                        return ("text", uid, GROUP, TYPED[notation], None)
+                    return ("button", uid, uid, data, m.message_id)
+                break
+        return None
+
+
+async def run_bot_chunk(server: FakeTelegram, players: Players, n: int, trace: list, lat: list) -> None:
+    while len(trace) < n:
+        step = None
+        deadline = time.monotonic() + 10
+        while step is None and time.monotonic() < deadline:
+            step = players.next_step()
+            if step is None:
+                if any("🏆" in t for t in server.texts(GROUP)[-3:]):
+                    step = ("text", 61, GROUP, "/uusi majavajengi", None)
+                    for uid in (62, 63, 64):
+                        trace.append(("text", uid, GROUP, "/liity", None))
+                    break
+                await asyncio.sleep(0.02)
+        if step is None:  # the table waits for someone: start (again)
+            step = ("text", 61, GROUP, "/aloita", None)
+        since = len(server.calls)
+        t0 = await inject(server, step)
+        lat.append(await first_answer(server, since) - t0)
+        trace.append(step)
+        await server.quiet(0.05, timeout=30)
+        if step[3] == "/uusi majavajengi":
+            for uid in (62, 63, 64):
+                since = len(server.calls)
+                t0 = await inject(server, ("text", uid, GROUP, "/liity", None))
+                lat.append(await first_answer(server, since) - t0)
+                await server.quiet(0.05, timeout=30)
+
+
+async def run_echo_chunk(server: FakeTelegram, trace: list, lat: list) -> None:
+    for step in trace:
+        kind, uid, chat, payload, _mid = step
+        if kind == "button":  # a message to press on in the echo's chats (any of the bot's)
+            mine = server.bot_messages(chat)
+            step = (kind, uid, chat, payload, mine[-1].message_id if mine else 1)
+        since = len(server.calls)
+        t0 = await inject(server, step)
+        lat.append(await first_answer(server, since) - t0)
+        await server.quiet(0.02, timeout=30)
+
+
+async def main(args: argparse.Namespace) -> None:
+    rng = random.Random(12)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-echo-"))
+    bot_server, echo_server = FakeTelegram(), FakeTelegram()
+    for server in (bot_server, echo_server):
+        await server.start()
+        server.add_group(GROUP)
+        for uid, name in PEOPLE.items():
+            server.add_user(uid, name, "fi", opened=True)
+    db = args.db if args.db != "sqlite" else str(tmp / "bench.sqlite")
+    base = {**os.environ, "TELEGRAM_RATE_LIMITS": "off", "TELEGRAM_WEBHOOK_URL": "", "PYTHONPATH": str(ROOT)}
+    bot = Child(bot_server, [sys.executable, "-m", "chatbot", "telegram", "--db", db],
+                {**base, "TELEGRAM_TOKEN": bot_server.token, "TELEGRAM_API_URL": bot_server.api_url})
+    echo_file = tmp / "echo.py"
+    echo_file.write_text(ECHO)
+    echo = Child(echo_server, [sys.executable, str(echo_file)],
+                 {**base, "TELEGRAM_TOKEN": echo_server.token, "TELEGRAM_API_URL": echo_server.api_url})
+    await bot.start()
+    await echo.start()
+    players = Players(bot_server, rng)
+    bot_lat: list[float] = []
+    echo_lat: list[float] = []
+    try:
+        # the first game's setup is not measured as game traffic
+        for uid, text in ((61, "/uusi majavajengi"), (62, "/liity"), (63, "/liity"), (64, "/liity"), (61, "/aloita")):
+            await bot_server.send(uid, GROUP, text)
+            await bot_server.quiet(0.1, timeout=30)
+        done = 0
+        while done < args.updates:
+            trace: list = []
+            n = min(args.chunk, args.updates - done)
+            await run_bot_chunk(bot_server, players, n, trace, bot_lat)
+            await run_echo_chunk(echo_server, trace, echo_lat)
+            done += n
+            print(f"{done} updates: bot median {statistics.median(bot_lat) * 1000:.1f} ms, "
+                  f"echo median {statistics.median(echo_lat) * 1000:.1f} ms", flush=True)
+    finally:
+        await bot.stop()
+        await echo.stop()
+        await bot_server.stop()
+        await echo_server.stop()
+    bm, em = statistics.median(bot_lat), statistics.median(echo_lat)
+    bp, ep = percentile(bot_lat, 99), percentile(echo_lat, 99)
+    print(f"\nupdate -> first answer over {len(bot_lat)} bot / {len(echo_lat)} echo updates "
+          f"({'SQLite' if args.db == 'sqlite' else args.db.split(':')[0]}):")
+    print(f"  bot:  median {bm * 1000:.1f} ms, p99 {bp * 1000:.1f} ms")
+    print(f"  echo: median {em * 1000:.1f} ms, p99 {ep * 1000:.1f} ms")
+    print(f"  ratio: median {bm / em:.2f}x, p99 {bp / ep:.2f}x")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--updates", type=int, default=300)
+    parser.add_argument("--chunk", type=int, default=50)
+    parser.add_argument("--db", default="sqlite", help="sqlite (a temporary file) or a SQLAlchemy URL")
+    asyncio.run(main(parser.parse_args()))
