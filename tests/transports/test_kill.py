@@ -10,8 +10,11 @@ outbox, every delivered row's text is on the server, every keyed message's store
 at a live message showing the newest text), and after every restart the player to act got a live
 prompt. The figures (kills, restarts, duplicate sends) are printed.
 
-    pytest tests/transports/test_kill.py            # >= 20 kills over one majavajengi match or two
-    pytest -m slow tests/transports/test_kill.py    # >= 100 kills over all four games
+    pytest tests/transports/test_kill.py                      # >= 10 kills over a majavajengi match
+    KILL_SOAK=1 pytest tests/transports/test_kill.py          # and >= 100 kills over all four games
+
+The soak (about 10 minutes on two cores) is not part of the suite that CI runs on every change,
+whose whole budget is about five minutes; run it before changing the runtime or the storage.
 """
 
 from __future__ import annotations
@@ -337,13 +340,14 @@ def _all_sent(repo: SqlRepository) -> bool:
 
 @pytest.mark.timeout(900)
 def test_kill_9_during_matches(tmp_path):
-    figures = asyncio.run(asyncio.wait_for(kill_run(tmp_path, ["majavajengi"], kills=20, seed=1), 600))
-    assert figures.kills >= 20
+    figures = asyncio.run(asyncio.wait_for(kill_run(tmp_path, ["majavajengi"], kills=10, seed=1), 600))
+    assert figures.kills >= 10
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("KILL_SOAK"), reason="the 100-kill soak runs with KILL_SOAK=1")
 @pytest.mark.timeout(3600)
 def test_kill_9_over_all_four_games(tmp_path):
-    games = ["majavajengi", "coloretto_amazonas", "cardavia" if "cardavia" in GAMES else "gnav", "afrikan_tahti"]
+    games = ["majavajengi", "coloretto_amazonas", "gnav", "afrikan_tahti"]
     figures = asyncio.run(asyncio.wait_for(kill_run(tmp_path, games, kills=100, seed=2), 3000))
     assert figures.kills >= 100
