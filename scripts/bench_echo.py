@@ -64,7 +64,7 @@ class Child:
         before = sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"})
         self.proc = await asyncio.create_subprocess_exec(*self.argv, cwd=ROOT, env=self.env,
                                                          stdout=asyncio.subprocess.DEVNULL,
-                                                         stderr=asyncio.subprocess.DEVNULL)
+                                                         stderr=None if os.environ.get("BENCH_DEBUG") else asyncio.subprocess.DEVNULL)
         await self.server.wait_for(
             lambda: sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"}) > before,
             60, "the child to start")
@@ -101,16 +101,16 @@ class Players:
 
     def __init__(self, server: FakeTelegram, rng: random.Random) -> None:
         self.server, self.rng = server, rng
-        self.pressed: set[int] = set()
+        self.pressed: set[tuple[int, int]] = set()
 
     def next_step(self) -> tuple | None:
         for uid in PEOPLE:
             for m in reversed(self.server.bot_messages(uid)):
                 datas = m.callback_data()
                 if datas:
-                    if m.message_id in self.pressed:
+                    if (uid, m.message_id) in self.pressed:
                         break
-                    self.pressed.add(m.message_id)
+                    self.pressed.add((uid, m.message_id))
                     data = self.rng.choice(datas)
                     notation = data.split(":", 2)[2]
                     if notation in TYPED and self.rng.random() < 0.4:
@@ -136,6 +136,8 @@ async def run_bot_chunk(server: FakeTelegram, players: Players, n: int, trace: l
         if step is None:  # the table waits for someone: start (again)
             step = ("text", 61, GROUP, "/aloita", None)
         since = len(server.calls)
+        if os.environ.get("BENCH_DEBUG"):
+            print("bot step", step, flush=True)
         t0 = await inject(server, step)
         lat.append(await first_answer(server, since) - t0)
         trace.append(step)
