@@ -31,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", default=os.environ.get("LOG_LEVEL", "WARNING"))
     sub = parser.add_subparsers(dest="command")
     con = sub.add_parser("console", help="play on the local console table")
-    con.add_argument("--db", default=None, help="SQLAlchemy URL or SQLite file (default data/pelipoyta.sqlite)")
+    con.add_argument(
+        "--db", default=None, help="SQLAlchemy URL or SQLite file (default data/pelipoyta.sqlite)"
+    )
     con.add_argument("--seed", default=None)
     con.add_argument("--name", default=None)
     con.add_argument("--lang", default=None, choices=["fi", "en"])
@@ -47,8 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     mx.add_argument("--db", default=None)
     sub.add_parser("run", help="the real bot when configured, else the console table")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=getattr(logging, str(args.log).upper(), logging.WARNING),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, str(args.log).upper(), logging.WARNING),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     command = args.command or "run"
     if command == "run":
         if os.environ.get("TELEGRAM_TOKEN"):

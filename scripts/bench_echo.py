@@ -30,11 +30,18 @@ from tests.telegram.fake_api import FakeTelegram  # noqa: E402
 
 GROUP = -500
 PEOPLE = {61: "Aino", 62: "Eino", 63: "Iida", 64: "Onni"}
-ANSWERS = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "answercallbackquery", "sendphoto",
-           "editmessagecaption", "editmessagemedia"}
+ANSWERS = {
+    "sendmessage",
+    "editmessagetext",
+    "editmessagereplymarkup",
+    "answercallbackquery",
+    "sendphoto",
+    "editmessagecaption",
+    "editmessagemedia",
+}
 TYPED = {"draw": "nostan", "knock": "koputan", "end": "valmis"}
 
-ECHO = '''
+ECHO = """
 import os
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, MessageHandler, filters
 api = os.environ["TELEGRAM_API_URL"].rstrip("/")
@@ -47,7 +54,7 @@ app = (ApplicationBuilder().token(os.environ["TELEGRAM_TOKEN"]).base_url(api + "
 app.add_handler(CallbackQueryHandler(button))
 app.add_handler(MessageHandler(filters.TEXT, text))
 app.run_polling(poll_interval=0.0, timeout=30)
-'''
+"""
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -62,12 +69,18 @@ class Child:
 
     async def start(self) -> None:
         before = sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"})
-        self.proc = await asyncio.create_subprocess_exec(*self.argv, cwd=ROOT, env=self.env,
-                                                         stdout=asyncio.subprocess.DEVNULL,
-                                                         stderr=None if os.environ.get("BENCH_DEBUG") else asyncio.subprocess.DEVNULL)
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.argv,
+            cwd=ROOT,
+            env=self.env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=None if os.environ.get("BENCH_DEBUG") else asyncio.subprocess.DEVNULL,
+        )
         await self.server.wait_for(
             lambda: sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"}) > before,
-            60, "the child to start")
+            60,
+            "the child to start",
+        )
         await asyncio.sleep(0.5)  # its first getUpdates
 
     async def stop(self) -> None:
@@ -173,12 +186,18 @@ async def main(args: argparse.Namespace) -> None:
             server.add_user(uid, name, "fi", opened=True)
     db = args.db if args.db != "sqlite" else str(tmp / "bench.sqlite")
     base = {**os.environ, "TELEGRAM_RATE_LIMITS": "off", "TELEGRAM_WEBHOOK_URL": "", "PYTHONPATH": str(ROOT)}
-    bot = Child(bot_server, [sys.executable, "-m", "chatbot", "telegram", "--db", db],
-                {**base, "TELEGRAM_TOKEN": bot_server.token, "TELEGRAM_API_URL": bot_server.api_url})
+    bot = Child(
+        bot_server,
+        [sys.executable, "-m", "chatbot", "telegram", "--db", db],
+        {**base, "TELEGRAM_TOKEN": bot_server.token, "TELEGRAM_API_URL": bot_server.api_url},
+    )
     echo_file = tmp / "echo.py"
     echo_file.write_text(ECHO)
-    echo = Child(echo_server, [sys.executable, str(echo_file)],
-                 {**base, "TELEGRAM_TOKEN": echo_server.token, "TELEGRAM_API_URL": echo_server.api_url})
+    echo = Child(
+        echo_server,
+        [sys.executable, str(echo_file)],
+        {**base, "TELEGRAM_TOKEN": echo_server.token, "TELEGRAM_API_URL": echo_server.api_url},
+    )
     await bot.start()
     await echo.start()
     players = Players(bot_server, rng)
@@ -186,7 +205,13 @@ async def main(args: argparse.Namespace) -> None:
     echo_lat: list[float] = []
     try:
         # the first game's setup is not measured as game traffic
-        for uid, text in ((61, "/uusi majavajengi"), (62, "/liity"), (63, "/liity"), (64, "/liity"), (61, "/aloita")):
+        for uid, text in (
+            (61, "/uusi majavajengi"),
+            (62, "/liity"),
+            (63, "/liity"),
+            (64, "/liity"),
+            (61, "/aloita"),
+        ):
             await bot_server.send(uid, GROUP, text)
             await bot_server.quiet(0.1, timeout=30)
         done = 0
@@ -196,8 +221,11 @@ async def main(args: argparse.Namespace) -> None:
             await run_bot_chunk(bot_server, players, n, trace, bot_lat)
             await run_echo_chunk(echo_server, trace, echo_lat)
             done += n
-            print(f"{done} updates: bot median {statistics.median(bot_lat) * 1000:.1f} ms, "
-                  f"echo median {statistics.median(echo_lat) * 1000:.1f} ms", flush=True)
+            print(
+                f"{done} updates: bot median {statistics.median(bot_lat) * 1000:.1f} ms, "
+                f"echo median {statistics.median(echo_lat) * 1000:.1f} ms",
+                flush=True,
+            )
     finally:
         await bot.stop()
         await echo.stop()
@@ -205,8 +233,10 @@ async def main(args: argparse.Namespace) -> None:
         await echo_server.stop()
     bm, em = statistics.median(bot_lat), statistics.median(echo_lat)
     bp, ep = percentile(bot_lat, 99), percentile(echo_lat, 99)
-    print(f"\nupdate -> first answer over {len(bot_lat)} bot / {len(echo_lat)} echo updates "
-          f"({'SQLite' if args.db == 'sqlite' else args.db.split(':')[0]}):")
+    print(
+        f"\nupdate -> first answer over {len(bot_lat)} bot / {len(echo_lat)} echo updates "
+        f"({'SQLite' if args.db == 'sqlite' else args.db.split(':')[0]}):"
+    )
     print(f"  bot:  median {bm * 1000:.1f} ms, p99 {bp * 1000:.1f} ms")
     print(f"  echo: median {em * 1000:.1f} ms, p99 {ep * 1000:.1f} ms")
     print(f"  ratio: median {bm / em:.2f}x, p99 {bp / ep:.2f}x")

@@ -149,8 +149,15 @@ class Runtime:
     implements it). Transports call :meth:`handle` for every inbound update, and may keep a small
     state of their own through :meth:`kv_get`/:meth:`kv_set`."""
 
-    def __init__(self, core: Any, transport: Any, *, store: Any = None, settings: Settings | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        core: Any,
+        transport: Any,
+        *,
+        store: Any = None,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.core = core
         self.transport = transport
         self.store = store if store is not None else core.repo
@@ -162,7 +169,8 @@ class Runtime:
         self._book_executor: ThreadPoolExecutor | None = None
         url = str(getattr(self.store, "url", ""))
         self._two_threads = self.settings.delivery_thread and not (
-            url in {"sqlite://", "sqlite:///:memory:"} or ":memory:" in url or "mode=memory" in url)
+            url in {"sqlite://", "sqlite:///:memory:"} or ":memory:" in url or "mode=memory" in url
+        )
         self._tasks: list[asyncio.Task[Any]] = []
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
@@ -199,7 +207,9 @@ class Runtime:
         if self.settings.inline or not self._two_threads:
             return await self.call(fn, *args)
         if self._book_executor is None:
-            self._book_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.platform}-outbox")
+            self._book_executor = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix=f"{self.platform}-outbox"
+            )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._book_executor, functools.partial(fn, *args))
 
@@ -397,8 +407,11 @@ class Runtime:
                 self._storage_error("deadlines", exc)
                 await asyncio.sleep(self.settings.storage_retry)
                 continue
-            wait = self.settings.deadline_poll if due is None else min(
-                self.settings.deadline_poll, max(0.0, due - self.clock()))
+            wait = (
+                self.settings.deadline_poll
+                if due is None
+                else min(self.settings.deadline_poll, max(0.0, due - self.clock()))
+            )
             if wait <= 0:
                 continue
             self._due_wake.clear()
@@ -433,8 +446,14 @@ class Runtime:
         room = self.settings.max_chats - len(self._senders)
         if room <= 0:
             return
-        chats = await self.book(self.store.outbox_claim, self.platform, self.settings.worker, self.clock(),
-                                self.settings.lease, room)
+        chats = await self.book(
+            self.store.outbox_claim,
+            self.platform,
+            self.settings.worker,
+            self.clock(),
+            self.settings.lease,
+            room,
+        )
         for chat in chats:
             if chat in self._senders:
                 self._dirty.add(chat)
@@ -573,8 +592,9 @@ class Runtime:
         for row in rows:
             self.store.outbox_later(row.id, not_before)
 
-    def _next(self, chat: str, queue: list[OutboxRow], refs: dict[str, str | None],
-              limiter: RateLimiter | None) -> OutboxRow:
+    def _next(
+        self, chat: str, queue: list[OutboxRow], refs: dict[str, str | None], limiter: RateLimiter | None
+    ) -> OutboxRow:
         """The next row to send: commit order, except that while the chat's budget is spent a new
         message (a person's answer) goes before an edit of an existing message."""
         first = queue[0]
@@ -645,8 +665,9 @@ class Runtime:
         return sorted(rows, key=lambda r: r.id)
 
 
-async def run_until_signal(runtime: Runtime, start: Callable[[], Awaitable[None]],
-                           stop: Callable[[], Awaitable[None]]) -> None:
+async def run_until_signal(
+    runtime: Runtime, start: Callable[[], Awaitable[None]], stop: Callable[[], Awaitable[None]]
+) -> None:
     """Start, wait for SIGINT/SIGTERM, stop: the shape of every long-running transport."""
     import signal
 

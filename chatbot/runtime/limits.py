@@ -33,7 +33,11 @@ def telegram_limits(setting: str | None = None, workers: int | None = None) -> L
     for Telegram's own limits. With ``TELEGRAM_WORKERS=N`` processes sharing one bot, each takes 1/N
     of the bot-wide 30 messages a second (a group's queue is sent by one worker at a time, so the
     group limit stays per process)."""
-    value = (setting if setting is not None else os.environ.get("TELEGRAM_RATE_LIMITS", "default")).strip().lower()
+    value = (
+        (setting if setting is not None else os.environ.get("TELEGRAM_RATE_LIMITS", "default"))
+        .strip()
+        .lower()
+    )
     if value in {"off", "0", "no", "false", "none"}:
         return OFF
     if value not in {"", "default", "on", "1", "yes", "true"}:

@@ -340,7 +340,9 @@ class MatrixBot:
         """Messages a bot before the runtime had queued in its own store go to the outbox once."""
         old = await self._kv_get("outbox")
         if old:
-            outs = [Outbound.from_json(item["out"]) for item in old if isinstance(item, dict) and "out" in item]
+            outs = [
+                Outbound.from_json(item["out"]) for item in old if isinstance(item, dict) and "out" in item
+            ]
             await self._db(self.core.repo.outbox_add, outs)
             await self._kv_set("outbox", [])
 
@@ -737,8 +739,9 @@ class MatrixBot:
         distance = self._counters.get(room_id, 0) - int(ref.get("pos", 0))
         return distance <= self.repost_after
 
-    async def _send_text(self, room_id: str, out: Outbound, txn: str,
-                         ref: dict[str, Any] | None) -> dict[str, Any] | None:
+    async def _send_text(
+        self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
         """Post ``out`` (or edit the message of its key); returns what to remember of it."""
         text = message_text(out)
         content: dict[str, Any] = {"msgtype": "m.notice", "body": text}
@@ -764,8 +767,9 @@ class MatrixBot:
             return {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(text)}
         return None
 
-    async def _send_image(self, room_id: str, out: Outbound, txn: str,
-                          ref: dict[str, Any] | None) -> dict[str, Any] | None:
+    async def _send_image(
+        self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
         assert self.client is not None and out.image is not None
         png = out.image
         kv_key = out.key
@@ -837,7 +841,8 @@ class MatrixBot:
             if not user_id.startswith("@"):
                 raise _Permanent(f"not a Matrix user id: {user_id!r}")
             resp = await self.client.room_create(
-                is_direct=True, invite=[user_id], preset=RoomPreset.private_chat)
+                is_direct=True, invite=[user_id], preset=RoomPreset.private_chat
+            )
             if isinstance(resp, RoomCreateError):
                 _check(resp, f"direct room for {user_id}")
             room_id = resp.room_id

@@ -34,9 +34,12 @@ def synapse():
     with (workdir / "signing.key").open("w") as f:
         signedjson.key.write_signing_keys(f, [signedjson.key.generate_signing_key("a_test")])
     started = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "synapse.app.homeserver", "-c", str(config)],
-                               cwd=workdir, stdout=subprocess.DEVNULL,
-                               stderr=(workdir / "stderr.log").open("wb"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "synapse.app.homeserver", "-c", str(config)],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=(workdir / "stderr.log").open("wb"),
+    )
     deadline = started + 60
     while True:
         try:

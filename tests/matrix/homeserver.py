@@ -34,10 +34,16 @@ def _config(workdir: Path, port: int) -> dict[str, Any]:
         "server_name": "localhost",
         "public_baseurl": f"http://127.0.0.1:{port}/",
         "pid_file": str(workdir / "homeserver.pid"),
-        "listeners": [{
-            "port": port, "bind_addresses": ["127.0.0.1"], "type": "http", "tls": False,
-            "x_forwarded": False, "resources": [{"names": ["client"], "compress": False}],
-        }],
+        "listeners": [
+            {
+                "port": port,
+                "bind_addresses": ["127.0.0.1"],
+                "type": "http",
+                "tls": False,
+                "x_forwarded": False,
+                "resources": [{"names": ["client"], "compress": False}],
+            }
+        ],
         "database": {"name": "sqlite3", "args": {"database": str(workdir / "homeserver.db")}},
         "log_config": str(workdir / "log.yaml"),
         "media_store_path": str(workdir / "media"),
@@ -117,18 +123,33 @@ class Synapse:
         localpart = f"{name.lower()}{next(self._names)}"
         nonce = self._request("GET", "/_synapse/admin/v1/register")["nonce"]
         mac = hmac.new(SHARED_SECRET.encode(), digestmod=hashlib.sha1)
-        mac.update(b"\x00".join([nonce.encode(), localpart.encode(), PASSWORD.encode(),
-                                 b"admin" if admin else b"notadmin"]))
-        resp = self._request("POST", "/_synapse/admin/v1/register", {
-            "nonce": nonce, "username": localpart, "password": PASSWORD, "admin": admin,
-            "displayname": displayname or name, "mac": mac.hexdigest(),
-        })
+        mac.update(
+            b"\x00".join(
+                [nonce.encode(), localpart.encode(), PASSWORD.encode(), b"admin" if admin else b"notadmin"]
+            )
+        )
+        resp = self._request(
+            "POST",
+            "/_synapse/admin/v1/register",
+            {
+                "nonce": nonce,
+                "username": localpart,
+                "password": PASSWORD,
+                "admin": admin,
+                "displayname": displayname or name,
+                "mac": mac.hexdigest(),
+            },
+        )
         return Account(resp["user_id"], resp["access_token"], resp["device_id"], localpart)
 
     def override_ratelimit(self, user_id: str, per_second: float, burst: int) -> None:
         """Tight message limits for one user (admin API ``override_ratelimit``)."""
-        self._request("POST", f"/_synapse/admin/v1/users/{user_id}/override_ratelimit",
-                      {"messages_per_second": per_second, "burst_count": burst}, token=self.admin.access_token)
+        self._request(
+            "POST",
+            f"/_synapse/admin/v1/users/{user_id}/override_ratelimit",
+            {"messages_per_second": per_second, "burst_count": burst},
+            token=self.admin.access_token,
+        )
 
 
 def write_config(workdir: Path) -> tuple[Path, str]:

@@ -29,8 +29,10 @@ from nio.crypto import ENCRYPTION_ENABLED
 
 from tests.matrix.homeserver import Account
 
-SYNC_FILTER = {"presence": {"not_types": ["*"]}, "room": {"timeline": {"limit": 200},
-                                                          "ephemeral": {"not_types": ["*"]}}}
+SYNC_FILTER = {
+    "presence": {"not_types": ["*"]},
+    "room": {"timeline": {"limit": 200}, "ephemeral": {"not_types": ["*"]}},
+}
 
 
 @dataclass
@@ -93,8 +95,13 @@ class Player:
             assert self.store is not None
             self.store.mkdir(parents=True, exist_ok=True)
         config = AsyncClientConfig(encryption_enabled=encryption, store_sync_tokens=False)
-        self.client = AsyncClient(self.url, self.account.user_id, device_id=self.account.device_id,
-                                  store_path=str(self.store) if self.store else "", config=config)
+        self.client = AsyncClient(
+            self.url,
+            self.account.user_id,
+            device_id=self.account.device_id,
+            store_path=str(self.store) if self.store else "",
+            config=config,
+        )
         self.client.restore_login(self.account.user_id, self.account.device_id, self.account.access_token)
         await self._sync_once(timeout=0)
         self._task = asyncio.create_task(self._loop())
@@ -138,17 +145,24 @@ class Player:
         for room_id, info in resp.rooms.join.items():
             for event in info.timeline.events:
                 source = event.source or {}
-                self.messages.append(Msg(
-                    room_id=room_id, event_id=source.get("event_id") or getattr(event, "event_id", ""),
-                    sender=source.get("sender") or getattr(event, "sender", ""),
-                    type=source.get("type", ""), content=dict(source.get("content") or {}), received=now,
-                    encrypted=bool(getattr(event, "decrypted", False)),
-                    undecryptable=isinstance(event, MegolmEvent)))
+                self.messages.append(
+                    Msg(
+                        room_id=room_id,
+                        event_id=source.get("event_id") or getattr(event, "event_id", ""),
+                        sender=source.get("sender") or getattr(event, "sender", ""),
+                        type=source.get("type", ""),
+                        content=dict(source.get("content") or {}),
+                        received=now,
+                        encrypted=bool(getattr(event, "decrypted", False)),
+                        undecryptable=isinstance(event, MegolmEvent),
+                    )
+                )
         self._new.set()
 
     # --- waiting -------------------------------------------------------------------------------
-    async def wait_for(self, predicate: Callable[[Msg], bool], timeout: float = 20.0, start: int = 0,
-                       what: str = "a message") -> Msg:
+    async def wait_for(
+        self, predicate: Callable[[Msg], bool], timeout: float = 20.0, start: int = 0, what: str = "a message"
+    ) -> Msg:
         """The first recorded message from index ``start`` on that matches; waits up to ``timeout``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -160,16 +174,27 @@ class Player:
                 i += 1
             remaining = deadline - loop.time()
             if remaining <= 0:
-                recent = "\n---\n".join(f"[{m.room_id[:8]} {m.sender}] {m.body[:300]}" for m in self.messages[-6:])
-                raise AssertionError(f"{self.user_id}: timed out waiting for {what}; last messages:\n{recent}")
+                recent = "\n---\n".join(
+                    f"[{m.room_id[:8]} {m.sender}] {m.body[:300]}" for m in self.messages[-6:]
+                )
+                raise AssertionError(
+                    f"{self.user_id}: timed out waiting for {what}; last messages:\n{recent}"
+                )
             self._new.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new.wait(), remaining)
 
     def notices(self, room_id: str, sender: str | None = None) -> list[Msg]:
         """Original (not edit) notices in a room, in order."""
-        return [m for m in self.messages if m.room_id == room_id and m.type == "m.room.message"
-                and m.msgtype == "m.notice" and not m.replaces and (sender is None or m.sender == sender)]
+        return [
+            m
+            for m in self.messages
+            if m.room_id == room_id
+            and m.type == "m.room.message"
+            and m.msgtype == "m.notice"
+            and not m.replaces
+            and (sender is None or m.sender == sender)
+        ]
 
     def current(self, msg: Msg) -> str:
         """The text of a message after its latest edit."""
@@ -185,26 +210,42 @@ class Player:
     # --- acting --------------------------------------------------------------------------------
     async def say(self, room_id: str, text: str) -> str:
         assert self.client is not None
-        resp = await self.client.room_send(room_id, "m.room.message", {"msgtype": "m.text", "body": text},
-                                           ignore_unverified_devices=True)
+        resp = await self.client.room_send(
+            room_id, "m.room.message", {"msgtype": "m.text", "body": text}, ignore_unverified_devices=True
+        )
         assert not isinstance(resp, RoomSendError), resp
         return str(resp.event_id)
 
-    async def create_room(self, invite: list[str], name: str | None = None, direct: bool = False,
-                          encrypted: bool = False) -> str:
+    async def create_room(
+        self, invite: list[str], name: str | None = None, direct: bool = False, encrypted: bool = False
+    ) -> str:
         assert self.client is not None
-        state = [{"type": "m.room.encryption", "state_key": "",
-                  "content": {"algorithm": "m.megolm.v1.aes-sha2"}}] if encrypted else []
-        resp = await self.client.room_create(name=name, invite=invite, is_direct=direct,
-                                             preset=RoomPreset.trusted_private_chat if direct
-                                             else RoomPreset.private_chat, initial_state=state)
+        state = (
+            [{"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}]
+            if encrypted
+            else []
+        )
+        resp = await self.client.room_create(
+            name=name,
+            invite=invite,
+            is_direct=direct,
+            preset=RoomPreset.trusted_private_chat if direct else RoomPreset.private_chat,
+            initial_state=state,
+        )
         assert not isinstance(resp, RoomCreateError), resp
         return str(resp.room_id)
 
     async def wait_joined(self, room_id: str, user_id: str, timeout: float = 20.0) -> None:
-        await self.wait_for(lambda m: m.room_id == room_id and m.type == "m.room.member"
-                            and m.content.get("membership") == "join"
-                            and m.sender == user_id, timeout, what=f"{user_id} to join")
+        await self.wait_for(
+            lambda m: (
+                m.room_id == room_id
+                and m.type == "m.room.member"
+                and m.content.get("membership") == "join"
+                and m.sender == user_id
+            ),
+            timeout,
+            what=f"{user_id} to join",
+        )
 
     async def leave(self, room_id: str) -> None:
         assert self.client is not None

@@ -42,9 +42,13 @@ TURN = _prefix("Your turn, {name}! What will you do?", "{name}").rstrip(",")  # 
 OPTIONS = _prefix("Options: {options}", "{options}")
 YOUR_CARDS = _prefix("Your cards: {cards}", "{cards}")
 LABEL = {
-    "draw": FI.gettext("Draw"), "discard": FI.gettext("Discard"), "knock": FI.gettext("Knock"),
-    "end": FI.gettext("End turn"), "place2": FI.gettext("Put in place {pos}").format(pos=2),
-    "next": FI.gettext("Draw again"), "stop": FI.gettext("Stop drawing"),
+    "draw": FI.gettext("Draw"),
+    "discard": FI.gettext("Discard"),
+    "knock": FI.gettext("Knock"),
+    "end": FI.gettext("End turn"),
+    "place2": FI.gettext("Put in place {pos}").format(pos=2),
+    "next": FI.gettext("Draw again"),
+    "stop": FI.gettext("Stop drawing"),
 }
 
 
@@ -55,7 +59,7 @@ def run(coro: Awaitable[Any], timeout: float = 150) -> Any:
 def options_of(body: str) -> list[str]:
     for line in reversed(body.splitlines()):
         if line.startswith(OPTIONS):
-            return [x.strip() for x in line[len(OPTIONS):].strip().split(" · ")]
+            return [x.strip() for x in line[len(OPTIONS) :].strip().split(" · ")]
     return []
 
 
@@ -83,8 +87,11 @@ class Table:
     async def ask(self, who: Player, text: str, timeout: float = 20) -> Msg:
         """Say something in the room and wait for the bot's threaded answer."""
         event_id = await self.say(who, text)
-        return await who.wait_for(lambda m: m.reply_to == event_id and m.sender == self.bot.user_id, timeout,
-                                  what=f"an answer to {text!r}")
+        return await who.wait_for(
+            lambda m: m.reply_to == event_id and m.sender == self.bot.user_id,
+            timeout,
+            what=f"an answer to {text!r}",
+        )
 
     def bot_notices(self, who: Player, room: str | None = None) -> list[Msg]:
         return who.notices(room or self.room, self.bot.user_id)
@@ -109,8 +116,15 @@ class Table:
                     if m.reply_to == event_id and m.sender == self.bot.user_id:
                         raise AssertionError(f"the bot refused {text!r}: {m.body}")
             for p in self.people:
-                fresh = [m for m in p.messages if m.sender == self.bot.user_id and m.room_id != self.room
-                         and m.msgtype == "m.notice" and TURN in m.body and m.event_id not in self.acted]
+                fresh = [
+                    m
+                    for m in p.messages
+                    if m.sender == self.bot.user_id
+                    and m.room_id != self.room
+                    and m.msgtype == "m.notice"
+                    and TURN in m.body
+                    and m.event_id not in self.acted
+                ]
                 if fresh:
                     self.acted.update(m.event_id for m in fresh)
                     return p, fresh[-1]
@@ -145,8 +159,9 @@ class Table:
         raise AssertionError("the game did not end")
 
 
-async def open_table(synapse: Any, bot: MatrixBot, names: Sequence[str], tmp: Path,
-                     e2e: bool = False) -> Table:
+async def open_table(
+    synapse: Any, bot: MatrixBot, names: Sequence[str], tmp: Path, e2e: bool = False
+) -> Table:
     people = await players(synapse.url, [synapse.register(n, n) for n in names], tmp, e2e=e2e)
     host = people[0]
     room = await host.create_room([bot.user_id, *(p.user_id for p in people[1:])], name="Pelipöytä")
@@ -169,8 +184,9 @@ async def new_game(table: Table, command: str = "uusi majavajengi rounds=1") -> 
     mark = len(table.host.messages)
     await table.say(table.host, command)
     lobby = _prefix("🎲 {game}: waiting for players ({low}–{high}).", "{game}")
-    return await table.host.wait_for(lambda m: m.sender == table.bot.user_id and m.body.startswith(lobby),
-                                     start=mark, what="the lobby")
+    return await table.host.wait_for(
+        lambda m: m.sender == table.bot.user_id and m.body.startswith(lobby), start=mark, what="the lobby"
+    )
 
 
 async def setup_game(table: Table, command: str = "uusi majavajengi rounds=1", bots: int = 0) -> None:
@@ -210,7 +226,9 @@ def test_majavajengi_three_players(synapse, bot_factory, tmp_path):
             result = scores(final.body)
             assert set(result) == {"Aino", "Ville", "Kaisa"}, final.body
             # the final table (edited in place) shows the same totals
-            tables = [m for m in table.bot_notices(aino) if "Majavajengi" in m.body and m.body.count("\n") >= 4]
+            tables = [
+                m for m in table.bot_notices(aino) if "Majavajengi" in m.body and m.body.count("\n") >= 4
+            ]
             current = aino.current(tables[-1])
             for name, score in result.items():
                 line = [x for x in current.splitlines() if x.startswith(f"{name}:")][-1]  # the table body
@@ -275,12 +293,15 @@ def test_restart_in_the_middle_of_a_match(synapse, bot_factory, tmp_path):
             assert set(scores(final.body)) == {"Aino", "Ville", "Botti 1"}
             # nothing said before the restart was answered again
             for p in table.people:
-                late = [m for m in p.messages[marks[p.user_id]:] if m.reply_to in before]
+                late = [m for m in p.messages[marks[p.user_id] :] if m.reply_to in before]
                 assert not late, [m.body for m in late]
             # the table kept its message: edits after the restart point at the first table post
-            old_tables = {m.event_id for m in table.bot_notices(table.host)[:marks[table.host.user_id]]}
-            later_edits = [m for m in table.host.messages[marks[table.host.user_id]:]
-                           if m.room_id == table.room and m.replaces]
+            old_tables = {m.event_id for m in table.bot_notices(table.host)[: marks[table.host.user_id]]}
+            later_edits = [
+                m
+                for m in table.host.messages[marks[table.host.user_id] :]
+                if m.room_id == table.room and m.replaces
+            ]
             assert later_edits and any(m.replaces in old_tables for m in later_edits)
         finally:
             await close(table, *(b for b in (bot, bot2) if b is not None))
@@ -359,7 +380,9 @@ def test_encrypted_direct_room(synapse, bot_factory, tmp_path):
             answer = await aino.wait_for(lambda m: m.reply_to == event_id, what="an encrypted answer")
             assert answer.encrypted and FI.gettext("I host table games. Commands:") in answer.body
             await setup_game(table, "uusi majavajengi", bots=1)
-            prompt = await aino.wait_for(lambda m: m.room_id == dm and TURN in m.body, what="the hand in the DM")
+            prompt = await aino.wait_for(
+                lambda m: m.room_id == dm and TURN in m.body, what="the hand in the DM"
+            )
             assert prompt.encrypted and YOUR_CARDS in prompt.body
         finally:
             await close(table, bot)
@@ -445,22 +468,31 @@ def test_round_trip_time(synapse, bot_factory, tmp_path, capsys):
     times = run(scenario())
     median = statistics.median(times)
     with capsys.disabled():
-        print(f"\nmatrix: Synapse started in {synapse.startup_seconds:.2f} s; round trip over "
-              f"{len(times)} messages: median {median * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+        print(
+            f"\nmatrix: Synapse started in {synapse.startup_seconds:.2f} s; round trip over "
+            f"{len(times)} messages: median {median * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
+        )
     assert median < 1.0
 
 
 def test_main_survives_a_crash(synapse, tmp_path):
     """``python -m chatbot matrix``: killed with SIGKILL, started again, stopped with SIGTERM (exit 0)."""
     account = synapse.register("pelibotti", "Pelibotti")
-    env = {**os.environ, "MATRIX_HOMESERVER": synapse.url, "MATRIX_USER": account.user_id,
-           "MATRIX_PASSWORD": account.password, "MATRIX_STORE": str(tmp_path / "store"),
-           "MATRIX_AI_DELAY": "0", "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "MATRIX_HOMESERVER": synapse.url,
+        "MATRIX_USER": account.user_id,
+        "MATRIX_PASSWORD": account.password,
+        "MATRIX_STORE": str(tmp_path / "store"),
+        "MATRIX_AI_DELAY": "0",
+        "PYTHONPATH": str(ROOT),
+    }
     command = [sys.executable, "-m", "chatbot", "matrix", "--db", str(tmp_path / "bot.sqlite")]
 
     def spawn() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                stderr=(tmp_path / "bot.log").open("ab"))
+        return subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=(tmp_path / "bot.log").open("ab")
+        )
 
     async def scenario() -> None:
         process = spawn()
@@ -500,8 +532,14 @@ def test_access_token_login_and_expired_session(synapse, bot_factory, tmp_path):
 
         account = synapse.register("tokenbotti", "Pelibotti")
         core = new_core(SqlRepository(f"sqlite:///{tmp_path / 'token.sqlite'}"))
-        by_token = MatrixBot(core, synapse.url, account.user_id, access_token=account.access_token,
-                             encryption=False, ai_delay=0)
+        by_token = MatrixBot(
+            core,
+            synapse.url,
+            account.user_id,
+            access_token=account.access_token,
+            encryption=False,
+            ai_delay=0,
+        )
         await by_token.start()
         assert by_token.client.device_id == account.device_id
         bot = bot_factory()

@@ -93,7 +93,9 @@ class MemoryStore:
         self._check()
         with self.lock:
             rows = [r for r in self.rows if r.chat == chat and self._sendable(r, now)]
-            return [OutboxRow(r.id, r.chat, Outbound.from_json(r.out.to_json()), r.attempts) for r in rows[:limit]]
+            return [
+                OutboxRow(r.id, r.chat, Outbound.from_json(r.out.to_json()), r.attempts) for r in rows[:limit]
+            ]
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         self._check()

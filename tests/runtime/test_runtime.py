@@ -33,9 +33,10 @@ def setup(transport: RecordingTransport | None = None, **settings: Any):
     return store, core, tr, rt
 
 
-def msg(text: str, user: str = "u1", chat: str = "g", key: str | None = None, private: bool = False) -> Inbound:
-    return Inbound("test", user, user.capitalize(), chat, private, text=text, update_key=key,
-                   message_id=key)
+def msg(
+    text: str, user: str = "u1", chat: str = "g", key: str | None = None, private: bool = False
+) -> Inbound:
+    return Inbound("test", user, user.capitalize(), chat, private, text=text, update_key=key, message_id=key)
 
 
 def test_answers_are_delivered_in_order_and_marked_done():

@@ -14,7 +14,7 @@ from tests.runtime.test_runtime import FAST, run
 
 
 class UnitCore:
-    """"say X" answers X; "table X" edits the table; every update in one unit with its id."""
+    """ "say X" answers X; "table X" edits the table; every update in one unit with its id."""
 
     def __init__(self, repo: SqlRepository) -> None:
         self.repo = repo
@@ -69,8 +69,10 @@ def test_two_workers_on_one_sqlite_file(tmp_path):
         repos = [SqlRepository(url), SqlRepository(url)]
         cores = [UnitCore(r) for r in repos]
         trs = [RecordingTransport(delay=0.003), RecordingTransport(delay=0.003)]
-        rts = [Runtime(c, t, settings=Settings(**{**FAST, "worker": f"w{i}"}))
-               for i, (c, t) in enumerate(zip(cores, trs, strict=True))]
+        rts = [
+            Runtime(c, t, settings=Settings(**{**FAST, "worker": f"w{i}"}))
+            for i, (c, t) in enumerate(zip(cores, trs, strict=True))
+        ]
         for rt in rts:
             await rt.start()
         for i in range(60):

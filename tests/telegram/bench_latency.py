@@ -43,9 +43,14 @@ def count_turns(actions) -> int:
 
 async def answer_after(h, since_calls: int, chat: int | None = None, timeout: float = 120.0) -> float:
     """Monotonic time of the first answering call after ``since_calls`` calls (optionally in ``chat``)."""
+
     def found():
         for t, method, params in h.server.calls[since_calls:]:
-            if method in ANSWERS and "_error" not in params and (chat is None or params.get("chat_id") == chat):
+            if (
+                method in ANSWERS
+                and "_error" not in params
+                and (chat is None or params.get("chat_id") == chat)
+            ):
                 return t
         return None
 
@@ -80,6 +85,7 @@ async def bench(n_updates: int, limits: Limits) -> None:
             mid = h.match_id()
             finals = sum(1 for t in h.group_texts() if "🏆" in t)
             while len(latencies) < n_updates:
+
                 def ready(mid=mid, finals=finals):
                     if sum(1 for t in h.group_texts() if "🏆" in t) > finals:
                         return ("over",)
@@ -94,8 +100,10 @@ async def bench(n_updates: int, limits: Limits) -> None:
                 if found[0] == "over":
                     break
                 uid, msg = found
-                await inject(lambda uid=uid, msg=msg: h.press(uid, uid, msg, choose(msg.callback_data())),
-                             table=limits.per_group is None)
+                await inject(
+                    lambda uid=uid, msg=msg: h.press(uid, uid, msg, choose(msg.callback_data())),
+                    table=limits.per_group is None,
+                )
                 actions += 1
             await h.settle()
             finished = final_text(h) is not None and h.core.repo.match(mid).status == "over"
@@ -103,22 +111,31 @@ async def bench(n_updates: int, limits: Limits) -> None:
                 games += 1
                 turns += count_turns(h.core.repo.actions(mid))
                 group_new += len(server.calls_to(GROUP, {"sendmessage", "sendphoto"})) - new_before
-                group_edits += len(server.calls_to(GROUP)) - group_calls_before - (
-                    len(server.calls_to(GROUP, {"sendmessage", "sendphoto"})) - new_before)
+                group_edits += (
+                    len(server.calls_to(GROUP))
+                    - group_calls_before
+                    - (len(server.calls_to(GROUP, {"sendmessage", "sendphoto"})) - new_before)
+                )
             else:
                 await h.say(uids[0], "/peru")
                 await h.settle()
         stats = h.transport.delivery.stats
     print(f"updates: {len(latencies)}  (limits: {limits})")
-    print(f"latency update → first answer: median {statistics.median(latencies) * 1000:.1f} ms, "
-          f"p99 {percentile(latencies, 99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
+    print(
+        f"latency update → first answer: median {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p99 {percentile(latencies, 99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
+    )
     if table_latencies:
-        print(f"button press → group table edited: median {statistics.median(table_latencies) * 1000:.1f} ms, "
-              f"p99 {percentile(table_latencies, 99) * 1000:.1f} ms")
+        print(
+            f"button press → group table edited: median {statistics.median(table_latencies) * 1000:.1f} ms, "
+            f"p99 {percentile(table_latencies, 99) * 1000:.1f} ms"
+        )
     if games:
         print(f"finished 4-player games: {games}, turns {turns}, actions {actions}")
-        print(f"group per turn: {group_new / turns:.2f} new messages, {group_edits / turns:.2f} edits "
-              f"({(group_new + group_edits) / turns:.2f} calls)")
+        print(
+            f"group per turn: {group_new / turns:.2f} new messages, {group_edits / turns:.2f} edits "
+            f"({(group_new + group_edits) / turns:.2f} calls)"
+        )
     print(f"delivery: {stats}")
 
 

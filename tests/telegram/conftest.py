@@ -30,6 +30,7 @@ ANNA, BERTTA, CEDER, DAVID, EERO = 11, 12, 13, 14, 15
 
 def run(coro: Awaitable[Any], timeout: float = 40.0) -> Any:
     """Run a test coroutine to the end, or fail at the deadline."""
+
     async def bounded() -> Any:
         return await asyncio.wait_for(coro, timeout)
 
@@ -58,8 +59,13 @@ class Harness:
         return self.transport.core
 
     async def start_transport(self) -> None:
-        self.transport = TelegramTransport(make_core(self.db_path), self.server.token, base_url=self.server.api_url,
-                                           limits=self.limits, **self.options)
+        self.transport = TelegramTransport(
+            make_core(self.db_path),
+            self.server.token,
+            base_url=self.server.api_url,
+            limits=self.limits,
+            **self.options,
+        )
         await self.transport.start(poll_timeout=self.poll_timeout)
 
     async def restart(self) -> None:
@@ -108,14 +114,21 @@ class Harness:
 
 
 @contextlib.asynccontextmanager
-async def harness(tmp_path: Path, *, limits: Limits = UNLIMITED, users: dict[int, tuple[str, bool]] | None = None,
-                  poll_timeout: float = 1.0, **options: Any) -> AsyncIterator[Harness]:
+async def harness(
+    tmp_path: Path,
+    *,
+    limits: Limits = UNLIMITED,
+    users: dict[int, tuple[str, bool]] | None = None,
+    poll_timeout: float = 1.0,
+    **options: Any,
+) -> AsyncIterator[Harness]:
     """Server, core and transport; ``options`` go to :class:`TelegramTransport`."""
     server = FakeTelegram()
     await server.start()
     server.add_group(GROUP)
-    for uid, (name, opened) in (users or {ANNA: ("Anna", True), BERTTA: ("Bertta", True),
-                                           CEDER: ("Ceder", True)}).items():
+    for uid, (name, opened) in (
+        users or {ANNA: ("Anna", True), BERTTA: ("Bertta", True), CEDER: ("Ceder", True)}
+    ).items():
         server.add_user(uid, name, "fi", opened=opened)
     h = Harness(server, None, tmp_path / "db.sqlite", limits, poll_timeout, options)  # type: ignore[arg-type]
     await h.start_transport()

@@ -28,9 +28,23 @@ from aiohttp import web
 BOT_ID = 7000001
 #: parameters Telegram takes as plain strings (everything else arrives JSON-encoded)
 STRING_PARAMS = {
-    "text", "caption", "callback_query_id", "url", "parse_mode", "description", "short_description",
-    "language_code", "secret_token", "data", "title", "emoji", "inline_message_id", "business_connection_id",
-    "message_effect_id", "action", "name",
+    "text",
+    "caption",
+    "callback_query_id",
+    "url",
+    "parse_mode",
+    "description",
+    "short_description",
+    "language_code",
+    "secret_token",
+    "data",
+    "title",
+    "emoji",
+    "inline_message_id",
+    "business_connection_id",
+    "message_effect_id",
+    "action",
+    "name",
 }
 
 
@@ -42,8 +56,10 @@ class ApiError(Exception):
         self.retry_after = retry_after
 
 
-NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message")
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
 
 
 @dataclass
@@ -185,7 +201,9 @@ class FakeTelegram:
 
     async def _handle(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
         method = request.match_info["method"]
         params = await self._params(request)
         name = method.lower()
@@ -234,11 +252,21 @@ class FakeTelegram:
             self.failed.append((name, failure.code))
             raise ApiError(failure.code, failure.description, failure.retry_after)
 
-    def fail(self, methods: str | set[str] | None, times: int, code: int = 429, retry_after: int | None = 1,
-             description: str | None = None) -> Failure:
+    def fail(
+        self,
+        methods: str | set[str] | None,
+        times: int,
+        code: int = 429,
+        retry_after: int | None = 1,
+        description: str | None = None,
+    ) -> Failure:
         """Answer the next ``times`` calls of ``methods`` (None: every method but getUpdates) with an
         error, by default 429 with ``retry_after``."""
-        names = None if methods is None else {m.lower() for m in ([methods] if isinstance(methods, str) else methods)}
+        names = (
+            None
+            if methods is None
+            else {m.lower() for m in ([methods] if isinstance(methods, str) else methods)}
+        )
         if description is None:
             description = f"Too Many Requests: retry after {retry_after}" if code == 429 else "Bad Request"
         failure = Failure(names, times, code, description, retry_after if code == 429 else None)
@@ -271,8 +299,15 @@ class FakeTelegram:
         return {"id": chat_id, "type": "private", "first_name": user["first_name"]}
 
     def bot_user(self) -> dict[str, Any]:
-        return {"id": BOT_ID, "is_bot": True, "first_name": "Pelipöytä", "username": self.username,
-                "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+        return {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Pelipöytä",
+            "username": self.username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
 
     def _new_message_id(self, chat_id: int) -> int:
         return next(self._next_message_id.setdefault(chat_id, itertools.count(1)))
@@ -282,13 +317,24 @@ class FakeTelegram:
         return msg
 
     def _message_json(self, msg: Msg) -> dict[str, Any]:
-        data: dict[str, Any] = {"message_id": msg.message_id, "date": int(time.time()), "chat": self.chat(msg.chat_id)}
+        data: dict[str, Any] = {
+            "message_id": msg.message_id,
+            "date": int(time.time()),
+            "chat": self.chat(msg.chat_id),
+        }
         data["from"] = self.bot_user() if msg.from_bot else self.users[msg.user_id or 0]
         if msg.text is not None:
             data["text"] = msg.text
         if msg.photo is not None:
-            data["photo"] = [{"file_id": f"photo-{msg.chat_id}-{msg.message_id}", "file_unique_id": f"u{msg.message_id}",
-                              "width": 320, "height": 200, "file_size": len(msg.photo)}]
+            data["photo"] = [
+                {
+                    "file_id": f"photo-{msg.chat_id}-{msg.message_id}",
+                    "file_unique_id": f"u{msg.message_id}",
+                    "width": 320,
+                    "height": 200,
+                    "file_size": len(msg.photo),
+                }
+            ]
             if msg.caption is not None:
                 data["caption"] = msg.caption
         if msg.reply_markup and msg.reply_markup.get("inline_keyboard"):
@@ -345,8 +391,11 @@ class FakeTelegram:
         return True
 
     def m_getwebhookinfo(self, params: dict[str, Any]) -> dict[str, Any]:
-        return {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
-                "pending_update_count": len(self.updates)}
+        return {
+            "url": self.webhook.get("url", ""),
+            "has_custom_certificate": False,
+            "pending_update_count": len(self.updates),
+        }
 
     def m_setwebhook(self, params: dict[str, Any]) -> bool:
         """Webhook mode: from now on updates are POSTed to the bot instead of waiting for getUpdates."""
@@ -402,8 +451,18 @@ class FakeTelegram:
         if len(str(text)) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
         reply = (params.get("reply_parameters") or {}).get("message_id")
-        msg = self._store(Msg(chat_id, self._new_message_id(chat_id), True, None, text=str(text),
-                              reply_markup=self._markup(params), reply_to=reply, history=[str(text)]))
+        msg = self._store(
+            Msg(
+                chat_id,
+                self._new_message_id(chat_id),
+                True,
+                None,
+                text=str(text),
+                reply_markup=self._markup(params),
+                reply_to=reply,
+                history=[str(text)],
+            )
+        )
         return self._message_json(msg)
 
     def m_sendphoto(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -414,12 +473,29 @@ class FakeTelegram:
         caption = params.get("caption")
         if caption is not None and len(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
-        msg = self._store(Msg(chat_id, self._new_message_id(chat_id), True, None, caption=caption, photo=photo[1],
-                              reply_markup=self._markup(params), history=[caption or ""]))
+        msg = self._store(
+            Msg(
+                chat_id,
+                self._new_message_id(chat_id),
+                True,
+                None,
+                caption=caption,
+                photo=photo[1],
+                reply_markup=self._markup(params),
+                history=[caption or ""],
+            )
+        )
         return self._message_json(msg)
 
-    def _apply_edit(self, msg: Msg, *, text: str | None = None, caption: str | None = None,
-                    photo: bytes | None = None, markup: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _apply_edit(
+        self,
+        msg: Msg,
+        *,
+        text: str | None = None,
+        caption: str | None = None,
+        photo: bytes | None = None,
+        markup: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         same_text = (text is None or text == msg.text) and (caption is None or caption == msg.caption)
         same_photo = photo is None or photo == msg.photo
         if same_text and same_photo and (markup or None) == (msg.reply_markup or None):
@@ -463,7 +539,9 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: there is no media in the request")
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
-        return self._apply_edit(msg, caption=media.get("caption") or "", photo=photo[1], markup=self._markup(params))
+        return self._apply_edit(
+            msg, caption=media.get("caption") or "", photo=photo[1], markup=self._markup(params)
+        )
 
     def m_deletemessage(self, params: dict[str, Any]) -> bool:
         msg = self._existing(params, verb="delete")
@@ -473,7 +551,9 @@ class FakeTelegram:
     def m_answercallbackquery(self, params: dict[str, Any]) -> bool:
         qid = str(params.get("callback_query_id") or "")
         if qid not in self.queries:
-            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+            raise ApiError(
+                400, "Bad Request: query is too old and response timeout expired or query ID is invalid"
+            )
         self.answers.setdefault(qid, []).append(params)
         return True
 
@@ -490,9 +570,15 @@ class FakeTelegram:
         if self.webhook.get("url"):
             import aiohttp
 
-            headers = {"X-Telegram-Bot-Api-Secret-Token": self.webhook["secret"]} if self.webhook.get("secret") else {}
-            async with aiohttp.ClientSession() as session, session.post(
-                    self.webhook["url"], json=update, headers=headers) as response:
+            headers = (
+                {"X-Telegram-Bot-Api-Secret-Token": self.webhook["secret"]}
+                if self.webhook.get("secret")
+                else {}
+            )
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(self.webhook["url"], json=update, headers=headers) as response,
+            ):
                 self.webhook_statuses.append(response.status)
             return update["update_id"]
         async with self._updates_cond:
@@ -505,7 +591,9 @@ class FakeTelegram:
         if chat_id > 0:
             assert chat_id == user_id, "a private chat's id is the user's id"
             self.opened.add(user_id)  # writing to the bot opens the chat
-        msg = self._store(Msg(chat_id, self._new_message_id(chat_id), False, user_id, text=text, history=[text]))
+        msg = self._store(
+            Msg(chat_id, self._new_message_id(chat_id), False, user_id, text=text, history=[text])
+        )
         data = self._message_json(msg)
         if text.startswith("/"):
             data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
@@ -517,13 +605,22 @@ class FakeTelegram:
         returns the callback query id. ``data`` need not be on the message (forged presses)."""
         msg = self.messages.get(chat_id, {}).get(message_id)
         qid = f"q{next(self._query_ids)}"
-        query: dict[str, Any] = {"id": qid, "from": self.users[user_id], "chat_instance": f"ci{chat_id}",
-                                 "data": data}
+        query: dict[str, Any] = {
+            "id": qid,
+            "from": self.users[user_id],
+            "chat_instance": f"ci{chat_id}",
+            "data": data,
+        }
         if msg is not None:
             query["message"] = self._message_json(msg)
         else:
-            query["message"] = {"message_id": message_id, "date": int(time.time()), "chat": self.chat(chat_id),
-                                "from": self.bot_user(), "text": "?"}
+            query["message"] = {
+                "message_id": message_id,
+                "date": int(time.time()),
+                "chat": self.chat(chat_id),
+                "from": self.bot_user(),
+                "text": "?",
+            }
         self.queries[qid] = query
         await self._push({"update_id": next(self._update_ids), "callback_query": query})
         return qid
@@ -539,8 +636,11 @@ class FakeTelegram:
     # the test side: reading
 
     def bot_messages(self, chat_id: int, include_deleted: bool = False) -> list[Msg]:
-        return [m for m in self.messages.get(chat_id, {}).values()
-                if m.from_bot and (include_deleted or not m.deleted)]
+        return [
+            m
+            for m in self.messages.get(chat_id, {}).values()
+            if m.from_bot and (include_deleted or not m.deleted)
+        ]
 
     def texts(self, chat_id: int) -> list[str]:
         """Every text the bot ever showed in the chat, edits included (oldest first)."""
@@ -550,15 +650,24 @@ class FakeTelegram:
         found = self.bot_messages(chat_id)
         return found[-1] if found else None
 
-    def calls_to(self, chat_id: int, methods: set[str] | None = None) -> list[tuple[float, str, dict[str, Any]]]:
-        return [c for c in self.calls if str(c[2].get("chat_id")) == str(chat_id)
-                and (methods is None or c[1] in methods) and "_error" not in c[2]]
+    def calls_to(
+        self, chat_id: int, methods: set[str] | None = None
+    ) -> list[tuple[float, str, dict[str, Any]]]:
+        return [
+            c
+            for c in self.calls
+            if str(c[2].get("chat_id")) == str(chat_id)
+            and (methods is None or c[1] in methods)
+            and "_error" not in c[2]
+        ]
 
     def answer_of(self, qid: str) -> dict[str, Any] | None:
         found = self.answers.get(qid)
         return found[0] if found else None
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+    async def wait_for(
+        self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition"
+    ) -> Any:
         """Wait until ``predicate()`` is truthy (re-checked after every API call); fail at the deadline."""
         deadline = time.monotonic() + timeout
         while True:

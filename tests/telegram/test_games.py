@@ -38,8 +38,13 @@ async def play_by_buttons(h: Harness, mid: int, limit: int = 2000) -> int:
         state = engine.load(match.state)
         acting = [s for s in engine.to_act(state) if match.seats[s].user_id is not None]
         if not acting:  # an AI seat is moving; the transport runs it
-            await h.server.wait_for(lambda v=match.version: h.core.repo.match(mid).version > v
-                                    or h.core.repo.match(mid).status != "running", 10, "the AI to move")
+            await h.server.wait_for(
+                lambda v=match.version: (
+                    h.core.repo.match(mid).version > v or h.core.repo.match(mid).status != "running"
+                ),
+                10,
+                "the AI to move",
+            )
             continue
         seat = acting[0]
         uid = int(h.core.repo.user_by_id(match.seats[seat].user_id).ext_id)
@@ -52,13 +57,19 @@ async def play_by_buttons(h: Harness, mid: int, limit: int = 2000) -> int:
 
         msg = await h.server.wait_for(fresh, 10, f"a fresh prompt for {PEOPLE[uid]}")
         legal = engine.legal_actions(state, seat)
-        wanted = engine.notation(engine.ai_action(engine.default_ai, engine.view(state, seat), legal,
-                                                  rng_for(state.seed, state.ply, "test")))
+        wanted = engine.notation(
+            engine.ai_action(
+                engine.default_ai, engine.view(state, seat), legal, rng_for(state.seed, state.ply, "test")
+            )
+        )
         datas = msg.callback_data()
         data = next((d for d in datas if notation(d) == wanted), None) or rng.choice(datas)
         await h.press(uid, uid, msg, data)
-        await h.server.wait_for(lambda v=match.version: h.core.repo.match(mid).version > v, 10,
-                                f"the game to move after {PEOPLE[uid]} pressed {notation(data)}")
+        await h.server.wait_for(
+            lambda v=match.version: h.core.repo.match(mid).version > v,
+            10,
+            f"the game to move after {PEOPLE[uid]} pressed {notation(data)}",
+        )
     raise AssertionError("the match did not end")
 
 

@@ -21,8 +21,14 @@ PLAYERS = {ANNA: "Anna", BERTTA: "Bertta", CEDER: "Ceder"}
 #: button preference of the test players: end rounds soon
 PREFERENCE = ("knock", "end", "discard", "stop", "draw")
 #: texts that only a private chat may show
-PRIVATE_MARKERS = ("Nostit", "You drew", "Katsot reunimmaiset", "You look at your outer cards", "In your hand",
-                   "Kädessäsi")
+PRIVATE_MARKERS = (
+    "Nostit",
+    "You drew",
+    "Katsot reunimmaiset",
+    "You look at your outer cards",
+    "In your hand",
+    "Kädessäsi",
+)
 FINAL = "🏆"
 
 
@@ -68,6 +74,7 @@ async def new_game(h: Harness, options: str = " rounds=1") -> int:
 
 async def current_prompt(h: Harness, mid: int, players=PLAYERS, timeout: float = 5.0):
     """(user, message, data) of the acting user's fresh private prompt, or None when the game is over."""
+
     def ready():
         if final_text(h):
             return ("over",)
@@ -82,8 +89,9 @@ async def current_prompt(h: Harness, mid: int, players=PLAYERS, timeout: float =
     return None if found[0] == "over" else found
 
 
-async def play(h: Harness, mid: int, *, text_player: int | None = ANNA, max_actions: int = 400,
-               players=PLAYERS) -> int:
+async def play(
+    h: Harness, mid: int, *, text_player: int | None = ANNA, max_actions: int = 400, players=PLAYERS
+) -> int:
     """Play to the end: ``text_player`` writes Finnish, the others press private buttons."""
     actions = 0
     while actions < max_actions:
@@ -108,8 +116,11 @@ async def play(h: Harness, mid: int, *, text_player: int | None = ANNA, max_acti
                 await h.press(uid, uid, msg, choose(datas))
         else:
             await h.press(uid, uid, msg, choose(datas))
-        await h.server.wait_for(lambda b=before: h.core.repo.match(mid).version > b or final_text(h), 5,
-                                f"the game to move after {uid}'s action")
+        await h.server.wait_for(
+            lambda b=before: h.core.repo.match(mid).version > b or final_text(h),
+            5,
+            f"the game to move after {uid}'s action",
+        )
         actions += 1
     raise AssertionError("the game did not end")
 
@@ -182,8 +193,10 @@ def test_unopened_user_gets_deep_link_and_held_messages(tg):
             await h.server.wait_for(lambda: "Ceder" in h.table().shown, 5, "Ceder seated")
             await h.say(ANNA, "aloita")
             notice = await h.server.wait_for(
-                lambda: next((m for m in h.server.bot_messages(GROUP) if link in m.shown), None), 5,
-                "the deep-link notice in the group")
+                lambda: next((m for m in h.server.bot_messages(GROUP) if link in m.shown), None),
+                5,
+                "the deep-link notice in the group",
+            )
             assert "Ceder" in notice.shown
             assert any(data == link for row in notice.buttons() for _label, data in row)
             await h.settle()
@@ -276,8 +289,11 @@ def test_duplicate_update_is_applied_once(tg):
             join = await h.say(BERTTA, "/liity")
             await h.settle()
             calls = len(h.server.calls)
-            update_id = next(u for u, upd in h.server.sent_updates.items()
-                             if upd.get("message", {}).get("message_id") == join.message_id)
+            update_id = next(
+                u
+                for u, upd in h.server.sent_updates.items()
+                if upd.get("message", {}).get("message_id") == join.message_id
+            )
             await h.server.redeliver(update_id)
             await h.server.wait_for(lambda: h.transport.stats["duplicates"] == 1, 5, "the duplicate dropped")
             await h.settle()
@@ -332,13 +348,15 @@ def test_rejected_edits(tg):
             # and later edits go to the new message
             uid, msg = await current_prompt(h, mid)
             await h.press(uid, uid, msg, choose(msg.callback_data()))
-            await h.server.wait_for(lambda: h.server.messages[GROUP][new_table.message_id].edits > 0, 5,
-                                    "an edit of the new table")
+            await h.server.wait_for(
+                lambda: h.server.messages[GROUP][new_table.message_id].edits > 0,
+                5,
+                "an edit of the new table",
+            )
             await h.settle()
             assert h.table().message_id == new_table.message_id
 
     run(body())
-
 
 
 def test_restart_in_the_middle_of_a_match(tg):
@@ -387,13 +405,21 @@ def test_a_table_deleted_while_the_bot_was_down_is_sent_anew(tg):
             old = h.table()
             await h.transport.stop()
             old.deleted = True
-            h.server.messages[GROUP][old.message_id].text = old.text + " (vanha)"  # differs from the table now
+            h.server.messages[GROUP][old.message_id].text = (
+                old.text + " (vanha)"
+            )  # differs from the table now
             await h.start_transport()
             await h.settle()
             uid, msg = await current_prompt(h, mid)  # the prompt from before the restart still works
             await h.press(uid, uid, msg, choose(msg.callback_data()))
-            await h.server.wait_for(lambda: h.server.bot_messages(GROUP) and any(
-                m.message_id != old.message_id for m in h.server.bot_messages(GROUP)), 5, "the table anew")
+            await h.server.wait_for(
+                lambda: (
+                    h.server.bot_messages(GROUP)
+                    and any(m.message_id != old.message_id for m in h.server.bot_messages(GROUP))
+                ),
+                5,
+                "the table anew",
+            )
             await h.settle()
             assert h.table().message_id != old.message_id
             assert table_ref(h, mid)["id"] == h.table().message_id
@@ -431,9 +457,23 @@ def test_commands_and_mentions(tg):
         async with tg() as h:
             commands = h.server.commands
             assert [c["command"] for c in commands[("default", "fi")]] == [
-                "uusi", "liity", "aloita", "saannot", "kieli", "tila", "apua"]
+                "uusi",
+                "liity",
+                "aloita",
+                "saannot",
+                "kieli",
+                "tila",
+                "apua",
+            ]
             assert [c["command"] for c in commands[("default", "en")]] == [
-                "new", "join", "start", "rules", "lang", "status", "help"]
+                "new",
+                "join",
+                "start",
+                "rules",
+                "lang",
+                "status",
+                "help",
+            ]
             assert ("default", "") in commands
             await h.say(ANNA, f"/uusi@{h.server.username} majavajengi")
             await h.say(BERTTA, "/liity@toinen_bot")  # for another bot: ignored
@@ -454,10 +494,12 @@ def test_pictures_and_coalescing(tg):
         async with tg() as h:
             tr = h.transport
             btn = ((Button("Nosta", "1:0:draw"),),)
-            tr.dispatch([
-                Outbound("telegram", "pöytä 1", chat_id=str(GROUP), key="pic:1", image=png1, buttons=btn),
-                Outbound("telegram", "pöytä 2", chat_id=str(GROUP), key="pic:1", image=png1, buttons=btn),
-            ])
+            tr.dispatch(
+                [
+                    Outbound("telegram", "pöytä 1", chat_id=str(GROUP), key="pic:1", image=png1, buttons=btn),
+                    Outbound("telegram", "pöytä 2", chat_id=str(GROUP), key="pic:1", image=png1, buttons=btn),
+                ]
+            )
             await h.settle()
             photos = h.server.calls_to(GROUP, {"sendphoto"})
             assert len(photos) == 1 and photos[0][2]["caption"] == "pöytä 2"  # coalesced to the last
@@ -475,7 +517,9 @@ def test_pictures_and_coalescing(tg):
             tr.dispatch([Outbound("telegram", long_text, user_id=str(ANNA), image=png1)])
             await h.settle()
             sent = h.server.bot_messages(ANNA)
-            assert (sent[-2].photo == png1 and sent[-1].text == long_text.strip()) or sent[-1].text == long_text
+            assert (sent[-2].photo == png1 and sent[-1].text == long_text.strip()) or sent[
+                -1
+            ].text == long_text
             # a long text is split, never refused
             tr.dispatch([Outbound("telegram", "x" * 5000, user_id=str(ANNA))])
             await h.settle()
@@ -504,8 +548,9 @@ def test_rate_limits_queue_and_do_not_drop(tg):
             times = [c[0] - start for c in sends]
             assert times[3] >= 0.55 and times[6] >= 1.15  # 3 per 0.6 s
             # edits of one key that wait behind the limit collapse into the newest
-            h.transport.dispatch([Outbound("telegram", f"pöytä {i}", chat_id=str(GROUP), key="table:9")
-                                  for i in range(1)])
+            h.transport.dispatch(
+                [Outbound("telegram", f"pöytä {i}", chat_id=str(GROUP), key="table:9") for i in range(1)]
+            )
             for i in range(1, 6):
                 h.transport.dispatch([Outbound("telegram", f"pöytä {i}", chat_id=str(GROUP), key="table:9")])
             await h.settle()
@@ -547,11 +592,23 @@ def test_cli_runs_against_the_api_server_and_stops_on_sigint(tmp_path):
         await server.start()
         server.add_group(GROUP)
         server.add_user(ANNA, "Anna")
-        env = {**os.environ, "TELEGRAM_TOKEN": server.token, "TELEGRAM_API_URL": server.api_url,
-               "TELEGRAM_WEBHOOK_URL": ""}
+        env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": server.token,
+            "TELEGRAM_API_URL": server.api_url,
+            "TELEGRAM_WEBHOOK_URL": "",
+        }
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "chatbot", "telegram", "--db", str(tmp_path / "cli.sqlite"), env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "chatbot",
+            "telegram",
+            "--db",
+            str(tmp_path / "cli.sqlite"),
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         try:
             await server.wait_for(lambda: ("default", "en") in server.commands, 20, "the bot to start")
             await server.send(ANNA, GROUP, "/uusi majavajengi")
@@ -582,12 +639,25 @@ def test_cli_webhook_mode_receives_updates_by_post(tmp_path):
         server.add_group(GROUP)
         server.add_user(ANNA, "Anna")
         port = free_port()
-        env = {**os.environ, "TELEGRAM_TOKEN": server.token, "TELEGRAM_API_URL": server.api_url,
-               "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg/hook", "TELEGRAM_WEBHOOK_PORT": str(port),
-               "TELEGRAM_WEBHOOK_SECRET": "s3cret"}
+        env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": server.token,
+            "TELEGRAM_API_URL": server.api_url,
+            "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg/hook",
+            "TELEGRAM_WEBHOOK_PORT": str(port),
+            "TELEGRAM_WEBHOOK_SECRET": "s3cret",
+        }
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "chatbot", "telegram", "--db", str(tmp_path / "hook.sqlite"), env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "chatbot",
+            "telegram",
+            "--db",
+            str(tmp_path / "hook.sqlite"),
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         try:
             await server.wait_for(lambda: server.webhook.get("url"), 20, "the bot to set its webhook")
             await server.wait_for(lambda: ("default", "en") in server.commands, 20, "the command menu")

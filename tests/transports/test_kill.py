@@ -44,8 +44,13 @@ ROOT = Path(__file__).resolve().parents[2]
 GROUP = -300
 PEOPLE = {41: "Aada", 42: "Bruno"}
 #: the alias each game is set up with ("uusi <alias>")
-ALIASES = {"majavajengi": "majavajengi rounds=1", "coloretto_amazonas": "coloretto",
-           "cardavia": "gnav", "gnav": "gnav", "afrikan_tahti": "afrikantahti"}
+ALIASES = {
+    "majavajengi": "majavajengi rounds=1",
+    "coloretto_amazonas": "coloretto",
+    "cardavia": "gnav",
+    "gnav": "gnav",
+    "afrikan_tahti": "afrikantahti",
+}
 
 
 @dataclass
@@ -76,9 +81,16 @@ class Bot:
         self.db = db
         self.log = log
         self.proc: asyncio.subprocess.Process | None = None
-        self.env = {**os.environ, "TELEGRAM_TOKEN": server.token, "TELEGRAM_API_URL": server.api_url,
-                    "TELEGRAM_WEBHOOK_URL": "", "TELEGRAM_RATE_LIMITS": "off", "PYTHONPATH": str(ROOT),
-                    "LOG_LEVEL": "WARNING", "PYTHONFAULTHANDLER": "1"}
+        self.env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": server.token,
+            "TELEGRAM_API_URL": server.api_url,
+            "TELEGRAM_WEBHOOK_URL": "",
+            "TELEGRAM_RATE_LIMITS": "off",
+            "PYTHONPATH": str(ROOT),
+            "LOG_LEVEL": "WARNING",
+            "PYTHONFAULTHANDLER": "1",
+        }
 
     @property
     def alive(self) -> bool:
@@ -89,11 +101,22 @@ class Bot:
         starts = sum(1 for c in self.server.calls if c[1] == "deletewebhook")
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "chatbot", "telegram", "--db", str(self.db), cwd=ROOT, env=self.env,
-                stdout=asyncio.subprocess.DEVNULL, stderr=log)
+                sys.executable,
+                "-m",
+                "chatbot",
+                "telegram",
+                "--db",
+                str(self.db),
+                cwd=ROOT,
+                env=self.env,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=log,
+            )
         await self.server.wait_for(
-            lambda: sum(1 for c in self.server.calls if c[1] == "deletewebhook") > starts, 30,
-            "the bot to start")
+            lambda: sum(1 for c in self.server.calls if c[1] == "deletewebhook") > starts,
+            30,
+            "the bot to start",
+        )
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -134,8 +157,11 @@ class Table:
             for m in reversed(self.server.bot_messages(uid)):
                 datas = [d for d in m.callback_data() if d.startswith(f"{self.match_id}:")]
                 if m.callback_data():
-                    if datas and version_of(datas[0]) == match.version and (
-                            uid, m.message_id, match.version) not in self.pressed:
+                    if (
+                        datas
+                        and version_of(datas[0]) == match.version
+                        and (uid, m.message_id, match.version) not in self.pressed
+                    ):
                         return uid, m, datas
                     break
         return None
@@ -152,15 +178,20 @@ class Table:
 
         self.match_id = (await server.wait_for(seated, 30, "Bruno seated")).id
         await server.send(41, GROUP, "/aloita")
-        await server.wait_for(lambda: self.repo.match(self.match_id).status != "lobby", 30, "the match to start")
+        await server.wait_for(
+            lambda: self.repo.match(self.match_id).status != "lobby", 30, "the match to start"
+        )
         killer = asyncio.create_task(self._killer(bot, figures, kills_left))
         try:
             while True:
                 match = self.repo.match(self.match_id)
                 if match.status != "running" and match.state is not None:
                     break
-                found = await server.wait_for(lambda: self.live_prompt() or self._over() or self._failed(killer),
-                                              90, "a live prompt for the person to act")
+                found = await server.wait_for(
+                    lambda: self.live_prompt() or self._over() or self._failed(killer),
+                    90,
+                    "a live prompt for the person to act",
+                )
                 if found == "over":
                     break
                 uid, msg, datas = found
@@ -172,9 +203,12 @@ class Table:
                 self.presses.append(Press(uid, version_of(data), data.split(":", 2)[2], update_id))
                 figures.events.append((time.time(), f"press {update_id} by {uid}: {data}"))
                 figures.presses += 1
+                pressed_at = version_of(data)
                 await server.wait_for(
-                    lambda v=version_of(data): self.repo.match(self.match_id).version > v  # noqa: B008
-                    or self._failed(killer), 90, "the press to be applied")
+                    lambda v=pressed_at: self.repo.match(self.match_id).version > v or self._failed(killer),
+                    90,
+                    "the press to be applied",
+                )
         finally:
             self.enough.set()  # the killer finishes its cycle: the bot is running afterwards
             await asyncio.wait_for(killer, 60)
@@ -208,8 +242,9 @@ class Table:
             figures.restarts += 1
             started = time.monotonic()
             try:
-                await self.server.wait_for(lambda: self.live_prompt() or self._over(), 30,
-                                           "a live prompt after the restart")
+                await self.server.wait_for(
+                    lambda: self.live_prompt() or self._over(), 30, "a live prompt after the restart"
+                )
             except AssertionError:
                 raise AssertionError(f"no live prompt within 30 s after restart {figures.restarts}") from None
             figures.prompt_waits.append(time.monotonic() - started)
@@ -222,18 +257,26 @@ def check_match(repo: SqlRepository, table: Table, game: str) -> None:
     # the log replays to the snapshot
     from engines.playout import replay
 
-    state = replay(engine, len(match.seats), match.seed, engine.options_from_dict(match.options),
-                   [(a.seat, a.notation) for a in actions])
+    state = replay(
+        engine,
+        len(match.seats),
+        match.seed,
+        engine.options_from_dict(match.options),
+        [(a.seat, a.notation) for a in actions],
+    )
     assert engine.dump(state) == match.state, "the action log does not replay to the snapshot"
     # every press at version v is the action made at v, exactly once; no human action unpressed
     v0 = match.version - len(actions)
-    seat_of = {uid: next(s.seat for s in match.seats if s.user_id == repo.find_user("telegram", str(uid)).id)
-               for uid in PEOPLE}
+    seat_of = {
+        uid: next(s.seat for s in match.seats if s.user_id == repo.find_user("telegram", str(uid)).id)
+        for uid in PEOPLE
+    }
     by_version = {v0 + i: a for i, a in enumerate(actions)}
     for p in table.presses:
         action = by_version.get(p.version)
         assert action is not None and action.notation == p.notation and action.seat == seat_of[p.uid], (
-            f"{game}: press {p} is not the action at version {p.version}: {action}")
+            f"{game}: press {p} is not the action at version {p.version}: {action}"
+        )
     humans = {s.seat for s in match.seats if s.user_id is not None}
     pressed_versions = {p.version for p in table.presses}
     unpressed = [(v, a) for v, a in by_version.items() if a.seat in humans and v not in pressed_versions]
@@ -305,11 +348,16 @@ async def kill_run(tmp_path: Path, games: list[str], kills: int, seed: int) -> F
                 await server.wait_for(lambda: _all_sent(repo), 30, "the outbox to empty")
             except AssertionError:
                 with repo.engine.connect() as conn:
-                    left = conn.execute(text("SELECT id, chat, key, state, held, attempts, not_before FROM outbox "
-                                             "WHERE state = 'pending'")).all()
+                    left = conn.execute(
+                        text(
+                            "SELECT id, chat, key, state, held, attempts, not_before FROM outbox "
+                            "WHERE state = 'pending'"
+                        )
+                    ).all()
                     claims = conn.execute(text("SELECT * FROM chatclaim")).all()
-                raise AssertionError(f"rows left in the outbox: {left[:5]}; claims {claims}; "
-                                     f"now {time.time():.1f}") from None
+                raise AssertionError(
+                    f"rows left in the outbox: {left[:5]}; claims {claims}; now {time.time():.1f}"
+                ) from None
             check_match(repo, table, game)
             check_delivery(repo, server, figures)
             i += 1
@@ -327,9 +375,11 @@ async def kill_run(tmp_path: Path, games: list[str], kills: int, seed: int) -> F
     finally:
         await server.stop()
     waits = sorted(figures.prompt_waits) or [0.0]
-    print(f"\nkill -9 run over {games}: {figures.kills} kills, {figures.restarts} restarts, "
-          f"{figures.matches} matches, {figures.presses} presses; live prompt after a restart: median "
-          f"{waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s; duplicate sends {figures.duplicate_sends}")
+    print(
+        f"\nkill -9 run over {games}: {figures.kills} kills, {figures.restarts} restarts, "
+        f"{figures.matches} matches, {figures.presses} presses; live prompt after a restart: median "
+        f"{waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s; duplicate sends {figures.duplicate_sends}"
+    )
     return figures
 
 

@@ -150,8 +150,13 @@ class TelegramTransport:
         self.sender.save_prompt = self._save_prompt
         self.sender.load_prompt = self._load_prompt
         base = settings or Settings()
-        self.runtime = Runtime(core, self, settings=dataclasses.replace(
-            base, drain_timeout=drain_timeout, max_in_flight=min(base.max_in_flight, POOL_SIZE - 4)))
+        self.runtime = Runtime(
+            core,
+            self,
+            settings=dataclasses.replace(
+                base, drain_timeout=drain_timeout, max_in_flight=min(base.max_in_flight, POOL_SIZE - 4)
+            ),
+        )
         self._dispatching: set[asyncio.Task[None]] = set()
         self._poller: asyncio.Task[None] | None = None
         api, files = api_urls(base_url)
@@ -206,8 +211,11 @@ class TelegramTransport:
         while True:
             try:
                 updates = await bot.get_updates(
-                    offset=offset, timeout=timedelta(seconds=timeout), allowed_updates=ALLOWED_UPDATES,
-                    read_timeout=timeout + 10)
+                    offset=offset,
+                    timeout=timedelta(seconds=timeout),
+                    allowed_updates=ALLOWED_UPDATES,
+                    read_timeout=timeout + 10,
+                )
             except asyncio.CancelledError:
                 raise
             except RetryAfter as exc:
@@ -387,6 +395,7 @@ class TelegramTransport:
 
     def dispatch(self, outs: Sequence[Outbound]) -> None:
         """Queue ``outs`` in the outbox as if the core had committed them, and deliver them."""
+
         async def add() -> None:
             await self.runtime.call(self.core.repo.outbox_add, list(outs))
             self.runtime.wake()
@@ -430,13 +439,15 @@ def main(core: Any) -> int:
     webhook = os.environ.get("TELEGRAM_WEBHOOK_URL")
     try:
         if webhook:
-            asyncio.run(_serve_webhook(
-                transport,
-                listen=os.environ.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
-                port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", "8443")),
-                url=webhook,
-                secret=os.environ.get("TELEGRAM_WEBHOOK_SECRET") or None,
-            ))
+            asyncio.run(
+                _serve_webhook(
+                    transport,
+                    listen=os.environ.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
+                    port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", "8443")),
+                    url=webhook,
+                    secret=os.environ.get("TELEGRAM_WEBHOOK_SECRET") or None,
+                )
+            )
         else:
             asyncio.run(_serve_polling(transport))
     except OSError as exc:  # the webhook port is taken, for example
@@ -454,8 +465,9 @@ def _stop_event() -> asyncio.Event:
     return stopped
 
 
-async def _serve_webhook(transport: TelegramTransport, *, listen: str, port: int, url: str,
-                         secret: str | None) -> None:
+async def _serve_webhook(
+    transport: TelegramTransport, *, listen: str, port: int, url: str, secret: str | None
+) -> None:
     """Webhook mode (N workers behind one URL): an update is answered 200 only after it has been
     handled and committed, so Telegram sends an update that a dying worker took again (to any
     worker; the update id deduplicates it). SIGINT/SIGTERM stop cleanly."""

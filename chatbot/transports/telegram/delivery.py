@@ -203,6 +203,7 @@ class Sender:
     def _later(self, work: Awaitable[None]) -> None:
         """Run prompt bookkeeping after the row is reported sent: the sooner the runtime marks it done,
         the smaller the window in which a crash would send it twice."""
+
         async def guarded() -> None:
             try:
                 await work
@@ -272,9 +273,17 @@ class Sender:
         image = out.image
         if image:
             caption = out.text if len(out.text) <= CAPTION_LIMIT else None
-            message = await self._call(key, group, lambda: bot.send_photo(
-                chat_id, image, caption=caption, reply_markup=markup if caption is not None else None,
-                reply_parameters=reply))
+            message = await self._call(
+                key,
+                group,
+                lambda: bot.send_photo(
+                    chat_id,
+                    image,
+                    caption=caption,
+                    reply_markup=markup if caption is not None else None,
+                    reply_parameters=reply,
+                ),
+            )
             self._sent(chat_id, message)
             if caption is None:
                 message = await self._send_text(chat_id, out.text, markup, None)
@@ -282,8 +291,9 @@ class Sender:
             message = await self._send_text(chat_id, out.text, markup, reply)
         return message
 
-    async def _send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
-                         reply: ReplyParameters | None) -> Message:
+    async def _send_text(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, reply: ReplyParameters | None
+    ) -> Message:
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
@@ -292,8 +302,13 @@ class Sender:
         for i, chunk in enumerate(chunks):
             keyboard = markup if i == len(chunks) - 1 else None
             replying = reply if i == 0 else None
-            message = await self._call(key, group, functools.partial(
-                bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying))
+            message = await self._call(
+                key,
+                group,
+                functools.partial(
+                    bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying
+                ),
+            )
             self._sent(chat_id, message)
         assert message is not None
         return message
@@ -307,8 +322,9 @@ class Sender:
         bot = self.bot
         key, group = self._on(chat_id)
         try:
-            await self._call(key, group, lambda: bot.edit_message_reply_markup(
-                chat_id, message_id, reply_markup=None))
+            await self._call(
+                key, group, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+            )
             self.stats["stripped"] += 1
         except (BadRequest, Forbidden) as exc:  # already without buttons, deleted, or too old
             log.debug("keyboard of %s/%s not removed: %s", chat_id, message_id, exc)
@@ -352,8 +368,12 @@ class Sender:
         key, group = self._on(chat_id)
         if out.image and len(out.text) > CAPTION_LIMIT:
             out = replace(out, image=None)  # one message per key: the text is the fallback
-        wanted = {"text": digest(out.text), "markup": buttons_json(out.buttons), "photo": bool(out.image),
-                  "image": digest(out.image)}
+        wanted = {
+            "text": digest(out.text),
+            "markup": buttons_json(out.buttons),
+            "photo": bool(out.image),
+            "image": digest(out.image),
+        }
         if record:
             message_id = int(record["id"])
             buried = chat_id < 0 and self.latest.get(chat_id, 0) - message_id > self.bury_after
@@ -385,14 +405,30 @@ class Sender:
         image = out.image
         if image:
             if record.get("image") == digest(image):
-                await self._call(key, group, lambda: bot.edit_message_caption(
-                    chat_id, message_id, caption=out.text, reply_markup=markup))
+                await self._call(
+                    key,
+                    group,
+                    lambda: bot.edit_message_caption(
+                        chat_id, message_id, caption=out.text, reply_markup=markup
+                    ),
+                )
             else:
-                await self._call(key, group, lambda: bot.edit_message_media(
-                    InputMediaPhoto(image, caption=out.text), chat_id, message_id, reply_markup=markup))
+                await self._call(
+                    key,
+                    group,
+                    lambda: bot.edit_message_media(
+                        InputMediaPhoto(image, caption=out.text), chat_id, message_id, reply_markup=markup
+                    ),
+                )
         elif record.get("text") == digest(out.text):
-            await self._call(key, group, lambda: bot.edit_message_reply_markup(
-                chat_id, message_id, reply_markup=markup))
+            await self._call(
+                key, group, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup)
+            )
         else:
-            await self._call(key, group, lambda: bot.edit_message_text(
-                out.text[:TEXT_LIMIT], chat_id, message_id, reply_markup=markup))
+            await self._call(
+                key,
+                group,
+                lambda: bot.edit_message_text(
+                    out.text[:TEXT_LIMIT], chat_id, message_id, reply_markup=markup
+                ),
+            )
