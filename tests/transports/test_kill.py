@@ -10,7 +10,7 @@ outbox, every delivered row's text is on the server, every keyed message's store
 at a live message showing the newest text), and after every restart the player to act got a live
 prompt. The figures (kills, restarts, duplicate sends) are printed.
 
-    pytest tests/transports/test_kill.py                      # >= 10 kills over a majavajengi match
+    pytest tests/transports/test_kill.py                      # >= 6 kills over a majavajengi match
     KILL_SOAK=1 pytest tests/transports/test_kill.py          # and >= 100 kills over all four games
 
 The soak (about 10 minutes on two cores) is not part of the suite that CI runs on every change,
@@ -390,8 +390,8 @@ def _all_sent(repo: SqlRepository) -> bool:
 
 @pytest.mark.timeout(900)
 def test_kill_9_during_matches(tmp_path):
-    figures = asyncio.run(asyncio.wait_for(kill_run(tmp_path, ["majavajengi"], kills=10, seed=1), 600))
-    assert figures.kills >= 10
+    figures = asyncio.run(asyncio.wait_for(kill_run(tmp_path, ["majavajengi"], kills=6, seed=1), 600))
+    assert figures.kills >= 6
 
 
 @pytest.mark.slow
