@@ -179,6 +179,8 @@ class SqlRepository:
         #: that delivering a row needs no read; only the chat's one sender uses them
         self._row_keys: dict[int, tuple[str, str | None]] = {}
         self._refs: dict[str, dict[str, str | None]] = {}
+        #: workers whose own leftover deadline claims ``due_deadlines`` has taken back
+        self._started: set[str] = set()
         try:
             upgrade(self.engine)
         except DBAPIError as exc:
@@ -846,14 +848,22 @@ class SqlRepository:
 
     def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]:
         """Claim what is due: each deadline goes to one worker. A claim moves ``due`` to the end of
-        the lease, so a worker that dies lets another take it over then. PostgreSQL: ``FOR UPDATE
-        SKIP LOCKED`` and the update in one transaction; SQLite (one writer at a time): an update
-        guarded by the due time seen, checked row by row."""
+        the lease, so a worker that dies lets another take it over then.
+
+        The first call for ``worker`` in this repository (a process that starts) also takes the
+        deadlines still claimed under that name at once: a process restarted under the name of one
+        that died (kill -9) gets its claims back without waiting for the lease. Only the first call
+        looks (there is no index on the claimant; a live worker performs or drops what it claims).
+
+        PostgreSQL: ``FOR UPDATE SKIP LOCKED`` and the update in one transaction; SQLite (one writer
+        at a time): an update guarded by the due time seen, checked row by row."""
         until = now + lease
+        due_for_me = col(DeadlineRow.due) <= now
+        first = worker not in self._started
+        if first:
+            due_for_me = due_for_me | (col(DeadlineRow.claimed_by) == worker)
         with self._session() as s:
-            query = (
-                select(DeadlineRow).where(DeadlineRow.due <= now).order_by(col(DeadlineRow.due)).limit(limit)
-            )
+            query = select(DeadlineRow).where(due_for_me).order_by(col(DeadlineRow.due)).limit(limit)
             if self.dialect == "postgresql":
                 rows = s.exec(query.with_for_update(skip_locked=True)).all()
                 if rows:
@@ -879,13 +889,15 @@ class SqlRepository:
                             # meanwhile by one at the same due time
                             col(DeadlineRow.version) == r.version,
                             col(DeadlineRow.due) == r.due,
-                            col(DeadlineRow.due) <= now,
+                            due_for_me,
                         )
                         .values(due=until, claimed_by=worker, claimed_until=until)
                     )
                     if result.rowcount == 1:
                         claimed.append(_deadline(r))
             self._done(s)
+            if first and len(claimed) < limit:  # all of them taken back (else look again next time)
+                self._started.add(worker)
             return claimed
 
     def prune(self, done_before: float, seen_before: float) -> int:

@@ -128,11 +128,18 @@ def test_a_worker_restarted_under_its_name_gets_its_claims_back_at_once(db_url):
     match = _match(repo)
     repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 10.0, match.version, (1,))])
     assert [d.kind for d in repo.due_deadlines(10.0, "w1", 30.0, 10)] == [AI_TURN]
-    # w1 was killed while it held the claim; a new process takes the same name
-    assert SqlRepository(db_url).due_deadlines(11.0, "w1", 30.0, 10) == []  # still leased...
-    assert repo.release_deadlines("w1", now=11.0) == 1
-    assert repo.next_due() == 11.0
-    assert [d.kind for d in repo.due_deadlines(11.0, "w1", 30.0, 10)] == [AI_TURN]
+    # the live worker that holds the claim does not get it twice, nor does any other worker
+    assert repo.due_deadlines(11.0, "w1", 30.0, 10) == []
+    assert SqlRepository(db_url).due_deadlines(11.0, "w2", 30.0, 10) == []
+    # w1 was killed while it held the claim; the process started in its place takes the same name
+    # and gets the claim at once, not when the 30 s lease ends
+    restarted = SqlRepository(db_url)
+    assert [d.kind for d in restarted.due_deadlines(12.0, "w1", 30.0, 10)] == [AI_TURN]
+    assert restarted.due_deadlines(13.0, "w1", 30.0, 10) == []  # and only once
+    # the older way (the core releases a reused name's claims when it starts) still works
+    assert repo.release_deadlines("w1", now=14.0) == 1
+    assert repo.next_due() == 14.0
+    assert [d.kind for d in repo.due_deadlines(14.0, "w1", 30.0, 10)] == [AI_TURN]
 
 
 def test_rows_marked_superseded_are_never_sent(db_url):
