@@ -23,7 +23,14 @@ def _core(args: argparse.Namespace, default_db: str | None = None) -> BotCore:
 
     db = getattr(args, "db", None) or default_db
     repo = SqlRepository(db)
-    return new_core(repo, seed=getattr(args, "seed", None))
+    # how long a person may keep the table waiting: a reminder after CHATBOT_REMIND_AFTER seconds
+    # (default 600), the bot's move for them after CHATBOT_ACT_AFTER (default 1800)
+    timers = {
+        name: float(os.environ[var])
+        for var, name in (("CHATBOT_REMIND_AFTER", "remind_after"), ("CHATBOT_ACT_AFTER", "act_after"))
+        if os.environ.get(var)
+    }
+    return new_core(repo, seed=getattr(args, "seed", None), **timers)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -230,6 +230,9 @@ class Runtime:
         template = getattr(self.transport, "link_template", None)
         if template and hasattr(self.core, "link_template"):
             self.core.link_template = template
+        limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
+        if limiter is not None and not limiter.off and not self.settings.serial:
+            limiter.shared = _StoreWindows(self)
         if self.settings.serial:
             await self.drain()
             return
@@ -502,7 +505,10 @@ class Runtime:
         finally:
             self._senders.pop(chat, None)
             self._pokes.pop(chat, None)
+            limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
             with contextlib.suppress(Exception):
+                if limiter is not None:
+                    await limiter.release(chat)  # the chat's window, for whoever sends it next
                 await self.book(self.store.outbox_release, chat, self.settings.worker)
             self._dirty.discard(chat)
             if not self._stopping:
@@ -609,7 +615,8 @@ class Runtime:
 
     async def _deliver(self, row: OutboxRow, ref: str | None, txn: str | None = None) -> str | None:
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
-        if limiter is not None and not getattr(self.transport, "limits_calls", False):
+        limited = limiter is not None and not getattr(self.transport, "limits_calls", False)
+        if limiter is not None and limited:
             await limiter.acquire(row.chat, _is_group(row.chat))
         async with self._slots:
             self._in_flight += 1
@@ -619,6 +626,8 @@ class Runtime:
                 return result
             finally:
                 self._in_flight -= 1
+                if limiter is not None and limited:
+                    limiter.done(row.chat)
 
     # ------------------------------------------------------------------------------------------
     # serial delivery (console, script)
@@ -663,6 +672,23 @@ class Runtime:
             for chat in chats:
                 self.store.outbox_release(chat, worker)
         return sorted(rows, key=lambda r: r.id)
+
+
+class _StoreWindows:
+    """The rate limiter's shared chat windows (:class:`~chatbot.runtime.limits.SharedWindows`) in the
+    store's key/value table, one row per chat: the wall times of its recent calls."""
+
+    NAMESPACE = "ratelimit"
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    async def load(self, chat_id: Any) -> list[float]:
+        value = await self.runtime.book(self.runtime.store.kv_get, self.NAMESPACE, str(chat_id))
+        return [float(t) for t in value] if isinstance(value, list) else []
+
+    async def save(self, chat_id: Any, times: list[float]) -> None:
+        await self.runtime.book(self.runtime.store.kv_set, self.NAMESPACE, str(chat_id), times)
 
 
 async def run_until_signal(

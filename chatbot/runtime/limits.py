@@ -3,6 +3,17 @@
 Telegram allows about 30 messages a second per bot and 20 messages a minute in one group (edits
 count too); a bot that goes over gets 429 answers and, when it keeps on, longer bans. Waiting here
 first keeps the 429s rare; the runtime still retries the ones that come (``RetryLater``).
+
+A call counts from the moment it is let through until its answer came back (:meth:`RateLimiter.done`
+moves its time to then), so a slow request cannot make the platform see more calls in a window than
+the limiter let through.
+
+Several workers: the bot-wide limit is split (``TELEGRAM_WORKERS``); a chat's window is shared
+through the database (:class:`SharedWindows`, set by the runtime). A chat is sent by one worker at a
+time (the chat claim), and that worker writes the chat's window to the database before every call
+and when it lets the claim go; the next worker to claim the chat (after a hand-over, a restart, a
+kill -9) reads it first. So the group limit holds across all workers, at the cost of one small write
+per group call.
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,64 +40,119 @@ class Limits:
 OFF = Limits(overall=None, per_group=None, per_private=None)
 
 
+def _window(text: str) -> tuple[int, float] | None:
+    if text in _OFF_WORDS:
+        return None
+    count, slash, seconds = text.partition("/")
+    if not slash:
+        raise ValueError(f"a rate limit is count/seconds, not {text!r}")
+    window = (int(count), float(seconds))
+    if window[0] < 1 or window[1] <= 0:
+        raise ValueError(f"a rate limit is count/seconds, not {text!r}")
+    return window
+
+
+_OFF_WORDS = {"off", "0", "no", "false", "none"}
+_NAMES = {"overall": "overall", "bot": "overall", "group": "per_group", "private": "per_private"}
+
+
 def telegram_limits(setting: str | None = None, workers: int | None = None) -> Limits:
     """``TELEGRAM_RATE_LIMITS``: ``off`` for a test or local Bot API server, ``default`` (or unset)
-    for Telegram's own limits. With ``TELEGRAM_WORKERS=N`` processes sharing one bot, each takes 1/N
-    of the bot-wide 30 messages a second (a group's queue is sent by one worker at a time, so the
-    group limit stays per process)."""
+    for Telegram's own limits, or windows of your own, e.g. ``overall=30/1,group=20/6`` (count/seconds;
+    a test that cannot wait minutes scales the group window down). With ``TELEGRAM_WORKERS=N``
+    processes sharing one bot, each takes 1/N of the bot-wide window; a chat's window is shared
+    through the database (see the module docstring)."""
     value = (
         (setting if setting is not None else os.environ.get("TELEGRAM_RATE_LIMITS", "default"))
         .strip()
         .lower()
     )
-    if value in {"off", "0", "no", "false", "none"}:
+    if value in _OFF_WORDS:
         return OFF
-    if value not in {"", "default", "on", "1", "yes", "true"}:
+    if "=" in value:
+        windows: dict[str, tuple[int, float] | None] = {}
+        try:
+            for part in value.split(","):
+                name, _, window = part.partition("=")
+                windows[_NAMES[name.strip()]] = _window(window.strip())
+        except (KeyError, ValueError):
+            raise ValueError(
+                f"TELEGRAM_RATE_LIMITS must be off, default or e.g. overall=30/1,group=20/60, not {value!r}"
+            ) from None
+        limits = Limits(**windows)  # type: ignore[arg-type]
+    elif value in {"", "default", "on", "1", "yes", "true"}:
+        limits = Limits()
+    else:
         raise ValueError(f"TELEGRAM_RATE_LIMITS must be off or default, not {value!r}")
     n = workers if workers is not None else int(os.environ.get("TELEGRAM_WORKERS") or 1)
-    if n <= 1:
-        return Limits()
-    return Limits(overall=(max(1, 30 // n), 1.0))
+    if n > 1 and limits.overall is not None:
+        count, period = limits.overall
+        limits = Limits(
+            overall=(max(1, count // n), period), per_group=limits.per_group, per_private=limits.per_private
+        )
+    return limits
+
+
+class SharedWindows(Protocol):
+    """Where the workers keep each chat's recent call times (the runtime's store)."""
+
+    async def load(self, chat_id: Hashable) -> list[float]: ...
+
+    async def save(self, chat_id: Hashable, times: list[float]) -> None: ...
 
 
 class RateLimiter:
-    """Waits until a call fits every window that applies, then records it."""
+    """Waits until a call fits every window that applies, then records it.
+
+    ``clock`` must be wall time (``time.time``) when the windows are shared between processes."""
 
     def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits or Limits()
         self._clock = clock
-        self._overall: deque[float] = deque()
-        self._chats: dict[Hashable, deque[float]] = {}
+        # each call is one cell [time], in the bot-wide log and in its chat's log alike
+        self._overall: deque[list[float]] = deque()
+        self._chats: dict[Hashable, deque[list[float]]] = {}
+        #: the cells of each chat's calls not yet answered, oldest first, until :meth:`done`
+        self._open: dict[Hashable, deque[list[float]]] = {}
+        #: set by the runtime: chat windows shared with the other workers
+        self.shared: SharedWindows | None = None
+        self._loaded: set[Hashable] = set()
 
     @property
     def off(self) -> bool:
         return self.limits == OFF
 
     @staticmethod
-    def _wait(log: deque[float], window: tuple[int, float] | None, now: float) -> float:
-        if window is None:
+    def _wait(log: deque[list[float]] | None, window: tuple[int, float] | None, now: float) -> float:
+        if window is None or not log:
             return 0.0
         count, period = window
-        while log and log[0] <= now - period:
-            log.popleft()
+        if any(cell[0] <= now - period for cell in log):
+            kept = [cell for cell in log if cell[0] > now - period]
+            log.clear()
+            log.extend(kept)
         if len(log) < count:
             return 0.0
-        return log[0] + period - now
+        times = sorted(cell[0] for cell in log)
+        return times[len(times) - count] + period - now
 
     def delay(self, chat_id: Hashable, group: bool) -> float:
         """Seconds until a call to ``chat_id`` would fit (0 when it fits now); records nothing."""
         now = self._clock()
         chat_window = self.limits.per_group if group else self.limits.per_private
-        chat_log = self._chats.get(chat_id)
         return max(
             self._wait(self._overall, self.limits.overall, now),
-            self._wait(chat_log, chat_window, now) if chat_log is not None else 0.0,
+            self._wait(self._chats.get(chat_id), chat_window, now),
         )
 
     async def acquire(self, chat_id: Hashable, group: bool) -> float:
-        """Wait for a slot for one call to ``chat_id``; returns the seconds waited."""
+        """Wait for a slot for one call to ``chat_id``; returns the seconds waited. Call
+        :meth:`done` when the call has been answered."""
         waited = 0.0
         chat_window = self.limits.per_group if group else self.limits.per_private
+        shared = self.shared if chat_window is not None else None
+        if shared is not None and chat_id not in self._loaded:
+            await self._load(shared, chat_id)
         while True:
             now = self._clock()
             chat_log = self._chats.setdefault(chat_id, deque())
@@ -93,12 +160,46 @@ class RateLimiter:
                 self._wait(self._overall, self.limits.overall, now), self._wait(chat_log, chat_window, now)
             )
             if wait <= 0:
+                cell = [now]
                 if self.limits.overall is not None:
-                    self._overall.append(now)
+                    self._overall.append(cell)
                 if chat_window is not None:
-                    chat_log.append(now)
+                    chat_log.append(cell)
+                    if shared is not None:  # written before the call: a successor counts it
+                        await shared.save(chat_id, [c[0] for c in chat_log])
                 elif not chat_log:
                     del self._chats[chat_id]  # nothing to remember for an unlimited chat
+                self._open.setdefault(chat_id, deque()).append(cell)
                 return waited
             waited += wait
             await asyncio.sleep(wait)
+
+    def done(self, chat_id: Hashable) -> None:
+        """The oldest unanswered call to ``chat_id`` was answered: it counts from now on."""
+        cells = self._open.get(chat_id)
+        if not cells:
+            return
+        cell = cells.popleft()
+        if not cells:
+            del self._open[chat_id]
+        cell[0] = max(cell[0], self._clock())
+
+    async def _load(self, shared: SharedWindows, chat_id: Hashable) -> None:
+        times = await shared.load(chat_id)
+        log = self._chats.setdefault(chat_id, deque())
+        known = {cell[0] for cell in log}
+        merged = [*log, *([t] for t in times if t not in known)]
+        merged.sort(key=lambda cell: cell[0])
+        log.clear()
+        log.extend(merged)
+        self._loaded.add(chat_id)
+
+    async def release(self, chat_id: Hashable) -> None:
+        """This worker stops sending ``chat_id`` (its claim ends): the chat's window, with the answer
+        times of its calls, goes to the database for whoever sends it next."""
+        if chat_id not in self._loaded:
+            return
+        self._loaded.discard(chat_id)
+        log = self._chats.get(chat_id)
+        if self.shared is not None and log:
+            await self.shared.save(chat_id, [c[0] for c in log])

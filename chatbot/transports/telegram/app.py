@@ -27,6 +27,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -145,7 +146,8 @@ class TelegramTransport:
         settings: Settings | None = None,
     ) -> None:
         self.username: str | None = None
-        self.limiter = RateLimiter(limits if limits is not None else telegram_limits())
+        # wall time: a chat's window is shared with the other workers through the database
+        self.limiter = RateLimiter(limits if limits is not None else telegram_limits(), clock=time.time)
         self.sender = Sender(self.limiter, bury_after=bury_after)
         self.sender.save_prompt = self._save_prompt
         self.sender.load_prompt = self._load_prompt

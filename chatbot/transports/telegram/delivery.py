@@ -255,6 +255,8 @@ class Sender:
                 if attempt > NETWORK_RETRIES:
                     raise RetryLater(2.0) from exc
                 await asyncio.sleep(0.3 * 2**attempt)
+            finally:
+                self.limiter.done(chat_key)  # the call counts from its answer on
 
     @staticmethod
     def _on(chat_id: int) -> tuple[str, bool]:

@@ -1,0 +1,73 @@
+"""The rate limiter's windows: calls count until they are answered, a chat's window is shared by
+the workers (through the database), and the setting can scale the windows for a test."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
+
+
+class Windows:
+    """The shared windows as the database holds them (one value per chat)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[float]] = {}
+        self.saves = 0
+
+    async def load(self, chat_id):
+        return list(self.rows.get(str(chat_id), []))
+
+    async def save(self, chat_id, times):
+        self.saves += 1
+        self.rows[str(chat_id)] = list(times)
+
+
+def test_a_groups_window_goes_with_its_claim_to_the_next_worker():
+    async def body():
+        windows = Windows()
+        limits = Limits(overall=None, per_group=(3, 0.5), per_private=None)
+        first, second = RateLimiter(limits, clock=time.time), RateLimiter(limits, clock=time.time)
+        first.shared = second.shared = windows
+        start = time.time()
+        for _ in range(3):
+            await first.acquire("g", True)
+            first.done("g")
+        # the window is in the store before the call is made, not only when the claim ends
+        assert len(windows.rows["g"]) == 3
+        # the first worker dies (no release); the next one to claim the chat must wait for the window
+        await second.acquire("g", True)
+        assert time.time() - start >= 0.5
+        second.done("g")
+        await second.release("g")
+        assert len(windows.rows["g"]) == 1 and windows.rows["g"][0] >= start + 0.5  # the old ones expired
+
+    asyncio.run(asyncio.wait_for(body(), 5))
+
+
+def test_a_call_counts_from_its_answer():
+    async def body():
+        limiter = RateLimiter(Limits(overall=(1, 0.3), per_group=None, per_private=None))
+        await limiter.acquire(1, False)
+        await asyncio.sleep(0.2)  # the request takes 0.2 s
+        limiter.done(1)
+        answered = time.monotonic()
+        await limiter.acquire(2, False)
+        assert time.monotonic() - answered >= 0.29  # not 0.1 s after: the platform saw it late
+
+    asyncio.run(asyncio.wait_for(body(), 5))
+
+
+def test_scaled_and_split_windows():
+    assert telegram_limits("default") == Limits()
+    assert telegram_limits("default", workers=3).overall == (10, 1.0)
+    assert telegram_limits("overall=30/1,group=20/6", workers=3) == Limits(
+        overall=(10, 1.0), per_group=(20, 6.0), per_private=None
+    )
+    assert telegram_limits("group=off").per_group is None
+    for bad in ("group=20", "groups=20/60", "group=0/60", "sometimes"):
+        with pytest.raises(ValueError):
+            telegram_limits(bad)
