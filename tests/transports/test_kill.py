@@ -257,7 +257,7 @@ class Table:
             try:
                 # the player may see (and press) the prompt first: whoever sees it first counts
                 await self.server.wait_for(
-                    lambda: self.live_prompt() or self.live_seen >= started or self._over(),
+                    lambda started=started: self.live_prompt() or self.live_seen >= started or self._over(),
                     30,
                     "a live prompt after the restart",
                 )
