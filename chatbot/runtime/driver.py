@@ -683,12 +683,16 @@ class _StoreWindows:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
 
-    async def load(self, chat_id: Any) -> list[float]:
+    async def load(self, chat_id: Any) -> list[list[float]]:
         value = await self.runtime.book(self.runtime.store.kv_get, self.NAMESPACE, str(chat_id))
-        return [float(t) for t in value] if isinstance(value, list) else []
+        calls = []
+        for item in value if isinstance(value, list) else []:
+            if isinstance(item, list) and len(item) == 2:
+                calls.append([float(item[0]), float(item[1])])
+        return calls
 
-    async def save(self, chat_id: Any, times: list[float]) -> None:
-        await self.runtime.book(self.runtime.store.kv_set, self.NAMESPACE, str(chat_id), times)
+    async def save(self, chat_id: Any, calls: list[list[float]]) -> None:
+        await self.runtime.book(self.runtime.store.kv_set, self.NAMESPACE, str(chat_id), calls)
 
 
 async def run_until_signal(

@@ -52,6 +52,10 @@ def _window(text: str) -> tuple[int, float] | None:
     return window
 
 
+#: seconds between looks while a full window waits for a call's answer
+OPEN_POLL = 0.01
+#: seconds after which a call never reported answered counts as answered (longer than any request)
+OPEN_FOR = 60.0
 _OFF_WORDS = {"off", "0", "no", "false", "none"}
 _NAMES = {"overall": "overall", "bot": "overall", "group": "per_group", "private": "per_private"}
 
@@ -96,9 +100,11 @@ def telegram_limits(setting: str | None = None, workers: int | None = None) -> L
 class SharedWindows(Protocol):
     """Where the workers keep each chat's recent call times (the runtime's store)."""
 
-    async def load(self, chat_id: Hashable) -> list[float]: ...
+    async def load(self, chat_id: Hashable) -> list[list[float]]:
+        """The chat's recent calls as saved: ``[time, open]`` pairs (open: not answered when saved)."""
+        ...
 
-    async def save(self, chat_id: Hashable, times: list[float]) -> None: ...
+    async def save(self, chat_id: Hashable, calls: list[list[float]]) -> None: ...
 
 
 class RateLimiter:
@@ -109,7 +115,8 @@ class RateLimiter:
     def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits or Limits()
         self._clock = clock
-        # each call is one cell [time], in the bot-wide log and in its chat's log alike
+        # each call is one cell [time, open], in the bot-wide log and in its chat's log alike; an open
+        # call (not answered yet) counts as made now: it reaches the platform at some unknown time
         self._overall: deque[list[float]] = deque()
         self._chats: dict[Hashable, deque[list[float]]] = {}
         #: the cells of each chat's calls not yet answered, oldest first, until :meth:`done`
@@ -127,14 +134,19 @@ class RateLimiter:
         if window is None or not log:
             return 0.0
         count, period = window
-        if any(cell[0] <= now - period for cell in log):
-            kept = [cell for cell in log if cell[0] > now - period]
+        for cell in log:
+            if cell[1] and cell[0] < now - OPEN_FOR:  # never answered (done() not called): it is over
+                cell[0] += OPEN_FOR
+                cell[1] = 0.0
+        if any(cell[0] <= now - period and not cell[1] for cell in log):
+            kept = [cell for cell in log if cell[0] > now - period or cell[1]]
             log.clear()
             log.extend(kept)
         if len(log) < count:
             return 0.0
-        times = sorted(cell[0] for cell in log)
-        return times[len(times) - count] + period - now
+        times = sorted(now if cell[1] else cell[0] for cell in log)
+        # an open call blocks until it is answered, and a window longer: look again soon
+        return max(times[len(times) - count] + period - now, OPEN_POLL)
 
     def delay(self, chat_id: Hashable, group: bool) -> float:
         """Seconds until a call to ``chat_id`` would fit (0 when it fits now); records nothing."""
@@ -160,13 +172,13 @@ class RateLimiter:
                 self._wait(self._overall, self.limits.overall, now), self._wait(chat_log, chat_window, now)
             )
             if wait <= 0:
-                cell = [now]
+                cell = [now, 1.0]
                 if self.limits.overall is not None:
                     self._overall.append(cell)
                 if chat_window is not None:
                     chat_log.append(cell)
                     if shared is not None:  # written before the call: a successor counts it
-                        await shared.save(chat_id, [c[0] for c in chat_log])
+                        await shared.save(chat_id, [list(c) for c in chat_log])
                 elif not chat_log:
                     del self._chats[chat_id]  # nothing to remember for an unlimited chat
                 self._open.setdefault(chat_id, deque()).append(cell)
@@ -183,12 +195,16 @@ class RateLimiter:
         if not cells:
             del self._open[chat_id]
         cell[0] = max(cell[0], self._clock())
+        cell[1] = 0.0
 
     async def _load(self, shared: SharedWindows, chat_id: Hashable) -> None:
-        times = await shared.load(chat_id)
+        """The chat's window as the worker before left it. A call it left open (it died waiting for
+        the answer) reached the platform before now, if at all: it counts as made now."""
+        now = self._clock()
+        loaded = [[now, 0.0] if cell[1] else [cell[0], 0.0] for cell in await shared.load(chat_id)]
         log = self._chats.setdefault(chat_id, deque())
         known = {cell[0] for cell in log}
-        merged = [*log, *([t] for t in times if t not in known)]
+        merged = [*log, *(cell for cell in loaded if cell[0] not in known)]
         merged.sort(key=lambda cell: cell[0])
         log.clear()
         log.extend(merged)
@@ -202,4 +218,4 @@ class RateLimiter:
         self._loaded.discard(chat_id)
         log = self._chats.get(chat_id)
         if self.shared is not None and log:
-            await self.shared.save(chat_id, [c[0] for c in log])
+            await self.shared.save(chat_id, [list(c) for c in log])

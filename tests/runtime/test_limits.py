@@ -15,15 +15,15 @@ class Windows:
     """The shared windows as the database holds them (one value per chat)."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[float]] = {}
+        self.rows: dict[str, list[list[float]]] = {}
         self.saves = 0
 
     async def load(self, chat_id):
         return list(self.rows.get(str(chat_id), []))
 
-    async def save(self, chat_id, times):
+    async def save(self, chat_id, calls):
         self.saves += 1
-        self.rows[str(chat_id)] = list(times)
+        self.rows[str(chat_id)] = [list(c) for c in calls]
 
 
 def test_a_groups_window_goes_with_its_claim_to_the_next_worker():
@@ -43,7 +43,23 @@ def test_a_groups_window_goes_with_its_claim_to_the_next_worker():
         assert time.time() - start >= 0.5
         second.done("g")
         await second.release("g")
-        assert len(windows.rows["g"]) == 1 and windows.rows["g"][0] >= start + 0.5  # the old ones expired
+        assert len(windows.rows["g"]) == 1 and windows.rows["g"][0][0] >= start + 0.5  # the old ones expired
+
+    asyncio.run(asyncio.wait_for(body(), 5))
+
+
+def test_a_call_left_open_by_a_dead_worker_counts_as_made_when_the_next_one_claims():
+    async def body():
+        windows = Windows()
+        limits = Limits(overall=None, per_group=(1, 0.3), per_private=None)
+        first, second = RateLimiter(limits, clock=time.time), RateLimiter(limits, clock=time.time)
+        first.shared = second.shared = windows
+        await first.acquire("g", True)  # ...and the worker is killed before the answer comes
+        assert windows.rows["g"][0][1] == 1.0
+        await asyncio.sleep(0.4)  # a window after the call was let through, but it may have just arrived
+        claimed = time.time()
+        await second.acquire("g", True)
+        assert time.time() - claimed >= 0.29
 
     asyncio.run(asyncio.wait_for(body(), 5))
 
