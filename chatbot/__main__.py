@@ -11,7 +11,7 @@ import argparse
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chatbot.core.service import BotCore
@@ -25,7 +25,7 @@ def _core(args: argparse.Namespace, default_db: str | None = None) -> BotCore:
     repo = SqlRepository(db)
     # how long a person may keep the table waiting: a reminder after CHATBOT_REMIND_AFTER seconds
     # (default 600), the bot's move for them after CHATBOT_ACT_AFTER (default 1800)
-    timers = {
+    timers: dict[str, Any] = {
         name: float(os.environ[var])
         for var, name in (("CHATBOT_REMIND_AFTER", "remind_after"), ("CHATBOT_ACT_AFTER", "act_after"))
         if os.environ.get(var)

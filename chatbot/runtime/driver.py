@@ -177,6 +177,11 @@ class Runtime:
         #: per claimed chat: set when new rows may be there (a lingering sender wakes up)
         self._pokes: dict[str, asyncio.Event] = {}
         self._lingering: set[str] = set()
+        #: per claimed chat: until when (monotonic) this worker surely still holds the claim; the
+        #: heartbeat renews it while the chat is being sent, a sender stops when it runs out
+        self._held_until: dict[str, float] = {}
+        #: claimed chats whose claim another worker has taken (the renewal did not find it ours)
+        self._lost: set[str] = set()
         #: chats whose rows wait for a RetryLater time (monotonic), for idle()
         self._deferred: dict[str, float] = {}
         self._claim_wake = asyncio.Event()
@@ -239,6 +244,7 @@ class Runtime:
         self._tasks = [
             asyncio.create_task(self._claim_loop(), name=f"{self.platform}-claims"),
             asyncio.create_task(self._deadline_loop(), name=f"{self.platform}-deadlines"),
+            asyncio.create_task(self._renew_loop(), name=f"{self.platform}-renewals"),
         ]
         self.wake()
 
@@ -449,6 +455,7 @@ class Runtime:
         room = self.settings.max_chats - len(self._senders)
         if room <= 0:
             return
+        asked = time.monotonic()
         chats = await self.book(
             self.store.outbox_claim,
             self.platform,
@@ -458,6 +465,8 @@ class Runtime:
             room,
         )
         for chat in chats:
+            self._held_until[chat] = asked + self._sure_for()
+            self._lost.discard(chat)
             if chat in self._senders:
                 self._dirty.add(chat)
                 self._lingering.discard(chat)
@@ -472,7 +481,7 @@ class Runtime:
         self._deferred.pop(chat, None)
         poke = self._pokes[chat]
         try:
-            while not self._stopping:
+            while not self._stopping and self._holds(chat):
                 self._dirty.discard(chat)
                 poke.clear()  # before reading: a poke while reading makes the wait below return
                 rows = await self.book(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
@@ -503,13 +512,21 @@ class Runtime:
             await asyncio.sleep(self.settings.storage_retry)
             self._dirty.add(chat)
         finally:
-            self._senders.pop(chat, None)
-            self._pokes.pop(chat, None)
+            lost = chat in self._lost
             limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
+            # release first, and only then stop being this chat's sender: a claim round meanwhile
+            # finds the sender still here (and only pokes it). Were the sender gone first, the round
+            # could claim the chat again for a new sender, whose claim this release would then
+            # delete: another worker would claim the chat and both would send it at once.
             with contextlib.suppress(Exception):
                 if limiter is not None:
-                    await limiter.release(chat)  # the chat's window, for whoever sends it next
+                    # the chat's window, for whoever sends it next (not over the new holder's)
+                    await limiter.release(chat, save=not lost)
                 await self.book(self.store.outbox_release, chat, self.settings.worker)
+            self._senders.pop(chat, None)
+            self._pokes.pop(chat, None)
+            self._held_until.pop(chat, None)
+            self._lost.discard(chat)
             self._dirty.discard(chat)
             if not self._stopping:
                 # this chat may have new rows, and other chats may have waited for a free claim
@@ -547,6 +564,9 @@ class Runtime:
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         while queue:
             if self._stopping:
+                return False
+            if not self._holds(chat):
+                log.warning("%s: the claim ran out or was taken over; another worker sends it", chat)
                 return False
             row = self._next(chat, queue, refs, limiter)
             queue.remove(row)
@@ -593,6 +613,47 @@ class Runtime:
             if key is not None:
                 refs[key] = ref
         return True
+
+    def _sure_for(self) -> float:
+        """Seconds a claim surely holds after it was asked for or renewed: the lease less a margin
+        for the clocks of the workers and for the time the answer took."""
+        return self.settings.lease * 0.75
+
+    def _holds(self, chat: str) -> bool:
+        return chat not in self._lost and time.monotonic() < self._held_until.get(chat, float("inf"))
+
+    async def _renew_loop(self) -> None:
+        """The heartbeat of this worker's chat claims: while a chat is being sent (a long queue, a
+        rate limit's wait) its claim is renewed, so it never runs out under a live sender and
+        another worker never sends the same chat at the same time."""
+        renew = getattr(self.store, "outbox_renew", None)
+        if renew is None:
+            return
+        every = self.settings.lease / 4
+        while not self._stopping:
+            await asyncio.sleep(every)
+            chats = list(self._senders)
+            if not chats:
+                continue
+            asked = time.monotonic()
+            try:
+                held = set(
+                    await self.book(renew, chats, self.settings.worker, self.clock(), self.settings.lease)
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away: the senders stop when their claims run out
+                self._storage_error("claim renewal", exc)
+                continue
+            for chat in chats:
+                if chat in held:
+                    if chat in self._senders:
+                        self._held_until[chat] = asked + self._sure_for()
+                elif chat in self._senders:
+                    self._lost.add(chat)
+                    poke = self._pokes.get(chat)
+                    if poke is not None:
+                        poke.set()
 
     def _later(self, rows: Sequence[OutboxRow], not_before: float) -> None:
         for row in rows:

@@ -83,7 +83,7 @@ def telegram_limits(setting: str | None = None, workers: int | None = None) -> L
             raise ValueError(
                 f"TELEGRAM_RATE_LIMITS must be off, default or e.g. overall=30/1,group=20/60, not {value!r}"
             ) from None
-        limits = Limits(**windows)  # type: ignore[arg-type]
+        limits = Limits(**windows)
     elif value in {"", "default", "on", "1", "yes", "true"}:
         limits = Limits()
     else:
@@ -210,12 +210,13 @@ class RateLimiter:
         log.extend(merged)
         self._loaded.add(chat_id)
 
-    async def release(self, chat_id: Hashable) -> None:
+    async def release(self, chat_id: Hashable, save: bool = True) -> None:
         """This worker stops sending ``chat_id`` (its claim ends): the chat's window, with the answer
-        times of its calls, goes to the database for whoever sends it next."""
+        times of its calls, goes to the database for whoever sends it next (``save`` False: another
+        worker has the chat already and keeps its window itself)."""
         if chat_id not in self._loaded:
             return
         self._loaded.discard(chat_id)
         log = self._chats.get(chat_id)
-        if self.shared is not None and log:
+        if save and self.shared is not None and log:
             await self.shared.save(chat_id, [list(c) for c in log])

@@ -783,6 +783,18 @@ class SqlRepository:
             )
             self._done(s)
 
+    def outbox_renew(self, chats: Sequence[str], worker: str, now: float, lease: float) -> list[str]:
+        """Extend this worker's claims of ``chats`` to ``now + lease``; the chats still claimed by it
+        (a claim that ran out and was taken by another worker is not renewed, and is not listed)."""
+        if not chats:
+            return []
+        with self._session() as s:
+            mine = (col(ChatClaim.chat).in_(list(chats)), col(ChatClaim.worker) == worker)
+            s.exec(update(ChatClaim).where(*mine).values(until=now + lease))
+            held = list(s.exec(select(ChatClaim.chat).where(*mine)).all())
+            self._done(s)
+            return held
+
     def outbox_release(self, chat: str, worker: str) -> None:
         self._refs.pop(chat, None)  # another worker may send this chat next: read its refs afresh
         with self._session() as s:

@@ -118,6 +118,14 @@ class MemoryStore:
             row.attempts += 1
             row.not_before = not_before
 
+    def outbox_renew(self, chats, worker: str, now: float, lease: float) -> list[str]:
+        self._check()
+        with self.lock:
+            held = [c for c in chats if self.claims.get(c, ("", 0))[0] == worker]
+            for chat in held:
+                self.claims[chat] = (worker, now + lease)
+            return held
+
     def outbox_release(self, chat: str, worker: str) -> None:
         self._check()
         with self.lock:

@@ -132,6 +132,8 @@ class FakeTelegram:
         #: set by setWebhook: updates are then POSTed to the bot; the HTTP status of each delivery
         self.webhook: dict[str, Any] = {}
         self.webhook_statuses: list[int] = []
+        #: when set, every update is handed to it instead (a test spreads updates over N workers)
+        self.router: Callable[[dict[str, Any]], Any] | None = None
 
     # ------------------------------------------------------------------------------------------
     # server
@@ -567,6 +569,9 @@ class FakeTelegram:
     async def _push(self, update: dict[str, Any]) -> int:
         self.sent_updates[update["update_id"]] = update
         self.injected_at[update["update_id"]] = time.monotonic()
+        if self.router is not None:
+            await self.router(update)
+            return update["update_id"]
         if self.webhook.get("url"):
             import aiohttp
 
