@@ -321,9 +321,10 @@ class Runtime:
             log.info("duplicate update %s ignored", key)
             return []
         self.stats.updates += 1
-        outs = await self.call(self._handle_and_take, msg, take)
+        outs, taken = await self.call(self._handle_and_take, msg, take)
         if getattr(outs, "committed", True) is False:
-            await self._send_uncommitted(outs)
+            # (the answer the transport shows by itself, a toast, is not sent as a message too)
+            await self._send_uncommitted([o for o in outs if o is not taken])
             return outs
         if self.settings.serial:
             await self.drain()
@@ -359,13 +360,14 @@ class Runtime:
         except StorageUnavailable:
             return False  # the core answers with its apology
 
-    def _handle_and_take(self, msg: Any, take: Callable[[list[Any]], Any] | None) -> list[Any]:
+    def _handle_and_take(self, msg: Any, take: Callable[[list[Any]], Any] | None) -> tuple[list[Any], Any]:
         outs: list[Any] = self.core.handle(msg)
+        chosen = None
         if take is not None and outs:
             chosen = take(outs)
-            if chosen is not None:
+            if chosen is not None and getattr(outs, "committed", True) is not False:
                 self._consume(chosen)
-        return outs
+        return outs, chosen
 
     def _consume(self, out: Any) -> None:
         """Mark the newest pending row equal to ``out`` done (the transport showed it itself)."""
