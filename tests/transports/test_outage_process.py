@@ -21,7 +21,7 @@ from tests.chatbot.test_outage import Cluster
 from tests.telegram.fake_api import FakeTelegram
 from tests.transports.test_kill import Bot
 
-pytestmark = [pytest.mark.telegram, pytest.mark.postgres]
+pytestmark = [pytest.mark.telegram, pytest.mark.postgres, pytest.mark.slow]
 
 GROUP = -400
 AADA, BOB = 51, 52  # Aada writes Finnish, Bob English
