@@ -149,10 +149,10 @@ class Router:
         if self.session is None:
             self.session = aiohttp.ClientSession()
         self.updates += 1
-        alive = [w for w in self.workers if w.alive] or self.workers
-        targets = [self.rng.choice(alive)]
-        if len(alive) > 1 and self.rng.random() < 0.2:
-            targets.append(self.rng.choice([w for w in alive if w is not targets[0]]))
+        # the balancer does not know a worker is down: what it sends there fails and is sent again
+        targets = [self.rng.choice(self.workers)]
+        if self.rng.random() < 0.2:
+            targets.append(self.rng.choice([w for w in self.workers if w is not targets[0]]))
             self.doubled += 1
         results = await asyncio.gather(*(self._post(w, update) for w in targets))
         while not any(results):
