@@ -90,6 +90,24 @@ def test_each_chat_has_one_sender_at_a_time_and_a_lease_ends(db_url):
     assert other.outbox_claim("t", "w2", now=200.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
 
 
+def test_a_sender_renews_its_claims_and_learns_which_it_lost(db_url):
+    repo = SqlRepository(db_url)
+    other = SqlRepository(db_url)
+    repo.outbox_add([_out("one", chat="g1"), _out("two", chat="g2")])
+    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
+    # still sending at 125: renewed, so w2 cannot take the chats when the first lease ends
+    assert sorted(repo.outbox_renew(["t:g:g1", "t:g:g2"], "w1", now=125.0, lease=30.0)) == [
+        "t:g:g1",
+        "t:g:g2",
+    ]
+    assert other.outbox_claim("t", "w2", now=140.0, lease=30.0, limit=10) == []
+    # w1 stalled past its lease and w2 took g2: w1's renewal tells it so, and does not take g2 back
+    assert other.outbox_claim("t", "w2", now=160.0, lease=30.0, limit=1) == ["t:g:g2"]
+    assert repo.outbox_renew(["t:g:g1", "t:g:g2"], "w1", now=161.0, lease=30.0) == ["t:g:g1"]
+    assert other.outbox_claim("t", "w2", now=170.0, lease=30.0, limit=10) == ["t:g:g2"]
+    assert repo.outbox_renew([], "w1", now=171.0, lease=30.0) == []
+
+
 def test_deadlines_are_claimed_once_and_a_dead_workers_claim_expires(db_url):
     repo = SqlRepository(db_url)
     other = SqlRepository(db_url)
