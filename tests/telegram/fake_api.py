@@ -48,6 +48,11 @@ STRING_PARAMS = {
 }
 
 
+def utf16_len(text: str) -> int:
+    """A length as Telegram counts it: in UTF-16 code units (an emoji outside the BMP is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 class ApiError(Exception):
     def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
         super().__init__(description)
@@ -448,7 +453,7 @@ class FakeTelegram:
         text = params.get("text")
         if not text or not str(text).strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        if len(str(text)) > 4096:
+        if utf16_len(str(text)) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
         reply = (params.get("reply_parameters") or {}).get("message_id")
         msg = self._store(
@@ -471,7 +476,7 @@ class FakeTelegram:
         if not (isinstance(photo, tuple) and photo[0] == "file"):
             raise ApiError(400, "Bad Request: there is no photo in the request")
         caption = params.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and utf16_len(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
         msg = self._store(
             Msg(
@@ -518,6 +523,8 @@ class FakeTelegram:
         text = params.get("text")
         if not text:
             raise ApiError(400, "Bad Request: message text is empty")
+        if utf16_len(str(text)) > 4096:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         return self._apply_edit(msg, text=str(text), markup=self._markup(params))
 
     def m_editmessagereplymarkup(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -528,7 +535,10 @@ class FakeTelegram:
         msg = self._existing(params)
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
-        return self._apply_edit(msg, caption=str(params.get("caption") or ""), markup=self._markup(params))
+        caption = str(params.get("caption") or "")
+        if utf16_len(caption) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return self._apply_edit(msg, caption=caption, markup=self._markup(params))
 
     def m_editmessagemedia(self, params: dict[str, Any]) -> dict[str, Any]:
         msg = self._existing(params)
@@ -539,9 +549,10 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: there is no media in the request")
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
-        return self._apply_edit(
-            msg, caption=media.get("caption") or "", photo=photo[1], markup=self._markup(params)
-        )
+        caption = str(media.get("caption") or "")
+        if utf16_len(caption) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return self._apply_edit(msg, caption=caption, photo=photo[1], markup=self._markup(params))
 
     def m_deletemessage(self, params: dict[str, Any]) -> bool:
         msg = self._existing(params, verb="delete")
@@ -554,6 +565,8 @@ class FakeTelegram:
             raise ApiError(
                 400, "Bad Request: query is too old and response timeout expired or query ID is invalid"
             )
+        if utf16_len(str(params.get("text") or "")) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers.setdefault(qid, []).append(params)
         return True
 

@@ -11,7 +11,7 @@ import pytest
 from chatbot.core.types import Button, Outbound
 from chatbot.transports.telegram import Limits, RateLimiter
 from chatbot.transports.telegram.app import coalesce
-from chatbot.transports.telegram.delivery import parse_ref
+from chatbot.transports.telegram.delivery import parse_ref, split_text, utf16_len
 from tests.telegram.conftest import ANNA, BERTTA, CEDER, DAVID, EERO, GROUP, Harness, run
 from tests.telegram.fake_api import NOT_MODIFIED
 
@@ -526,6 +526,51 @@ def test_pictures_and_coalescing(tg):
             assert [len(m.text or "") for m in h.server.bot_messages(ANNA)[-2:]] == [4096, 904]
 
     run(body())
+
+
+def test_lengths_are_counted_as_telegram_counts_them(tg):
+    """Telegram counts texts and captions in UTF-16 code units: 🦫 is one character and two units.
+    The fake Bot API refuses what the real one refuses, so nothing here may be sent over a limit."""
+    png = b"\x89PNG\r\n\x1a\n" + b"3" * 100
+    beavers = "🦫" * 510 + "abcd"  # 514 characters, 1,024 units: exactly a caption
+    over = "🦫" * 511 + "abcd"  # 515 characters (under 1,024) but 1,026 units: too long for one
+    assert len(over) < 1024 and utf16_len(over) > 1024
+
+    async def body():
+        async with tg() as h:
+            tr = h.transport
+            tr.dispatch([Outbound("telegram", beavers, user_id=str(ANNA), image=png)])
+            await h.settle()
+            assert h.server.bot_messages(ANNA)[-1].caption == beavers
+            tr.dispatch([Outbound("telegram", over, user_id=str(ANNA), image=png)])
+            await h.settle()
+            sent = h.server.bot_messages(ANNA)
+            assert sent[-2].photo == png and not sent[-2].caption and sent[-1].text == over
+            # a text of 3,000 emoji (6,000 units) is split into chunks Telegram accepts, none cut
+            # through a character, and nothing is lost
+            long_text = "🃏" * 3000
+            tr.dispatch([Outbound("telegram", long_text, user_id=str(ANNA))])
+            await h.settle()
+            chunks = [m.text or "" for m in h.server.bot_messages(ANNA)[-2:]]
+            assert "".join(chunks) == long_text and [utf16_len(c) for c in chunks] == [4096, 1904]
+            # a keyed table that grows past one message is sent anew (split), not cut short
+            tr.dispatch([Outbound("telegram", "pöytä", chat_id=str(GROUP), key="table:9")])
+            await h.settle()
+            tr.dispatch([Outbound("telegram", "🦫" * 2100, chat_id=str(GROUP), key="table:9")])
+            await h.settle()
+            texts = [m.text or "" for m in h.server.bot_messages(GROUP)]
+            assert "".join(texts[-2:]) == "🦫" * 2100
+            # and not one request was refused on the way
+            assert [c[1] for c in h.server.calls if "_error" in c[2]] == []
+
+    run(body())
+
+
+def test_split_text_never_cuts_a_character():
+    for text in ["a" * 4095 + "🦫", "🦫" * 2049, "x\n" + "🦫" * 2048 + "\n" + "y" * 10]:
+        chunks = split_text(text)
+        assert all(utf16_len(c) <= 4096 for c in chunks)
+        assert "".join(chunks).replace("\n", "") == text.replace("\n", "")
 
 
 def test_coalesce_keeps_the_last_edit_per_key():

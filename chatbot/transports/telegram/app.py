@@ -54,7 +54,7 @@ from chatbot.core import i18n
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
-from chatbot.transports.telegram.delivery import Sender, retry_seconds
+from chatbot.transports.telegram.delivery import Sender, retry_seconds, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -358,7 +358,7 @@ class TelegramTransport:
             out.key is None
             and not out.buttons
             and out.image is None
-            and len(out.text) <= TOAST_LIMIT
+            and utf16_len(out.text) <= TOAST_LIMIT
             and (out.user_id == str(user_id) or out.chat_id == str(chat_id))
         )
 

@@ -102,21 +102,37 @@ def digest(data: str | bytes | None) -> str | None:
     return hashlib.sha1(data.encode() if isinstance(data, str) else data).hexdigest()
 
 
+def utf16_len(text: str) -> int:
+    """A length as Telegram counts it (texts, captions, pop-ups): in UTF-16 code units, so an emoji
+    outside the BMP (🃏, 🦫) counts two."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(line: str, limit: int) -> tuple[str, str]:
+    """The longest head of ``line`` within ``limit`` UTF-16 units (never half a character), and the rest."""
+    units = 0
+    for i, ch in enumerate(line):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return line[:i], line[i:]
+    return line, ""
+
+
 def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
-    """Split at line breaks into chunks Telegram accepts."""
-    if len(text) <= limit:
+    """Split at line breaks into chunks Telegram accepts (``limit`` in UTF-16 units)."""
+    if utf16_len(text) <= limit:
         return [text]
     chunks: list[str] = []
     current = ""
     for line in text.split("\n"):
-        while len(line) > limit:
+        while utf16_len(line) > limit:
             if current:
                 chunks.append(current)
                 current = ""
-            chunks.append(line[:limit])
-            line = line[limit:]
+            head, line = _cut(line, limit)
+            chunks.append(head)
         candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
+        if utf16_len(candidate) > limit:
             chunks.append(current)
             current = line
         else:
@@ -272,7 +288,7 @@ class Sender:
         message: Message
         image = out.image
         if image:
-            caption = out.text if len(out.text) <= CAPTION_LIMIT else None
+            caption = out.text if utf16_len(out.text) <= CAPTION_LIMIT else None
             message = await self._call(
                 key,
                 group,
@@ -366,7 +382,7 @@ class Sender:
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
-        if out.image and len(out.text) > CAPTION_LIMIT:
+        if out.image and utf16_len(out.text) > CAPTION_LIMIT:
             out = replace(out, image=None)  # one message per key: the text is the fallback
         wanted = {
             "text": digest(out.text),
@@ -378,7 +394,9 @@ class Sender:
             message_id = int(record["id"])
             buried = chat_id < 0 and self.latest.get(chat_id, 0) - message_id > self.bury_after
             same_kind = bool(record.get("photo")) == bool(out.image)
-            if not buried and same_kind:
+            # a text over one message cannot be edited into place: it goes out anew, split
+            fits = bool(out.image) or utf16_len(out.text) <= TEXT_LIMIT
+            if not buried and same_kind and fits:
                 if all(record.get(k) == v for k, v in wanted.items()):
                     self.stats["skipped"] += 1
                     return json.dumps({"id": message_id, **wanted})
@@ -428,7 +446,5 @@ class Sender:
             await self._call(
                 key,
                 group,
-                lambda: bot.edit_message_text(
-                    out.text[:TEXT_LIMIT], chat_id, message_id, reply_markup=markup
-                ),
+                lambda: bot.edit_message_text(out.text, chat_id, message_id, reply_markup=markup),
             )
