@@ -134,6 +134,28 @@ class BotCore(Timers, PrivateChats):
                 [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
             )
 
+    def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
+        """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its
+        room and matches move along in one transaction, and the table of its game is posted anew in
+        the new chat (the old messages cannot be edited from there). Telegram tells a move twice (in
+        the old chat and in the new one): the second notice finds nothing to move."""
+        try:
+            with self.repo.unit():
+                room = self.repo.move_room(platform, old_chat, new_chat)
+                match = self.repo.active_match(room.id) if room is not None else None
+                outs: list[Outbound] = []
+                if room is not None and match is not None:
+                    if match.status == LOBBY:
+                        outs = self._lobby_messages(match, room)
+                    else:
+                        outs = self._render_match(match, room, events=(), privates=False)
+                self.repo.outbox_add(outs)
+            log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
+            return Answer(outs)
+        except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
+            log.warning("storage unavailable while moving %s to %s: %s", old_chat, new_chat, exc)
+            return Answer()
+
     def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
         return (msg.platform, msg.update_key) if msg.update_key is not None else None
 

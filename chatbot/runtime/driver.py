@@ -322,6 +322,16 @@ class Runtime:
             self._wake_for(outs)
         return outs
 
+    async def perform(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """A core use case that is not a message (a chat moved, the bot removed from a group): run on
+        the core's thread like :meth:`handle`, and deliver what it committed."""
+        outs: list[Any] = await self.call(fn, *args)
+        if self.settings.serial:
+            await self.drain()
+        else:
+            self._wake_for(outs)
+        return outs
+
     def _wake_for(self, outs: Sequence[Any]) -> None:
         """New rows in these chats: poke their senders, or claim the chats nobody here sends."""
         self._due_wake.set()

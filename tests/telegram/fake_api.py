@@ -54,11 +54,14 @@ def utf16_len(text: str) -> int:
 
 
 class ApiError(Exception):
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: int, description: str, retry_after: int | None = None, migrate_to: int | None = None
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to = migrate_to
 
 
 NOT_MODIFIED = (
@@ -114,6 +117,8 @@ class FakeTelegram:
         self.users: dict[int, dict[str, Any]] = {}
         self.opened: set[int] = set()
         self.groups: dict[int, dict[str, Any]] = {}
+        #: old group id -> the supergroup it was upgraded to (:meth:`migrate`)
+        self.migrated: dict[int, int] = {}
         self.messages: dict[int, dict[int, Msg]] = {}
         self._next_message_id: dict[int, itertools.count[int]] = {}
         self._update_ids = itertools.count(1)
@@ -226,6 +231,8 @@ class FakeTelegram:
             body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
             if exc.retry_after is not None:
                 body["parameters"] = {"retry_after": exc.retry_after}
+            if exc.migrate_to is not None:
+                body["parameters"] = {"migrate_to_chat_id": exc.migrate_to}
             return web.json_response(body, status=exc.code)
         if name != "getupdates":
             self._record(name, params)
@@ -356,6 +363,12 @@ class FakeTelegram:
                 raise ApiError(400, "Bad Request: chat not found")
             if chat_id not in self.opened:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif chat_id in self.migrated:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to=self.migrated[chat_id],
+            )
         elif chat_id not in self.groups:
             raise ApiError(400, "Bad Request: chat not found")
         return chat_id
@@ -612,6 +625,31 @@ class FakeTelegram:
             data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
         await self._push({"update_id": next(self._update_ids), "message": data})
         return msg
+
+    async def migrate(self, old_chat: int, new_chat: int, by: int, notify: bool = True) -> None:
+        """An admin (``by``) upgrades group ``old_chat`` to the supergroup ``new_chat``, as Telegram does
+        when some settings change: the old chat refuses every call from now on (400 with
+        ``migrate_to_chat_id``), its messages stay behind, and two service messages arrive, one in
+        each chat (``notify=False``: the bot learns of it only from a refused call)."""
+        self.groups[new_chat] = {**self.groups[old_chat], "id": new_chat, "type": "supergroup"}
+        self.migrated[old_chat] = new_chat
+        if not notify:
+            return
+        base = {"date": int(time.time()), "from": self.users[by]}
+        old_msg = {
+            **base,
+            "message_id": self._new_message_id(old_chat),
+            "chat": self.groups[old_chat],
+            "migrate_to_chat_id": new_chat,
+        }
+        new_msg = {
+            **base,
+            "message_id": self._new_message_id(new_chat),
+            "chat": self.groups[new_chat],
+            "migrate_from_chat_id": old_chat,
+        }
+        await self._push({"update_id": next(self._update_ids), "message": old_msg})
+        await self._push({"update_id": next(self._update_ids), "message": new_msg})
 
     async def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> str:
         """User ``user_id`` presses a button with ``data`` on message ``message_id`` of ``chat_id``;

@@ -392,6 +392,74 @@ def test_restart_in_the_middle_of_a_match(tg):
     run(body())
 
 
+SUPERGROUP = -1001234567890
+
+
+async def press_until_over(h: Harness, mid: int, chat: int) -> None:
+    """Press the acting player's private buttons until the match is over (its result in ``chat``)."""
+    for _ in range(300):
+        match = h.core.repo.match(mid)
+        if match.status != "running":
+            return
+        found = await current_prompt(h, mid)
+        if found is None:
+            break
+        uid, msg = found
+        await h.press(uid, uid, msg, choose(msg.callback_data()))
+        await h.server.wait_for(
+            lambda v=match.version: h.core.repo.match(mid).version > v, 5, "a move in the supergroup"
+        )
+    await h.settle()
+    assert h.core.repo.match(mid).status == "finished"
+    assert any(FINAL in t for t in h.group_texts(chat))
+
+
+@pytest.mark.parametrize("notify", [True, False], ids=["service-messages", "refused-send-only"])
+def test_a_group_upgraded_to_a_supergroup_keeps_its_match(tg, notify):
+    """Telegram upgrades a group to a supergroup when an admin changes some settings: the chat id
+    changes and the old one refuses every call. The running match, its queue and its table move to
+    the new chat, whether the bot hears of it from the service messages or only from a refused send."""
+
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            for _ in range(3):
+                uid, msg = await current_prompt(h, mid)
+                before = h.core.repo.match(mid).version
+                await h.press(uid, uid, msg, choose(msg.callback_data()))
+                await h.server.wait_for(lambda b=before: h.core.repo.match(mid).version > b, 5, "a move")
+            await h.settle()
+            await h.server.migrate(GROUP, SUPERGROUP, by=ANNA, notify=notify)
+            if not notify:
+                # the next change of the match makes a send to the old chat, which is refused
+                uid, msg = await current_prompt(h, mid)
+                await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.server.wait_for(
+                lambda: any(
+                    m.callback_data() or "Majavajengi" in m.shown for m in h.server.bot_messages(SUPERGROUP)
+                ),
+                5,
+                "the table posted in the supergroup",
+            )
+            await h.settle()
+            room = h.core.repo.room("telegram", str(SUPERGROUP))
+            assert h.core.repo.active_match(room.id).id == mid
+            # "tila" in the new chat shows this match, not "no game here"
+            await h.say(BERTTA, "tila", chat=SUPERGROUP)
+            await h.settle()
+            assert "Majavajengi" in h.group_texts(SUPERGROUP)[-1]
+            await press_until_over(h, mid, SUPERGROUP)
+            # nothing was lost on the way: every call to the old chat after the move was refused,
+            # and the only ones were the refused send that told the bot of it
+            refused = [
+                c for c in h.server.calls if str(c[2].get("chat_id")) == str(GROUP) and "_error" in c[2]
+            ]
+            assert len(refused) == (0 if notify else 1)
+
+    run(body())
+
+
 def test_a_table_deleted_while_the_bot_was_down_is_sent_anew(tg):
     # A restart no longer re-posts every running table (issue #12: 1,000 tables at once starved new
     # commands); the outbox holds only what is pending. The acting player's private prompt is live,

@@ -149,6 +149,7 @@ class TelegramTransport:
         self.sender = Sender(self.limiter, bury_after=bury_after)
         self.sender.save_prompt = self._save_prompt
         self.sender.load_prompt = self._load_prompt
+        self.sender.on_migrated = self._migrated
         base = settings or Settings()
         self.runtime = Runtime(
             core,
@@ -174,6 +175,7 @@ class TelegramTransport:
         app = self.application
         app.add_handler(CallbackQueryHandler(self._on_button))
         app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_text))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_error_handler(self._on_error)
 
     @property
@@ -320,6 +322,21 @@ class TelegramTransport:
             update_key=str(update.update_id),
         )
         await self.runtime.handle(inbound)
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group upgraded to a supergroup: Telegram says so in both chats (``migrate_to_chat_id`` in
+        the old one, ``migrate_from_chat_id`` in the new one); the first notice moves the room."""
+        msg = update.effective_message
+        if msg is None:
+            return
+        if msg.migrate_to_chat_id:
+            await self._migrated(msg.chat.id, msg.migrate_to_chat_id)
+        elif msg.migrate_from_chat_id:
+            await self._migrated(msg.migrate_from_chat_id, msg.chat.id)
+
+    async def _migrated(self, old_chat: int, new_chat: int) -> None:
+        self.sender.latest.pop(old_chat, None)
+        await self.runtime.perform(self.core.move_chat, PLATFORM, str(old_chat), str(new_chat))
 
     async def _on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: the core decides, the query is answered at once, delivery follows."""

@@ -174,6 +174,8 @@ class Sender:
         #: remember/recall prompt records across restarts (set by the transport)
         self.save_prompt: Callable[[int, dict[str, Any]], Awaitable[None]] | None = None
         self.load_prompt: Callable[[int], Awaitable[dict[str, Any] | None]] | None = None
+        #: move a group's room to the supergroup it became (set by the transport)
+        self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.stats = {"sent": 0, "edited": 0, "skipped": 0, "retry_after": 0, "stripped": 0}
         #: keyboards being removed in the background (cosmetic; not worth delaying a row's "done")
         self.background: set[asyncio.Task[None]] = set()
@@ -186,6 +188,17 @@ class Sender:
     # the Transport.deliver of Telegram
 
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        try:
+            return await self._deliver(out, ref, txn)
+        except ChatMigrated as exc:
+            # the group became a supergroup: move the room (its queue and matches) and send there
+            new_chat = int(exc.new_chat_id)
+            log.info("chat %s migrated to %s; moving its room", out.chat_id, new_chat)
+            if self.on_migrated is not None and out.chat_id is not None:
+                await self.on_migrated(int(out.chat_id), new_chat)
+            return await self._deliver(replace(out, chat_id=str(new_chat)), None, txn)
+
+    async def _deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         target = out.user_id if out.user_id is not None else out.chat_id
         if target is None:
             return None
@@ -205,9 +218,6 @@ class Sender:
                     self._later(self._new_prompt(chat_id, message.message_id, prompt_match, row))
         except Forbidden as exc:
             raise Blocked(str(exc)) from exc
-        except ChatMigrated as exc:
-            log.warning("chat %s migrated to %s; the room must be moved", chat_id, exc.new_chat_id)
-            return None
         except BadRequest as exc:  # the message itself is refused: retrying will not help
             log.error("Telegram refused a message to %s: %s", chat_id, exc)
             return None
