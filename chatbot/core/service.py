@@ -54,6 +54,8 @@ META_PREFIX = "@"
 RECENT_ACTIONS = 6
 #: how often a person's command is tried again when another change won the race for the match
 CONFLICT_RETRIES = 3
+#: kv namespace: the groups already told how to let the bot read plain messages
+NS_PRIVACY_TOLD = "privacy-told"
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
 
@@ -93,6 +95,9 @@ class BotCore(Timers, PrivateChats):
         #: the deep link into a private chat, e.g. "https://t.me/<bot>?start={payload}" (set by the
         #: transport at start; the core fills in the payload "join-<match id>")
         self.link_template = link_template
+        #: platforms on which the bot sees in groups only what is addressed to it: commands, replies
+        #: to its messages, mentions (Telegram's privacy mode; set by the transport at start)
+        self.addressed_only: set[str] = set()
         self.base_seed = seed
         self.bot_name = bot_name
         self.lemmatizer = lemmatizer or Lemmatizer()
@@ -451,7 +456,25 @@ class BotCore(Timers, PrivateChats):
         seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
-        return self._lobby_messages(created, room)
+        return [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+
+    def _privacy_notice(self, room: RoomRec) -> list[Outbound]:
+        """Once per group where the bot sees only what is addressed to it: how an admin lets it read
+        the moves people type (the game works without, by buttons, commands and replies)."""
+        if room.platform not in self.addressed_only:
+            return []
+        key = f"{room.platform}:{room.ext_id}"
+        if self.repo.kv_get(NS_PRIVACY_TOLD, key):
+            return []
+        self.repo.kv_set(NS_PRIVACY_TOLD, key, True)
+        t = i18n.translator(room.lang or "fi")
+        text = t.gettext(
+            "For the group’s admins: I see only commands, replies to my messages and messages that "
+            "mention me here, so moves typed freely in the group do not reach me. To play by plain "
+            "messages, turn my privacy mode off (BotFather → /setprivacy → Disable) and add me to the "
+            "group again, or make me an admin of the group."
+        )
+        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)]
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
@@ -480,7 +503,14 @@ class BotCore(Timers, PrivateChats):
                     game=ui.title(t), low=engine.min_players, high=engine.max_players
                 ),
                 t.gettext("Seated: {names}").format(names=names),
-                t.gettext("Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."),
+                t.gettext(
+                    "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
+                    "(or write /join, /start). Type your moves as replies to my messages."
+                )
+                if room.platform in self.addressed_only
+                else t.gettext(
+                    "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
+                ),
             ]
         )
         v = match.version
@@ -970,6 +1000,8 @@ class BotCore(Timers, PrivateChats):
         recent = lines[-8:]
         body = ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
+        if room.platform in self.addressed_only and engine.outcome(state) is None:
+            text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
         buttons: list[list[Button]] = []
         acting = engine.to_act(state)
         for seat in acting:

@@ -230,6 +230,9 @@ class Runtime:
         template = getattr(self.transport, "link_template", None)
         if template and hasattr(self.core, "link_template"):
             self.core.link_template = template
+        addressed_only = getattr(self.core, "addressed_only", None)
+        if addressed_only is not None and getattr(self.transport, "group_text_visible", True) is False:
+            addressed_only.add(self.platform)
         if self.settings.serial:
             await self.drain()
             return

@@ -111,9 +111,16 @@ class Failure:
 class FakeTelegram:
     """The fake Bot API. Start with ``await start()``; ``api_url`` is the root for the transport."""
 
-    def __init__(self, token: str = "123456:TEST-token", username: str = "pelipoyta_test_bot") -> None:
+    def __init__(
+        self, token: str = "123456:TEST-token", username: str = "pelipoyta_test_bot", privacy: bool = False
+    ) -> None:
         self.token = token
         self.username = username
+        #: Telegram's privacy mode (on by default there; off here unless asked): the bot gets only the
+        #: group messages that are commands, replies to its own messages or mentions of it
+        self.privacy = privacy
+        #: group messages the bot never got because of privacy mode
+        self.withheld: list[Msg] = []
         self.users: dict[int, dict[str, Any]] = {}
         self.opened: set[int] = set()
         self.groups: dict[int, dict[str, Any]] = {}
@@ -317,7 +324,7 @@ class FakeTelegram:
             "first_name": "Pelipöytä",
             "username": self.username,
             "can_join_groups": True,
-            "can_read_all_group_messages": False,
+            "can_read_all_group_messages": not self.privacy,
             "supports_inline_queries": False,
         }
 
@@ -612,17 +619,42 @@ class FakeTelegram:
             self._updates_cond.notify_all()
         return update["update_id"]
 
-    async def send(self, user_id: int, chat_id: int, text: str) -> Msg:
-        """User ``user_id`` writes ``text`` in ``chat_id`` (a group, or their private chat = user id)."""
+    async def send(self, user_id: int, chat_id: int, text: str, reply_to: int | None = None) -> Msg:
+        """User ``user_id`` writes ``text`` in ``chat_id`` (a group, or their private chat = user id),
+        optionally as a reply to message ``reply_to`` of that chat. In privacy mode a group message
+        that is no command, no reply to the bot and no mention of it never reaches the bot."""
         if chat_id > 0:
             assert chat_id == user_id, "a private chat's id is the user's id"
             self.opened.add(user_id)  # writing to the bot opens the chat
         msg = self._store(
-            Msg(chat_id, self._new_message_id(chat_id), False, user_id, text=text, history=[text])
+            Msg(
+                chat_id,
+                self._new_message_id(chat_id),
+                False,
+                user_id,
+                text=text,
+                history=[text],
+                reply_to=reply_to,
+            )
         )
         data = self._message_json(msg)
+        entities = []
         if text.startswith("/"):
-            data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+            entities.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
+        mention = f"@{self.username}".casefold()
+        at = text.casefold().find(mention)
+        if at >= 0:
+            entities.append({"type": "mention", "offset": at, "length": len(mention)})
+        if entities:
+            data["entities"] = entities
+        replied = self.messages.get(chat_id, {}).get(reply_to or 0)
+        if replied is not None:
+            data["reply_to_message"] = self._message_json(replied)
+        if chat_id < 0 and self.privacy:
+            to_bot = text.startswith("/") or at >= 0 or (replied is not None and replied.from_bot)
+            if not to_bot:
+                self.withheld.append(msg)
+                return msg
         await self._push({"update_id": next(self._update_ids), "message": data})
         return msg
 

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from chatbot.core.ports import OVER, RUNNING
 from chatbot.core.types import Button, Outbound
 from chatbot.transports.telegram import Limits, RateLimiter
 from chatbot.transports.telegram.app import coalesce
@@ -399,8 +400,8 @@ async def press_until_over(h: Harness, mid: int, chat: int) -> None:
     """Press the acting player's private buttons until the match is over (its result in ``chat``)."""
     for _ in range(300):
         match = h.core.repo.match(mid)
-        if match.status != "running":
-            return
+        if match.status != RUNNING:
+            break
         found = await current_prompt(h, mid)
         if found is None:
             break
@@ -410,7 +411,7 @@ async def press_until_over(h: Harness, mid: int, chat: int) -> None:
             lambda v=match.version: h.core.repo.match(mid).version > v, 5, "a move in the supergroup"
         )
     await h.settle()
-    assert h.core.repo.match(mid).status == "finished"
+    assert h.core.repo.match(mid).status == OVER
     assert any(FINAL in t for t in h.group_texts(chat))
 
 
@@ -456,6 +457,72 @@ def test_a_group_upgraded_to_a_supergroup_keeps_its_match(tg, notify):
                 c for c in h.server.calls if str(c[2].get("chat_id")) == str(GROUP) and "_error" in c[2]
             ]
             assert len(refused) == (0 if notify else 1)
+
+    run(body())
+
+
+def test_a_whole_game_in_privacy_mode_by_replies_mentions_and_buttons(tg):
+    """Telegram's default privacy mode: in a group the bot gets only commands, replies to its own
+    messages and mentions. The lobby and the table say what works, one message tells the admins how
+    to let the bot read plain messages, and a whole match is played by replies, a mention, commands
+    and buttons; a plain message in the group never reaches the bot and is not needed."""
+
+    async def body():
+        async with tg(privacy=True) as h:
+            bot = f"@{h.server.username}"
+            await h.say(ANNA, "/uusi majavajengi rounds=1")
+            await h.settle()
+            lobby = h.table()
+            assert "/liity" in lobby.shown and "vastauksena" in lobby.shown
+            admin_notes = [t for t in h.group_texts() if "/setprivacy" in t]
+            assert len(admin_notes) == 1
+            await h.say(BERTTA, "liity")  # plain text: withheld by Telegram
+            await h.settle()
+            assert [m.text for m in h.server.withheld] == ["liity"]
+            mid = h.match_id()
+            assert [s.name for s in h.core.repo.match(mid).seats] == ["Anna"]
+            await h.say(BERTTA, f"{bot} liity")  # a mention reaches the bot, without the mention
+            await h.say(CEDER, "liity", reply_to=lobby.message_id)  # so does a reply to its message
+            await h.settle()
+            assert [s.name for s in h.core.repo.match(mid).seats] == ["Anna", "Bertta", "Ceder"]
+            await h.say(ANNA, "/aloita")
+            await h.settle()
+            assert "↩️" in h.table().shown
+            typed = 0
+            for _ in range(300):
+                found = await current_prompt(h, mid)
+                if found is None:
+                    break
+                uid, msg = found
+                datas = msg.callback_data()
+                kinds = {notation(d) for d in datas}
+                before = h.core.repo.match(mid).version
+                if uid == ANNA and kinds & {"draw", "knock", "end"}:
+                    h.pressed.add((uid, msg.message_id))
+                    word = "nostan" if "draw" in kinds else "koputan" if "knock" in kinds else "valmis"
+                    await h.say(ANNA, word, reply_to=h.table().message_id)  # typed, as a reply
+                    typed += 1
+                else:
+                    await h.press(uid, uid, msg, choose(datas))
+                await h.server.wait_for(
+                    lambda b=before: h.core.repo.match(mid).version > b or final_text(h), 5, "a move"
+                )
+            await h.settle()
+            assert typed >= 1
+            assert h.core.repo.match(mid).status == OVER and final_text(h)
+            # the admins were told once, and no plain group message was ever needed
+            assert len([t for t in h.group_texts() if "/setprivacy" in t]) == 1
+            assert [m.text for m in h.server.withheld] == ["liity"]
+
+    run(body(), timeout=60)
+
+
+def test_without_privacy_mode_the_lobby_asks_for_plain_words(tg):
+    async def body():
+        async with tg() as h:
+            await h.say(ANNA, "/uusi majavajengi")
+            await h.settle()
+            assert "”liity”" in h.table().shown and not [t for t in h.group_texts() if "/setprivacy" in t]
 
     run(body())
 

@@ -25,6 +25,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -145,6 +146,8 @@ class TelegramTransport:
         settings: Settings | None = None,
     ) -> None:
         self.username: str | None = None
+        #: whether the bot sees plain group messages (getMe's can_read_all_group_messages)
+        self.group_text_visible = True
         self.limiter = RateLimiter(limits if limits is not None else telegram_limits())
         self.sender = Sender(self.limiter, bury_after=bury_after)
         self.sender.save_prompt = self._save_prompt
@@ -264,6 +267,9 @@ class TelegramTransport:
             return  # run_polling calls post_init after start() did
         self.sender.bot = app.bot
         self.username = app.bot.username
+        # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
+        # own messages and mentions; the core then says so in the lobby and on the table
+        self.group_text_visible = bool(app.bot.can_read_all_group_messages)
         await self._set_commands(app)
         await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 
@@ -397,8 +403,12 @@ class TelegramTransport:
         log.error("error while handling an update", exc_info=context.error)
 
     def clean_text(self, text: str) -> str | None:
-        """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot."""
+        """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot; a
+        mention of this bot anywhere is taken out ("@bot liity" → "liity", as privacy mode delivers it)."""
         text = text.strip()
+        if self.username:
+            mention = re.compile(rf"(?<![\w/])@{re.escape(self.username)}\b[,:]?", re.IGNORECASE)
+            text = " ".join(mention.sub(" ", text).split()) if not text.startswith("/") else text
         if not text.startswith("/"):
             return text
         parts = text.split(maxsplit=1)
