@@ -19,7 +19,7 @@ import contextlib
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +86,8 @@ class Msg:
     history: list[str] = field(default_factory=list)
     created: float = field(default_factory=time.monotonic)
     edits: int = 0
+    #: the forum topic the message is in (None: the General topic, or a group without topics)
+    thread: int | None = None
 
     @property
     def shown(self) -> str:
@@ -124,6 +126,8 @@ class FakeTelegram:
         self.users: dict[int, dict[str, Any]] = {}
         self.opened: set[int] = set()
         self.groups: dict[int, dict[str, Any]] = {}
+        #: forum groups' topic ids (messages without a topic are in General)
+        self.topics: dict[int, set[int]] = {}
         #: old group id -> the supergroup it was upgraded to (:meth:`migrate`)
         self.migrated: dict[int, int] = {}
         self.messages: dict[int, dict[int, Msg]] = {}
@@ -304,10 +308,22 @@ class FakeTelegram:
             self.opened.add(user_id)
         return user
 
-    def add_group(self, chat_id: int, title: str = "Pelipöytä") -> dict:
+    def add_group(self, chat_id: int, title: str = "Pelipöytä", topics: Sequence[int] = ()) -> dict:
+        """A group; with ``topics`` a forum supergroup with those topic ids (besides General)."""
         assert chat_id < 0, "group ids are negative"
         self.groups[chat_id] = {"id": chat_id, "type": "group", "title": title}
+        if topics:
+            self.groups[chat_id].update(type="supergroup", is_forum=True)
+            self.topics[chat_id] = set(topics)
         return self.groups[chat_id]
+
+    def _thread(self, chat_id: int, params: dict[str, Any]) -> int | None:
+        thread = params.get("message_thread_id")
+        if thread is None:
+            return None
+        if int(thread) not in self.topics.get(chat_id, set()):
+            raise ApiError(400, "Bad Request: message thread not found")
+        return int(thread)
 
     def chat(self, chat_id: int) -> dict[str, Any]:
         if chat_id in self.groups:
@@ -358,6 +374,9 @@ class FakeTelegram:
                 data["caption"] = msg.caption
         if msg.reply_markup and msg.reply_markup.get("inline_keyboard"):
             data["reply_markup"] = msg.reply_markup
+        if msg.thread is not None:
+            data["message_thread_id"] = msg.thread
+            data["is_topic_message"] = True
         return data
 
     def _target(self, params: dict[str, Any]) -> int:
@@ -486,6 +505,7 @@ class FakeTelegram:
                 reply_markup=self._markup(params),
                 reply_to=reply,
                 history=[str(text)],
+                thread=self._thread(chat_id, params),
             )
         )
         return self._message_json(msg)
@@ -508,6 +528,7 @@ class FakeTelegram:
                 photo=photo[1],
                 reply_markup=self._markup(params),
                 history=[caption or ""],
+                thread=self._thread(chat_id, params),
             )
         )
         return self._message_json(msg)
@@ -619,7 +640,9 @@ class FakeTelegram:
             self._updates_cond.notify_all()
         return update["update_id"]
 
-    async def send(self, user_id: int, chat_id: int, text: str, reply_to: int | None = None) -> Msg:
+    async def send(
+        self, user_id: int, chat_id: int, text: str, reply_to: int | None = None, thread: int | None = None
+    ) -> Msg:
         """User ``user_id`` writes ``text`` in ``chat_id`` (a group, or their private chat = user id),
         optionally as a reply to message ``reply_to`` of that chat. In privacy mode a group message
         that is no command, no reply to the bot and no mention of it never reaches the bot."""
@@ -635,6 +658,7 @@ class FakeTelegram:
                 text=text,
                 history=[text],
                 reply_to=reply_to,
+                thread=thread,
             )
         )
         data = self._message_json(msg)
@@ -718,11 +742,14 @@ class FakeTelegram:
     # ------------------------------------------------------------------------------------------
     # the test side: reading
 
-    def bot_messages(self, chat_id: int, include_deleted: bool = False) -> list[Msg]:
+    def bot_messages(
+        self, chat_id: int, include_deleted: bool = False, thread: int | bool | None = False
+    ) -> list[Msg]:
+        """The bot's messages in a chat (``thread``: only those of that forum topic, None = General)."""
         return [
             m
             for m in self.messages.get(chat_id, {}).values()
-            if m.from_bot and (include_deleted or not m.deleted)
+            if m.from_bot and (include_deleted or not m.deleted) and (thread is False or m.thread == thread)
         ]
 
     def texts(self, chat_id: int) -> list[str]:

@@ -527,6 +527,65 @@ def test_without_privacy_mode_the_lobby_asks_for_plain_words(tg):
     run(body())
 
 
+FORUM = -1009876543210
+
+
+def test_two_games_in_two_topics_of_one_forum_group(tg):
+    """A forum group: a match belongs to its chat and topic, every message goes to the topic where
+    the game was set up, and two topics host two games at once (nothing lands in General)."""
+
+    async def body():
+        async with tg() as h:
+            server = h.server
+            server.add_group(FORUM, "Pelikerho", topics=(11, 12))
+
+            def in_topic(thread: int | None) -> list:
+                return server.bot_messages(FORUM, thread=thread)
+
+            def table_in(thread: int):
+                return [m for m in in_topic(thread) if m.callback_data()][-1]
+
+            await server.send(ANNA, FORUM, "/uusi majavajengi rounds=1", thread=11)
+            await server.send(BERTTA, FORUM, "/uusi gnav", thread=12)
+            await h.settle()
+            await server.send(CEDER, FORUM, "liity", thread=11)
+            await h.settle()
+            mid11 = int(table_in(11).callback_data()[0].split(":")[0])
+            mid12 = int(table_in(12).callback_data()[0].split(":")[0])
+            assert mid11 != mid12
+            assert [s.name for s in h.core.repo.match(mid11).seats] == ["Anna", "Ceder"]
+            assert [s.name for s in h.core.repo.match(mid12).seats] == ["Bertta"]
+            await server.send(ANNA, FORUM, "aloita", thread=11)
+            await server.send(BERTTA, FORUM, "aloita", thread=12)
+            await h.settle()
+            assert h.core.repo.match(mid11).game == "majavajengi" and h.core.repo.match(mid12).game == "gnav"
+            assert "Majavajengi" in table_in(11).shown and "Gnav" in table_in(12).shown
+            # a move in each game, by its private buttons; each table is edited in its own topic
+            for mid in (mid11, mid12):
+                players = {ANNA: "Anna", CEDER: "Ceder"} if mid == mid11 else {BERTTA: "Bertta"}
+                for _ in range(2):
+                    found = await current_prompt(h, mid, players=players)
+                    if found is None:
+                        break
+                    uid, msg = found
+                    before = h.core.repo.match(mid).version
+                    await h.press(uid, uid, msg, choose(msg.callback_data()))
+                    await server.wait_for(
+                        lambda b=before, m=mid: h.core.repo.match(m).version > b, 5, "a move"
+                    )
+            await h.settle()
+            # "tila" in a topic shows that topic's game
+            await server.send(CEDER, FORUM, "tila", thread=12)
+            await h.settle()
+            assert "Gnav" in in_topic(12)[-1].shown
+            assert in_topic(None) == []  # nothing in General
+            assert all(m.thread in (11, 12) for m in server.bot_messages(FORUM))
+            assert not any("Gnav" in m.shown for m in in_topic(11))
+            assert not any("Majavajengi" in m.shown for m in in_topic(12))
+
+    run(body())
+
+
 def test_a_table_deleted_while_the_bot_was_down_is_sent_anew(tg):
     # A restart no longer re-posts every running table (issue #12: 1,000 tables at once starved new
     # commands); the outbox holds only what is pending. The acting player's private prompt is live,

@@ -55,7 +55,7 @@ from chatbot.core import i18n
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
-from chatbot.transports.telegram.delivery import Sender, retry_seconds, utf16_len
+from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -320,7 +320,7 @@ class TelegramTransport:
             PLATFORM,
             str(user.id),
             display_name(user),
-            str(chat.id),
+            chat_of_message(msg),
             chat.type == ChatType.PRIVATE,
             text=text,
             lang_hint=user.language_code,
@@ -358,7 +358,7 @@ class TelegramTransport:
             PLATFORM,
             str(user.id),
             display_name(user),
-            str(chat.id),
+            chat_of_message(message),
             chat.type == ChatType.PRIVATE,
             button=query.data,
             lang_hint=user.language_code,
@@ -430,6 +430,14 @@ class TelegramTransport:
         task = asyncio.get_running_loop().create_task(add())
         self._dispatching.add(task)
         task.add_done_callback(self._dispatching.discard)
+
+
+def chat_of_message(message: Any) -> str:
+    """Where a message was written, as the core knows chats: a forum topic is a chat of its own
+    (``<chat>:<topic>``), so two topics of one group can host two games; the General topic and
+    groups without topics are the chat itself."""
+    thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None
+    return chat_key(message.chat.id, thread)
 
 
 def start_payload(text: str) -> str | None:

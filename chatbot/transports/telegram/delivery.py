@@ -142,6 +142,18 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     return chunks
 
 
+def chat_key(chat_id: int, thread: int | None) -> str:
+    """The core's id of a chat: the chat, or ``<chat>:<topic>`` for a topic of a forum group (every
+    topic is a table of its own)."""
+    return f"{chat_id}:{thread}" if thread else str(chat_id)
+
+
+def split_chat(key: str) -> tuple[int, int | None]:
+    """The chat id and forum topic of a :func:`chat_key`."""
+    chat, _, thread = key.partition(":")
+    return int(chat), int(thread) if thread else None
+
+
 def parse_ref(ref: str | None) -> dict[str, Any] | None:
     """The stored record of a keyed message (``{"id": …}``), or None."""
     if not ref:
@@ -195,14 +207,14 @@ class Sender:
             new_chat = int(exc.new_chat_id)
             log.info("chat %s migrated to %s; moving its room", out.chat_id, new_chat)
             if self.on_migrated is not None and out.chat_id is not None:
-                await self.on_migrated(int(out.chat_id), new_chat)
+                await self.on_migrated(split_chat(out.chat_id)[0], new_chat)
             return await self._deliver(replace(out, chat_id=str(new_chat)), None, txn)
 
     async def _deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         target = out.user_id if out.user_id is not None else out.chat_id
         if target is None:
             return None
-        chat_id = int(target)
+        chat_id, thread = split_chat(target)
         row = row_of(txn)
         prompt_match = self._match_of_buttons(out.buttons) if out.user_id is not None else None
         if prompt_match is not None and self.tables.get(prompt_match, 0) > row:
@@ -210,9 +222,9 @@ class Sender:
             prompt_match = None
         try:
             if out.key is not None:
-                new_ref = await self._keyed(chat_id, out, parse_ref(ref))
+                new_ref = await self._keyed(chat_id, out, parse_ref(ref), thread)
             else:
-                message = await self._send_new(chat_id, out, self._reply_to(chat_id, out))
+                message = await self._send_new(chat_id, out, self._reply_to(chat_id, out), thread)
                 new_ref = json.dumps({"id": message.message_id})
                 if prompt_match is not None:
                     self._later(self._new_prompt(chat_id, message.message_id, prompt_match, row))
@@ -288,8 +300,11 @@ class Sender:
         group = chat_id < 0
         return (f"telegram:g:{chat_id}" if group else f"telegram:u:{chat_id}"), group
 
-    async def _send_new(self, chat_id: int, out: Outbound, reply_to: int | None) -> Message:
-        """Send ``out`` as new message(s); returns the last one (the one with the buttons)."""
+    async def _send_new(
+        self, chat_id: int, out: Outbound, reply_to: int | None, thread: int | None = None
+    ) -> Message:
+        """Send ``out`` as new message(s), in forum topic ``thread`` if given; returns the last one
+        (the one with the buttons)."""
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
@@ -308,17 +323,23 @@ class Sender:
                     caption=caption,
                     reply_markup=markup if caption is not None else None,
                     reply_parameters=reply,
+                    message_thread_id=thread,
                 ),
             )
             self._sent(chat_id, message)
             if caption is None:
-                message = await self._send_text(chat_id, out.text, markup, None)
+                message = await self._send_text(chat_id, out.text, markup, None, thread)
         else:
-            message = await self._send_text(chat_id, out.text, markup, reply)
+            message = await self._send_text(chat_id, out.text, markup, reply, thread)
         return message
 
     async def _send_text(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, reply: ReplyParameters | None
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        reply: ReplyParameters | None,
+        thread: int | None = None,
     ) -> Message:
         assert self.bot is not None
         bot = self.bot
@@ -332,7 +353,12 @@ class Sender:
                 key,
                 group,
                 functools.partial(
-                    bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying
+                    bot.send_message,
+                    chat_id,
+                    chunk,
+                    reply_markup=keyboard,
+                    reply_parameters=replying,
+                    message_thread_id=thread,
                 ),
             )
             self._sent(chat_id, message)
@@ -388,7 +414,9 @@ class Sender:
     # ------------------------------------------------------------------------------------------
     # keyed messages
 
-    async def _keyed(self, chat_id: int, out: Outbound, record: dict[str, Any] | None) -> str | None:
+    async def _keyed(
+        self, chat_id: int, out: Outbound, record: dict[str, Any] | None, thread: int | None = None
+    ) -> str | None:
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
@@ -418,11 +446,11 @@ class Sender:
                     if is_not_modified(exc):
                         return json.dumps({"id": message_id, **wanted})
                     log.info("edit of %s/%s failed (%s); sending anew", chat_id, message_id, exc)
-            message = await self._send_new(chat_id, out, None)
+            message = await self._send_new(chat_id, out, None, thread)
             with contextlib.suppress(TelegramError, RetryLater):
                 await self._call(key, group, lambda: bot.delete_message(chat_id, message_id))
             return json.dumps({"id": message.message_id, **wanted})
-        message = await self._send_new(chat_id, out, None)
+        message = await self._send_new(chat_id, out, None, thread)
         return json.dumps({"id": message.message_id, **wanted})
 
     async def _edit(self, chat_id: int, message_id: int, out: Outbound, record: dict[str, Any]) -> None:
