@@ -161,6 +161,55 @@ class BotCore(Timers, PrivateChats):
             log.warning("storage unavailable while moving %s to %s: %s", old_chat, new_chat, exc)
             return Answer()
 
+    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
+        """The bot was removed from the group ``chat`` (or blocked there): its running matches (one
+        per forum topic) pause (no reminders, no stand-in moves, no AI moves) and their seated players
+        are told in private; added again, the matches resume where they were and their tables are
+        posted anew."""
+        try:
+            with self.repo.unit():
+                outs: list[Outbound] = []
+                for room in self.repo.rooms_in(platform, chat):
+                    match = self.repo.active_match(room.id)
+                    if (
+                        match is not None
+                        and match.status == RUNNING
+                        and bool(match.meta.get("paused")) == present
+                    ):
+                        outs.extend(self._pause_or_resume(room, match, present))
+                self.repo.outbox_add(outs)
+            log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
+            return Answer(outs)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable while noting the bot's presence in %s: %s", chat, exc)
+            return Answer()
+
+    def _pause_or_resume(self, room: RoomRec, match: MatchRec, present: bool) -> list[Outbound]:
+        self.repo.set_meta(match.id, "paused", not present)
+        outs: list[Outbound] = []
+        if not present:
+            self.repo.set_deadlines(match.id, [])
+            for seat in match.seats:
+                if seat.user_id is None:
+                    continue
+                user = self.repo.user_by_id(seat.user_id)
+                t = i18n.translator(user.lang or room.lang or "fi")
+                text = t.gettext(
+                    "I was removed from the group, so our game of {game} is paused. It goes on where it "
+                    "was as soon as someone adds me to the group again."
+                ).format(game=self.uis[match.game].title(t))
+                outs.append(Outbound(room.platform, text, user_id=user.ext_id, lang=t.lang))
+            return outs
+        resumed = self.repo.match(match.id)
+        assert resumed is not None
+        t = i18n.translator(room.lang or "fi")
+        note = t.gettext("I am back: the game of {game} goes on where it was.").format(
+            game=self.uis[match.game].title(t)
+        )
+        outs.append(Outbound(room.platform, note, chat_id=room.ext_id, lang=t.lang))
+        outs.extend(self._render_match(resumed, room, events=(), privates=True))
+        return outs
+
     def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
         return (msg.platform, msg.update_key) if msg.update_key is not None else None
 
@@ -915,6 +964,12 @@ class BotCore(Timers, PrivateChats):
     def _apply_many(
         self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound, t: Translator
     ) -> list[Outbound]:
+        if match.meta.get("paused"):
+            text = t.gettext(
+                "The game is paused because I am not in its group any more. It goes on when someone adds "
+                "me back."
+            )
+            return [self._reply(msg, t, text)]
         out: list[Outbound] = []
         current = match
         for i, notation in enumerate(notations):

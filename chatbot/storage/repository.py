@@ -335,6 +335,17 @@ class SqlRepository:
             assert row is not None
             return self._room_cached(_room(row))
 
+    def rooms_in(self, platform: str, chat: str) -> list[RoomRec]:
+        """The rooms of one platform chat: the chat itself and each of its forum topics (``<chat>:<topic>``)."""
+        with self._session() as s:
+            rows = s.exec(
+                select(Room).where(
+                    Room.platform == platform,
+                    (col(Room.ext_id) == chat) | col(Room.ext_id).startswith(f"{chat}:", autoescape=True),
+                )
+            ).all()
+            return [self._room_cached(_room(r)) for r in rows]
+
     def move_room(self, platform: str, old_ext: str, new_ext: str) -> RoomRec | None:
         """The chat ``old_ext`` became ``new_ext`` (a Telegram group upgraded to a supergroup): its
         room, its matches and its undelivered messages move there, and the messages of the old chat

@@ -128,6 +128,8 @@ class FakeTelegram:
         self.groups: dict[int, dict[str, Any]] = {}
         #: forum groups' topic ids (messages without a topic are in General)
         self.topics: dict[int, set[int]] = {}
+        #: groups the bot was removed from (:meth:`remove_bot`): calls there are refused with 403
+        self.removed: set[int] = set()
         #: old group id -> the supergroup it was upgraded to (:meth:`migrate`)
         self.migrated: dict[int, int] = {}
         self.messages: dict[int, dict[int, Msg]] = {}
@@ -389,6 +391,8 @@ class FakeTelegram:
                 raise ApiError(400, "Bad Request: chat not found")
             if chat_id not in self.opened:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif chat_id in self.removed:
+            raise ApiError(403, "Forbidden: bot was kicked from the group chat")
         elif chat_id in self.migrated:
             raise ApiError(
                 400,
@@ -674,6 +678,8 @@ class FakeTelegram:
         replied = self.messages.get(chat_id, {}).get(reply_to or 0)
         if replied is not None:
             data["reply_to_message"] = self._message_json(replied)
+        if chat_id in self.removed:
+            return msg  # the bot is not in the group: it sees nothing
         if chat_id < 0 and self.privacy:
             to_bot = text.startswith("/") or at >= 0 or (replied is not None and replied.from_bot)
             if not to_bot:
@@ -681,6 +687,32 @@ class FakeTelegram:
                 return msg
         await self._push({"update_id": next(self._update_ids), "message": data})
         return msg
+
+    async def _membership(self, chat_id: int, by: int, old: str, new: str) -> None:
+        member = {"user": self.bot_user()}
+        await self._push(
+            {
+                "update_id": next(self._update_ids),
+                "my_chat_member": {
+                    "chat": self.groups[chat_id],
+                    "from": self.users[by],
+                    "date": int(time.time()),
+                    "old_chat_member": {**member, "status": old},
+                    "new_chat_member": {**member, "status": new},
+                },
+            }
+        )
+
+    async def remove_bot(self, chat_id: int, by: int) -> None:
+        """User ``by`` removes the bot from a group: a ``my_chat_member`` update, then every call to
+        that chat is refused (403) and nothing written there reaches the bot."""
+        self.removed.add(chat_id)
+        await self._membership(chat_id, by, "member", "left")
+
+    async def add_bot(self, chat_id: int, by: int) -> None:
+        """User ``by`` adds the bot to the group again."""
+        self.removed.discard(chat_id)
+        await self._membership(chat_id, by, "left", "member")
 
     async def migrate(self, old_chat: int, new_chat: int, by: int, notify: bool = True) -> None:
         """An admin (``by``) upgrades group ``old_chat`` to the supergroup ``new_chat``, as Telegram does

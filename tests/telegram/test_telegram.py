@@ -586,6 +586,37 @@ def test_two_games_in_two_topics_of_one_forum_group(tg):
     run(body())
 
 
+def test_removing_the_bot_pauses_the_match_and_adding_it_back_resumes_it(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.settle()
+            await h.server.remove_bot(GROUP, by=BERTTA)
+            await h.settle()
+            match = h.core.repo.match(mid)
+            assert match.meta.get("paused") and h.core.repo.deadlines(mid) == []
+            for player in PLAYERS:  # every seated person is told in private
+                assert "tauolla" in h.server.bot_messages(player)[-1].shown
+            # a private button of the paused match changes nothing and says why
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.settle()
+            assert h.core.repo.match(mid).version == match.version
+            answer = h.server.answer_of(max(h.server.queries, key=lambda q: int(q[1:])))
+            shown = (answer or {}).get("text") or h.server.bot_messages(uid)[-1].shown
+            assert "tauolla" in shown
+            await h.server.add_bot(GROUP, by=BERTTA)
+            await h.settle()
+            assert not h.core.repo.match(mid).meta.get("paused") and h.core.repo.deadlines(mid)
+            assert any("jatkuu" in t for t in h.group_texts()[-3:])
+            await press_until_over(h, mid, GROUP)
+
+    run(body(), timeout=60)
+
+
 def test_a_table_deleted_while_the_bot_was_down_is_sent_anew(tg):
     # A restart no longer re-posts every running table (issue #12: 1,000 tables at once starved new
     # commands); the outbox holds only what is pending. The acting player's private prompt is live,

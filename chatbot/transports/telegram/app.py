@@ -46,6 +46,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     ContextTypes,
     MessageHandler,
     filters,
@@ -60,7 +61,7 @@ from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 NS_PROMPT = "telegram.prompt"
 TOAST_LIMIT = 200
 #: HTTP connections for Bot API calls; the runtime keeps fewer requests than this in flight
@@ -179,6 +180,7 @@ class TelegramTransport:
         app.add_handler(CallbackQueryHandler(self._on_button))
         app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_text))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
+        app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_error_handler(self._on_error)
 
     @property
@@ -339,6 +341,22 @@ class TelegramTransport:
             await self._migrated(msg.chat.id, msg.migrate_to_chat_id)
         elif msg.migrate_from_chat_id:
             await self._migrated(msg.migrate_from_chat_id, msg.chat.id)
+
+    async def _on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot was added to, removed from or banned in a group: its match there pauses while the
+        bot is out and resumes when it is back (private chats: a user blocking the bot is handled
+        when a send is refused)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return
+        present = change.new_chat_member.status in {"member", "administrator", "creator"} or (
+            change.new_chat_member.status == "restricted"
+            and bool(getattr(change.new_chat_member, "is_member", False))
+        )
+        was = change.old_chat_member.status in {"member", "administrator", "creator", "restricted"}
+        if present == was:
+            return  # a promotion or a change of rights: still in the group
+        await self.runtime.perform(self.core.bot_presence, PLATFORM, str(change.chat.id), present)
 
     async def _migrated(self, old_chat: int, new_chat: int) -> None:
         self.sender.latest.pop(old_chat, None)
