@@ -740,12 +740,22 @@ class BotCore(Timers, PrivateChats):
             return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
         room = self.repo.room_by_id(match.room_id)
         if match.status == LOBBY:
-            return self._lobby_messages(match, room)
-        out = self._render_match(match, room, events=(), privates=False, keyed=False)
+            table = self._lobby_messages(match, room)
+        else:
+            table = self._render_match(match, room, events=(), privates=False, keyed=False)
+        if msg.private:
+            # asked in private: a copy of the public table here, not a new one in the group (its
+            # buttons belong to the group's table)
+            table = [
+                replace(o, chat_id=None, user_id=msg.user_id, key=None, buttons=(), reply_to=msg.message_id)
+                for o in table
+            ]
+        if match.status == LOBBY:
+            return table
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         if seat is not None:
-            out.extend(self._private_prompt(match, room, seat, events=(), force=True))
-        return out
+            table.extend(self._private_prompt(match, room, seat, events=(), force=True))
+        return table
 
     def _map(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         """The public table as a picture where the game draws one (text otherwise), where asked."""
