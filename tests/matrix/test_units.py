@@ -52,7 +52,7 @@ def test_buttons_become_one_line_in_the_message_language():
         ),
     )
     prefix = i18n.translator("fi").gettext("Options: {options}").split("{options}")[0]
-    assert options_line(out) == f"{prefix}Nosta · Ota poistosta → 1"
+    assert options_line(out) == f"{prefix}1️⃣ Nosta · 2️⃣ Ota poistosta → 1"  # numbered by their reaction keys
     assert message_text(out).startswith("Vuorossa: Aino\n\n")
     many = Outbound(
         "matrix", "x", user_id="@a:x", buttons=(tuple(Button(f"b{i}", str(i)) for i in range(20)),)
