@@ -317,3 +317,13 @@ def test_seat_commands_are_recognised_in_both_languages():
         cmd = parse_command(text)
         assert cmd is not None and (cmd.name, cmd.raw_args) == (name, args), text
     assert parse_command("poista botti").name == "remove_ai"
+
+
+def test_the_chat_platforms_compose_a_core_that_throttles_and_the_console_one_that_does_not():
+    import argparse
+
+    from chatbot.__main__ import _core
+
+    args = argparse.Namespace(db="sqlite://", seed=None)
+    assert _core(args, chat=True).throttle is not None
+    assert _core(args).throttle is None
