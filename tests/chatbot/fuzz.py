@@ -61,6 +61,9 @@ WORDS = [
     "add bot vahva",
     "kick Matti",
     "kick Pekka",
+    "kick Botti 1",
+    "poista Matti pelistä",
+    "palauta Matti peliin",
     "poista Liisa pelistä",
     "poista Sanna pelistä",
     "palauta Liisa peliin",
@@ -188,11 +191,22 @@ class ErrorLog(logging.Handler):
         self.records.append(record)
 
 
+class Admins:
+    """The platform's admin lookup: Olli administers g1 and Eve g2 (both have no seat at first)."""
+
+    def __init__(self) -> None:
+        self.admins = {("g1", "olli"), ("g2", "eve")}
+
+    def is_admin(self, chat_id: str, user_id: str) -> bool | None:
+        return (chat_id, user_id) in self.admins
+
+
 class World:
     """Two groups with a match each (``game`` in g1, another game in g2), players and outsiders."""
 
     def __init__(self, game: str, other: str, seed: str, moves: int, lobby2: bool) -> None:
         self.table = Table(seed=seed)
+        self.table.core.members[PLATFORM] = Admins()
         self.repo = self.table.repo
         self.seq = 0
         self.buttons: list[str] = []
@@ -325,16 +339,15 @@ class World:
         engine, ui = GAMES[m.game], UIS[m.game]
         state = engine.load(m.state)
         names = tuple(s.name for s in m.seats)
-        t = translator("fi")
-        public = set(
-            ui.cards_in(ui.render_table(engine.view(state, None), RenderContext(t, names, None, m.options)))
-        )
+        public: set[str] = set()
         hidden: set[str] = set()
-        for seat in range(len(m.seats)):
-            panel = (
-                ui.render_private(engine.view(state, seat), RenderContext(t, names, seat, m.options)) or ""
-            )
-            hidden.update(ui.cards_in(panel))
+        for lang in ("fi", "en"):  # the group's language may change under the fuzz
+            t = translator(lang)
+            table = ui.render_table(engine.view(state, None), RenderContext(t, names, None, m.options))
+            public.update(ui.cards_in(table))
+            for seat in range(len(m.seats)):
+                ctx = RenderContext(t, names, seat, m.options)
+                hidden.update(ui.cards_in(ui.render_private(engine.view(state, seat), ctx) or ""))
         return hidden - public
 
 
