@@ -50,6 +50,7 @@ for _name, _words in {
     "games": ["pelit", "games"],
     "hand": ["kasi", "kortit", "korttini", "hand", "cards"],
     "map": ["kartta", "map", "lauta", "kuva", "picture"],
+    "options": ["asetukset", "asetus", "options", "option", "settings"],
 }.items():
     for _w in _words:
         _WORDS[_w] = _name

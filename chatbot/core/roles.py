@@ -1,7 +1,7 @@
 """Roles (issue #13): who may run a lobby, end a match, move a seat between a person and an AI.
 
 * The player who set up the match and the seated players run the lobby: add and remove AI seats,
-  start, cancel it (anyone in the room may join).
+  change its options ("asetukset kierrokset=3"), start, cancel it (anyone in the room may join).
 * A running match is ended by the player who set it up or by an administrator of the group.
 * The group's administrators (the platform's :class:`~chatbot.core.ports.Members` port) may also do
   all of that, remove a player ("poista Pekka pelistä", "kick Pekka": an AI takes the seat and the
@@ -103,6 +103,10 @@ class Roles:
             "start": t.gettext(
                 "Only the player who set up the game, the seated players or the group’s admins can "
                 "start it. Write “join” to take a seat first."
+            ),
+            "options": t.gettext(
+                "Only the player who set up the game, the seated players or the group’s admins can "
+                "change its options."
             ),
             "cancel": t.gettext(
                 "Only the player who set up the game, the seated players or the group’s admins can cancel it."

@@ -345,6 +345,8 @@ class BotCore(Timers, PrivateChats, Roles):
             return self._join(msg, sp, t, match, cmd.tokens)
         if name in {"add_ai", "remove_ai"}:
             return self._ai_seat(msg, sp, t, match, cmd)
+        if name == "options":
+            return self._lobby_options(msg, sp, t, match, cmd)
         if name == "start":
             return self._start(msg, sp, t, match)
         if name in {"leave", "cancel"}:
@@ -469,7 +471,7 @@ class BotCore(Timers, PrivateChats, Roles):
         engine = self.games[ui.game_id]
         try:
             options = self._parse_options(ui, engine, cmd.tokens)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, ArithmeticError):
             typed = t.format_list([x for x in cmd.tokens if "=" in x])
             return [
                 self._reply(
@@ -491,6 +493,47 @@ class BotCore(Timers, PrivateChats, Roles):
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
         return self._lobby_messages(created, room)
+
+    def _lobby_options(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
+    ) -> list[Outbound]:
+        """``asetukset kierrokset=3``: the lobby's options, changed by whoever runs the lobby."""
+        assert sp.room is not None
+        ui, engine = self.uis[match.game], self.games[match.game]
+        if match.status != LOBBY:
+            return [self._reply(msg, t, t.gettext("Options can be changed only before the game starts."))]
+        changes = [x for x in cmd.tokens if "=" in x]
+        if not changes:
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext(
+                        "Options of this game: {options}. Change them with e.g. “options rounds=3”."
+                    ).format(options=shown),
+                )
+            ]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "options"))]
+        try:
+            options = {**match.options, **self._parse_options(ui, engine, changes)}
+            engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
+        except (ValueError, TypeError, ArithmeticError):
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("I did not understand the option {option}. Nothing was changed.").format(
+                        option=t.format_list(changes)
+                    ),
+                )
+            ]
+        if not self.repo.update_lobby(match.id, match.version, match.seats, options=options):
+            raise Conflict(lobby=True)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self._lobby_messages(updated, sp.room)
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()

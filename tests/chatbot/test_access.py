@@ -327,3 +327,18 @@ def test_the_chat_platforms_compose_a_core_that_throttles_and_the_console_one_th
     args = argparse.Namespace(db="sqlite://", seed=None)
     assert _core(args, chat=True).throttle is not None
     assert _core(args).throttle is None
+
+
+def test_whoever_runs_the_lobby_may_change_its_options_and_nobody_else():
+    table, _ = table_with_admins((GROUP, "ville"))
+    table.say("matti", "uusi majavajengi")
+    out = table.say("eve", "asetukset kierrokset=2")
+    assert "Vain pelin aloittaja, pelaajat tai ryhmän ylläpitäjät voivat muuttaa" in out[0].text
+    assert table.match().options == {}
+    table.say("matti", "asetukset kierrokset=2")
+    assert table.match().options == {"rounds": 2}
+    table.say("ville", "options muistiapu=kyllä")
+    assert table.match().options == {"rounds": 2, "memory_aid": True}
+    out = table.say("matti", "asetukset kierrokset=99999999999999999999999999")
+    assert "Mitään ei muutettu" in out[0].text and table.match().options["rounds"] == 2
+    assert "rounds=2" in table.say("eve", "asetukset")[0].text  # anyone may look
