@@ -32,7 +32,8 @@ BUTTON_VERBS = frozenset({"join", "add_ai", "remove_ai", "start"})
 MAX_TEXT = 2000
 MAX_NAME = 64
 MAX_ID = 255
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+#: control characters, NUL, direction overrides and invisible marks (not the joiners of emoji)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +71,20 @@ def clean_inbound(msg: Inbound) -> Inbound:
     """``msg`` with bounded, printable fields: control characters and NUL removed from the text and
     the name, the name and ids cut to a sane length (the text itself is cut later, after its length
     has been seen)."""
-    name = " ".join(_clean(msg.user_name or "", MAX_NAME).split()) or (msg.user_id or "?")[:MAX_NAME]
+    name = msg.user_name or ""
+    if len(name) > MAX_NAME or _CONTROL.search(name) or not name.strip() or name != name.strip():
+        name = " ".join(_clean(name, MAX_NAME).split()) or (msg.user_id or "?")[:MAX_NAME]
     text = msg.text
-    if text is not None:
-        text = _CONTROL.sub("", text) if _CONTROL.search(text) else text
+    if text is not None and _CONTROL.search(text):
+        text = _CONTROL.sub("", text)
+    long_ids = max(len(msg.user_id or ""), len(msg.chat_id or ""), len(msg.update_key or "")) > MAX_ID
+    if (
+        name == msg.user_name
+        and text is msg.text
+        and not long_ids
+        and (msg.lang_hint is None or len(msg.lang_hint) <= 35)
+    ):
+        return msg  # the usual case: nothing to clean
     return replace(
         msg,
         user_name=name[:MAX_NAME],

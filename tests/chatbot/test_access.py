@@ -342,3 +342,14 @@ def test_whoever_runs_the_lobby_may_change_its_options_and_nobody_else():
     out = table.say("matti", "asetukset kierrokset=99999999999999999999999999")
     assert "Mitään ei muutettu" in out[0].text and table.match().options["rounds"] == 2
     assert "rounds=2" in table.say("eve", "asetukset")[0].text  # anyone may look
+
+
+def test_inbound_fields_are_cleaned_but_ordinary_messages_pass_as_they_are():
+    from chatbot.core.access import clean_inbound
+
+    plain = Inbound(PLATFORM, "u1", "Matti 👨‍👩‍👧", GROUP, False, text="vaihda 2")
+    assert clean_inbound(plain) is plain  # emoji joiners are no control characters
+    odd = Inbound(PLATFORM, "u1" * 200, "\x00\u202eEve\u200b " * 30, GROUP, False, text="liity\x00\x1b")
+    clean = clean_inbound(odd)
+    assert clean.text == "liity" and clean.user_name.startswith("Eve") and len(clean.user_name) <= 64
+    assert "\x00" not in clean.user_name and len(clean.user_id) <= 255
