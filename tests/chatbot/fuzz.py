@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from chatbot.core.i18n import translator
@@ -379,9 +380,18 @@ def inputs(world: World) -> st.SearchStrategy[tuple[str, str, str | None, str | 
     return st.one_of(as_text, as_button)
 
 
-def fuzz(game: str, examples: int, steps: int, stats: Stats, strict: bool) -> None:
+def fuzz(
+    game: str,
+    examples: int,
+    steps: int,
+    stats: Stats,
+    strict: bool,
+    seed: int | None = None,
+    max_moves: int = 40,
+) -> None:
     """``examples`` worlds of ``game`` (hypothesis chooses the phase and the inputs), ``steps``
-    inputs each; with ``strict`` the first problem fails (and hypothesis shrinks it)."""
+    inputs each; with ``strict`` the first problem fails (and hypothesis shrinks it). The suite's
+    round is the same every time (derandomized); ``seed`` picks another round, None a random one."""
     errors = ErrorLog()
     logger = logging.getLogger("chatbot")
     others = [g for g in GAME_IDS if g != game]
@@ -390,14 +400,14 @@ def fuzz(game: str, examples: int, steps: int, stats: Stats, strict: bool) -> No
         max_examples=examples,
         deadline=None,
         database=None,
-        derandomize=not strict,
+        derandomize=strict and seed is None,
         phases=[Phase.explicit, Phase.reuse, Phase.generate, *([Phase.shrink] if strict else [])],
         suppress_health_check=list(HealthCheck),
     )
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
         other = data.draw(st.sampled_from(others), label="g2 game")
-        moves = data.draw(st.integers(0, 40), label="moves in g1 first")
+        moves = data.draw(st.integers(0, max_moves), label="moves in g1 first")
         lobby2 = data.draw(st.booleans(), label="g2 still a lobby")
         world = World(game, other, f"fuzz:{game}:{moves}:{other}", moves, lobby2)
         stats.worlds += 1
@@ -409,6 +419,8 @@ def fuzz(game: str, examples: int, steps: int, stats: Stats, strict: bool) -> No
                 raise AssertionError(stats.problems[-1])
 
     level = logger.level
+    if seed is not None:
+        run = hypothesis_seed(seed)(run)
     logger.addHandler(errors)
     logger.setLevel(min(level or logging.WARNING, logging.WARNING))  # ERROR records reach the handler
     try:
@@ -423,12 +435,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=12, help="worlds per game")
     parser.add_argument("--steps", type=int, default=25, help="inputs per world")
     parser.add_argument("--games", nargs="*", default=GAME_IDS)
+    parser.add_argument("--seed", type=int, default=None, help="the same round again (default: a new one)")
     args = parser.parse_args(argv)
     logging.getLogger("chatbot").propagate = False  # errors are counted, not printed
     stats = Stats()
     started = time.monotonic()
     for game in args.games:
-        fuzz(game, args.examples, args.steps, stats, strict=False)
+        fuzz(game, args.examples, args.steps, stats, strict=False, seed=args.seed)
     figures = {**stats.as_dict(), "seconds": round(time.monotonic() - started, 1)}
     print(json.dumps(figures, ensure_ascii=False))
     for problem in stats.problems[:20]:
