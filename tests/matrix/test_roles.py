@@ -28,6 +28,15 @@ async def until(predicate, timeout: float = 20.0) -> None:
     raise AssertionError("condition not met in time")
 
 
+async def until_value(get, timeout: float = 20.0):
+    for _ in range(int(timeout / 0.05)):
+        value = get()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError("no value in time")
+
+
 def test_roles_on_matrix_follow_the_rooms_power_levels(synapse, bot_factory, tmp_path):
     async def scenario() -> None:
         bot = bot_factory()
@@ -83,6 +92,11 @@ def test_roles_on_matrix_follow_the_rooms_power_levels(synapse, bot_factory, tmp
                 what="back",
             )
             assert repo.match(match.id).seats[1].user_id is not None
+            # Kaisa hands her seat to Olli, who takes it by writing in the room
+            await table.say(kaisa, "anna paikkani Ollille")
+            await table.say(olli, "otan paikan")
+            olli_rec = await until_value(lambda: repo.find_user("matrix", olli.user_id))
+            await until(lambda: repo.match(match.id).seats[1].user_id == olli_rec.id)
             await table.say(olli, "peru")
             await until(lambda: repo.match(match.id).status == "cancelled")
         finally:

@@ -90,6 +90,13 @@ def test_roles_on_telegram_outsiders_are_refused_and_group_admins_are_asked_of_t
             await h.say(CEDER, "palauta Bertta peliin")
             await h.settle()
             assert h.core.repo.match(mid).seats[1].user_id is not None
+            # Bertta hands her seat to David, who takes it by writing in the group
+            await h.say(BERTTA, "anna paikkani Davidille")
+            await h.say(DAVID, "otan paikan")
+            await h.settle()
+            david = h.core.repo.find_user("telegram", str(DAVID))
+            assert h.core.repo.match(mid).seats[1].user_id == david.id
+            assert any("David otti pelaajan Bertta paikan" in t for t in h.group_texts())
             # the creator of the group ends the game
             await h.say(CEDER, "/peru")
             await h.settle()
