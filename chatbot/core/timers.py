@@ -109,8 +109,8 @@ class Timers:
         """What the match waits for now: an AI seat's move, or a person (a reminder, then the bot's
         move for them), or the end of a quick window that every seat gets alike."""
         engine = self.games[match.game]
-        if engine.outcome(state) is not None:
-            return []
+        if engine.outcome(state) is not None or match.meta.get("paused"):
+            return []  # over, or paused while the bot is out of the group
         acting = engine.to_act(state)
         now = self.clock()
         out = []

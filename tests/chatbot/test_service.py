@@ -233,3 +233,15 @@ def test_one_person_may_play_two_seats():
         assert "– Matti" in prompt.text or "– Pekka" in prompt.text
         table.press("matti", prompt.buttons[0][0].data)
     assert table.match().version > match.version + 5
+
+
+def test_status_asked_in_private_is_answered_in_private():
+    """ "tila" in a private chat shows the table there: no new copy of the table in the group, and
+    none of the group's buttons in the private chat."""
+    table = Table(seed="status")
+    lobby(table, "matti", "liisa")
+    before = len(table.group_texts())
+    out = table.say("matti", "tila", private=True)
+    assert out and all(o.chat_id is None and o.user_id == "matti" for o in out)
+    assert "Majavajengi" in out[0].text and out[0].buttons == () and out[0].key is None
+    assert len(table.group_texts()) == before
