@@ -103,3 +103,33 @@ def test_roles_on_telegram_outsiders_are_refused_and_group_admins_are_asked_of_t
             assert h.core.repo.match(mid).status == "cancelled"
 
     run(body(), timeout=60)
+
+
+def test_in_a_forum_group_a_topics_buttons_work_only_there_and_the_groups_admins_run_every_topic(tg):
+    forum = -300
+
+    async def body():
+        async with tg(users=USERS) as h:
+            server = h.server
+            server.add_group(forum, "Pelikerho", topics=(11, 12))
+            await server.send(ANNA, forum, "/uusi majavajengi", thread=11)
+            await h.settle()
+            lobby = [m for m in server.bot_messages(forum, thread=11) if m.callback_data()][-1]
+            mid = int(lobby.callback_data()[0].split(":")[0])
+            # the lobby's data sent from General or from the other topic does nothing
+            for thread in (None, 12):
+                await server.send(DAVID, forum, "apua", thread=thread)
+                await h.settle()
+                elsewhere = server.bot_messages(forum, thread=thread)[-1]
+                qid = await server.press(DAVID, forum, elsewhere.message_id, f"{mid}:0:@join")
+                answer = await server.wait_for(lambda q=qid: server.answer_of(q), 5, "answer")
+                assert "ei toimi täällä" in (answer.get("text") or "")
+            assert seats(h, mid) == ["Anna"]
+            # the group's administrator runs the lobby of a topic; getChatMember asks about the group
+            server.set_status(forum, DAVID, "administrator")
+            await server.send(DAVID, forum, "lisää botti", thread=11)
+            await h.settle()
+            assert seats(h, mid) == ["Anna", "Botti 1"]
+            assert member_calls(h)[-1] == {"chat_id": forum, "user_id": DAVID}
+
+    run(body(), timeout=40)

@@ -438,7 +438,7 @@ class TelegramTransport:
         toast: list[str] = []
 
         def take(outs: list[Outbound]) -> Outbound | None:
-            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, chat.id):
+            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, inbound.chat_id):
                 toast.append(outs[0].text)
                 return outs[0]
             return None
@@ -447,7 +447,9 @@ class TelegramTransport:
         await self._answer(query, toast[0] if toast else None)
 
     @staticmethod
-    def _is_short_reply(out: Outbound, user_id: int, chat_id: int) -> bool:
+    def _is_short_reply(out: Outbound, user_id: int, chat_id: int | str) -> bool:
+        """Whether ``out`` is a short plain answer to the presser (``chat_id`` is the core's chat
+        key: a forum topic's own)."""
         return (
             out.key is None
             and not out.buttons
