@@ -858,10 +858,12 @@ class BotCore(Timers, PrivateChats, Roles):
         if match is None:
             return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
         room = self.repo.room_by_id(match.room_id)
+        # asked in private, the copy is in the asker's language (the group's table in the group's)
+        shown = replace(room, lang=t.lang) if msg.private else room
         if match.status == LOBBY:
-            table = self._lobby_messages(match, room)
+            table = self._lobby_messages(match, shown)
         else:
-            table = self._render_match(match, room, events=(), privates=False, keyed=False)
+            table = self._render_match(match, shown, events=(), privates=False, keyed=False)
         if msg.private:
             # asked in private: a copy of the public table here, not a new one in the group (its
             # buttons belong to the group's table)

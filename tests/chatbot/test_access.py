@@ -353,3 +353,16 @@ def test_inbound_fields_are_cleaned_but_ordinary_messages_pass_as_they_are():
     clean = clean_inbound(odd)
     assert clean.text == "liity" and clean.user_name.startswith("Eve") and len(clean.user_name) <= 64
     assert "\x00" not in clean.user_name and len(clean.user_id) <= 255
+
+
+def test_the_table_asked_for_in_private_comes_in_the_askers_language():
+    table = Table(seed="tila")
+    table.say("sanna", "language en", private=True)
+    table.say("matti", "uusi majavajengi")
+    table.say("sanna", "liity")
+    out = table.say("sanna", "tila", private=True)  # found by the fuzz: it came in Finnish
+    assert out and all(o.lang == "en" and o.user_id == "sanna" for o in out)
+    assert "waiting for players" in out[0].text
+    table.say("matti", "aloita")
+    out = table.say("sanna", "status", private=True)
+    assert out and all(o.lang == "en" for o in out if o.user_id == "sanna")
