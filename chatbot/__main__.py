@@ -17,13 +17,16 @@ if TYPE_CHECKING:
     from chatbot.core.service import BotCore
 
 
-def _core(args: argparse.Namespace, default_db: str | None = None) -> BotCore:
+def _core(args: argparse.Namespace, default_db: str | None = None, chat: bool = False) -> BotCore:
+    """The core; ``chat`` (a real chat platform) throttles flooding users (30 messages in 10 s;
+    issue #13), which the console and scripted transcripts do not need."""
     from chatbot.compose import new_core
+    from chatbot.core.access import Throttle
     from chatbot.storage import SqlRepository
 
     db = getattr(args, "db", None) or default_db
     repo = SqlRepository(db)
-    return new_core(repo, seed=getattr(args, "seed", None))
+    return new_core(repo, seed=getattr(args, "seed", None), throttle=Throttle() if chat else None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,11 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     if command == "telegram":
         from chatbot.transports.telegram import main as telegram_main
 
-        return telegram_main(_core(args))
+        return telegram_main(_core(args, chat=True))
     if command == "matrix":
         from chatbot.transports.matrix import main as matrix_main
 
-        return matrix_main(_core(args))
+        return matrix_main(_core(args, chat=True))
     parser.print_help()
     return 2
 

@@ -224,6 +224,16 @@ class RuntimeStore(Protocol):
     def next_due(self) -> float | None: ...
 
 
+class Members(Protocol):
+    """A platform's view of a chat's members, for the roles of issue #13.
+
+    ``is_admin`` answers whether ``user_id`` administers ``chat_id`` (a Telegram group's
+    administrator or creator, a Matrix room's member with power level 50 or more); None when the
+    platform cannot tell now. Called on the core's thread; implementations cache briefly."""
+
+    def is_admin(self, chat_id: str, user_id: str) -> bool | None: ...
+
+
 class Blocked(Exception):
     """The platform refuses to deliver to this private chat (a Telegram user who never opened the bot)."""
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n
+from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.i18n import Translator, normalise_language
@@ -33,6 +34,7 @@ from chatbot.core.ports import (
     Answer,
     GameUI,
     MatchRec,
+    Members,
     RenderContext,
     Repository,
     RoomRec,
@@ -41,6 +43,7 @@ from chatbot.core.ports import (
     UserRec,
 )
 from chatbot.core.private import PrivateChats, start_payload
+from chatbot.core.roles import SEAT_COMMANDS, Roles
 from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker
@@ -60,7 +63,7 @@ NS_PRIVACY_TOLD = "privacy-told"
 LANG_MEMORY = 10_000
 
 
-class BotCore(Timers, PrivateChats):
+class BotCore(Timers, PrivateChats, Roles):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -82,6 +85,8 @@ class BotCore(Timers, PrivateChats):
         ai_delay: float = 0.0,
         lease: float = 30.0,
         link_template: str | None = None,
+        members: dict[str, Members] | None = None,
+        throttle: Throttle | None = None,
     ) -> None:
         self.repo = repo
         self.clock = clock
@@ -95,6 +100,11 @@ class BotCore(Timers, PrivateChats):
         #: the deep link into a private chat, e.g. "https://t.me/<bot>?start={payload}" (set by the
         #: transport at start; the core fills in the payload "join-<match id>")
         self.link_template = link_template
+        #: per platform, who administers a chat (set by each transport; issue #13)
+        self.members: dict[str, Members] = dict(members or {})
+        #: flood control per user (the chat platforms' composition gives 30 messages in 10 seconds,
+        #: then one notice and silence); None for the console, scripts and tests that replay fast
+        self.throttle = throttle
         #: platforms on which the bot sees in groups only what is addressed to it: commands, replies
         #: to its messages, mentions (Telegram's privacy mode; set by the transport at start)
         self.addressed_only: set[str] = set()
@@ -118,6 +128,10 @@ class BotCore(Timers, PrivateChats):
         update (``update_key`` seen before) gives nothing. Never raises: bad input becomes a hint, a
         database outage an apology (``Answer.committed`` False: the runtime sends it itself)."""
         try:
+            msg = clean_inbound(msg)
+            verdict = self.throttle.check(msg.platform, msg.user_id) if self.throttle else "ok"
+            if verdict != "ok":
+                return self._throttled(msg, verdict)
             return self._handle_once(msg)
         except StorageUnavailable as exc:
             log.warning("storage unavailable while handling %r: %s", msg, exc)
@@ -134,7 +148,7 @@ class BotCore(Timers, PrivateChats):
         except Exception:  # the bot must never crash on input; log and apologise
             # nothing of the update was kept (not even its id): a redelivery tries it again
             log.exception("error while handling %r", msg)
-            t = i18n.translator(self._lang_of(msg))
+            t = i18n.translator(self._stored_lang_of(msg))
             return Answer.direct(
                 [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
             )
@@ -237,6 +251,36 @@ class BotCore(Timers, PrivateChats):
             self.repo.outbox_add(sorry)
         return Answer(sorry)
 
+    def _throttled(self, msg: Inbound, verdict: str) -> Answer:
+        """A flooding user's message: dropped, and the first of a burst gets one short notice."""
+        if verdict != "notice":
+            return Answer()
+        t = i18n.translator(self._lang_of(msg))
+        notice = [
+            self._reply(
+                msg,
+                t,
+                t.gettext("That is a lot of messages at once; I will answer again in a few seconds."),
+                private=True,
+            )
+        ]
+        with self.repo.unit(update=self._update_of(msg)) as fresh:
+            if not fresh:
+                return Answer()
+            self.repo.outbox_add(notice)
+        return Answer(notice)
+
+    def _stored_lang_of(self, msg: Inbound) -> str:
+        """The sender's language as stored (for the last-resort apology), else as remembered."""
+        try:
+            with self.repo.unit():
+                user = self.repo.find_user(msg.platform, msg.user_id)
+            if user is not None and user.lang:
+                return user.lang
+        except Exception as exc:  # the apology must go out even when the lookup fails
+            log.warning("could not read the language of %s: %s", msg.user_id, exc)
+        return self._lang_of(msg)
+
     def _lang_of(self, msg: Inbound) -> str:
         with self._langs_lock:
             known = self._langs.get((msg.platform, msg.user_id))
@@ -271,8 +315,18 @@ class BotCore(Timers, PrivateChats):
         if msg.button is not None:
             return self._button(msg, speaker, t)
         text = (msg.text or "").strip()
-        if not text:
-            return []
+        if not text or len(text) > MAX_TEXT:
+            if not msg.private:
+                return []  # chat in a group: nothing for the bot
+            if text:
+                reply = t.gettext(
+                    "That message is too long for me. Write a short command, for example “help”."
+                )
+            else:
+                reply = t.gettext(
+                    "I did not understand. Write “help” for the commands, or ask about the rules."
+                )
+            return [self._reply(msg, t, reply)]
         payload = start_payload(text) if msg.private else None
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
@@ -367,10 +421,14 @@ class BotCore(Timers, PrivateChats):
             return self._join(msg, sp, t, match, cmd.tokens)
         if name in {"add_ai", "remove_ai"}:
             return self._ai_seat(msg, sp, t, match, cmd)
+        if name == "options":
+            return self._lobby_options(msg, sp, t, match, cmd)
         if name == "start":
             return self._start(msg, sp, t, match)
         if name in {"leave", "cancel"}:
             return self._leave_or_cancel(msg, sp, t, match, name)
+        if name in SEAT_COMMANDS:
+            return self._seat_command(msg, sp, t, match, cmd)
         return None
 
     def _help_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
@@ -380,6 +438,11 @@ class BotCore(Timers, PrivateChats):
             t.gettext("• join – take a seat; add bot / remove bot – AI players"),
             t.gettext("• start – deal the cards; leave – give your seat to an AI; cancel – end the game"),
             t.gettext("• status – the table; hand – your cards in private"),
+            t.gettext("• give my seat to NAME – someone else plays on; they write “take seat”"),
+            t.gettext(
+                "• kick NAME, give NAME’s seat to a bot, restore NAME – for the one who set up the game "
+                "and the group’s admins"
+            ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
@@ -484,7 +547,7 @@ class BotCore(Timers, PrivateChats):
         engine = self.games[ui.game_id]
         try:
             options = self._parse_options(ui, engine, cmd.tokens)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, ArithmeticError):
             typed = t.format_list([x for x in cmd.tokens if "=" in x])
             return [
                 self._reply(
@@ -524,6 +587,47 @@ class BotCore(Timers, PrivateChats):
             "group again, or make me an admin of the group."
         )
         return [Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)]
+
+    def _lobby_options(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
+    ) -> list[Outbound]:
+        """``asetukset kierrokset=3``: the lobby's options, changed by whoever runs the lobby."""
+        assert sp.room is not None
+        ui, engine = self.uis[match.game], self.games[match.game]
+        if match.status != LOBBY:
+            return [self._reply(msg, t, t.gettext("Options can be changed only before the game starts."))]
+        changes = [x for x in cmd.tokens if "=" in x]
+        if not changes:
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext(
+                        "Options of this game: {options}. Change them with e.g. “options rounds=3”."
+                    ).format(options=shown),
+                )
+            ]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "options"))]
+        try:
+            options = {**match.options, **self._parse_options(ui, engine, changes)}
+            engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
+        except (ValueError, TypeError, ArithmeticError):
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("I did not understand the option {option}. Nothing was changed.").format(
+                        option=t.format_list(changes)
+                    ),
+                )
+            ]
+        if not self.repo.update_lobby(match.id, match.version, match.seats, options=options):
+            raise Conflict(lobby=True)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self._lobby_messages(updated, sp.room)
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
@@ -626,6 +730,8 @@ class BotCore(Timers, PrivateChats):
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("Seats can be changed only before the game starts."))]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "ai"))]
         engine = self.games[match.game]
         if cmd.name == "add_ai":
             if len(match.seats) >= engine.max_players:
@@ -649,10 +755,8 @@ class BotCore(Timers, PrivateChats):
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("The game is already running."))]
-        if not any(s.user_id == sp.user.id for s in match.seats):
-            return [
-                self._reply(msg, t, t.gettext("Only a seated player can start the game. Write “join” first."))
-            ]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "start"))]
         engine = self.games[match.game]
         seats = list(match.seats)
         target = (
@@ -677,10 +781,25 @@ class BotCore(Timers, PrivateChats):
         room = self.repo.room_by_id(match.room_id)
         tg = i18n.translator(room.lang or "fi")
         seated = [s for s in match.seats if s.user_id == sp.user.id]
-        if not seated:
-            return [self._reply(msg, t, t.gettext("You have no seat in this game."))]
         humans_left = [s for s in match.seats if s.user_id is not None and s.user_id != sp.user.id]
         title = self.uis[match.game].title(tg)
+        if name == "cancel":
+            # the lobby: whoever runs it or an admin; a running game: its host or an admin (or the
+            # last person playing it); a private "cancel" is only ever the sender's own game
+            host = match.host_user_id == sp.user.id
+            admin = not msg.private and self.is_admin(msg, room)
+            allowed = (
+                admin
+                or host
+                or (match.status == LOBBY and self.runs_lobby(match, sp.user.id))
+                or (bool(seated) and not humans_left)
+            )
+            if not allowed:
+                if match.status == LOBBY:
+                    return [self._reply(msg, t, self._who_may_lobby(t, "cancel"))]
+                return [self._reply(msg, t, self._who_may_end(t))]
+        elif not seated:
+            return [self._reply(msg, t, t.gettext("You have no seat in this game."))]
         if name == "cancel" or (match.status == LOBBY and not humans_left):
             self._change_lobby(match, match.seats, status=CANCELLED)
             return [
@@ -739,10 +858,12 @@ class BotCore(Timers, PrivateChats):
         if match is None:
             return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
         room = self.repo.room_by_id(match.room_id)
+        # asked in private, the copy is in the asker's language (the group's table in the group's)
+        shown = replace(room, lang=t.lang) if msg.private else room
         if match.status == LOBBY:
-            table = self._lobby_messages(match, room)
+            table = self._lobby_messages(match, shown)
         else:
-            table = self._render_match(match, room, events=(), privates=False, keyed=False)
+            table = self._render_match(match, shown, events=(), privates=False, keyed=False)
         if msg.private:
             # asked in private: a copy of the public table here, not a new one in the group (its
             # buttons belong to the group's table)
@@ -916,40 +1037,64 @@ class BotCore(Timers, PrivateChats):
         return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
 
     def _button(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        data = msg.button or ""
-        parts = data.split(":", 2)
+        """A press acts only where its button was offered (issue #13): a lobby or table button in
+        its match's own room, a private prompt's button in the private chat of that seat's player.
+        Anything else, and data that is not well formed, gets one answer that reveals nothing about
+        any match; a press in the right place against an older version is "stale"."""
+        not_here = [
+            self._reply(
+                msg,
+                t,
+                t.gettext(
+                    "That button does not work here. Use the buttons of the latest message in this chat."
+                ),
+                private=msg.private,
+            )
+        ]
         stale = [
             self._reply(
                 msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private
             )
         ]
-        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
-            return stale
-        match = self.repo.match(int(parts[0]))
-        if match is None or match.status not in {LOBBY, RUNNING}:
-            return stale
-        if int(parts[1]) != match.version:
-            return stale
-        notation = parts[2]
-        if notation.startswith(META_PREFIX):
-            room = self.repo.room_by_id(match.room_id)
-            sp_room = Speaker(sp.user, sp.lang, room)
-            cmd = Command(notation[1:])
-            if cmd.name not in {"join", "add_ai", "start"}:
+        data = parse_button(msg.button)
+        if data is None:
+            return not_here
+        match = self.repo.match(data.match_id)
+        if match is None or match.game not in self.games:
+            return not_here
+        room = self.repo.room_by_id(match.room_id)
+        if msg.platform != room.platform:
+            return not_here
+        in_room = not msg.private and msg.chat_id == room.ext_id
+        mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
+        if data.verb is not None:
+            # lobby buttons are offered in the room only
+            if not in_room:
+                return not_here
+            if match.status != LOBBY or data.version != match.version:
                 return stale
-            gmsg = replace(msg, chat_id=room.ext_id, private=False)
-            return self._command(gmsg, sp_room, t, cmd) or []
-        if match.status != RUNNING or match.state is None:
+            return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale
+        if msg.private:
+            if not mine:
+                return not_here  # someone else's prompt (or a forged one): nothing about it is told
+        elif not in_room:
+            return not_here
+        if match.status != RUNNING or match.state is None or data.version != match.version:
             return stale
         engine = self.games[match.game]
         state = engine.load(match.state)
-        mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
         acting = [s for s in engine.to_act(state) if s in mine]
         if not mine:
             return [self._reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
         if not acting:
             return [self._reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
-        return self._apply_many(match, acting[0], (notation,), msg, t)
+        if not msg.private:
+            # the group's table shows only the moves that reveal nothing: other data is forged
+            ui = self.uis[match.game]
+            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, acting[0]))
+            if data.notation not in ui.group_actions(legal, engine.view(state, None)):
+                return not_here
+        return self._apply_many(match, acting[0], (data.notation,), msg, t)
 
     def _refusal(
         self,

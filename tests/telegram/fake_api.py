@@ -4,7 +4,8 @@ The real ``Application`` talks to it through ``base_url``. It long-polls ``getUp
 ``offset`` and ``timeout``, accepts empty bodies, keeps string parameters raw and JSON-decodes the
 rest, models private chats (chat id = user id) apart from groups, answers 403 to users who never
 opened the bot, 400 "message is not modified" and "message to edit not found", and 429 with
-``retry_after`` on demand (:meth:`FakeTelegram.fail`).
+``retry_after`` on demand (:meth:`FakeTelegram.fail`). ``getChatMember`` answers from per-group
+statuses (:meth:`FakeTelegram.set_status`; a user not listed is a member).
 
 Tests play the users: :meth:`FakeTelegram.send` (a text message), :meth:`FakeTelegram.press` (a
 button, i.e. a callback query) and :meth:`FakeTelegram.redeliver` (the same update once more), then
@@ -126,6 +127,9 @@ class FakeTelegram:
         self.users: dict[int, dict[str, Any]] = {}
         self.opened: set[int] = set()
         self.groups: dict[int, dict[str, Any]] = {}
+        #: per group: user id -> "creator" | "administrator" | "member" | "left" | "kicked"
+        #: (a user not listed is a member, as in a small group where everyone is)
+        self.statuses: dict[int, dict[int, str]] = {}
         #: forum groups' topic ids (messages without a topic are in General)
         self.topics: dict[int, set[int]] = {}
         #: groups the bot was removed from (:meth:`remove_bot`): calls there are refused with 403
@@ -318,6 +322,12 @@ class FakeTelegram:
             self.groups[chat_id].update(type="supergroup", is_forum=True)
             self.topics[chat_id] = set(topics)
         return self.groups[chat_id]
+
+    def set_status(self, chat_id: int, user_id: int, status: str) -> None:
+        """Make ``user_id`` the group's ``creator``, an ``administrator``, a ``member``, or one who
+        ``left`` or was ``kicked`` (getChatMember answers it)."""
+        assert status in {"creator", "administrator", "member", "left", "kicked", "restricted"}
+        self.statuses.setdefault(chat_id, {})[user_id] = status
 
     def _thread(self, chat_id: int, params: dict[str, Any]) -> int | None:
         thread = params.get("message_thread_id")
@@ -614,6 +624,58 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers.setdefault(qid, []).append(params)
         return True
+
+    def m_getchatmember(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A ChatMember of the Bot API: its ``status`` and ``user``, with the fields PTB requires."""
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        if chat_id not in self.groups:
+            self.chat(chat_id)  # 400 chat not found for an unknown chat
+            if chat_id != user_id:
+                raise ApiError(400, "Bad Request: user not found")
+        user = self.users.get(user_id)
+        if user is None:
+            raise ApiError(400, "Bad Request: user not found")
+        status = self.statuses.get(chat_id, {}).get(user_id, "member")
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "creator":
+            member["is_anonymous"] = False
+        elif status == "administrator":
+            member.update(
+                can_be_edited=False,
+                is_anonymous=False,
+                can_manage_chat=True,
+                can_delete_messages=True,
+                can_manage_video_chats=False,
+                can_restrict_members=True,
+                can_promote_members=False,
+                can_change_info=False,
+                can_invite_users=True,
+                can_post_stories=False,
+                can_edit_stories=False,
+                can_delete_stories=False,
+            )
+        elif status == "kicked":
+            member["until_date"] = 0
+        elif status == "restricted":
+            member.update(
+                is_member=True,
+                can_send_messages=True,
+                can_send_audios=True,
+                can_send_documents=True,
+                can_send_photos=True,
+                can_send_videos=True,
+                can_send_video_notes=True,
+                can_send_voice_notes=True,
+                can_send_polls=True,
+                can_send_other_messages=True,
+                can_add_web_page_previews=True,
+                can_change_info=False,
+                can_invite_users=False,
+                can_pin_messages=False,
+                can_manage_topics=False,
+                until_date=0,
+            )
+        return member
 
     def m_sendchataction(self, params: dict[str, Any]) -> bool:
         self._target(params)

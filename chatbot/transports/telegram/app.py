@@ -40,7 +40,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
@@ -53,10 +53,11 @@ from telegram.ext import (
 )
 
 from chatbot.core import i18n
+from chatbot.core.access import AdminCache
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
-from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds, utf16_len
+from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds, split_chat, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,52 @@ def coalesce(outs: Sequence[Outbound]) -> list[Outbound]:
     ]
 
 
+class TelegramMembers:
+    """The core's :class:`~chatbot.core.ports.Members` port on Telegram: ``getChatMember`` says
+    whether a user is an administrator or the creator of a group, remembered for ``ttl`` seconds.
+
+    The core asks on its own thread; the question goes to the event loop's Bot API client and the
+    core waits for the answer (at most ``timeout`` seconds). On the loop's own thread (an inline
+    core) nothing can be waited for: an uncached answer is then "unknown"."""
+
+    def __init__(self, ttl: float = 60.0, timeout: float = 5.0) -> None:
+        self.cache = AdminCache(ttl)
+        self.timeout = timeout
+        self.bot: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.asked = 0
+
+    def is_admin(self, chat_id: str, user_id: str) -> bool | None:
+        chat_id = str(split_chat(chat_id)[0])  # a forum topic's admins are the group's
+        cached = self.cache.get(chat_id, user_id)
+        if cached is not None:
+            return cached
+        loop, bot = self.loop, self.bot
+        if loop is None or bot is None or loop.is_closed():
+            return None
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            log.warning("getChatMember cannot be awaited on the event loop's own thread")
+            return None
+        future = asyncio.run_coroutine_threadsafe(self._ask(bot, chat_id, user_id), loop)
+        try:
+            admin = future.result(timeout=self.timeout)
+        except Exception as exc:  # the platform could not tell: not an admin for now, asked again later
+            future.cancel()
+            log.warning("getChatMember(%s, %s) failed: %s", chat_id, user_id, exc)
+            return None
+        self.cache.put(chat_id, user_id, admin)
+        return admin
+
+    async def _ask(self, bot: Any, chat_id: str, user_id: str) -> bool:
+        self.asked += 1
+        member = await bot.get_chat_member(int(chat_id), int(user_id))
+        return member.status in {ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER}
+
+
 def display_name(user: User) -> str:
     return user.first_name or user.username or str(user.id)
 
@@ -147,6 +194,10 @@ class TelegramTransport:
         settings: Settings | None = None,
     ) -> None:
         self.username: str | None = None
+        #: who administers a group (issue #13), for the core's roles
+        self.members = TelegramMembers()
+        if isinstance(getattr(core, "members", None), dict):
+            core.members[PLATFORM] = self.members
         #: whether the bot sees plain group messages (getMe's can_read_all_group_messages)
         self.group_text_visible = True
         self.limiter = RateLimiter(limits if limits is not None else telegram_limits())
@@ -268,6 +319,8 @@ class TelegramTransport:
         if self.sender.bot is not None:
             return  # run_polling calls post_init after start() did
         self.sender.bot = app.bot
+        self.members.bot = app.bot
+        self.members.loop = asyncio.get_running_loop()
         self.username = app.bot.username
         # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
         # own messages and mentions; the core then says so in the lobby and on the table
@@ -385,7 +438,7 @@ class TelegramTransport:
         toast: list[str] = []
 
         def take(outs: list[Outbound]) -> Outbound | None:
-            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, chat.id):
+            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, inbound.chat_id):
                 toast.append(outs[0].text)
                 return outs[0]
             return None
@@ -394,7 +447,9 @@ class TelegramTransport:
         await self._answer(query, toast[0] if toast else None)
 
     @staticmethod
-    def _is_short_reply(out: Outbound, user_id: int, chat_id: int) -> bool:
+    def _is_short_reply(out: Outbound, user_id: int, chat_id: int | str) -> bool:
+        """Whether ``out`` is a short plain answer to the presser (``chat_id`` is the core's chat
+        key: a forum topic's own)."""
         return (
             out.key is None
             and not out.buttons
