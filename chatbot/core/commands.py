@@ -51,6 +51,7 @@ for _name, _words in {
     "hand": ["kasi", "kortit", "korttini", "hand", "cards"],
     "map": ["kartta", "map", "lauta", "kuva", "picture"],
     "options": ["asetukset", "asetus", "options", "option", "settings"],
+    "back": ["palaan", "back", "rejoin"],
 }.items():
     for _w in _words:
         _WORDS[_w] = _name
@@ -101,6 +102,15 @@ _PHRASES: dict[str, str] = {
     "show picture": "map",
     "nayta poyta": "status",
     "show table": "status",
+    "palaan peliin": "back",
+    "palaan mukaan": "back",
+    "olen takaisin": "back",
+    "tulin takaisin": "back",
+    "oon takas": "back",
+    "oon takaisin": "back",
+    "i'm back": "back",
+    "im back": "back",
+    "back again": "back",
 }
 
 _QUESTION = re.compile(
@@ -196,7 +206,11 @@ def parse_command(text: str) -> Command | None:
     if name is not None:
         # bare words that double as game commands ("lähden Kairosta", "aloitan Kairosta") stay
         # game commands unless slashed
-        if not slash and name in {"hand", "status", "map", "leave", "start", "cancel"} and len(words) > 1:
+        if (
+            not slash
+            and name in {"hand", "status", "map", "leave", "start", "cancel", "back"}
+            and len(words) > 1
+        ):
             return None
         if not slash and name == "new" and len([w for w in typed[1:] if "=" not in w]) > 2:
             return None  # a long sentence starting with "uusi" is not a command

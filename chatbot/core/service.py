@@ -427,6 +427,8 @@ class BotCore(Timers, PrivateChats, Roles):
             return self._start(msg, sp, t, match)
         if name in {"leave", "cancel"}:
             return self._leave_or_cancel(msg, sp, t, match, name)
+        if name == "back":
+            return self._back(msg, sp, t, match)
         if name in SEAT_COMMANDS:
             return self._seat_command(msg, sp, t, match, cmd)
         return None
@@ -692,6 +694,8 @@ class BotCore(Timers, PrivateChats, Roles):
         if match.status != LOBBY:
             if self._seat_of(match, sp.user) is not None:
                 return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
+            if self._left_seat(match, sp.user.id) is not None:
+                return self._back(msg, sp, t, match)  # rejoining the room and "liity": the seat back
             return [self._reply(msg, t, t.gettext("The game has already started; join the next one."))]
         # "liity Liisa" takes one more seat under another name: one person may play several seats
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
@@ -839,8 +843,50 @@ class BotCore(Timers, PrivateChats, Roles):
             for s in match.seats
         )
         self._change_lobby(match, seats, status=RUNNING)
-        text = tg.gettext("{name} left the game; an AI player takes over the seat.").format(name=sp.user.name)
-        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+        # whoever left may come back to the seat while the match runs ("palaan", or "liity" again)
+        left = dict(match.meta.get("left") or {})
+        left.update({str(s.seat): sp.user.id for s in seated})
+        self.repo.set_meta(match.id, "left", left)
+        text = tg.gettext(
+            "{name} left the game; an AI player takes over the seat. Write “back” to take it again."
+        ).format(name=sp.user.name)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        # the table shows at once that the seat is played by an AI now
+        table = self._render_match(updated, room, events=(), privates=False)
+        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang), *table]
+
+    def _left_seat(self, match: MatchRec, user_id: int) -> int | None:
+        """The seat this person left (to an AI) in the running match and may take back."""
+        if match.status != RUNNING:
+            return None
+        for seat, owner in (match.meta.get("left") or {}).items():
+            if owner == user_id and match.seats[int(seat)].user_id is None:
+                return int(seat)
+        return None
+
+    def _back(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+        """A person who left takes their seat back from the AI that played it meanwhile."""
+        if self._seat_of(match, sp.user) is not None:
+            return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
+        seat = self._left_seat(match, sp.user.id)
+        if seat is None:
+            return [self._reply(msg, t, t.gettext("You have no seat to come back to in this game."))]
+        room = self.repo.room_by_id(match.room_id)
+        seats = tuple(replace(s, user_id=sp.user.id, ai=None) if s.seat == seat else s for s in match.seats)
+        self._change_lobby(match, seats, status=RUNNING)
+        left = {k: v for k, v in (match.meta.get("left") or {}).items() if int(k) != seat}
+        self.repo.set_meta(match.id, "left", left)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        tg = i18n.translator(room.lang or "fi")
+        text = tg.gettext("{name} is back and plays their own seat again.").format(
+            name=match.seats[seat].name
+        )
+        out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+        out.extend(self._render_match(updated, room, events=(), privates=False))
+        out.extend(self._private_prompt(updated, room, seat, (), force=True))
+        return out
 
     def _change_lobby(self, match: MatchRec, seats: tuple[SeatRec, ...], status: str = LOBBY) -> None:
         """New seats (and status) of a match; a running match gets its deadlines again (an AI seat
@@ -1184,6 +1230,19 @@ class BotCore(Timers, PrivateChats, Roles):
             out.append([e for e in events if isinstance(e, Event) and e.public])
         return out
 
+    def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
+        """The seats' names on the table: a person's seat that an AI plays for now is marked so
+        ("Carol (tekoäly)"), so the group sees who is really playing."""
+        stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
+            int(k) for k in (match.meta.get("away") or {})
+        }
+        return tuple(
+            t.gettext("{name} (AI)").format(name=s.name)
+            if s.user_id is None and s.seat in stood_in
+            else s.name
+            for s in match.seats
+        )
+
     def _render_match(
         self,
         match: MatchRec,
@@ -1196,7 +1255,7 @@ class BotCore(Timers, PrivateChats, Roles):
         ui = self.uis[match.game]
         assert match.state is not None
         state = engine.load(match.state)
-        names = tuple(s.name for s in match.seats)
+        names = self._table_names(match, i18n.translator(room.lang or "fi"))
         t = i18n.translator(room.lang or "fi")
         ctx = RenderContext(t, names, None, match.options)
         public_view = engine.view(state, None)

@@ -366,3 +366,14 @@ def test_the_table_asked_for_in_private_comes_in_the_askers_language():
     table.say("matti", "aloita")
     out = table.say("sanna", "status", private=True)
     assert out and all(o.lang == "en" for o in out if o.user_id == "sanna")
+
+
+def test_the_flood_limit_is_a_setting_of_the_shipped_command():
+    from chatbot.__main__ import _throttle
+    from chatbot.core.access import Throttle
+
+    assert _throttle("off", Throttle) is None
+    default = _throttle("30/10", Throttle)
+    assert default.limit == 30 and default.window == 10.0
+    with pytest.raises(SystemExit):
+        _throttle("many", Throttle)

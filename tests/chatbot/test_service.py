@@ -245,3 +245,31 @@ def test_status_asked_in_private_is_answered_in_private():
     assert out and all(o.chat_id is None and o.user_id == "matti" for o in out)
     assert "Majavajengi" in out[0].text and out[0].buttons == () and out[0].key is None
     assert len(table.group_texts()) == before
+
+
+def test_a_player_who_left_comes_back_to_their_seat():
+    table = Table(seed="back")
+    lobby(table, "matti", "liisa", "pekka")
+    out = table.say("liisa", "poistu")
+    assert "palaan" in out[0].text  # the way back is told at once
+    match = table.match()
+    assert match.seats[1].user_id is None and match.seats[1].ai
+    table.run_due()  # the AI plays the seat meanwhile if it is to act
+    assert any("Liisa (tekoäly)" in t for t in table.group_texts())
+    # only the one who left may come back to that seat
+    assert "jo mukana" in table.say("pekka", "palaan")[0].text
+    assert "ei ole" in table.say("outsider", "palaan")[0].text
+    out = table.say("liisa", "Palaan peliin!")
+    match = table.match()
+    assert match.seats[1].user_id is not None and match.seats[1].ai is None
+    assert any("Liisa palasi" in o.text for o in out)
+    table_text = [o.text for o in out if o.key and o.key.startswith("table:")][-1]
+    assert "Liisa (tekoäly)" not in table_text
+    # leaving once more and "liity" (as after rejoining a Matrix room) also brings the seat back
+    table.say("liisa", "poistu")
+    table.say("liisa", "liity")
+    assert table.match().seats[1].ai is None
+    # English works the same way
+    table.say("liisa", "leave")
+    table.say("liisa", "I'm back")
+    assert table.match().seats[1].ai is None

@@ -410,13 +410,29 @@ def test_leaving_the_room_gives_the_seat_to_an_ai(synapse, bot_factory, tmp_path
             await table.next_prompt()
             table.acted.clear()  # the starter's prompt is still to be answered by the loop below
             await ville.leave(table.room)
-            left = FI.gettext("{name} left the game; an AI player takes over the seat.")
+            left = FI.gettext(
+                "{name} left the game; an AI player takes over the seat. Write “back” to take it again."
+            )
             await aino.wait_for(lambda m: m.body == left.format(name="Ville"), what="Ville's seat to an AI")
             await table.say(kaisa, "poistu")
             await aino.wait_for(lambda m: m.body == left.format(name="Kaisa"), what="Kaisa's seat to an AI")
-            table.people = [aino]
+            # the table shows who is played by the AI now
+            await aino.wait_for(
+                lambda m: "Ville (tekoäly)" in (m.content.get("m.new_content") or m.content).get("body", ""),
+                what="Ville marked as played by the AI",
+            )
+            # Ville left by mistake: invited back, he rejoins the room and takes his seat again
+            assert aino.client is not None and ville.client is not None
+            await aino.client.room_invite(table.room, ville.user_id)
+            await ville.client.join(table.room)
+            await aino.wait_joined(table.room, ville.user_id)
+            await table.say(ville, "liity")
+            back = FI.gettext("{name} is back and plays their own seat again.").format(name="Ville")
+            await aino.wait_for(lambda m: m.body == back, what="Ville back in his seat")
+            table.people = [aino, ville]
             final = await table.play(knock_after=1)
-            assert set(scores(final.body)) == {"Aino", "Ville", "Kaisa"}
+            # Kaisa's seat was still the AI's at the end, and the standings say so
+            assert set(scores(final.body)) == {"Aino", "Ville", "Kaisa (tekoäly)"}
         finally:
             await close(table, bot)
 
