@@ -136,6 +136,13 @@ class PrivateChats:
             if released:
                 return []  # what was held for them is what they wanted
             t = i18n.translator(sp.lang)
+            if found:
+                # a link of a game that is over, or one typed from a guessed id: the same answer
+                text = t.gettext(
+                    "This link does not seat you in a game. Use the newest link in your group’s chat, "
+                    "or write “join” there."
+                )
+                return [self._reply(msg, t, text)]
             return [self._reply(msg, t, self._help_text(msg, sp, t))]
         room = self.repo.room_by_id(match.room_id)
         lang = sp.user.lang or normalise_language(msg.lang_hint) or room.lang or i18n.DEFAULT_LANGUAGE

@@ -98,9 +98,11 @@ def test_a_typed_deep_link_with_a_guessed_match_id_seats_nobody():
     table.core.link_template = "https://t.me/pelibotti?start={payload}"
     table.say("matti", "uusi gnav")
     mid = table.match().id
-    for payload in (f"join-{mid}", f"join-{mid}-000000000000", f"join-{mid}-x"):
-        table.say("eve", f"/start {payload}", private=True)
+    for payload in (f"join-{mid}", f"join-{mid}-000000000000", f"join-{mid}-x", f"join-{mid + 7}"):
+        out = table.say("eve", f"/start {payload}", private=True)
         assert [s.name for s in table.match().seats] == ["Matti"]
+        # one answer for a guessed link and for a game that does not exist: nothing is told
+        assert len(out) == 1 and "Tällä linkillä et pääse peliin" in out[0].text
     token = table.core.deep_link(mid).rpartition("=")[2]
     table.say("eve", f"/start {token}", private=True)
     assert [s.name for s in table.match().seats] == ["Matti", "Eve"]
