@@ -129,17 +129,65 @@ def ref_gnav(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
 
 
 def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
-    """A careful person: the rules' plain moves (the table's default answers), but it heads for the
-    nearest face-down token, pays to turn one over when it can, and takes the star home."""
-    from engines.afrikan_tahti import ai
+    """A careful person playing plainly: rolls and walks toward the nearest face-down token (home with
+    a winning item), turns a token over whenever it may (paying, else rolling), and answers every
+    prompt and window with the table's default; no flights, cards or trades."""
+    from engines.afrikan_tahti.ai import idle_action
+    from engines.afrikan_tahti.board import DIST, GOALS
+    from engines.afrikan_tahti.model import EndPhase, Flip, FlipRoll, Move, Roll, Stay
 
-    return ai.reference(view, legal, rng)
+    if view.x is not None and view.x.prompt is not None:
+        return idle_action(view, legal)
+    me = view.pawns[view.seat]
+    if view.phase in ("after_move", "phase3", "declare") and not me.items:
+        if Flip() in legal:
+            return Flip()
+        if FlipRoll() in legal:
+            return FlipRoll()
+    if view.phase == "declare":
+        if Roll() in legal:
+            return Roll()
+        return Stay() if Stay() in legal else idle_action(view, legal)
+    if view.phase == "move":
+        targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in view.face_down})) or tuple(GOALS)
+        moves = [a for a in legal if isinstance(a, Move)]
+        if moves:
+            return min(moves, key=lambda a: (min(DIST[t].get(a.to, 999) for t in targets), a.to, a.via or ""))
+    if view.phase in ("after_move", "phase2", "phase3") and EndPhase() in legal:
+        return EndPhase()
+    return idle_action(view, legal)
 
 
 def ref_coloretto(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
-    from engines.coloretto_amazonas import ai
+    """A careful person: never plays a card its own row already has; plays into its longest row that
+    the card extends; gives a duplicate to a neighbour whose row already has that animal (it costs
+    them both cards); accepts a gift unless it duplicates, then refuses with the cheapest card."""
+    from engines.coloretto_amazonas.model import ROW_INDEX, Accept, Give, Play, Refuse
 
-    return ai.reference(view, legal, rng)
+    if len(legal) == 1:
+        return legal[0]
+    me = view.seat
+    rows = [list(r.kinds) for r in view.seats[me].rows]
+    if any(isinstance(a, Accept) for a in legal):
+        gift = view.gift.kind if view.gift is not None else None
+        if gift is not None and gift not in rows[ROW_INDEX[gift[0]]]:
+            return Accept()
+        refusals = [a for a in legal if isinstance(a, Refuse)]
+        if refusals:
+            return min(refusals, key=lambda a: (len(rows[ROW_INDEX[a.remove[0]]]), a.remove))
+        return Accept()
+    plays = [a for a in legal if isinstance(a, Play) and a.kind not in rows[ROW_INDEX[a.kind[0]]]]
+    if plays:
+        return max(plays, key=lambda a: (len(rows[ROW_INDEX[a.kind[0]]]), a.kind))
+    gives = [a for a in legal if isinstance(a, Give)]
+    hurting = [a for a in gives if a.kind in view.seats[a.to].rows[ROW_INDEX[a.kind[0]]].kinds]
+    if hurting:
+        return max(hurting, key=lambda a: (len(view.seats[a.to].rows[ROW_INDEX[a.kind[0]]].kinds), a.to))
+    if gives:
+        return min(
+            gives, key=lambda a: (len(view.seats[a.to].rows[ROW_INDEX[a.kind[0]]].kinds), a.to, a.kind)
+        )
+    return legal[0]
 
 
 REFERENCE: dict[str, Policy] = {
@@ -201,6 +249,11 @@ def finish_gnav(engine: Engine, state: Any, hero: int, f: Figures) -> None:
     for w in out.winners:
         f.add("winner's lives left", view.lives[w])
     f.add("hero lives left", view.lives[hero])
+    start = view.options.lives
+    lost = [start - max(0, x) for x in view.lives]
+    # every deal costs somebody a life: the hero's share of the lives lost, deal by deal
+    f.add("lives lost", float(sum(lost)))
+    f.add("hero lives lost", float(lost[hero]))
 
 
 def finish_at(engine: Engine, state: Any, hero: int, f: Figures) -> None:
@@ -299,6 +352,15 @@ def run(
                 figures[k].extend(v)
             for k, v in o["times"].items():
                 times[k].extend(v)
+        extra = {}
+        if figures.get("lives lost"):
+            lost, mine = sum(figures["lives lost"]), sum(figures["hero lives lost"])
+            lo2, hi2 = wilson(lost - mine, int(lost))
+            # the share of deals the hero did not lose a life in (fair: 1 - 1 / players), 95 % interval
+            extra = {
+                "deals safe": round(1 - mine / lost, 3),
+                "deals safe ci95": [round(lo2, 3), round(hi2, 3)],
+            }
         row = {
             "game": game,
             "players": players,
@@ -309,6 +371,7 @@ def run(
             "ci95": [round(lo, 3), round(hi, 3)],
             "fair": round(1 / players, 3),
             "seconds": round(seconds, 1),
+            **extra,
             "figures": {k: round(statistics.fmean(v), 2) for k, v in sorted(figures.items()) if v},
             "ms": {
                 k: {
@@ -328,6 +391,9 @@ def run(
 def _line(row: dict) -> str:
     lo, hi = row["ci95"]
     figs = ", ".join(f"{k} {v}" for k, v in row["figures"].items())
+    if "deals safe" in row:
+        a, b = row["deals safe ci95"]
+        figs += f"\n    deals without a life lost {row['deals safe']:.3f} [{a:.3f}, {b:.3f}]"
     ms = ", ".join(f"{k} {v['median']}/{v['p99']} ms" for k, v in row["ms"].items())
     return (
         f"{row['game']} {row['players']}p  {row['a']:>9} vs {row['b']:<9} win {row['win']:.3f} "

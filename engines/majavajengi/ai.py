@@ -51,6 +51,10 @@ _VALUES = tuple(range(10))
 #: how much a kept card (its owner knows it and had a turn to replace it) leans to low values, and a
 #: card handed over by a swap by a seat that knew it leans to high values: weights exp(-/+ TILT * value)
 TILT = 0.25
+#: a kept card leans lower the more turns its owner had to replace it: TILT x turns x KEPT_STEP, up
+#: to KEPT_TURNS turns
+KEPT_STEP = 1.0
+KEPT_TURNS = 1
 #: worlds sampled per knock decision
 KNOCK_WORLDS = 120
 #: the chance of being the lowest after the last lap that makes ``normal`` knock, by seats
@@ -68,7 +72,7 @@ class Belief:
 
     me: int
     n: int
-    dists: dict[str, tuple[float, ...]]  # "plain" / "kept" / "dumped": probabilities of 0-9
+    dists: dict[str, tuple[float, ...]]  # "plain" / "kept1"... / "dumped": probabilities of 0-9
     cum: dict[str, list[float]]
     cards: list[list[int | str]]
     mean: list[list[float]]
@@ -108,7 +112,8 @@ def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
     plain = [c / total_numbers for c in numbers]
     dists = {"plain": tuple(plain)}
     if tilt:
-        dists["kept"] = _tilted(plain, -TILT)
+        for t in range(1, KEPT_TURNS + 1):
+            dists[f"kept{t}"] = _tilted(plain, -TILT * t * KEPT_STEP)
         dists["dumped"] = _tilted(plain, TILT)
     cum: dict[str, list[float]] = {}
     for name, d in dists.items():
@@ -134,7 +139,7 @@ def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
                 others_knew = any(aware[o][s][p] for o in range(n) if o != me)
                 row.append("dumped" if others_knew else "plain")
             elif knows_own[s][p] and _own_turns(view, s) >= 1:
-                row.append("kept")
+                row.append(f"kept{min(_own_turns(view, s), KEPT_TURNS)}")
             elif any(aware[o][s][p] for o in range(n) if o not in (me, s)):
                 row.append("dumped")
             else:
