@@ -6,13 +6,13 @@ who knows which card (``aware``: the initial looks, placed, taken and peeked car
   better than they are, swaps at random and knocks as soon as its own cards look low, without a
   thought for the others.
 - ``normal`` plays soundly: it counts the cards it has seen (its layout, the discards, what it knows
-  of others), so an unseen card is worth the average of what is left, not of the deck; a card an
-  opponent knew and swapped into its layout is presumed bad. It knocks only when it is likely the
-  lowest once everyone has had the last lap, estimated from sampled layouts (an opponent's card that
-  its owner knows and kept is presumed low), and never on a first look with two own cards unseen.
-- ``strong`` searches: at the knock it samples layouts consistent with its view and what the others
-  did, plays the last lap (and, for not knocking, one more lap before it) in each, and knocks when
-  that ends the round better for it than waiting; its swaps aim at the cards the opponents kept.
+  of others), so an unseen card is worth the average of what is left, not of the deck. It knocks only
+  when it is likely the lowest once everyone has had the last lap (estimated over sampled layouts),
+  and never on a first look with two own cards unseen.
+- ``strong`` also reads what the others did: a card its owner knows and kept is presumed low, a card
+  swapped in by a seat that knew it is presumed high (its own included). Its swaps aim at the kept
+  cards, and its knock is searched over worlds sampled that way: the last lap is played in each, and
+  late in a round knocking now is compared with one more lap.
 
 ``smart`` (the chat's default since the first version) names ``normal``. The first AI lives in
 :mod:`.classic` for the benchmark.
@@ -60,6 +60,8 @@ KNOCK_WORLDS = 120
 #: the chance of being the lowest after the last lap that makes ``normal`` knock, by seats
 _KNOCK_CONFIDENCE = {2: 0.7, 3: 0.6}
 _KNOCK_CONFIDENCE_MANY = 0.55
+#: how much a swap must gain (in points, weighted by how much the target is worth hurting)
+_SWAP_NEED = 1.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,7 +293,7 @@ def _best_swap(view: MajavajengiSeatView, legal: tuple[Any, ...], b: Belief) -> 
     others = [s for s in range(b.n) if s != me]
     leader = min(others, key=lambda s: _standing(view, b, s))
     best: Swap | None = None
-    best_score = 1.0 + (_draw_gain(b, max(b.mean[me])) if view.draw2_left else 0.0)
+    best_score = _SWAP_NEED + (_draw_gain(b, max(b.mean[me])) if view.draw2_left else 0.0)
     for a in legal:
         if not isinstance(a, Swap):
             continue

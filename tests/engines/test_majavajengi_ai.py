@@ -97,3 +97,24 @@ def test_every_level_finishes_games_at_every_table_size(level):
         options = MajavajengiOptions(rounds=2)
         state, _ = play_ai_game(ENGINE, (level,) * players, f"lvl:{level}:{players}", options)
         assert ENGINE.outcome(state) is not None
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_every_level_decides_from_its_view_only(level):
+    # cards the seat has not seen are swapped behind its back: the decision stays the same
+    from tests.engines.test_majavajengi import swap_cards, unknown_cards
+
+    checked = 0
+    for g in range(2):
+        state = ENGINE.new_game(3, f"view:{g}")
+        while ENGINE.outcome(state) is None and state.ply < 60:
+            seat = ENGINE.to_act(state)[0]
+            legal = ENGINE.legal_actions(state, seat)
+            action = AIS[level](ENGINE.view(state, seat), legal, ENGINE.ai_rng(state, seat))
+            rng = rng_for(f"pick:{g}", state.ply, "x")
+            a, b = rng.sample(unknown_cards(state, seat), 2)
+            other = swap_cards(state, a, b)
+            assert AIS[level](ENGINE.view(other, seat), legal, ENGINE.ai_rng(other, seat)) == action
+            checked += 1
+            state, _ = ENGINE.apply(state, seat, action)
+    assert checked > 60
