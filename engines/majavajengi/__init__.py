@@ -49,7 +49,7 @@ class Majavajengi(Engine):
     max_players = MAX_PLAYERS
     default_players = 2
     Options = MajavajengiOptions
-    default_ai = "normal"
+    default_ai = "smart"  # = normal (the name seats were stored with before the levels)
     ais: ClassVar[dict[str, AIPolicy]] = AIS
     types: ClassVar[dict[str, type]] = {**types_of(vars(model)), "Event": Event, "Outcome": Outcome}
     notation_codec: ClassVar[Notation] = CODEC

@@ -39,7 +39,7 @@ def test_the_level_word_may_stand_before_or_after_the_bot(text, level):
     [
         ("majavajengi", "lisää vahva botti", "strong"),
         ("majavajengi", "lisää helppo botti", "easy"),
-        ("majavajengi", "lisää botti", "normal"),
+        ("majavajengi", "lisää botti", "smart"),  # the default, = normal
         ("gnav", "lisää normaali botti", "normal"),
         ("gnav", "lisää botti järkevä", "normal"),
         ("coloretto amazonas", "add strong bot", "strong"),
