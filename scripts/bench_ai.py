@@ -278,17 +278,18 @@ def policy_of(game: str, name: str) -> Policy:
     return GAMES[game].ais[name]
 
 
-def play_one(job: tuple[str, int, str, str, int, str]) -> dict[str, Any]:
+def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
     """One game: ``hero`` (level A) in seat ``g % players``, level B elsewhere."""
-    game, players, a, b, g, seed = job
+    game, players, a, b, g, seed, extra = job
     engine = GAMES[game]
     hero = g % players
     names = [b] * players
     names[hero] = a
     policies = [policy_of(game, n) for n in names]
-    options = None
+    given = json.loads(extra)
     if game == "gnav":
-        options = engine.options_from_dict({"seats": ["ai"] * players})
+        given = {"seats": ["ai"] * players, **given}
+    options = engine.options_from_dict(given)
     state = engine.new_game(players, f"{seed}:{game}:{players}:{a}:{b}:{g}", options)
     f = Figures()
     watch = MajavajengiWatch(hero, f) if game == "majavajengi" else None
@@ -335,15 +336,23 @@ def cells(game: str) -> list[tuple[str, str]]:
     if game == "majavajengi":
         out.append(("classic", "reference"))
     out += [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
+    if game == "afrikan_tahti":
+        out.append(("normal", "normal"))  # an AI-only table: how long its games last
     return out
 
 
 def run(
-    game: str, players: int, games: int, seed: str, pool: Any, only: list[tuple[str, str]] | None
+    game: str,
+    players: int,
+    games: int,
+    seed: str,
+    pool: Any,
+    only: list[tuple[str, str]] | None,
+    options: dict[str, Any] | None = None,
 ) -> list[dict]:
     results = []
     for a, b in only or cells(game):
-        jobs = [(game, players, a, b, g, seed) for g in range(games)]
+        jobs = [(game, players, a, b, g, seed, json.dumps(options or {})) for g in range(games)]
         start = time.perf_counter()
         if pool:  # the one extra process plays every other game while this one plays the rest
             other = pool.map_async(play_one, jobs[1::2], chunksize=max(1, games // 32))
@@ -428,6 +437,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--cell", action="append", default=[], help="A:B, e.g. strong:reference (repeatable)")
     parser.add_argument("--json", action="store_true", help="also print every row as a JSON line")
+    parser.add_argument(
+        "--option", action="append", default=[], help="key=value (JSON value), e.g. expansion=false"
+    )
     args = parser.parse_args(argv)
     for game in args.game.split(","):
         ais = GAMES[game].ais
@@ -435,12 +447,20 @@ def main(argv: list[str] | None = None) -> int:
         if same:
             print(f"{game}: {', '.join(same)} plays as the level below (measured once)", flush=True)
     only = [tuple(c.split(":", 1)) for c in args.cell] or None
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
     pool = Pool(1) if args.jobs > 1 else None  # at most one extra process
     rows = []
     try:
         for game in args.game.split(","):
             for players in (int(p) for p in args.players.split(",")):
-                rows += run(game, players, args.games or DEFAULT_GAMES[game], args.seed, pool, only)  # type: ignore[arg-type]
+                games = args.games or DEFAULT_GAMES[game]
+                rows += run(game, players, games, args.seed, pool, only, options)  # type: ignore[arg-type]
     finally:
         if pool:
             pool.close()
