@@ -22,15 +22,15 @@ def smart_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 
 def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     """A casual player: it answers prompts and windows with the table's default (it does not plan
-    rerolls, bribes or sabotage), and every other move it walks to the nearest place the die reaches
-    instead of toward the token worth most; otherwise it plays as ``normal``."""
+    rerolls, bribes or sabotage), and one move in four it goes wherever the die takes it instead of
+    toward the token worth most; otherwise it plays as ``normal``."""
     if view.x is not None and view.x.prompt is not None:
         chosen = retkikunnat_ai.idle(view, legal)
         if chosen is not None:
             return chosen
     me = view.pawns[view.seat or 0]
-    if view.phase == "move" and not me.items and rng.random() < 0.5:
-        return base_ai.idle(view, legal)
+    if view.phase == "move" and not me.items and rng.random() < 0.25:
+        return rng.choice(legal)
     return smart_policy(view, legal, rng)
 
 
