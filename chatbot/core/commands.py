@@ -113,6 +113,14 @@ _PHRASES: dict[str, str] = {
     "back again": "back",
 }
 
+#: "lisää vahva botti", "add strong bot": an AI level between the verb and the noun (folded words)
+_ADD_VERBS = frozenset({"lisaa", "add"})
+_BOT_NOUNS = frozenset({"botti", "tekoaly", "ai", "bot", "computer"})
+_LEVEL_WORDS = frozenset(
+    {"helppo", "normaali", "vahva", "vaikea", "fiksu", "jarkeva", "satunnainen"}
+    | {"easy", "normal", "strong", "hard", "smart", "sensible", "random"}
+)
+
 _QUESTION = re.compile(
     r"^(miten|kuinka|mita|mika|mitka|mikä|mitä|saako|voiko|how|what|why|can|explain|selita|kerro)\b"
 )
@@ -201,6 +209,9 @@ def parse_command(text: str) -> Command | None:
         if phrase in _PHRASES:
             rest = words[2:]
             return Command(_PHRASES[phrase], tuple(rest), " ".join(rest), tuple(typed[2:]))
+    if len(folded) >= 3 and folded[0] in _ADD_VERBS and folded[1] in _LEVEL_WORDS and folded[2] in _BOT_NOUNS:
+        rest = [folded[1], *words[3:]]
+        return Command("add_ai", tuple(rest), " ".join(rest), (typed[1], *typed[3:]))
     head = folded[0]
     name = _WORDS.get(head)
     if name is not None:

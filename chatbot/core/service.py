@@ -437,7 +437,7 @@ class BotCore(Timers, PrivateChats, Roles):
         lines = [
             t.gettext("I host table games. Commands:"),
             t.gettext("• new GAME – set up a game (e.g. “new majavajengi”)"),
-            t.gettext("• join – take a seat; add bot / remove bot – AI players"),
+            t.gettext("• join – take a seat; add bot (easy / normal / strong) / remove bot – AI players"),
             t.gettext("• start – deal the cards; leave – give your seat to an AI; cancel – end the game"),
             t.gettext("• status – the table; hand – your cards in private"),
             t.gettext("• give my seat to NAME – someone else plays on; they write “take seat”"),
@@ -1393,19 +1393,20 @@ def _option_value(text: str) -> Any:
     return text
 
 
-#: words for AI levels -> the AI names to try, in order (games name their AIs differently)
+#: words for AI levels -> the AI names to try, in order (every game has easy / normal / strong; the
+#: older names some games also have are tried after them)
 _AI_WORDS: dict[str, tuple[str, ...]] = {
     "satunnainen": ("random",),
     "random": ("random",),
     "helppo": ("easy", "random"),
     "easy": ("easy", "random"),
-    "fiksu": ("smart", "sensible"),
-    "smart": ("smart", "sensible"),
-    "normaali": ("sensible", "smart"),
-    "normal": ("sensible", "smart"),
-    "järkevä": ("sensible", "smart"),
-    "jarkeva": ("sensible", "smart"),
-    "sensible": ("sensible", "smart"),
+    "fiksu": ("smart", "normal", "sensible"),
+    "smart": ("smart", "normal", "sensible"),
+    "normaali": ("normal", "sensible", "smart"),
+    "normal": ("normal", "sensible", "smart"),
+    "järkevä": ("normal", "sensible", "smart"),
+    "jarkeva": ("normal", "sensible", "smart"),
+    "sensible": ("sensible", "normal", "smart"),
     "vahva": ("strong", "smart"),
     "strong": ("strong", "smart"),
     "vaikea": ("strong", "smart"),
