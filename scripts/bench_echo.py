@@ -185,7 +185,13 @@ async def main(args: argparse.Namespace) -> None:
         for uid, name in PEOPLE.items():
             server.add_user(uid, name, "fi", opened=True)
     db = args.db if args.db != "sqlite" else str(tmp / "bench.sqlite")
-    base = {**os.environ, "TELEGRAM_RATE_LIMITS": "off", "TELEGRAM_WEBHOOK_URL": "", "PYTHONPATH": str(ROOT)}
+    base = {
+        **os.environ,
+        "TELEGRAM_RATE_LIMITS": "off",
+        "CHATBOT_FLOOD_LIMIT": "off",
+        "TELEGRAM_WEBHOOK_URL": "",
+        "PYTHONPATH": str(ROOT),
+    }
     bot = Child(
         bot_server,
         [sys.executable, "-m", "chatbot", "telegram", "--db", db],

@@ -238,6 +238,9 @@ class Runtime:
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         if limiter is not None and not limiter.off and not self.settings.serial:
             limiter.shared = _StoreWindows(self)
+        addressed_only = getattr(self.core, "addressed_only", None)
+        if addressed_only is not None and getattr(self.transport, "group_text_visible", True) is False:
+            addressed_only.add(self.platform)
         if self.settings.serial:
             await self.drain()
             return
@@ -326,6 +329,16 @@ class Runtime:
             # (the answer the transport shows by itself, a toast, is not sent as a message too)
             await self._send_uncommitted([o for o in outs if o is not taken])
             return outs
+        if self.settings.serial:
+            await self.drain()
+        else:
+            self._wake_for(outs)
+        return outs
+
+    async def perform(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """A core use case that is not a message (a chat moved, the bot removed from a group): run on
+        the core's thread like :meth:`handle`, and deliver what it committed."""
+        outs: list[Any] = await self.call(fn, *args)
         if self.settings.serial:
             await self.drain()
         else:

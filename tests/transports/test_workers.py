@@ -88,6 +88,7 @@ class Worker:
             "CHATBOT_WORKER": self.name,
             "CHATBOT_REMIND_AFTER": str(REMIND_AFTER),
             "CHATBOT_ACT_AFTER": "600",
+            "CHATBOT_FLOOD_LIMIT": "off",  # simulated people press faster than people can
             "PYTHONPATH": str(ROOT),
             "LOG_LEVEL": "WARNING",
             "PYTHONFAULTHANDLER": "1",
