@@ -142,10 +142,11 @@ class BotCore(Timers, PrivateChats):
             try:
                 with self.repo.unit(update=self._update_of(msg)) as fresh:
                     if not fresh:
-                        return Answer()
+                        return Answer.seen()
                     outs = self._handle(msg)
                     self.repo.outbox_add(outs)
-                return Answer(outs)
+                    due = self.repo.unit_earliest_due()
+                return Answer.made(outs, due)
             except Conflict as conflict:
                 last = conflict  # read again: the command may still be meant and possible
         t = i18n.translator(self._lang_of(msg))
@@ -157,9 +158,9 @@ class BotCore(Timers, PrivateChats):
         sorry = [self._reply(msg, t, text)]
         with self.repo.unit(update=self._update_of(msg)) as fresh:
             if not fresh:
-                return Answer()
+                return Answer.seen()
             self.repo.outbox_add(sorry)
-        return Answer(sorry)
+        return Answer.made(sorry, None)
 
     def _lang_of(self, msg: Inbound) -> str:
         with self._langs_lock:

@@ -181,6 +181,8 @@ class Runtime:
         self._deferred: dict[str, float] = {}
         self._claim_wake = asyncio.Event()
         self._due_wake = asyncio.Event()
+        #: when the deadline loop looks next (clock seconds); inf while it is looking
+        self._due_at = float("inf")
         self._idle = asyncio.Event()
         self._slots = asyncio.Semaphore(self.settings.max_in_flight)
         self._in_flight = 0
@@ -300,31 +302,46 @@ class Runtime:
     # ------------------------------------------------------------------------------------------
     # inbound
 
-    async def handle(self, msg: Any, take: Callable[[list[Any]], Any] | None = None) -> list[Any]:
+    async def handle(
+        self,
+        msg: Any,
+        take: Callable[[list[Any]], Any] | None = None,
+        first: Callable[[list[Any]], Awaitable[None]] | None = None,
+    ) -> list[Any]:
         """Let the core answer ``msg`` and deliver what it committed.
 
-        A redelivered update (``msg.update_key`` seen before) returns [] without calling the core.
+        A redelivered update (``msg.update_key`` seen before) returns [] and does nothing: the core
+        records the update id first in the change's transaction and says so (``Answer.duplicate``).
         ``take`` may pick one of the answers that the transport shows by itself (a callback toast):
-        that row is marked done without being sent."""
-        key = getattr(msg, "update_key", None)
-        if key is not None and await self._seen(msg.platform, key):
+        that row is marked done without being sent. ``first`` (a callback query's answer) is started
+        before the deliverer is woken, so that it is not queued behind the rows' bookkeeping; it is
+        awaited before ``handle`` returns."""
+        outs = await self.call(self._handle_and_take, msg, take)
+        if getattr(outs, "duplicate", False):
             self.stats.duplicates += 1
-            log.info("duplicate update %s ignored", key)
+            log.info("duplicate update %s ignored", getattr(msg, "update_key", None))
             return []
         self.stats.updates += 1
-        outs = await self.call(self._handle_and_take, msg, take)
+        answering = None
+        if first is not None:
+            answering = asyncio.ensure_future(first(outs))
+            await asyncio.sleep(0)  # its request is written before the deliverer's work starts
         if getattr(outs, "committed", True) is False:
             await self._send_uncommitted(outs)
-            return outs
-        if self.settings.serial:
+        elif self.settings.serial:
             await self.drain()
         else:
             self._wake_for(outs)
+        if answering is not None:
+            await answering
         return outs
 
     def _wake_for(self, outs: Sequence[Any]) -> None:
-        """New rows in these chats: poke their senders, or claim the chats nobody here sends."""
-        self._due_wake.set()
+        """New rows in these chats: poke their senders, or claim the chats nobody here sends; wake
+        the deadline loop when the change stored a deadline due before the loop looks again."""
+        due = getattr(outs, "due", 0.0)
+        if due is not None and due < self._due_at:
+            self._due_wake.set()
         claim = False
         for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
             poke = self._pokes.get(chat)
@@ -343,12 +360,6 @@ class Runtime:
                 await self._deliver(OutboxRow(0, chat_of(out), out), None, txn=f"direct-{id(outs)}-{i}")
             except Exception as exc:  # best effort: there is nothing to retry it from
                 log.warning("could not send an answer made during a database outage: %s", exc)
-
-    async def _seen(self, platform: str, key: str) -> bool:
-        try:
-            return bool(await self.call(self.store.seen_update, platform, key))
-        except StorageUnavailable:
-            return False  # the core answers with its apology
 
     def _handle_and_take(self, msg: Any, take: Callable[[list[Any]], Any] | None) -> list[Any]:
         outs: list[Any] = self.core.handle(msg)
@@ -396,6 +407,9 @@ class Runtime:
 
     async def _deadline_loop(self) -> None:
         while not self._stopping:
+            # cleared before looking: a deadline stored while this pass looks wakes the next one
+            self._due_wake.clear()
+            self._due_at = float("inf")
             try:
                 outs = await self.run_due()
                 if outs:
@@ -414,7 +428,7 @@ class Runtime:
             )
             if wait <= 0:
                 continue
-            self._due_wake.clear()
+            self._due_at = self.clock() + wait
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._due_wake.wait(), wait)
 
@@ -472,7 +486,7 @@ class Runtime:
             while not self._stopping:
                 self._dirty.discard(chat)
                 poke.clear()  # before reading: a poke while reading makes the wait below return
-                rows = await self.book(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
+                rows, refs = await self.book(self._take_rows, chat)
                 if not rows:
                     left = self.settings.lease / 2 - (time.monotonic() - claimed)
                     wait = min(self.settings.linger, left)
@@ -488,7 +502,7 @@ class Runtime:
                     finally:
                         self._lingering.discard(chat)
                     continue
-                if not await self._send_rows(chat, rows):
+                if not await self._send_rows(chat, rows, refs):
                     break
                 if time.monotonic() - claimed > self.settings.lease / 2:
                     self._dirty.add(chat)  # give other chats a turn; claim again later
@@ -530,14 +544,23 @@ class Runtime:
         keep = [r for r in rows if r.out.key is None or last[r.out.key] == r.id]
         return keep, [r.id for r in rows if r.out.key is not None and last[r.out.key] != r.id]
 
-    async def _send_rows(self, chat: str, rows: Sequence[OutboxRow]) -> bool:
-        """Deliver ``rows`` of one chat; False when the chat must stop (blocked, waiting, stopping)."""
+    def _take_rows(self, chat: str) -> tuple[list[OutboxRow], dict[str, str | None]]:
+        """The chat's rows to send now, coalesced, with the references of their keys: one call on
+        the delivery's thread (each hop between the threads costs the first answer time)."""
+        rows = self.store.outbox_pending(chat, self.clock(), self.settings.batch)
+        if not rows:
+            return [], {}
         queue, superseded = self._coalesce(rows)
         if superseded:
-            await self.book(self._supersede, superseded)
+            self._supersede(superseded)
             self.stats.superseded += len(superseded)
         keys = sorted({r.out.key for r in queue if r.out.key is not None})
-        refs = await self.book(self._refs, chat, keys) if keys else {}
+        return queue, (self._refs(chat, keys) if keys else {})
+
+    async def _send_rows(self, chat: str, rows: Sequence[OutboxRow], refs: dict[str, str | None]) -> bool:
+        """Deliver ``rows`` of one chat (coalesced; ``refs`` of their keys); False when the chat must
+        stop (blocked, waiting, stopping)."""
+        queue = list(rows)
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         while queue:
             if self._stopping:
