@@ -56,6 +56,8 @@ RECENT_ACTIONS = 6
 CONFLICT_RETRIES = 3
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
+#: decoded public events of recent actions kept (a few per running match suffice)
+EVENT_MEMORY = 20_000
 
 
 class BotCore(Timers, PrivateChats):
@@ -101,6 +103,9 @@ class BotCore(Timers, PrivateChats):
         self.worker = f"core-{secrets.token_hex(4)}"
         self._langs: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._langs_lock = threading.Lock()
+        #: decoded public events of recent actions, by (match, ply, seat, notation)
+        self._public_events: OrderedDict[tuple[int, int, int, str], list[Event]] = OrderedDict()
+        self._events_lock = threading.Lock()
         self._recovered = False
         self._started_workers: set[str] = set()
         self._pruned_at = 0.0
@@ -737,7 +742,7 @@ class BotCore(Timers, PrivateChats):
         private_info = not self._group_safe(ui, engine, state, seat)
         match result:
             case Parsed(actions=actions) if actions:
-                return self._apply_many(match, seat, actions, msg, t)
+                return self._apply_many(match, seat, actions, msg, t, state)
             case NotLegal(code=code, params=params):
                 if code == "not_your_turn" or (
                     seat not in acting and code in {"wrong_phase", "unknown_action"}
@@ -839,7 +844,7 @@ class BotCore(Timers, PrivateChats):
             return [self._reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
         if not acting:
             return [self._reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
-        return self._apply_many(match, acting[0], (notation,), msg, t)
+        return self._apply_many(match, acting[0], (notation,), msg, t, state)
 
     def _refusal(
         self,
@@ -862,14 +867,22 @@ class BotCore(Timers, PrivateChats):
         return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
 
     def _apply_many(
-        self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound, t: Translator
+        self,
+        match: MatchRec,
+        seat: int,
+        notations: Sequence[str],
+        msg: Inbound,
+        t: Translator,
+        loaded: Any = None,
     ) -> list[Outbound]:
+        """``loaded`` is ``match.state`` already loaded by the caller (states are immutable: a
+        match is loaded once per update, not once per step)."""
         out: list[Outbound] = []
         current = match
         for i, notation in enumerate(notations):
             engine = self.games[current.game]
             assert current.state is not None
-            state = engine.load(current.state)
+            state = loaded if i == 0 and loaded is not None else engine.load(current.state)
             try:
                 action = engine.parse_notation(notation)
                 engine.check(state, seat, action)
@@ -908,7 +921,7 @@ class BotCore(Timers, PrivateChats):
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
-        return self._render_match(updated, room, events=events)
+        return self._render_match(updated, room, events=events, state=new_state)
 
     # ------------------------------------------------------------------------------------------
     # rendering
@@ -919,8 +932,19 @@ class BotCore(Timers, PrivateChats):
         types = {**engine.types, "Event": Event}
         out = []
         for rec in self.repo.actions(match.id, since_ply=max(0, ply - RECENT_ACTIONS)):
-            events = [decode(e, types) for e in rec.events]
-            out.append([e for e in events if isinstance(e, Event) and e.public])
+            # the action log is append-only and an action follows from the state before it, so the
+            # public events of (match, ply, seat, notation) never change: decoded once per process
+            key = (match.id, rec.ply, rec.seat, rec.notation)
+            with self._events_lock:
+                public = self._public_events.get(key)
+            if public is None:
+                events = [decode(e, types) for e in rec.events]
+                public = [e for e in events if isinstance(e, Event) and e.public]
+                with self._events_lock:
+                    self._public_events[key] = public
+                    while len(self._public_events) > EVENT_MEMORY:
+                        self._public_events.popitem(last=False)
+            out.append(list(public))
         return out
 
     def _render_match(
@@ -930,11 +954,14 @@ class BotCore(Timers, PrivateChats):
         events: Sequence[Event],
         privates: bool = True,
         keyed: bool = True,
+        state: Any = None,
     ) -> list[Outbound]:
+        """``state`` is ``match.state`` loaded, when the caller has it (the state just made)."""
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
-        state = engine.load(match.state)
+        if state is None:
+            state = engine.load(match.state)
         names = tuple(s.name for s in match.seats)
         t = i18n.translator(room.lang or "fi")
         ctx = RenderContext(t, names, None, match.options)
