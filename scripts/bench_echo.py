@@ -120,6 +120,7 @@ async def run_bot_chunk(server: FakeTelegram, players: Players, n: int, trace: l
             print("bot step", step, flush=True)
         t0 = await inject(server, step)
         lat.append(await first_answer(server, since) - t0)
+        BY_KIND["bot"].setdefault(step[0], []).append(lat[-1])
         trace.append(step)
         await server.quiet(0.05, timeout=30)
         if step[3] == "/uusi majavajengi":
@@ -127,7 +128,12 @@ async def run_bot_chunk(server: FakeTelegram, players: Players, n: int, trace: l
                 since = len(server.calls)
                 t0 = await inject(server, ("text", uid, GROUP, "/liity", None))
                 lat.append(await first_answer(server, since) - t0)
+                BY_KIND["bot"].setdefault("text", []).append(lat[-1])
                 await server.quiet(0.05, timeout=30)
+
+
+#: latencies by kind of update ("button", "text") for the report
+BY_KIND: dict[str, dict[str, list[float]]] = {"bot": {}, "echo": {}}
 
 
 async def run_echo_chunk(server: FakeTelegram, trace: list, lat: list) -> None:
@@ -139,6 +145,7 @@ async def run_echo_chunk(server: FakeTelegram, trace: list, lat: list) -> None:
         since = len(server.calls)
         t0 = await inject(server, step)
         lat.append(await first_answer(server, since) - t0)
+        BY_KIND["echo"].setdefault(kind, []).append(lat[-1])
         await server.quiet(0.02, timeout=30)
 
 
@@ -229,6 +236,14 @@ def report(label: str, bot_lat: list[float], echo_lat: list[float]) -> None:
     print(f"  bot:  median {bm * 1000:.1f} ms, p99 {bp * 1000:.1f} ms")
     print(f"  echo: median {em * 1000:.1f} ms, p99 {ep * 1000:.1f} ms")
     print(f"  ratio: median {bm / em:.2f}x, p99 {bp / ep:.2f}x", flush=True)
+    for kind in sorted(BY_KIND["bot"]):
+        b, e = BY_KIND["bot"][kind], BY_KIND["echo"].get(kind) or [float("nan")]
+        print(
+            f"  {kind:6} ({len(b)}): bot median {statistics.median(b) * 1000:.1f} ms,"
+            f" echo median {statistics.median(e) * 1000:.1f} ms"
+        )
+    BY_KIND["bot"].clear()
+    BY_KIND["echo"].clear()
 
 
 async def main(args: argparse.Namespace) -> None:

@@ -189,7 +189,8 @@ class Child:
 
 def bot_argv(db: str, prefix: list[str] | None = None) -> list[str]:
     """``python -m chatbot telegram --db DB`` (``prefix`` replaces ``-m``, e.g. a profiler)."""
-    return [sys.executable, *(prefix or ["-m"]), "chatbot", "telegram", "--db", db]
+    prefix = prefix or os.environ.get("BENCH_BOT_PREFIX", "-m").split()
+    return [sys.executable, *prefix, "chatbot", "telegram", "--db", db]
 
 
 async def first_answer(server: FakeTelegram, since: int, timeout: float = 30.0) -> float:

@@ -177,6 +177,10 @@ class Runtime:
         #: per claimed chat: set when new rows may be there (a lingering sender wakes up)
         self._pokes: dict[str, asyncio.Event] = {}
         self._lingering: set[str] = set()
+        #: per claimed chat: how often its sender has read its rows (a read ahead is valid only for
+        #: the read count it was made at), and the rows read ahead on the core's thread
+        self._reads: dict[str, int] = {}
+        self._prefetched: dict[str, tuple[int, list[OutboxRow], dict[str, str | None]]] = {}
         #: chats whose rows wait for a RetryLater time (monotonic), for idle()
         self._deferred: dict[str, float] = {}
         self._claim_wake = asyncio.Event()
@@ -367,7 +371,27 @@ class Runtime:
             chosen = take(outs)
             if chosen is not None:
                 self._consume(chosen)
+        if outs and getattr(outs, "committed", True) and not getattr(outs, "duplicate", False):
+            self._read_ahead(outs[0])
         return outs
+
+    def _read_ahead(self, out: Any) -> None:
+        """The first answer's chat, when this worker's sender of it waits idle: read its rows now,
+        on the core's thread right after the commit, so that the sender starts sending at once
+        instead of reading them through one more hop between threads (the first answer's time).
+        The sender uses them only if it has not read by itself meanwhile."""
+        if getattr(out, "platform", self.platform) != self.platform:
+            return
+        chat = chat_of(out)
+        reads = self._reads.get(chat)
+        if reads is None or chat not in self._lingering:
+            return
+        try:
+            rows, refs = self._take_rows(chat)
+        except StorageUnavailable:
+            return
+        if rows:
+            self._prefetched[chat] = (reads, rows, refs)
 
     def _consume(self, out: Any) -> None:
         """Mark the newest pending row equal to ``out`` done (the transport showed it itself)."""
@@ -486,7 +510,12 @@ class Runtime:
             while not self._stopping:
                 self._dirty.discard(chat)
                 poke.clear()  # before reading: a poke while reading makes the wait below return
-                rows, refs = await self.book(self._take_rows, chat)
+                ahead = self._prefetched.pop(chat, None)
+                if ahead is not None and ahead[0] == self._reads.get(chat):
+                    _, rows, refs = ahead
+                else:
+                    self._reads[chat] = self._reads.get(chat, 0) + 1
+                    rows, refs = await self.book(self._take_rows, chat)
                 if not rows:
                     left = self.settings.lease / 2 - (time.monotonic() - claimed)
                     wait = min(self.settings.linger, left)
@@ -516,6 +545,8 @@ class Runtime:
         finally:
             self._senders.pop(chat, None)
             self._pokes.pop(chat, None)
+            self._reads.pop(chat, None)
+            self._prefetched.pop(chat, None)
             with contextlib.suppress(Exception):
                 await self.book(self.store.outbox_release, chat, self.settings.worker)
             self._dirty.discard(chat)
