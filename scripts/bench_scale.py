@@ -51,7 +51,6 @@ from benchlib import (
     load_average,
     peak_rss_mb,
     percentile,
-    reset_postgres,
     stamp,
     throwaway_postgres,
 )
@@ -170,8 +169,16 @@ def new_url(db: str, stack: contextlib.ExitStack, name: str) -> str:
     if db == "sqlite":
         return f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-scale-')) / (name + '.sqlite')}"
     url = db if "://" in db else stack.enter_context(throwaway_postgres())[0]
-    reset_postgres(url)
-    return url
+    # a database of its own per part (two parts live side by side): CREATE DATABASE on the server
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "bench_{name}"'))
+        conn.execute(text(f'CREATE DATABASE "bench_{name}"'))
+    admin.dispose()
+    return make_url(url).set(database=f"bench_{name}").render_as_string(hide_password=False)
 
 
 # ---------------------------------------------------------------------------------------------
