@@ -11,19 +11,35 @@ import argparse
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chatbot.core.service import BotCore
 
 
-def _core(args: argparse.Namespace, default_db: str | None = None) -> BotCore:
+def _core(args: argparse.Namespace, default_db: str | None = None, chat: bool = False) -> BotCore:
+    """The core; ``chat`` (a real chat platform) throttles flooding users (30 messages in 10 s;
+    issue #13), which the console and scripted transcripts do not need."""
     from chatbot.compose import new_core
+    from chatbot.core.access import Throttle
     from chatbot.storage import SqlRepository
 
     db = getattr(args, "db", None) or default_db
     repo = SqlRepository(db)
-    return new_core(repo, seed=getattr(args, "seed", None))
+    throttle = _throttle(os.environ.get("CHATBOT_FLOOD_LIMIT", "30/10"), Throttle) if chat else None
+    return new_core(repo, seed=getattr(args, "seed", None), throttle=throttle)
+
+
+def _throttle(setting: str, make: Any) -> Any:
+    """``CHATBOT_FLOOD_LIMIT``: "<messages>/<seconds>" per user (default 30/10), or "off" for a
+    harness whose simulated people press faster than people can (load and crash tests)."""
+    if setting.strip().casefold() in {"off", "0", "none"}:
+        return None
+    count, _, seconds = setting.partition("/")
+    try:
+        return make(limit=int(count), window=float(seconds or 10))
+    except ValueError:
+        raise SystemExit(f"CHATBOT_FLOOD_LIMIT must be like 30/10 or off, not {setting!r}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,11 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     if command == "telegram":
         from chatbot.transports.telegram import main as telegram_main
 
-        return telegram_main(_core(args))
+        return telegram_main(_core(args, chat=True))
     if command == "matrix":
         from chatbot.transports.matrix import main as matrix_main
 
-        return matrix_main(_core(args))
+        return matrix_main(_core(args, chat=True))
     parser.print_help()
     return 2
 

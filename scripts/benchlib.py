@@ -138,6 +138,7 @@ def bot_env(server: FakeTelegram, **extra: str) -> dict[str, str]:
     return {
         **os.environ,
         "TELEGRAM_RATE_LIMITS": "off",
+        "CHATBOT_FLOOD_LIMIT": "off",
         "TELEGRAM_WEBHOOK_URL": "",
         "PYTHONPATH": str(ROOT),
         "TELEGRAM_TOKEN": server.token,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,8 +22,12 @@ from chatbot.core.usecase import Speaker
 
 log = logging.getLogger(__name__)
 
-#: the payload of a deep link that seats its user: "join-<match id>"
-JOIN_PAYLOAD = re.compile(r"join-(\d+)")
+#: the payload of a deep link that seats its user: "join-<match id>-<invitation>"; the invitation
+#: (a random word kept with the match) is only in the link the group was shown, so a link typed by
+#: someone who guessed the match id seats nobody (issue #13). Without it the link only opens the
+#: private chat of someone already seated.
+JOIN_PAYLOAD = re.compile(r"join-([0-9]{1,12})(?:-([A-Za-z0-9_]{1,32}))?", re.ASCII)
+NS_INVITE = "core.invite"
 #: the kv namespace of the "open a private chat" notices given (per private chat: match ids)
 NS_NOTICE = "core.notice"
 
@@ -97,7 +102,17 @@ class PrivateChats:
         return [Outbound(platform, text, chat_id=room.ext_id, buttons=((button,),), lang=t.lang)]
 
     def deep_link(self, match_id: int) -> str:
-        return (self.link_template or "{payload}").replace("{payload}", f"join-{match_id}")
+        """The link that opens the private chat and seats its user in the match (while the lobby
+        is open); it carries the match's invitation word."""
+        payload = f"join-{match_id}-{self._invitation(match_id)}"
+        return (self.link_template or "{payload}").replace("{payload}", payload)
+
+    def _invitation(self, match_id: int) -> str:
+        word = self.repo.kv_get(NS_INVITE, str(match_id))
+        if not isinstance(word, str) or not word:
+            word = secrets.token_hex(6)
+            self.repo.kv_set(NS_INVITE, str(match_id), word)
+        return word
 
     def _opened(self, msg: Inbound) -> int:
         """The user wrote in private, so the platform lets the bot write there: release what was
@@ -113,10 +128,21 @@ class PrivateChats:
         takes a seat while the lobby is open and says the cards come here; otherwise the help."""
         found = JOIN_PAYLOAD.fullmatch(payload)
         match = self.repo.match(int(found[1])) if found else None
+        if match is not None and not any(s.user_id == sp.user.id for s in match.seats):
+            invited = self.repo.kv_get(NS_INVITE, str(match.id))
+            if not found or not found[2] or not isinstance(invited, str) or found[2] != invited:
+                match = None  # a guessed link: the same answer as for no match at all
         if match is None or match.status not in {LOBBY, RUNNING}:
             if released:
                 return []  # what was held for them is what they wanted
             t = i18n.translator(sp.lang)
+            if found:
+                # a link of a game that is over, or one typed from a guessed id: the same answer
+                text = t.gettext(
+                    "This link does not seat you in a game. Use the newest link in your group’s chat, "
+                    "or write “join” there."
+                )
+                return [self._reply(msg, t, text)]
             return [self._reply(msg, t, self._help_text(msg, sp, t))]
         room = self.repo.room_by_id(match.room_id)
         lang = sp.user.lang or normalise_language(msg.lang_hint) or room.lang or i18n.DEFAULT_LANGUAGE

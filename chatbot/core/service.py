@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n
+from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.i18n import Translator, normalise_language
@@ -33,6 +34,7 @@ from chatbot.core.ports import (
     Answer,
     GameUI,
     MatchRec,
+    Members,
     RenderContext,
     Repository,
     RoomRec,
@@ -41,6 +43,7 @@ from chatbot.core.ports import (
     UserRec,
 )
 from chatbot.core.private import PrivateChats, start_payload
+from chatbot.core.roles import SEAT_COMMANDS, Roles
 from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker
@@ -54,13 +57,15 @@ META_PREFIX = "@"
 RECENT_ACTIONS = 6
 #: how often a person's command is tried again when another change won the race for the match
 CONFLICT_RETRIES = 3
+#: kv namespace: the groups already told how to let the bot read plain messages
+NS_PRIVACY_TOLD = "privacy-told"
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
 #: decoded public events of recent actions kept (a few per running match suffice)
 EVENT_MEMORY = 20_000
 
 
-class BotCore(Timers, PrivateChats):
+class BotCore(Timers, PrivateChats, Roles):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -82,6 +87,8 @@ class BotCore(Timers, PrivateChats):
         ai_delay: float = 0.0,
         lease: float = 30.0,
         link_template: str | None = None,
+        members: dict[str, Members] | None = None,
+        throttle: Throttle | None = None,
     ) -> None:
         self.repo = repo
         self.clock = clock
@@ -95,6 +102,14 @@ class BotCore(Timers, PrivateChats):
         #: the deep link into a private chat, e.g. "https://t.me/<bot>?start={payload}" (set by the
         #: transport at start; the core fills in the payload "join-<match id>")
         self.link_template = link_template
+        #: per platform, who administers a chat (set by each transport; issue #13)
+        self.members: dict[str, Members] = dict(members or {})
+        #: flood control per user (the chat platforms' composition gives 30 messages in 10 seconds,
+        #: then one notice and silence); None for the console, scripts and tests that replay fast
+        self.throttle = throttle
+        #: platforms on which the bot sees in groups only what is addressed to it: commands, replies
+        #: to its messages, mentions (Telegram's privacy mode; set by the transport at start)
+        self.addressed_only: set[str] = set()
         self.base_seed = seed
         self.bot_name = bot_name
         self.lemmatizer = lemmatizer or Lemmatizer()
@@ -118,6 +133,10 @@ class BotCore(Timers, PrivateChats):
         update (``update_key`` seen before) gives nothing. Never raises: bad input becomes a hint, a
         database outage an apology (``Answer.committed`` False: the runtime sends it itself)."""
         try:
+            msg = clean_inbound(msg)
+            verdict = self.throttle.check(msg.platform, msg.user_id) if self.throttle else "ok"
+            if verdict != "ok":
+                return self._throttled(msg, verdict)
             return self._handle_once(msg)
         except StorageUnavailable as exc:
             log.warning("storage unavailable while handling %r: %s", msg, exc)
@@ -134,10 +153,81 @@ class BotCore(Timers, PrivateChats):
         except Exception:  # the bot must never crash on input; log and apologise
             # nothing of the update was kept (not even its id): a redelivery tries it again
             log.exception("error while handling %r", msg)
-            t = i18n.translator(self._lang_of(msg))
+            t = i18n.translator(self._stored_lang_of(msg))
             return Answer.direct(
                 [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
             )
+
+    def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
+        """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its
+        room and matches move along in one transaction, and the table of its game is posted anew in
+        the new chat (the old messages cannot be edited from there). Telegram tells a move twice (in
+        the old chat and in the new one): the second notice finds nothing to move."""
+        try:
+            with self.repo.unit():
+                room = self.repo.move_room(platform, old_chat, new_chat)
+                match = self.repo.active_match(room.id) if room is not None else None
+                outs: list[Outbound] = []
+                if room is not None and match is not None:
+                    if match.status == LOBBY:
+                        outs = self._lobby_messages(match, room)
+                    else:
+                        outs = self._render_match(match, room, events=(), privates=False)
+                self.repo.outbox_add(outs)
+            log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
+            return Answer(outs)
+        except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
+            log.warning("storage unavailable while moving %s to %s: %s", old_chat, new_chat, exc)
+            return Answer()
+
+    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
+        """The bot was removed from the group ``chat`` (or blocked there): its running matches (one
+        per forum topic) pause (no reminders, no stand-in moves, no AI moves) and their seated players
+        are told in private; added again, the matches resume where they were and their tables are
+        posted anew."""
+        try:
+            with self.repo.unit():
+                outs: list[Outbound] = []
+                for room in self.repo.rooms_in(platform, chat):
+                    match = self.repo.active_match(room.id)
+                    if (
+                        match is not None
+                        and match.status == RUNNING
+                        and bool(match.meta.get("paused")) == present
+                    ):
+                        outs.extend(self._pause_or_resume(room, match, present))
+                self.repo.outbox_add(outs)
+            log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
+            return Answer(outs)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable while noting the bot's presence in %s: %s", chat, exc)
+            return Answer()
+
+    def _pause_or_resume(self, room: RoomRec, match: MatchRec, present: bool) -> list[Outbound]:
+        self.repo.set_meta(match.id, "paused", not present)
+        outs: list[Outbound] = []
+        if not present:
+            self.repo.set_deadlines(match.id, [])
+            for seat in match.seats:
+                if seat.user_id is None:
+                    continue
+                user = self.repo.user_by_id(seat.user_id)
+                t = i18n.translator(user.lang or room.lang or "fi")
+                text = t.gettext(
+                    "I was removed from the group, so our game of {game} is paused. It goes on where it "
+                    "was as soon as someone adds me to the group again."
+                ).format(game=self.uis[match.game].title(t))
+                outs.append(Outbound(room.platform, text, user_id=user.ext_id, lang=t.lang))
+            return outs
+        resumed = self.repo.match(match.id)
+        assert resumed is not None
+        t = i18n.translator(room.lang or "fi")
+        note = t.gettext("I am back: the game of {game} goes on where it was.").format(
+            game=self.uis[match.game].title(t)
+        )
+        outs.append(Outbound(room.platform, note, chat_id=room.ext_id, lang=t.lang))
+        outs.extend(self._render_match(resumed, room, events=(), privates=True))
+        return outs
 
     def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
         return (msg.platform, msg.update_key) if msg.update_key is not None else None
@@ -166,6 +256,36 @@ class BotCore(Timers, PrivateChats):
                 return Answer.seen()
             self.repo.outbox_add(sorry)
         return Answer.made(sorry, None)
+
+    def _throttled(self, msg: Inbound, verdict: str) -> Answer:
+        """A flooding user's message: dropped, and the first of a burst gets one short notice."""
+        if verdict != "notice":
+            return Answer()
+        t = i18n.translator(self._lang_of(msg))
+        notice = [
+            self._reply(
+                msg,
+                t,
+                t.gettext("That is a lot of messages at once; I will answer again in a few seconds."),
+                private=True,
+            )
+        ]
+        with self.repo.unit(update=self._update_of(msg)) as fresh:
+            if not fresh:
+                return Answer.seen()
+            self.repo.outbox_add(notice)
+        return Answer.made(notice, None)
+
+    def _stored_lang_of(self, msg: Inbound) -> str:
+        """The sender's language as stored (for the last-resort apology), else as remembered."""
+        try:
+            with self.repo.unit():
+                user = self.repo.find_user(msg.platform, msg.user_id)
+            if user is not None and user.lang:
+                return user.lang
+        except Exception as exc:  # the apology must go out even when the lookup fails
+            log.warning("could not read the language of %s: %s", msg.user_id, exc)
+        return self._lang_of(msg)
 
     def _lang_of(self, msg: Inbound) -> str:
         with self._langs_lock:
@@ -201,8 +321,18 @@ class BotCore(Timers, PrivateChats):
         if msg.button is not None:
             return self._button(msg, speaker, t)
         text = (msg.text or "").strip()
-        if not text:
-            return []
+        if not text or len(text) > MAX_TEXT:
+            if not msg.private:
+                return []  # chat in a group: nothing for the bot
+            if text:
+                reply = t.gettext(
+                    "That message is too long for me. Write a short command, for example “help”."
+                )
+            else:
+                reply = t.gettext(
+                    "I did not understand. Write “help” for the commands, or ask about the rules."
+                )
+            return [self._reply(msg, t, reply)]
         payload = start_payload(text) if msg.private else None
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
@@ -297,19 +427,30 @@ class BotCore(Timers, PrivateChats):
             return self._join(msg, sp, t, match, cmd.tokens)
         if name in {"add_ai", "remove_ai"}:
             return self._ai_seat(msg, sp, t, match, cmd)
+        if name == "options":
+            return self._lobby_options(msg, sp, t, match, cmd)
         if name == "start":
             return self._start(msg, sp, t, match)
         if name in {"leave", "cancel"}:
             return self._leave_or_cancel(msg, sp, t, match, name)
+        if name == "back":
+            return self._back(msg, sp, t, match)
+        if name in SEAT_COMMANDS:
+            return self._seat_command(msg, sp, t, match, cmd)
         return None
 
     def _help_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
         lines = [
             t.gettext("I host table games. Commands:"),
             t.gettext("• new GAME – set up a game (e.g. “new majavajengi”)"),
-            t.gettext("• join – take a seat; add bot / remove bot – AI players"),
+            t.gettext("• join – take a seat; add bot (easy / normal / strong) / remove bot – AI players"),
             t.gettext("• start – deal the cards; leave – give your seat to an AI; cancel – end the game"),
             t.gettext("• status – the table; hand – your cards in private"),
+            t.gettext("• give my seat to NAME – someone else plays on; they write “take seat”"),
+            t.gettext(
+                "• kick NAME, give NAME’s seat to a bot, restore NAME – for the one who set up the game "
+                "and the group’s admins"
+            ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
@@ -414,7 +555,7 @@ class BotCore(Timers, PrivateChats):
         engine = self.games[ui.game_id]
         try:
             options = self._parse_options(ui, engine, cmd.tokens)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, ArithmeticError):
             typed = t.format_list([x for x in cmd.tokens if "=" in x])
             return [
                 self._reply(
@@ -435,7 +576,66 @@ class BotCore(Timers, PrivateChats):
         seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
-        return self._lobby_messages(created, room)
+        return [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+
+    def _privacy_notice(self, room: RoomRec) -> list[Outbound]:
+        """Once per group where the bot sees only what is addressed to it: how an admin lets it read
+        the moves people type (the game works without, by buttons, commands and replies)."""
+        if room.platform not in self.addressed_only:
+            return []
+        key = f"{room.platform}:{room.ext_id}"
+        if self.repo.kv_get(NS_PRIVACY_TOLD, key):
+            return []
+        self.repo.kv_set(NS_PRIVACY_TOLD, key, True)
+        t = i18n.translator(room.lang or "fi")
+        text = t.gettext(
+            "For the group’s admins: I see only commands, replies to my messages and messages that "
+            "mention me here, so moves typed freely in the group do not reach me. To play by plain "
+            "messages, turn my privacy mode off (BotFather → /setprivacy → Disable) and add me to the "
+            "group again, or make me an admin of the group."
+        )
+        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)]
+
+    def _lobby_options(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
+    ) -> list[Outbound]:
+        """``asetukset kierrokset=3``: the lobby's options, changed by whoever runs the lobby."""
+        assert sp.room is not None
+        ui, engine = self.uis[match.game], self.games[match.game]
+        if match.status != LOBBY:
+            return [self._reply(msg, t, t.gettext("Options can be changed only before the game starts."))]
+        changes = [x for x in cmd.tokens if "=" in x]
+        if not changes:
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext(
+                        "Options of this game: {options}. Change them with e.g. “options rounds=3”."
+                    ).format(options=shown),
+                )
+            ]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "options"))]
+        try:
+            options = {**match.options, **self._parse_options(ui, engine, changes)}
+            engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
+        except (ValueError, TypeError, ArithmeticError):
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("I did not understand the option {option}. Nothing was changed.").format(
+                        option=t.format_list(changes)
+                    ),
+                )
+            ]
+        if not self.repo.update_lobby(match.id, match.version, match.seats, options=options):
+            raise Conflict(lobby=True)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self._lobby_messages(updated, sp.room)
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
@@ -464,7 +664,14 @@ class BotCore(Timers, PrivateChats):
                     game=ui.title(t), low=engine.min_players, high=engine.max_players
                 ),
                 t.gettext("Seated: {names}").format(names=names),
-                t.gettext("Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."),
+                t.gettext(
+                    "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
+                    "(or write /join, /start). Type your moves as replies to my messages."
+                )
+                if room.platform in self.addressed_only
+                else t.gettext(
+                    "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
+                ),
             ]
         )
         v = match.version
@@ -493,6 +700,8 @@ class BotCore(Timers, PrivateChats):
         if match.status != LOBBY:
             if self._seat_of(match, sp.user) is not None:
                 return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
+            if self._left_seat(match, sp.user.id) is not None:
+                return self._back(msg, sp, t, match)  # rejoining the room and "liity": the seat back
             return [self._reply(msg, t, t.gettext("The game has already started; join the next one."))]
         # "liity Liisa" takes one more seat under another name: one person may play several seats
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
@@ -531,6 +740,8 @@ class BotCore(Timers, PrivateChats):
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("Seats can be changed only before the game starts."))]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "ai"))]
         engine = self.games[match.game]
         if cmd.name == "add_ai":
             if len(match.seats) >= engine.max_players:
@@ -554,10 +765,8 @@ class BotCore(Timers, PrivateChats):
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("The game is already running."))]
-        if not any(s.user_id == sp.user.id for s in match.seats):
-            return [
-                self._reply(msg, t, t.gettext("Only a seated player can start the game. Write “join” first."))
-            ]
+        if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
+            return [self._reply(msg, t, self._who_may_lobby(t, "start"))]
         engine = self.games[match.game]
         seats = list(match.seats)
         target = (
@@ -582,10 +791,25 @@ class BotCore(Timers, PrivateChats):
         room = self.repo.room_by_id(match.room_id)
         tg = i18n.translator(room.lang or "fi")
         seated = [s for s in match.seats if s.user_id == sp.user.id]
-        if not seated:
-            return [self._reply(msg, t, t.gettext("You have no seat in this game."))]
         humans_left = [s for s in match.seats if s.user_id is not None and s.user_id != sp.user.id]
         title = self.uis[match.game].title(tg)
+        if name == "cancel":
+            # the lobby: whoever runs it or an admin; a running game: its host or an admin (or the
+            # last person playing it); a private "cancel" is only ever the sender's own game
+            host = match.host_user_id == sp.user.id
+            admin = not msg.private and self.is_admin(msg, room)
+            allowed = (
+                admin
+                or host
+                or (match.status == LOBBY and self.runs_lobby(match, sp.user.id))
+                or (bool(seated) and not humans_left)
+            )
+            if not allowed:
+                if match.status == LOBBY:
+                    return [self._reply(msg, t, self._who_may_lobby(t, "cancel"))]
+                return [self._reply(msg, t, self._who_may_end(t))]
+        elif not seated:
+            return [self._reply(msg, t, t.gettext("You have no seat in this game."))]
         if name == "cancel" or (match.status == LOBBY and not humans_left):
             self._change_lobby(match, match.seats, status=CANCELLED)
             return [
@@ -625,8 +849,50 @@ class BotCore(Timers, PrivateChats):
             for s in match.seats
         )
         self._change_lobby(match, seats, status=RUNNING)
-        text = tg.gettext("{name} left the game; an AI player takes over the seat.").format(name=sp.user.name)
-        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+        # whoever left may come back to the seat while the match runs ("palaan", or "liity" again)
+        left = dict(match.meta.get("left") or {})
+        left.update({str(s.seat): sp.user.id for s in seated})
+        self.repo.set_meta(match.id, "left", left)
+        text = tg.gettext(
+            "{name} left the game; an AI player takes over the seat. Write “back” to take it again."
+        ).format(name=sp.user.name)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        # the table shows at once that the seat is played by an AI now
+        table = self._render_match(updated, room, events=(), privates=False)
+        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang), *table]
+
+    def _left_seat(self, match: MatchRec, user_id: int) -> int | None:
+        """The seat this person left (to an AI) in the running match and may take back."""
+        if match.status != RUNNING:
+            return None
+        for seat, owner in (match.meta.get("left") or {}).items():
+            if owner == user_id and match.seats[int(seat)].user_id is None:
+                return int(seat)
+        return None
+
+    def _back(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+        """A person who left takes their seat back from the AI that played it meanwhile."""
+        if self._seat_of(match, sp.user) is not None:
+            return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
+        seat = self._left_seat(match, sp.user.id)
+        if seat is None:
+            return [self._reply(msg, t, t.gettext("You have no seat to come back to in this game."))]
+        room = self.repo.room_by_id(match.room_id)
+        seats = tuple(replace(s, user_id=sp.user.id, ai=None) if s.seat == seat else s for s in match.seats)
+        self._change_lobby(match, seats, status=RUNNING)
+        left = {k: v for k, v in (match.meta.get("left") or {}).items() if int(k) != seat}
+        self.repo.set_meta(match.id, "left", left)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        tg = i18n.translator(room.lang or "fi")
+        text = tg.gettext("{name} is back and plays their own seat again.").format(
+            name=match.seats[seat].name
+        )
+        out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+        out.extend(self._render_match(updated, room, events=(), privates=False))
+        out.extend(self._private_prompt(updated, room, seat, (), force=True))
+        return out
 
     def _change_lobby(self, match: MatchRec, seats: tuple[SeatRec, ...], status: str = LOBBY) -> None:
         """New seats (and status) of a match; a running match gets its deadlines again (an AI seat
@@ -644,13 +910,25 @@ class BotCore(Timers, PrivateChats):
         if match is None:
             return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
         room = self.repo.room_by_id(match.room_id)
+        # asked in private, the copy is in the asker's language (the group's table in the group's)
+        shown = replace(room, lang=t.lang) if msg.private else room
         if match.status == LOBBY:
-            return self._lobby_messages(match, room)
-        out = self._render_match(match, room, events=(), privates=False, keyed=False)
+            table = self._lobby_messages(match, shown)
+        else:
+            table = self._render_match(match, shown, events=(), privates=False, keyed=False)
+        if msg.private:
+            # asked in private: a copy of the public table here, not a new one in the group (its
+            # buttons belong to the group's table)
+            table = [
+                replace(o, chat_id=None, user_id=msg.user_id, key=None, buttons=(), reply_to=msg.message_id)
+                for o in table
+            ]
+        if match.status == LOBBY:
+            return table
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         if seat is not None:
-            out.extend(self._private_prompt(match, room, seat, events=(), force=True))
-        return out
+            table.extend(self._private_prompt(match, room, seat, events=(), force=True))
+        return table
 
     def _map(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         """The public table as a picture where the game draws one (text otherwise), where asked."""
@@ -811,40 +1089,64 @@ class BotCore(Timers, PrivateChats):
         return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
 
     def _button(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        data = msg.button or ""
-        parts = data.split(":", 2)
+        """A press acts only where its button was offered (issue #13): a lobby or table button in
+        its match's own room, a private prompt's button in the private chat of that seat's player.
+        Anything else, and data that is not well formed, gets one answer that reveals nothing about
+        any match; a press in the right place against an older version is "stale"."""
+        not_here = [
+            self._reply(
+                msg,
+                t,
+                t.gettext(
+                    "That button does not work here. Use the buttons of the latest message in this chat."
+                ),
+                private=msg.private,
+            )
+        ]
         stale = [
             self._reply(
                 msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private
             )
         ]
-        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
-            return stale
-        match = self.repo.match(int(parts[0]))
-        if match is None or match.status not in {LOBBY, RUNNING}:
-            return stale
-        if int(parts[1]) != match.version:
-            return stale
-        notation = parts[2]
-        if notation.startswith(META_PREFIX):
-            room = self.repo.room_by_id(match.room_id)
-            sp_room = Speaker(sp.user, sp.lang, room)
-            cmd = Command(notation[1:])
-            if cmd.name not in {"join", "add_ai", "start"}:
+        data = parse_button(msg.button)
+        if data is None:
+            return not_here
+        match = self.repo.match(data.match_id)
+        if match is None or match.game not in self.games:
+            return not_here
+        room = self.repo.room_by_id(match.room_id)
+        if msg.platform != room.platform:
+            return not_here
+        in_room = not msg.private and msg.chat_id == room.ext_id
+        mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
+        if data.verb is not None:
+            # lobby buttons are offered in the room only
+            if not in_room:
+                return not_here
+            if match.status != LOBBY or data.version != match.version:
                 return stale
-            gmsg = replace(msg, chat_id=room.ext_id, private=False)
-            return self._command(gmsg, sp_room, t, cmd) or []
-        if match.status != RUNNING or match.state is None:
+            return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale
+        if msg.private:
+            if not mine:
+                return not_here  # someone else's prompt (or a forged one): nothing about it is told
+        elif not in_room:
+            return not_here
+        if match.status != RUNNING or match.state is None or data.version != match.version:
             return stale
         engine = self.games[match.game]
         state = engine.load(match.state)
-        mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
         acting = [s for s in engine.to_act(state) if s in mine]
         if not mine:
             return [self._reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
         if not acting:
             return [self._reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
-        return self._apply_many(match, acting[0], (notation,), msg, t, state)
+        if not msg.private:
+            # the group's table shows only the moves that reveal nothing: other data is forged
+            ui = self.uis[match.game]
+            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, acting[0]))
+            if data.notation not in ui.group_actions(legal, engine.view(state, None)):
+                return not_here
+        return self._apply_many(match, acting[0], (data.notation,), msg, t, state)
 
     def _refusal(
         self,
@@ -877,6 +1179,12 @@ class BotCore(Timers, PrivateChats):
     ) -> list[Outbound]:
         """``loaded`` is ``match.state`` already loaded by the caller (states are immutable: a
         match is loaded once per update, not once per step)."""
+        if match.meta.get("paused"):
+            text = t.gettext(
+                "The game is paused because I am not in its group any more. It goes on when someone adds "
+                "me back."
+            )
+            return [self._reply(msg, t, text)]
         out: list[Outbound] = []
         current = match
         for i, notation in enumerate(notations):
@@ -947,6 +1255,19 @@ class BotCore(Timers, PrivateChats):
             out.append(list(public))
         return out
 
+    def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
+        """The seats' names on the table: a person's seat that an AI plays for now is marked so
+        ("Carol (tekoäly)"), so the group sees who is really playing."""
+        stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
+            int(k) for k in (match.meta.get("away") or {})
+        }
+        return tuple(
+            t.gettext("{name} (AI)").format(name=s.name)
+            if s.user_id is None and s.seat in stood_in
+            else s.name
+            for s in match.seats
+        )
+
     def _render_match(
         self,
         match: MatchRec,
@@ -962,7 +1283,7 @@ class BotCore(Timers, PrivateChats):
         assert match.state is not None
         if state is None:
             state = engine.load(match.state)
-        names = tuple(s.name for s in match.seats)
+        names = self._table_names(match, i18n.translator(room.lang or "fi"))
         t = i18n.translator(room.lang or "fi")
         ctx = RenderContext(t, names, None, match.options)
         public_view = engine.view(state, None)
@@ -976,6 +1297,8 @@ class BotCore(Timers, PrivateChats):
         recent = lines[-8:]
         body = ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
+        if room.platform in self.addressed_only and engine.outcome(state) is None:
+            text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
         buttons: list[list[Button]] = []
         acting = engine.to_act(state)
         for seat in acting:
@@ -1098,19 +1421,20 @@ def _option_value(text: str) -> Any:
     return text
 
 
-#: words for AI levels -> the AI names to try, in order (games name their AIs differently)
+#: words for AI levels -> the AI names to try, in order (every game has easy / normal / strong; the
+#: older names some games also have are tried after them)
 _AI_WORDS: dict[str, tuple[str, ...]] = {
     "satunnainen": ("random",),
     "random": ("random",),
     "helppo": ("easy", "random"),
     "easy": ("easy", "random"),
-    "fiksu": ("smart", "sensible"),
-    "smart": ("smart", "sensible"),
-    "normaali": ("sensible", "smart"),
-    "normal": ("sensible", "smart"),
-    "järkevä": ("sensible", "smart"),
-    "jarkeva": ("sensible", "smart"),
-    "sensible": ("sensible", "smart"),
+    "fiksu": ("smart", "normal", "sensible"),
+    "smart": ("smart", "normal", "sensible"),
+    "normaali": ("normal", "sensible", "smart"),
+    "normal": ("normal", "sensible", "smart"),
+    "järkevä": ("normal", "sensible", "smart"),
+    "jarkeva": ("normal", "sensible", "smart"),
+    "sensible": ("sensible", "normal", "smart"),
     "vahva": ("strong", "smart"),
     "strong": ("strong", "smart"),
     "vaikea": ("strong", "smart"),

@@ -109,17 +109,20 @@ class Timers:
         """What the match waits for now: an AI seat's move, or a person (a reminder, then the bot's
         move for them), or the end of a quick window that every seat gets alike."""
         engine = self.games[match.game]
-        if engine.outcome(state) is not None:
-            return []
+        if engine.outcome(state) is not None or match.meta.get("paused"):
+            return []  # over, or paused while the bot is out of the group
         acting = engine.to_act(state)
         now = self.clock()
         out = []
+        quick = self.uis[match.game].deadline(public_view)
         ai = tuple(s for s in acting if match.seats[s].ai is not None and match.seats[s].user_id is None)
         if ai:
-            out.append(Deadline(match.id, AI_TURN, now + self.ai_delay, match.version, ai))
+            # an AI seat answers a reaction window at once: the table waits for people only
+            out.append(
+                Deadline(match.id, AI_TURN, now + (0.0 if quick else self.ai_delay), match.version, ai)
+            )
         humans = tuple(s for s in acting if match.seats[s].user_id is not None)
         if humans:
-            quick = self.uis[match.game].deadline(public_view)
             if quick:  # a reaction window gets its own short deadline and no reminder
                 out.append(Deadline(match.id, WINDOW, now + quick, match.version, humans))
             else:
@@ -199,14 +202,25 @@ class Timers:
         assert match.state is not None
         engine = self.games[match.game]
         state = engine.load(match.state)
+        quick = self.uis[match.game].deadline(engine.view(state, None))
+        out: list[Outbound] = []
+        current: MatchRec | None = match
         for seat in engine.to_act(state):
-            rec = match.seats[seat]
+            if current is None or current.status != RUNNING or current.state is None:
+                break
+            rec = current.seats[seat]
             if rec.ai is None:
+                continue
+            state = engine.load(current.state)
+            if seat not in engine.to_act(state):
                 continue
             legal = engine.legal_actions(state, seat)
             action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            return self._apply(match, seat, engine.notation(action), state)
-        return []
+            out.extend(self._apply(current, seat, engine.notation(action), state))
+            if not quick:
+                break  # one move per deadline; every AI seat of a reaction window answers now
+            current = self.repo.match(current.id)
+        return out
 
     def _remind(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
         """People who keep the table waiting are reminded once (the bot moves for them later)."""

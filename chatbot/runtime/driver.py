@@ -236,6 +236,9 @@ class Runtime:
         template = getattr(self.transport, "link_template", None)
         if template and hasattr(self.core, "link_template"):
             self.core.link_template = template
+        addressed_only = getattr(self.core, "addressed_only", None)
+        if addressed_only is not None and getattr(self.transport, "group_text_visible", True) is False:
+            addressed_only.add(self.platform)
         if self.settings.serial:
             await self.drain()
             return
@@ -338,6 +341,16 @@ class Runtime:
             self._wake_for(outs)
         if answering is not None:
             await answering
+        return outs
+
+    async def perform(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """A core use case that is not a message (a chat moved, the bot removed from a group): run on
+        the core's thread like :meth:`handle`, and deliver what it committed."""
+        outs: list[Any] = await self.call(fn, *args)
+        if self.settings.serial:
+            await self.drain()
+        else:
+            self._wake_for(outs)
         return outs
 
     def _wake_for(self, outs: Sequence[Any]) -> None:

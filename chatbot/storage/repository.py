@@ -533,6 +533,61 @@ class SqlRepository:
             assert row is not None
             return self._room_cached(_room(row))
 
+    def rooms_in(self, platform: str, chat: str) -> list[RoomRec]:
+        """The rooms of one platform chat: the chat itself and each of its forum topics (``<chat>:<topic>``)."""
+        with self._session() as s:
+            rows = s.exec(
+                select(Room).where(
+                    Room.platform == platform,
+                    (col(Room.ext_id) == chat) | col(Room.ext_id).startswith(f"{chat}:", autoescape=True),
+                )
+            ).all()
+            return [self._room_cached(_room(r)) for r in rows]
+
+    def move_room(self, platform: str, old_ext: str, new_ext: str) -> RoomRec | None:
+        """The chat ``old_ext`` became ``new_ext`` (a Telegram group upgraded to a supergroup): its
+        room, its matches and its undelivered messages move there, and the messages of the old chat
+        are forgotten (they cannot be edited from the new one). None when there is nothing (any more)
+        at ``old_ext``: a second notice of the same move does nothing."""
+        old_chat, new_chat = f"{platform}:g:{old_ext}", f"{platform}:g:{new_ext}"
+        self._refs.pop(old_chat, None)
+        self._refs.pop(new_chat, None)
+        for row_id, (chat, key) in list(self._row_keys.items()):  # rows this process is sending now
+            if chat == old_chat:
+                self._row_keys[row_id] = (new_chat, key)
+        with self._session() as s:
+            old = s.exec(select(Room).where(Room.platform == platform, Room.ext_id == old_ext)).first()
+            if old is None:
+                return None
+            new = s.exec(select(Room).where(Room.platform == platform, Room.ext_id == new_ext)).first()
+            if new is None:
+                old.ext_id = new_ext
+                s.add(old)
+                room = old
+            else:  # somebody wrote in the new chat first: one room, with the old one's matches
+                s.exec(update(Match).where(col(Match.room_id) == old.id).values(room_id=new.id))
+                if new.lang is None:
+                    new.lang = old.lang
+                    s.add(new)
+                s.flush()
+                s.delete(old)
+                room = new
+            for row in s.exec(
+                select(Outbox).where(col(Outbox.chat) == old_chat, col(Outbox.state) == PENDING)
+            ).all():
+                row.chat = new_chat
+                row.payload = {**row.payload, "chat_id": new_ext}
+                s.add(row)
+            s.exec(delete(MessageRef).where(col(MessageRef.chat) == old_chat))
+            self._done(s)
+            unit = self._unit()
+            if unit is not None:
+                unit.rooms.pop(old.id or 0, None)
+                for mid, rec in list(unit.matches.items()):
+                    if rec.room_id == old.id:
+                        unit.matches[mid] = replace(rec, room_id=room.id or rec.room_id)
+            return self._room_cached(_room(room))
+
     def set_room_lang(self, room_id: int, lang: str) -> None:
         with self._session() as s:
             s.exec(update(Room).where(col(Room.id) == room_id).values(lang=lang))

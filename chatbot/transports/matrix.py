@@ -53,6 +53,7 @@ from nio import (
     MatrixRoom,
     MegolmEvent,
     MessageDirection,
+    ReactionEvent,
     RoomCreateError,
     RoomMemberEvent,
     RoomMessagesError,
@@ -88,6 +89,10 @@ SYNC_FILTER: dict[str, Any] = {
 }
 HANDLED_MEMORY = 500  # event ids remembered against replays after a crash
 MAX_OPTIONS = 12  # button labels shown in the hint line
+#: reaction keys for the first buttons of a message: a player's reaction presses that button
+KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
+#: how many messages' buttons are kept for reactions (the newest; older prompts are stale anyway)
+BUTTON_MEMORY = 2000
 UNDECRYPTED_WAIT = 20.0  # seconds to wait for a missing room key before explaining
 EXPLAIN_EVERY = 600.0  # seconds between two "I need an unencrypted room" notices in one room
 
@@ -138,16 +143,24 @@ def _check(resp: Any, what: str) -> Any:
     return resp
 
 
-def options_line(out: Outbound) -> str:
-    """The buttons of a message as one line of text, in the message's language."""
-    labels: list[str] = []
+def choices(out: Outbound) -> list[tuple[str, str]]:
+    """(label, data) of the message's buttons, one per label, in order: what the hint line lists
+    and what the reaction keys press."""
+    seen: dict[str, str] = {}
     for row in out.buttons:
         for button in row:
-            if button.label not in labels:
-                labels.append(button.label)
+            seen.setdefault(button.label, button.data)
+    return list(seen.items())
+
+
+def options_line(out: Outbound) -> str:
+    """The buttons of a message as one line of text, in the message's language; the first ten are
+    numbered with the reaction key that presses them."""
+    labels = [label for label, _data in choices(out)]
     if not labels:
         return ""
-    shown = " · ".join(labels[:MAX_OPTIONS]) + (" · …" if len(labels) > MAX_OPTIONS else "")
+    keyed = [f"{KEYCAPS[i]} {label}" if i < len(KEYCAPS) else label for i, label in enumerate(labels)]
+    shown = " · ".join(keyed[:MAX_OPTIONS]) + (" · …" if len(labels) > MAX_OPTIONS else "")
     t = i18n.translator(out.lang)
     return t.gettext("Options: {options}").format(options=shown)
 
@@ -184,6 +197,105 @@ def png_size(data: bytes) -> tuple[int, int] | None:
 
 def _sha(data: str | bytes) -> str:
     return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
+
+
+#: the power level from which a room member administers the room's games (Matrix "moderator")
+ADMIN_LEVEL = 50
+
+
+def _level(content: dict[str, Any], user_id: str) -> int:
+    """A user's power level from the content of ``m.room.power_levels``."""
+    users = content.get("users") or {}
+    try:
+        return int(users.get(user_id, content.get("users_default", 0)))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _creators_rule(room_version: str) -> bool:
+    """Whether the room's creators have unlimited power (room version 12 and its previews)."""
+    if room_version.startswith("org.matrix.hydra"):
+        return True
+    return room_version.isdigit() and int(room_version) >= 12
+
+
+@dataclass(frozen=True, slots=True)
+class RoomPowers:
+    """What decides who administers a room: its power levels and, from room version 12 on, its
+    creators (the ``m.room.create`` sender and ``additional_creators``), who are not listed there."""
+
+    levels: dict[str, Any]
+    creators: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_state(cls, events: Iterable[dict[str, Any]]) -> RoomPowers:
+        levels: dict[str, Any] = {}
+        creators: set[str] = set()
+        for event in events:
+            kind, content = event.get("type"), event.get("content") or {}
+            if kind == "m.room.power_levels" and event.get("state_key", "") == "":
+                levels = dict(content)
+            elif kind == "m.room.create" and _creators_rule(str(content.get("room_version", "1"))):
+                creators = {str(event.get("sender", ""))} | {
+                    str(u) for u in content.get("additional_creators") or ()
+                }
+        return cls(levels, frozenset(creators - {""}))
+
+    def admin(self, user_id: str) -> bool:
+        return user_id in self.creators or _level(self.levels, user_id) >= ADMIN_LEVEL
+
+
+class MatrixMembers:
+    """The core's :class:`~chatbot.core.ports.Members` port on Matrix: a room member with power level
+    50 or more (or, from room version 12 on, a creator of the room) administers the room's games.
+    The room's state is asked of the homeserver (the core waits on its own thread, at most
+    ``timeout`` seconds) and remembered for ``ttl`` seconds per room."""
+
+    def __init__(self, bot: MatrixBot, ttl: float = 30.0, timeout: float = 5.0) -> None:
+        self.bot = bot
+        self.ttl = ttl
+        self.timeout = timeout
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._rooms: OrderedDict[str, tuple[float, RoomPowers]] = OrderedDict()
+        self.asked = 0
+
+    def forget(self, room_id: str) -> None:
+        self._rooms.pop(room_id, None)
+
+    def is_admin(self, chat_id: str, user_id: str) -> bool | None:
+        cached = self._rooms.get(chat_id)
+        if cached is not None and cached[0] > time.monotonic():
+            return cached[1].admin(user_id)
+        powers = self._ask(chat_id)
+        if powers is None:
+            return None
+        self._rooms[chat_id] = (time.monotonic() + self.ttl, powers)
+        while len(self._rooms) > 1000:
+            self._rooms.popitem(last=False)
+        return powers.admin(user_id)
+
+    def _ask(self, room_id: str) -> RoomPowers | None:
+        loop, client = self.loop, self.bot.client
+        if loop is None or client is None or loop.is_closed():
+            return None
+        try:
+            if asyncio.get_running_loop() is loop:
+                return None  # an inline core cannot wait for its own loop
+        except RuntimeError:
+            pass
+        self.asked += 1
+        future = asyncio.run_coroutine_threadsafe(client.room_get_state(room_id), loop)
+        try:
+            resp = future.result(timeout=self.timeout)
+        except Exception as exc:
+            future.cancel()
+            log.warning("the state of %s is unavailable: %s", room_id, exc)
+            return None
+        events = getattr(resp, "events", None)
+        if not isinstance(events, list):
+            log.warning("the state of %s is unavailable: %s", room_id, resp)
+            return None
+        return RoomPowers.from_state(events)
 
 
 class MatrixBot:
@@ -235,6 +347,8 @@ class MatrixBot:
         self._handled_set: set[str] = set()
         self._dms: dict[str, str] = {}  # user id -> direct room id
         self._reply_rooms: OrderedDict[str, str] = OrderedDict()  # event id -> room id
+        #: event id of a message with buttons -> their data in the order of its reaction keys
+        self._buttons: OrderedDict[str, list[str]] = OrderedDict()
         self._undecrypted: list[tuple[float, str, MegolmEvent]] = []
         self._explained: dict[str, float] = {}
         self._tasks: list[asyncio.Task[Any]] = []
@@ -246,6 +360,10 @@ class MatrixBot:
         self.done = asyncio.Event()
         self.platform = PLATFORM
         self.runtime = Runtime(core, self, settings=Settings(max_in_flight=4))
+        #: who administers a room (issue #13), for the core's roles
+        self.members = MatrixMembers(self)
+        if isinstance(getattr(core, "members", None), dict):
+            core.members[PLATFORM] = self.members
         #: transaction ids whose direct room was replaced once already (the player left it)
         self._dm_retried: set[str] = set()
 
@@ -259,6 +377,7 @@ class MatrixBot:
         self.done = asyncio.Event()
         self._busy = asyncio.Lock()
         self._dm_lock = asyncio.Lock()
+        self.members.loop = asyncio.get_running_loop()
         await self._login()
         saved = await self._kv_get("sync") or {}
         self._token = saved.get("next_batch")
@@ -528,6 +647,8 @@ class MatrixBot:
             await self._on_undecryptable(room_id, event)
         elif isinstance(event, RoomMessageText):
             await self._on_text(room_id, event)
+        elif isinstance(event, ReactionEvent):
+            await self._on_reaction(room_id, event)
 
     async def _on_member(self, room_id: str, event: RoomMemberEvent) -> None:
         """A player who leaves a table room leaves the game (an AI takes the seat)."""
@@ -586,6 +707,51 @@ class MatrixBot:
         while len(self._reply_rooms) > 2000:
             self._reply_rooms.popitem(last=False)
         await self._dispatch(msg, event.event_id)
+
+    async def _on_reaction(self, room_id: str, event: ReactionEvent) -> None:
+        """A reaction key (1️⃣ …) on one of the bot's messages presses that message's button: the
+        same press as a Telegram button, checked by the core against the match's version."""
+        if event.key not in KEYCAPS:
+            return
+        datas = self._buttons.get(event.reacts_to)
+        if datas is None:
+            stored = await self._kv_get(f"buttons:{event.reacts_to}")
+            datas = stored if isinstance(stored, list) else None
+        index = KEYCAPS.index(event.key)
+        if datas is None or index >= len(datas):
+            self._remember_handled(event.event_id)
+            return
+        sender = event.sender
+        msg = Inbound(
+            PLATFORM,
+            user_id=sender,
+            user_name=self._display_name(room_id, sender),
+            chat_id=room_id,
+            private=self._dms.get(sender) == room_id,
+            button=str(datas[index]),
+            message_id=None,
+        )
+        await self._dispatch(msg, event.event_id)
+
+    async def _remember_buttons(self, room_id: str, event_id: str, out: Outbound, txn: str, had: int) -> int:
+        """Keep the message's buttons for reactions and put the reaction keys on it (those it has
+        not got yet: an edit may bring more buttons); returns how many keys the message has now."""
+        datas = [data for _label, data in choices(out)][: len(KEYCAPS)]
+        if not datas and event_id not in self._buttons:
+            return had
+        self._buttons[event_id] = datas
+        self._buttons.move_to_end(event_id)
+        while len(self._buttons) > BUTTON_MEMORY:
+            self._buttons.popitem(last=False)
+        await self._kv_set(f"buttons:{event_id}", datas)
+        for i in range(had, len(datas)):
+            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": KEYCAPS[i]}}
+            try:
+                await self._room_send(room_id, content, f"{txn}-key{i}", event_type="m.reaction")
+            except (_Permanent, _Temporary, _RateLimited) as exc:  # cosmetic: typing still works
+                log.info("could not put reaction key %s on %s: %s", KEYCAPS[i], event_id, exc)
+                return i
+        return max(had, len(datas))
 
     async def _dispatch(self, msg: Inbound, event_id: str) -> None:
         async with self._busy:  # stop() cancels only between two messages, never inside one
@@ -757,14 +923,21 @@ class MatrixBot:
             }
             await self._room_send(room_id, edit, txn)
             self.stats.edits += 1
-            return {**ref, "sha": _sha(text)}
+            keys = await self._remember_buttons(room_id, ref["event_id"], out, txn, int(ref.get("keys", 0)))
+            return {**ref, "sha": _sha(text), "keys": keys}
         reply_room = self._reply_rooms.get(out.reply_to or "")
         if out.reply_to and (reply_room == room_id or (reply_room is None and not out.user_id)):
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": out.reply_to}}
         event_id = await self._room_send(room_id, content, txn)
         self.stats.sent += 1
+        keys = await self._remember_buttons(room_id, event_id, out, txn, 0)
         if kv_key:
-            return {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(text)}
+            return {
+                "event_id": event_id,
+                "pos": self._counters.get(room_id, 0),
+                "sha": _sha(text),
+                "keys": keys,
+            }
         return None
 
     async def _send_image(
@@ -814,14 +987,16 @@ class MatrixBot:
         room = self.client.rooms.get(room_id) if self.client is not None else None
         return bool(room is not None and room.encrypted and self._olm is not None)
 
-    async def _room_send(self, room_id: str, content: dict[str, Any], txn: str) -> str:
+    async def _room_send(
+        self, room_id: str, content: dict[str, Any], txn: str, event_type: str = "m.room.message"
+    ) -> str:
         assert self.client is not None
         if self._olm is not None and room_id not in self.client.rooms:
             # a room the bot created a moment ago (unencrypted) that no sync has shown yet
             self.client.rooms[room_id] = MatrixRoom(room_id, self.user_id, False)
         try:
             resp = await self.client.room_send(
-                room_id, "m.room.message", content, tx_id=txn, ignore_unverified_devices=True
+                room_id, event_type, content, tx_id=txn, ignore_unverified_devices=True
             )
         except (LocalProtocolError, EncryptionError) as exc:
             raise _Temporary(f"send to {room_id}: {exc}") from exc

@@ -1,4 +1,5 @@
-"""The AI players of Afrikan Tähti: ``random`` and ``smart`` (the base game's in :mod:`.base.ai`,
+"""The AI players of Afrikan Tähti: ``random``, ``easy``, ``normal`` = ``smart`` (and ``strong``, which
+for now plays as ``normal``) (the base game's in :mod:`.base.ai`,
 Retkikunnat's in :mod:`.retkikunnat.ai`), and the idle default of a seat whose time ran out. A policy
 gets only its seat's view, its legal actions and a seeded generator."""
 
@@ -19,6 +20,20 @@ def smart_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     return base_ai.smart(view, legal, rng)
 
 
+def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
+    """A casual player: it answers prompts and windows with the table's default (it does not plan
+    rerolls, bribes or sabotage), and one move in four it goes wherever the die takes it instead of
+    toward the token worth most; otherwise it plays as ``normal``."""
+    if view.x is not None and view.x.prompt is not None:
+        chosen = retkikunnat_ai.idle(view, legal)
+        if chosen is not None:
+            return chosen
+    me = view.pawns[view.seat or 0]
+    if view.phase == "move" and not me.items and rng.random() < 0.25:
+        return rng.choice(legal)
+    return smart_policy(view, legal, rng)
+
+
 def idle_action(view: View, legal: tuple[Any, ...]) -> Any:
     """What the bot plays for a seat whose time ran out (spec §7 defaults), from the seat's view:
     Retkikunnat's answers to its prompts and phases first, else the base game's defaults (``stay``;
@@ -34,4 +49,10 @@ def idle_action(view: View, legal: tuple[Any, ...]) -> Any:
     return base_ai.idle(view, legal)
 
 
-AIS: dict[str, AIPolicy] = {"random": random_policy, "smart": smart_policy}
+AIS: dict[str, AIPolicy] = {
+    "random": random_policy,
+    "easy": easy_policy,
+    "normal": smart_policy,
+    "strong": smart_policy,  # [decided] for now the strong level plays as normal (no search yet)
+    "smart": smart_policy,
+}

@@ -38,7 +38,7 @@ from typing import TypeAlias
 
 from engines.codec import types_of
 from engines.coloretto_amazonas import model, rules
-from engines.coloretto_amazonas.ai import smart_policy
+from engines.coloretto_amazonas.ai import easy_policy, smart_policy
 from engines.coloretto_amazonas.model import CODEC, Action, PublicView, State
 from engines.contract import Engine, Event, Outcome, Seat, random_policy
 
@@ -53,7 +53,13 @@ class ColorettoAmazonas(Engine):
     default_players = 2
     Options = model.Options
     max_plies = 2_000
-    ais = {"random": random_policy, "smart": smart_policy}
+    ais = {
+        "random": random_policy,
+        "easy": easy_policy,
+        "normal": smart_policy,
+        "strong": smart_policy,
+        "smart": smart_policy,
+    }
     default_ai = "smart"
     # Event and Outcome as well: the one-module engine registered every dataclass it could see
     types = {**types_of(vars(model)), "Event": Event, "Outcome": Outcome}

@@ -1,5 +1,7 @@
 """Coloretto Amazonas AI players; each sees only its seat's view (``PrivateView``).
 
+Levels: ``easy`` (:func:`easy_policy`), ``normal`` = ``smart`` and, for now, ``strong`` = ``smart``.
+
 The smart player looks one action ahead. It scores every legal action by the resulting score
 margin (own score against the opponents', the leader weighted most), assuming a receiver answers a
 duplicate gift with its least harmful choice, and adds a small positional term: how close each row
@@ -30,6 +32,20 @@ from engines.coloretto_amazonas.model import (
 from engines.contract import Seat
 
 _WIN = 1000.0
+
+
+def easy_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
+    """A casual player: it looks at the points on the table now, not at what rows promise or at the
+    cards still to come, and now and then (one decision in four) takes its second or third idea."""
+    if len(legal) == 1:
+        return legal[0]
+    ai = _Smart(view)
+    ai.POTENTIAL = 0.0
+    ai.HAND = 0.0
+    ranked = sorted(legal, key=lambda a: ai.value(a) + rng.random() * 1e-6, reverse=True)
+    if len(ranked) > 1 and rng.random() < 0.25:
+        return ranked[rng.randrange(1, min(3, len(ranked)))]
+    return ranked[0]
 
 
 def smart_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:

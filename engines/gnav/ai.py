@@ -591,6 +591,7 @@ AIS: dict[str, Callable[[Any, tuple[Any, ...], Random], Any]] = {
     "random": random_policy,
     "easy": easy_policy,
     "sensible": sensible_policy,
+    "normal": sensible_policy,  # the level word shared by every game
     "strong": strong_policy,
 }
 #: the engine's AI for each ``ai_level`` of the spec

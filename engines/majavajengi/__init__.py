@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from engines.codec import Notation, types_of
-from engines.contract import AIPolicy, Engine, Event, Outcome, Seat, random_policy
+from engines.contract import AIPolicy, Engine, Event, Outcome, Seat
 from engines.majavajengi import model, rules
-from engines.majavajengi.ai import smart_policy
+from engines.majavajengi.ai import AIS
 from engines.majavajengi.model import (
     CODEC,
     MAX_PLAYERS,
@@ -49,8 +49,8 @@ class Majavajengi(Engine):
     max_players = MAX_PLAYERS
     default_players = 2
     Options = MajavajengiOptions
-    default_ai = "smart"
-    ais: ClassVar[dict[str, AIPolicy]] = {"random": random_policy, "smart": smart_policy}
+    default_ai = "smart"  # = normal (the name seats were stored with before the levels)
+    ais: ClassVar[dict[str, AIPolicy]] = AIS
     types: ClassVar[dict[str, type]] = {**types_of(vars(model)), "Event": Event, "Outcome": Outcome}
     notation_codec: ClassVar[Notation] = CODEC
 

@@ -270,6 +270,11 @@ class MajavajengiSeatView(MajavajengiView):
     seat: int
     held: str | None  # kind, only while this seat holds a card
     known: tuple[tuple[str | None, ...], ...]  # [seat][position 0-3] = kind this seat knows, or None
+    #: the discard pile's kinds, bottom first: every card on it was shown to the table as it went there
+    discards: tuple[str, ...] = ()
+    #: [observer][seat][position]: whether the observer knows that card. Public: who looked at what
+    #: (the initial look, a placed, taken or peeked card) and where swaps moved it was announced
+    aware: tuple[tuple[tuple[bool, ...], ...], ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -563,7 +563,15 @@ def view(state: MajavajengiState, seat: Seat | None) -> MajavajengiView:
     if seat is None:
         return MajavajengiView(**common)
     held = KIND[state.held] if state.held is not None and seat == state.turn else None
-    return MajavajengiSeatView(**common, seat=seat, held=held, known=state.known[seat])
+    aware = tuple(tuple(tuple(k is not None for k in row) for row in rows) for rows in state.known)
+    return MajavajengiSeatView(
+        **common,
+        seat=seat,
+        held=held,
+        known=state.known[seat],
+        discards=tuple(KIND[c] for c in state.discard),
+        aware=aware,
+    )
 
 
 def outcome(state: MajavajengiState) -> Outcome | None:

@@ -195,3 +195,41 @@ def test_cards_in_finds_the_card_names_a_text_carries():
     text = f"🃏 Kätesi: {card_name('sabotage', fi)}, {card_name('rifle', fi)} · {card_name('doctor', en)}"
     assert UI.cards_in(text) == [card_name("sabotage", fi), card_name("rifle", fi), card_name("doctor", en)]
     assert UI.cards_in("⭐ Afrikan tähti – kierros 1\n🔴 Anna: Kairossa · 400 £") == []
+
+
+def test_an_ai_seat_answers_a_reaction_window_at_once():
+    """AI moves are paced (``ai_delay``), but an AI seat in an open reaction window answers at once:
+    with the clock standing still, no window ever waits for a bot, only for people."""
+    now = [1000.0]
+    table = Table(seed="botti-ikkuna")
+    table.core = new_core(
+        table.repo, seed="botti-ikkuna", clock=lambda: now[0], remind_after=600, act_after=1800, ai_delay=5.0
+    )
+    table.say("anna", "uusi afrikan tähti pikapeli=kyllä")
+    table.say("bertta", "liity")
+    table.say("anna", "lisää botti")
+    table.say("anna", "lisää botti")
+    table.say("anna", "aloita")
+    match = table.match()
+    bots = {s.seat for s in match.seats if s.user_id is None}
+    assert len(bots) == 2
+    asked, seen = 0, 0
+    for _ in range(4000):
+        if table.match() is None or asked:
+            break
+        state = state_of(table)
+        prompt = ENGINE.view(state, None).x.prompt
+        if prompt is not None and prompt.kind == "window":
+            assert not bots & set(ENGINE.to_act(state)), "a bot keeps a reaction window waiting"
+        users = table.acting_users()
+        if users:
+            press_smart(table, users[0])
+        else:
+            now[0] += 5.0  # a bot's paced turn
+            table.run_due()
+        for rec in table.repo.actions(match.id, since_ply=seen):
+            seen = max(seen, rec.ply)
+            asked += sum(
+                1 for e in rec.events if e["code"] == "window" and bots & set(dict(e["params"])["seats"])
+            )
+    assert asked, "no reaction window asked a bot"

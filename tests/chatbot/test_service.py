@@ -94,10 +94,11 @@ def test_stale_and_forged_buttons_are_refused():
     version = table.match().version
     out = table.press(acting, data)
     assert "vanhentunut" in out[0].text
+    # data naming no match, or no data at all, is refused without saying anything about a match
     out = table.press(acting, f"999:{version}:draw")
-    assert "vanhentunut" in out[0].text
+    assert "ei toimi täällä" in out[0].text
     out = table.press(acting, "garbage")
-    assert "vanhentunut" in out[0].text
+    assert "ei toimi täällä" in out[0].text
     assert table.match().version == version
 
 
@@ -232,3 +233,43 @@ def test_one_person_may_play_two_seats():
         assert "– Matti" in prompt.text or "– Pekka" in prompt.text
         table.press("matti", prompt.buttons[0][0].data)
     assert table.match().version > match.version + 5
+
+
+def test_status_asked_in_private_is_answered_in_private():
+    """ "tila" in a private chat shows the table there: no new copy of the table in the group, and
+    none of the group's buttons in the private chat."""
+    table = Table(seed="status")
+    lobby(table, "matti", "liisa")
+    before = len(table.group_texts())
+    out = table.say("matti", "tila", private=True)
+    assert out and all(o.chat_id is None and o.user_id == "matti" for o in out)
+    assert "Majavajengi" in out[0].text and out[0].buttons == () and out[0].key is None
+    assert len(table.group_texts()) == before
+
+
+def test_a_player_who_left_comes_back_to_their_seat():
+    table = Table(seed="back")
+    lobby(table, "matti", "liisa", "pekka")
+    out = table.say("liisa", "poistu")
+    assert "palaan" in out[0].text  # the way back is told at once
+    match = table.match()
+    assert match.seats[1].user_id is None and match.seats[1].ai
+    table.run_due()  # the AI plays the seat meanwhile if it is to act
+    assert any("Liisa (tekoäly)" in t for t in table.group_texts())
+    # only the one who left may come back to that seat
+    assert "jo mukana" in table.say("pekka", "palaan")[0].text
+    assert "ei ole" in table.say("outsider", "palaan")[0].text
+    out = table.say("liisa", "Palaan peliin!")
+    match = table.match()
+    assert match.seats[1].user_id is not None and match.seats[1].ai is None
+    assert any("Liisa palasi" in o.text for o in out)
+    table_text = [o.text for o in out if o.key and o.key.startswith("table:")][-1]
+    assert "Liisa (tekoäly)" not in table_text
+    # leaving once more and "liity" (as after rejoining a Matrix room) also brings the seat back
+    table.say("liisa", "poistu")
+    table.say("liisa", "liity")
+    assert table.match().seats[1].ai is None
+    # English works the same way
+    table.say("liisa", "leave")
+    table.say("liisa", "I'm back")
+    assert table.match().seats[1].ai is None

@@ -216,6 +216,14 @@ class Player:
         assert not isinstance(resp, RoomSendError), resp
         return str(resp.event_id)
 
+    async def react(self, room_id: str, event_id: str, key: str) -> str:
+        """React to a message with ``key`` (an annotation, as a client's reaction button sends it)."""
+        assert self.client is not None
+        content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": key}}
+        resp = await self.client.room_send(room_id, "m.reaction", content, ignore_unverified_devices=True)
+        assert not isinstance(resp, RoomSendError), resp
+        return str(resp.event_id)
+
     async def create_room(
         self, invite: list[str], name: str | None = None, direct: bool = False, encrypted: bool = False
     ) -> str:

@@ -25,7 +25,7 @@ from nio.crypto import ENCRYPTION_ENABLED
 
 from chatbot.core import i18n
 from chatbot.core.types import Outbound
-from chatbot.transports.matrix import MatrixBot
+from chatbot.transports.matrix import KEYCAPS, MatrixBot
 from tests.matrix.players import Msg, Player, players
 
 pytestmark = pytest.mark.matrix
@@ -59,7 +59,8 @@ def run(coro: Awaitable[Any], timeout: float = 150) -> Any:
 def options_of(body: str) -> list[str]:
     for line in reversed(body.splitlines()):
         if line.startswith(OPTIONS):
-            return [x.strip() for x in line[len(OPTIONS) :].strip().split(" · ")]
+            labels = [x.strip() for x in line[len(OPTIONS) :].strip().split(" · ")]
+            return [x.split(" ", 1)[1] if x.split(" ", 1)[0] in KEYCAPS else x for x in labels]
     return []
 
 
@@ -254,6 +255,92 @@ def test_majavajengi_three_players(synapse, bot_factory, tmp_path):
     run(scenario())
 
 
+def test_reactions_press_the_prompts_buttons(synapse, bot_factory, tmp_path):
+    """Matrix has no buttons: the bot numbers each prompt's options and puts the reaction keys
+    1️⃣ 2️⃣ … on it, and a player's reaction acts like pressing that button (with the same version
+    check: a reaction on a stale prompt changes nothing). A whole match is played by reactions."""
+
+    async def scenario() -> None:
+        bot = bot_factory()
+        await bot.start()
+        table = None
+        try:
+            table = await open_table(synapse, bot, ["Aada", "Veeti"], tmp_path)
+            aada, veeti = table.people
+            await new_game(table)
+            await table.say(veeti, "liity")
+            await table.say(aada, "aloita")
+            repo = bot.core.repo
+            reacted = 0
+            stale: tuple[Player, Msg] | None = None
+            while reacted < 200:
+                found = await table.next_prompt()
+                if found is None:
+                    break
+                who, prompt = found
+                mid = _match_id(bot, table.room)
+                labels = options_of(prompt.body)
+                assert labels and f"{KEYCAPS[0]} {labels[0]}" in prompt.body
+                keys = min(len(labels), len(KEYCAPS))
+                # the bot has put the keys on the prompt for the player to tap
+                await who.wait_for(
+                    lambda m, e=prompt.event_id, n=keys: (
+                        m.type == "m.reaction"
+                        and m.sender == bot.user_id
+                        and m.relates.get("event_id") == e
+                        and m.relates.get("key") == KEYCAPS[n - 1]
+                    ),
+                    what="the reaction keys on the prompt",
+                )
+                tappable = labels[:keys]
+                # end the turn a few times, then knock, so that the round (and the match) ends
+                order = (
+                    "Koputa" if reacted >= 4 else LABEL["end"],
+                    LABEL["end"],
+                    LABEL["stop"],
+                    LABEL["place2"],
+                )
+                wanted = next((k for k in (*order, LABEL["draw"]) if k in tappable), labels[0])
+                version = repo.match(mid).version
+                await who.react(prompt.room_id, prompt.event_id, KEYCAPS[labels.index(wanted)])
+                reacted += 1
+                await _until(lambda v=version, m=mid: repo.match(m).version > v or table.final() is not None)
+                if stale is None:
+                    stale = (who, prompt)
+                    # the first key once more on that prompt, now stale: nothing changes
+                    moved = repo.match(mid).version
+                    await who.react(prompt.room_id, prompt.event_id, KEYCAPS[0])
+                    await asyncio.sleep(1.0)
+                    assert repo.match(mid).version == moved
+            final = table.final()
+            assert final is not None and reacted >= 3
+            assert [text for _, _, text in table.sent] == ["uusi majavajengi rounds=1", "liity", "aloita"]
+        finally:
+            await close(table, bot)
+
+    run(scenario())
+
+
+async def _until(predicate, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the match did not move")
+
+
+def _match_id(bot: MatrixBot, room: str) -> int:
+    from sqlmodel import Session, select
+
+    from chatbot.storage.tables import Match
+
+    repo = bot.core.repo
+    with Session(repo.engine) as s:
+        ids = s.exec(select(Match.id).where(Match.room_id == repo.room("matrix", room).id)).all()
+    return max(i for i in ids if i is not None)
+
+
 def test_restart_in_the_middle_of_a_match(synapse, bot_factory, tmp_path):
     """Stop the bot mid-game, act while it is away, start a new one on the same database."""
 
@@ -323,13 +410,29 @@ def test_leaving_the_room_gives_the_seat_to_an_ai(synapse, bot_factory, tmp_path
             await table.next_prompt()
             table.acted.clear()  # the starter's prompt is still to be answered by the loop below
             await ville.leave(table.room)
-            left = FI.gettext("{name} left the game; an AI player takes over the seat.")
+            left = FI.gettext(
+                "{name} left the game; an AI player takes over the seat. Write “back” to take it again."
+            )
             await aino.wait_for(lambda m: m.body == left.format(name="Ville"), what="Ville's seat to an AI")
             await table.say(kaisa, "poistu")
             await aino.wait_for(lambda m: m.body == left.format(name="Kaisa"), what="Kaisa's seat to an AI")
-            table.people = [aino]
+            # the table shows who is played by the AI now
+            await aino.wait_for(
+                lambda m: "Ville (tekoäly)" in (m.content.get("m.new_content") or m.content).get("body", ""),
+                what="Ville marked as played by the AI",
+            )
+            # Ville left by mistake: invited back, he rejoins the room and takes his seat again
+            assert aino.client is not None and ville.client is not None
+            await aino.client.room_invite(table.room, ville.user_id)
+            await ville.client.join(table.room)
+            await aino.wait_joined(table.room, ville.user_id)
+            await table.say(ville, "liity")
+            back = FI.gettext("{name} is back and plays their own seat again.").format(name="Ville")
+            await aino.wait_for(lambda m: m.body == back, what="Ville back in his seat")
+            table.people = [aino, ville]
             final = await table.play(knock_after=1)
-            assert set(scores(final.body)) == {"Aino", "Ville", "Kaisa"}
+            # Kaisa's seat was still the AI's at the end, and the standings say so
+            assert set(scores(final.body)) == {"Aino", "Ville", "Kaisa (tekoäly)"}
         finally:
             await close(table, bot)
 

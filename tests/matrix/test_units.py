@@ -52,7 +52,7 @@ def test_buttons_become_one_line_in_the_message_language():
         ),
     )
     prefix = i18n.translator("fi").gettext("Options: {options}").split("{options}")[0]
-    assert options_line(out) == f"{prefix}Nosta · Ota poistosta → 1"
+    assert options_line(out) == f"{prefix}1️⃣ Nosta · 2️⃣ Ota poistosta → 1"  # numbered by their reaction keys
     assert message_text(out).startswith("Vuorossa: Aino\n\n")
     many = Outbound(
         "matrix", "x", user_id="@a:x", buttons=(tuple(Button(f"b{i}", str(i)) for i in range(20)),)
@@ -94,3 +94,28 @@ def test_png_size():
     )
     assert png_size(header) == (300, 200)
     assert png_size(b"GIF89a") is None
+
+
+def test_room_admins_are_power_level_50_and_from_room_version_12_the_creators():
+    from chatbot.transports.matrix import RoomPowers
+
+    levels = {
+        "type": "m.room.power_levels",
+        "state_key": "",
+        "content": {"users": {"@mod:x": 50, "@vip:x": 49, "@old:x": 100}, "users_default": 0},
+    }
+
+    def create(version: str, extra: tuple[str, ...] = ()) -> dict:
+        content = {"room_version": version, "additional_creators": list(extra)}
+        return {"type": "m.room.create", "state_key": "", "sender": "@founder:x", "content": content}
+
+    v10 = RoomPowers.from_state([create("10"), levels])
+    assert [v10.admin(u) for u in ("@mod:x", "@vip:x", "@old:x", "@founder:x", "@nobody:x")] == [
+        True,
+        False,
+        True,
+        False,  # before version 12 a creator's power is what the power levels say
+        False,
+    ]
+    v12 = RoomPowers.from_state([create("12", ("@co:x",)), levels])
+    assert v12.admin("@founder:x") and v12.admin("@co:x") and not v12.admin("@vip:x")

@@ -49,3 +49,32 @@ def test_a_new_process_sees_everything(db_url):
     fresh.commit_action(m.id, m.version, 1, "end", [], {"ply": 2}, OVER)
     assert fresh.active_match(room.id) is None
     assert fresh.running_matches() == []
+
+
+def test_a_room_moves_to_the_chat_it_became(db_url):
+    """A Telegram group upgraded to a supergroup: room, matches and undelivered messages move to the
+    new chat id; the old chat's message references are forgotten (they cannot be edited from there);
+    a second notice of the same move does nothing."""
+    from chatbot.core.types import Outbound
+
+    repo = SqlRepository(db_url)
+    _, room, match = _running_match(repo)
+    repo.outbox_add([Outbound("test", "pöytä", chat_id="g1", key=f"table:{match.id}")])
+    [row] = repo.outbox_pending("test:g:g1", now=1e12)
+    repo.outbox_done(row.id, '{"id": 5}')
+    repo.outbox_add([Outbound("test", "vastaus", chat_id="g1"), Outbound("test", "muualle", chat_id="g2")])
+    moved = repo.move_room("test", "g1", "g9")
+    assert moved is not None and moved.id == room.id and moved.ext_id == "g9"
+    assert repo.active_match(repo.room("test", "g9").id).id == match.id
+    assert repo.outbox_pending("test:g:g1", now=1e12) == []
+    [pending] = repo.outbox_pending("test:g:g9", now=1e12)
+    assert pending.out.chat_id == "g9" and pending.out.text == "vastaus"
+    assert repo.outbox_pending("test:g:g2", now=1e12)[0].out.chat_id == "g2"  # other chats untouched
+    assert repo.message_ref("test:g:g1", f"table:{match.id}") is None
+    assert repo.move_room("test", "g1", "g9") is None
+    # somebody wrote in the new chat before the move was known: the rooms become one
+    _, other, _ = _running_match(SqlRepository(db_url))  # g1 again, a new room
+    assert other.id != room.id
+    merged = repo.move_room("test", "g1", "g9")
+    assert merged is not None and merged.id == room.id
+    assert {m.id for m in repo.running_matches() if m.room_id == room.id} >= {match.id}

@@ -73,8 +73,8 @@ class Harness:
         await self.start_transport()
 
     # --- acting ---------------------------------------------------------------------------------
-    async def say(self, user: int, text: str, chat: int = GROUP) -> Msg:
-        return await self.server.send(user, chat, text)
+    async def say(self, user: int, text: str, chat: int = GROUP, reply_to: int | None = None) -> Msg:
+        return await self.server.send(user, chat, text, reply_to=reply_to)
 
     async def settle(self) -> None:
         """Wait until the bot has handled everything injected so far and sent it all."""
@@ -120,10 +120,12 @@ async def harness(
     limits: Limits = UNLIMITED,
     users: dict[int, tuple[str, bool]] | None = None,
     poll_timeout: float = 1.0,
+    privacy: bool = False,
     **options: Any,
 ) -> AsyncIterator[Harness]:
-    """Server, core and transport; ``options`` go to :class:`TelegramTransport`."""
-    server = FakeTelegram()
+    """Server, core and transport; ``options`` go to :class:`TelegramTransport`; ``privacy`` turns
+    on the fake's privacy mode (the bot sees only commands, replies to it and mentions in groups)."""
+    server = FakeTelegram(privacy=privacy)
     await server.start()
     server.add_group(GROUP)
     for uid, (name, opened) in (

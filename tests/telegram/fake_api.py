@@ -4,7 +4,8 @@ The real ``Application`` talks to it through ``base_url``. It long-polls ``getUp
 ``offset`` and ``timeout``, accepts empty bodies, keeps string parameters raw and JSON-decodes the
 rest, models private chats (chat id = user id) apart from groups, answers 403 to users who never
 opened the bot, 400 "message is not modified" and "message to edit not found", and 429 with
-``retry_after`` on demand (:meth:`FakeTelegram.fail`).
+``retry_after`` on demand (:meth:`FakeTelegram.fail`). ``getChatMember`` answers from per-group
+statuses (:meth:`FakeTelegram.set_status`; a user not listed is a member).
 
 Tests play the users: :meth:`FakeTelegram.send` (a text message), :meth:`FakeTelegram.press` (a
 button, i.e. a callback query) and :meth:`FakeTelegram.redeliver` (the same update once more), then
@@ -19,7 +20,7 @@ import contextlib
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,12 +49,20 @@ STRING_PARAMS = {
 }
 
 
+def utf16_len(text: str) -> int:
+    """A length as Telegram counts it: in UTF-16 code units (an emoji outside the BMP is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 class ApiError(Exception):
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: int, description: str, retry_after: int | None = None, migrate_to: int | None = None
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to = migrate_to
 
 
 NOT_MODIFIED = (
@@ -78,6 +87,8 @@ class Msg:
     history: list[str] = field(default_factory=list)
     created: float = field(default_factory=time.monotonic)
     edits: int = 0
+    #: the forum topic the message is in (None: the General topic, or a group without topics)
+    thread: int | None = None
 
     @property
     def shown(self) -> str:
@@ -103,12 +114,28 @@ class Failure:
 class FakeTelegram:
     """The fake Bot API. Start with ``await start()``; ``api_url`` is the root for the transport."""
 
-    def __init__(self, token: str = "123456:TEST-token", username: str = "pelipoyta_test_bot") -> None:
+    def __init__(
+        self, token: str = "123456:TEST-token", username: str = "pelipoyta_test_bot", privacy: bool = False
+    ) -> None:
         self.token = token
         self.username = username
+        #: Telegram's privacy mode (on by default there; off here unless asked): the bot gets only the
+        #: group messages that are commands, replies to its own messages or mentions of it
+        self.privacy = privacy
+        #: group messages the bot never got because of privacy mode
+        self.withheld: list[Msg] = []
         self.users: dict[int, dict[str, Any]] = {}
         self.opened: set[int] = set()
         self.groups: dict[int, dict[str, Any]] = {}
+        #: per group: user id -> "creator" | "administrator" | "member" | "left" | "kicked"
+        #: (a user not listed is a member, as in a small group where everyone is)
+        self.statuses: dict[int, dict[int, str]] = {}
+        #: forum groups' topic ids (messages without a topic are in General)
+        self.topics: dict[int, set[int]] = {}
+        #: groups the bot was removed from (:meth:`remove_bot`): calls there are refused with 403
+        self.removed: set[int] = set()
+        #: old group id -> the supergroup it was upgraded to (:meth:`migrate`)
+        self.migrated: dict[int, int] = {}
         self.messages: dict[int, dict[int, Msg]] = {}
         self._next_message_id: dict[int, itertools.count[int]] = {}
         self._update_ids = itertools.count(1)
@@ -221,6 +248,8 @@ class FakeTelegram:
             body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
             if exc.retry_after is not None:
                 body["parameters"] = {"retry_after": exc.retry_after}
+            if exc.migrate_to is not None:
+                body["parameters"] = {"migrate_to_chat_id": exc.migrate_to}
             return web.json_response(body, status=exc.code)
         if name != "getupdates":
             self._record(name, params)
@@ -285,10 +314,28 @@ class FakeTelegram:
             self.opened.add(user_id)
         return user
 
-    def add_group(self, chat_id: int, title: str = "Pelipöytä") -> dict:
+    def add_group(self, chat_id: int, title: str = "Pelipöytä", topics: Sequence[int] = ()) -> dict:
+        """A group; with ``topics`` a forum supergroup with those topic ids (besides General)."""
         assert chat_id < 0, "group ids are negative"
         self.groups[chat_id] = {"id": chat_id, "type": "group", "title": title}
+        if topics:
+            self.groups[chat_id].update(type="supergroup", is_forum=True)
+            self.topics[chat_id] = set(topics)
         return self.groups[chat_id]
+
+    def set_status(self, chat_id: int, user_id: int, status: str) -> None:
+        """Make ``user_id`` the group's ``creator``, an ``administrator``, a ``member``, or one who
+        ``left`` or was ``kicked`` (getChatMember answers it)."""
+        assert status in {"creator", "administrator", "member", "left", "kicked", "restricted"}
+        self.statuses.setdefault(chat_id, {})[user_id] = status
+
+    def _thread(self, chat_id: int, params: dict[str, Any]) -> int | None:
+        thread = params.get("message_thread_id")
+        if thread is None:
+            return None
+        if int(thread) not in self.topics.get(chat_id, set()):
+            raise ApiError(400, "Bad Request: message thread not found")
+        return int(thread)
 
     def chat(self, chat_id: int) -> dict[str, Any]:
         if chat_id in self.groups:
@@ -305,7 +352,7 @@ class FakeTelegram:
             "first_name": "Pelipöytä",
             "username": self.username,
             "can_join_groups": True,
-            "can_read_all_group_messages": False,
+            "can_read_all_group_messages": not self.privacy,
             "supports_inline_queries": False,
         }
 
@@ -339,6 +386,9 @@ class FakeTelegram:
                 data["caption"] = msg.caption
         if msg.reply_markup and msg.reply_markup.get("inline_keyboard"):
             data["reply_markup"] = msg.reply_markup
+        if msg.thread is not None:
+            data["message_thread_id"] = msg.thread
+            data["is_topic_message"] = True
         return data
 
     def _target(self, params: dict[str, Any]) -> int:
@@ -351,6 +401,14 @@ class FakeTelegram:
                 raise ApiError(400, "Bad Request: chat not found")
             if chat_id not in self.opened:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif chat_id in self.removed:
+            raise ApiError(403, "Forbidden: bot was kicked from the group chat")
+        elif chat_id in self.migrated:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to=self.migrated[chat_id],
+            )
         elif chat_id not in self.groups:
             raise ApiError(400, "Bad Request: chat not found")
         return chat_id
@@ -448,7 +506,7 @@ class FakeTelegram:
         text = params.get("text")
         if not text or not str(text).strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        if len(str(text)) > 4096:
+        if utf16_len(str(text)) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
         reply = (params.get("reply_parameters") or {}).get("message_id")
         msg = self._store(
@@ -461,6 +519,7 @@ class FakeTelegram:
                 reply_markup=self._markup(params),
                 reply_to=reply,
                 history=[str(text)],
+                thread=self._thread(chat_id, params),
             )
         )
         return self._message_json(msg)
@@ -471,7 +530,7 @@ class FakeTelegram:
         if not (isinstance(photo, tuple) and photo[0] == "file"):
             raise ApiError(400, "Bad Request: there is no photo in the request")
         caption = params.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and utf16_len(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
         msg = self._store(
             Msg(
@@ -483,6 +542,7 @@ class FakeTelegram:
                 photo=photo[1],
                 reply_markup=self._markup(params),
                 history=[caption or ""],
+                thread=self._thread(chat_id, params),
             )
         )
         return self._message_json(msg)
@@ -518,6 +578,8 @@ class FakeTelegram:
         text = params.get("text")
         if not text:
             raise ApiError(400, "Bad Request: message text is empty")
+        if utf16_len(str(text)) > 4096:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         return self._apply_edit(msg, text=str(text), markup=self._markup(params))
 
     def m_editmessagereplymarkup(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -528,7 +590,10 @@ class FakeTelegram:
         msg = self._existing(params)
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
-        return self._apply_edit(msg, caption=str(params.get("caption") or ""), markup=self._markup(params))
+        caption = str(params.get("caption") or "")
+        if utf16_len(caption) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return self._apply_edit(msg, caption=caption, markup=self._markup(params))
 
     def m_editmessagemedia(self, params: dict[str, Any]) -> dict[str, Any]:
         msg = self._existing(params)
@@ -539,9 +604,10 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: there is no media in the request")
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
-        return self._apply_edit(
-            msg, caption=media.get("caption") or "", photo=photo[1], markup=self._markup(params)
-        )
+        caption = str(media.get("caption") or "")
+        if utf16_len(caption) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return self._apply_edit(msg, caption=caption, photo=photo[1], markup=self._markup(params))
 
     def m_deletemessage(self, params: dict[str, Any]) -> bool:
         msg = self._existing(params, verb="delete")
@@ -554,8 +620,62 @@ class FakeTelegram:
             raise ApiError(
                 400, "Bad Request: query is too old and response timeout expired or query ID is invalid"
             )
+        if utf16_len(str(params.get("text") or "")) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers.setdefault(qid, []).append(params)
         return True
+
+    def m_getchatmember(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A ChatMember of the Bot API: its ``status`` and ``user``, with the fields PTB requires."""
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        if chat_id not in self.groups:
+            self.chat(chat_id)  # 400 chat not found for an unknown chat
+            if chat_id != user_id:
+                raise ApiError(400, "Bad Request: user not found")
+        user = self.users.get(user_id)
+        if user is None:
+            raise ApiError(400, "Bad Request: user not found")
+        status = self.statuses.get(chat_id, {}).get(user_id, "member")
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "creator":
+            member["is_anonymous"] = False
+        elif status == "administrator":
+            member.update(
+                can_be_edited=False,
+                is_anonymous=False,
+                can_manage_chat=True,
+                can_delete_messages=True,
+                can_manage_video_chats=False,
+                can_restrict_members=True,
+                can_promote_members=False,
+                can_change_info=False,
+                can_invite_users=True,
+                can_post_stories=False,
+                can_edit_stories=False,
+                can_delete_stories=False,
+            )
+        elif status == "kicked":
+            member["until_date"] = 0
+        elif status == "restricted":
+            member.update(
+                is_member=True,
+                can_send_messages=True,
+                can_send_audios=True,
+                can_send_documents=True,
+                can_send_photos=True,
+                can_send_videos=True,
+                can_send_video_notes=True,
+                can_send_voice_notes=True,
+                can_send_polls=True,
+                can_send_other_messages=True,
+                can_add_web_page_previews=True,
+                can_change_info=False,
+                can_invite_users=False,
+                can_pin_messages=False,
+                can_manage_topics=False,
+                until_date=0,
+            )
+        return member
 
     def m_sendchataction(self, params: dict[str, Any]) -> bool:
         self._target(params)
@@ -586,19 +706,100 @@ class FakeTelegram:
             self._updates_cond.notify_all()
         return update["update_id"]
 
-    async def send(self, user_id: int, chat_id: int, text: str) -> Msg:
-        """User ``user_id`` writes ``text`` in ``chat_id`` (a group, or their private chat = user id)."""
+    async def send(
+        self, user_id: int, chat_id: int, text: str, reply_to: int | None = None, thread: int | None = None
+    ) -> Msg:
+        """User ``user_id`` writes ``text`` in ``chat_id`` (a group, or their private chat = user id),
+        optionally as a reply to message ``reply_to`` of that chat. In privacy mode a group message
+        that is no command, no reply to the bot and no mention of it never reaches the bot."""
         if chat_id > 0:
             assert chat_id == user_id, "a private chat's id is the user's id"
             self.opened.add(user_id)  # writing to the bot opens the chat
         msg = self._store(
-            Msg(chat_id, self._new_message_id(chat_id), False, user_id, text=text, history=[text])
+            Msg(
+                chat_id,
+                self._new_message_id(chat_id),
+                False,
+                user_id,
+                text=text,
+                history=[text],
+                reply_to=reply_to,
+                thread=thread,
+            )
         )
         data = self._message_json(msg)
+        entities = []
         if text.startswith("/"):
-            data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+            entities.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
+        mention = f"@{self.username}".casefold()
+        at = text.casefold().find(mention)
+        if at >= 0:
+            entities.append({"type": "mention", "offset": at, "length": len(mention)})
+        if entities:
+            data["entities"] = entities
+        replied = self.messages.get(chat_id, {}).get(reply_to or 0)
+        if replied is not None:
+            data["reply_to_message"] = self._message_json(replied)
+        if chat_id in self.removed:
+            return msg  # the bot is not in the group: it sees nothing
+        if chat_id < 0 and self.privacy:
+            to_bot = text.startswith("/") or at >= 0 or (replied is not None and replied.from_bot)
+            if not to_bot:
+                self.withheld.append(msg)
+                return msg
         await self._push({"update_id": next(self._update_ids), "message": data})
         return msg
+
+    async def _membership(self, chat_id: int, by: int, old: str, new: str) -> None:
+        member = {"user": self.bot_user()}
+        await self._push(
+            {
+                "update_id": next(self._update_ids),
+                "my_chat_member": {
+                    "chat": self.groups[chat_id],
+                    "from": self.users[by],
+                    "date": int(time.time()),
+                    "old_chat_member": {**member, "status": old},
+                    "new_chat_member": {**member, "status": new},
+                },
+            }
+        )
+
+    async def remove_bot(self, chat_id: int, by: int) -> None:
+        """User ``by`` removes the bot from a group: a ``my_chat_member`` update, then every call to
+        that chat is refused (403) and nothing written there reaches the bot."""
+        self.removed.add(chat_id)
+        await self._membership(chat_id, by, "member", "left")
+
+    async def add_bot(self, chat_id: int, by: int) -> None:
+        """User ``by`` adds the bot to the group again."""
+        self.removed.discard(chat_id)
+        await self._membership(chat_id, by, "left", "member")
+
+    async def migrate(self, old_chat: int, new_chat: int, by: int, notify: bool = True) -> None:
+        """An admin (``by``) upgrades group ``old_chat`` to the supergroup ``new_chat``, as Telegram does
+        when some settings change: the old chat refuses every call from now on (400 with
+        ``migrate_to_chat_id``), its messages stay behind, and two service messages arrive, one in
+        each chat (``notify=False``: the bot learns of it only from a refused call)."""
+        self.groups[new_chat] = {**self.groups[old_chat], "id": new_chat, "type": "supergroup"}
+        self.migrated[old_chat] = new_chat
+        if not notify:
+            return
+        base = {"date": int(time.time()), "from": self.users[by]}
+        old_msg = {
+            **base,
+            "message_id": self._new_message_id(old_chat),
+            "chat": self.groups[old_chat],
+            "migrate_to_chat_id": new_chat,
+        }
+        new_msg = {
+            **base,
+            "message_id": self._new_message_id(new_chat),
+            "chat": self.groups[new_chat],
+            "migrate_from_chat_id": old_chat,
+        }
+        await self._push({"update_id": next(self._update_ids), "message": old_msg})
+        await self._push({"update_id": next(self._update_ids), "message": new_msg})
 
     async def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> str:
         """User ``user_id`` presses a button with ``data`` on message ``message_id`` of ``chat_id``;
@@ -635,11 +836,14 @@ class FakeTelegram:
     # ------------------------------------------------------------------------------------------
     # the test side: reading
 
-    def bot_messages(self, chat_id: int, include_deleted: bool = False) -> list[Msg]:
+    def bot_messages(
+        self, chat_id: int, include_deleted: bool = False, thread: int | bool | None = False
+    ) -> list[Msg]:
+        """The bot's messages in a chat (``thread``: only those of that forum topic, None = General)."""
         return [
             m
             for m in self.messages.get(chat_id, {}).values()
-            if m.from_bot and (include_deleted or not m.deleted)
+            if m.from_bot and (include_deleted or not m.deleted) and (thread is False or m.thread == thread)
         ]
 
     def texts(self, chat_id: int) -> list[str]:

@@ -8,10 +8,11 @@ import time
 
 import pytest
 
+from chatbot.core.ports import OVER, RUNNING
 from chatbot.core.types import Button, Outbound
 from chatbot.transports.telegram import Limits, RateLimiter
 from chatbot.transports.telegram.app import coalesce
-from chatbot.transports.telegram.delivery import parse_ref
+from chatbot.transports.telegram.delivery import parse_ref, split_text, utf16_len
 from tests.telegram.conftest import ANNA, BERTTA, CEDER, DAVID, EERO, GROUP, Harness, run
 from tests.telegram.fake_api import NOT_MODIFIED
 
@@ -183,9 +184,12 @@ def test_unopened_user_gets_deep_link_and_held_messages(tg):
             await h.say(BERTTA, "/liity")
             await h.settle()
             mid = h.match_id()
-            link = f"https://t.me/{h.server.username}?start=join-{mid}"
+            # the link the group is shown (it carries the match's invitation word)
+            link = h.core.deep_link(mid)
+            assert link.startswith(f"https://t.me/{h.server.username}?start=join-{mid}-")
+            payload = link.rpartition("=")[2]
             # David opens the bot through the deep link: he is seated and his private chat opens
-            await h.say(DAVID, f"/start join-{mid}", chat=DAVID)
+            await h.say(DAVID, f"/start {payload}", chat=DAVID)
             await h.server.wait_for(lambda: "David" in h.table().shown, 5, "David seated through the link")
             await h.server.wait_for(lambda: h.server.bot_messages(DAVID), 5, "a greeting in David's chat")
             # Ceder joins in the group but never opened the bot
@@ -204,7 +208,7 @@ def test_unopened_user_gets_deep_link_and_held_messages(tg):
             assert h.server.bot_messages(DAVID)[-1].shown.startswith("🦫")  # David got his cards
             assert sum(link in t for t in h.group_texts()) == 1  # one notice, not one per message
             # Ceder opens the link: nothing is lost, the held private message arrives
-            await h.say(CEDER, f"/start join-{mid}", chat=CEDER)
+            await h.say(CEDER, f"/start {payload}", chat=CEDER)
             held = await h.server.wait_for(lambda: h.server.bot_messages(CEDER), 5, "Ceder's held message")
             assert "Majavajengi" in held[0].shown and "▸" in held[0].shown
             seats = [s.name for s in h.core.repo.match(mid).seats]
@@ -250,8 +254,10 @@ def test_stale_and_forged_buttons(tg):
             not_yours = await toast(other, other, prompt.message_id, prompt.callback_data()[0])
             await h.settle()
             assert stale and wrong_match and garbage and not_yours
-            assert stale == wrong_match == garbage
-            assert not_yours != stale
+            # a forged id and garbage get one answer that tells nothing about any match
+            assert "vanhentunut" in stale and "ei toimi täällä" in wrong_match
+            assert wrong_match == garbage
+            assert not_yours not in (stale, wrong_match)
             assert h.core.repo.match(mid).version == v  # nothing was applied
             assert len(h.server.calls_to(GROUP)) == group_calls  # and the group saw nothing
 
@@ -392,6 +398,230 @@ def test_restart_in_the_middle_of_a_match(tg):
     run(body())
 
 
+SUPERGROUP = -1001234567890
+
+
+async def press_until_over(h: Harness, mid: int, chat: int) -> None:
+    """Press the acting player's private buttons until the match is over (its result in ``chat``)."""
+    for _ in range(300):
+        match = h.core.repo.match(mid)
+        if match.status != RUNNING:
+            break
+        found = await current_prompt(h, mid)
+        if found is None:
+            break
+        uid, msg = found
+        await h.press(uid, uid, msg, choose(msg.callback_data()))
+        await h.server.wait_for(
+            lambda v=match.version: h.core.repo.match(mid).version > v, 5, "a move in the supergroup"
+        )
+    await h.settle()
+    assert h.core.repo.match(mid).status == OVER
+    assert any(FINAL in t for t in h.group_texts(chat))
+
+
+@pytest.mark.parametrize("notify", [True, False], ids=["service-messages", "refused-send-only"])
+def test_a_group_upgraded_to_a_supergroup_keeps_its_match(tg, notify):
+    """Telegram upgrades a group to a supergroup when an admin changes some settings: the chat id
+    changes and the old one refuses every call. The running match, its queue and its table move to
+    the new chat, whether the bot hears of it from the service messages or only from a refused send."""
+
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            for _ in range(3):
+                uid, msg = await current_prompt(h, mid)
+                before = h.core.repo.match(mid).version
+                await h.press(uid, uid, msg, choose(msg.callback_data()))
+                await h.server.wait_for(lambda b=before: h.core.repo.match(mid).version > b, 5, "a move")
+            await h.settle()
+            await h.server.migrate(GROUP, SUPERGROUP, by=ANNA, notify=notify)
+            if not notify:
+                # the next change of the match makes a send to the old chat, which is refused
+                uid, msg = await current_prompt(h, mid)
+                await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.server.wait_for(
+                lambda: any(
+                    m.callback_data() or "Majavajengi" in m.shown for m in h.server.bot_messages(SUPERGROUP)
+                ),
+                5,
+                "the table posted in the supergroup",
+            )
+            await h.settle()
+            room = h.core.repo.room("telegram", str(SUPERGROUP))
+            assert h.core.repo.active_match(room.id).id == mid
+            # "tila" in the new chat shows this match, not "no game here"
+            await h.say(BERTTA, "tila", chat=SUPERGROUP)
+            await h.settle()
+            assert "Majavajengi" in h.group_texts(SUPERGROUP)[-1]
+            await press_until_over(h, mid, SUPERGROUP)
+            # nothing was lost on the way: every call to the old chat after the move was refused,
+            # and the only ones were the refused send that told the bot of it
+            refused = [
+                c for c in h.server.calls if str(c[2].get("chat_id")) == str(GROUP) and "_error" in c[2]
+            ]
+            assert len(refused) == (0 if notify else 1)
+
+    run(body())
+
+
+def test_a_whole_game_in_privacy_mode_by_replies_mentions_and_buttons(tg):
+    """Telegram's default privacy mode: in a group the bot gets only commands, replies to its own
+    messages and mentions. The lobby and the table say what works, one message tells the admins how
+    to let the bot read plain messages, and a whole match is played by replies, a mention, commands
+    and buttons; a plain message in the group never reaches the bot and is not needed."""
+
+    async def body():
+        async with tg(privacy=True) as h:
+            bot = f"@{h.server.username}"
+            await h.say(ANNA, "/uusi majavajengi rounds=1")
+            await h.settle()
+            lobby = h.table()
+            assert "/liity" in lobby.shown and "vastauksena" in lobby.shown
+            admin_notes = [t for t in h.group_texts() if "/setprivacy" in t]
+            assert len(admin_notes) == 1
+            await h.say(BERTTA, "liity")  # plain text: withheld by Telegram
+            await h.settle()
+            assert [m.text for m in h.server.withheld] == ["liity"]
+            mid = h.match_id()
+            assert [s.name for s in h.core.repo.match(mid).seats] == ["Anna"]
+            await h.say(BERTTA, f"{bot} liity")  # a mention reaches the bot, without the mention
+            await h.say(CEDER, "liity", reply_to=lobby.message_id)  # so does a reply to its message
+            await h.settle()
+            assert [s.name for s in h.core.repo.match(mid).seats] == ["Anna", "Bertta", "Ceder"]
+            await h.say(ANNA, "/aloita")
+            await h.settle()
+            assert "↩️" in h.table().shown
+            typed = 0
+            for _ in range(300):
+                found = await current_prompt(h, mid)
+                if found is None:
+                    break
+                uid, msg = found
+                datas = msg.callback_data()
+                kinds = {notation(d) for d in datas}
+                before = h.core.repo.match(mid).version
+                if uid == ANNA and kinds & {"draw", "knock", "end"}:
+                    h.pressed.add((uid, msg.message_id))
+                    word = "nostan" if "draw" in kinds else "koputan" if "knock" in kinds else "valmis"
+                    await h.say(ANNA, word, reply_to=h.table().message_id)  # typed, as a reply
+                    typed += 1
+                else:
+                    await h.press(uid, uid, msg, choose(datas))
+                await h.server.wait_for(
+                    lambda b=before: h.core.repo.match(mid).version > b or final_text(h), 5, "a move"
+                )
+            await h.settle()
+            assert typed >= 1
+            assert h.core.repo.match(mid).status == OVER and final_text(h)
+            # the admins were told once, and no plain group message was ever needed
+            assert len([t for t in h.group_texts() if "/setprivacy" in t]) == 1
+            assert [m.text for m in h.server.withheld] == ["liity"]
+
+    run(body(), timeout=60)
+
+
+def test_without_privacy_mode_the_lobby_asks_for_plain_words(tg):
+    async def body():
+        async with tg() as h:
+            await h.say(ANNA, "/uusi majavajengi")
+            await h.settle()
+            assert "”liity”" in h.table().shown and not [t for t in h.group_texts() if "/setprivacy" in t]
+
+    run(body())
+
+
+FORUM = -1009876543210
+
+
+def test_two_games_in_two_topics_of_one_forum_group(tg):
+    """A forum group: a match belongs to its chat and topic, every message goes to the topic where
+    the game was set up, and two topics host two games at once (nothing lands in General)."""
+
+    async def body():
+        async with tg() as h:
+            server = h.server
+            server.add_group(FORUM, "Pelikerho", topics=(11, 12))
+
+            def in_topic(thread: int | None) -> list:
+                return server.bot_messages(FORUM, thread=thread)
+
+            def table_in(thread: int):
+                return [m for m in in_topic(thread) if m.callback_data()][-1]
+
+            await server.send(ANNA, FORUM, "/uusi majavajengi rounds=1", thread=11)
+            await server.send(BERTTA, FORUM, "/uusi gnav", thread=12)
+            await h.settle()
+            await server.send(CEDER, FORUM, "liity", thread=11)
+            await h.settle()
+            mid11 = int(table_in(11).callback_data()[0].split(":")[0])
+            mid12 = int(table_in(12).callback_data()[0].split(":")[0])
+            assert mid11 != mid12
+            assert [s.name for s in h.core.repo.match(mid11).seats] == ["Anna", "Ceder"]
+            assert [s.name for s in h.core.repo.match(mid12).seats] == ["Bertta"]
+            await server.send(ANNA, FORUM, "aloita", thread=11)
+            await server.send(BERTTA, FORUM, "aloita", thread=12)
+            await h.settle()
+            assert h.core.repo.match(mid11).game == "majavajengi" and h.core.repo.match(mid12).game == "gnav"
+            assert "Majavajengi" in table_in(11).shown and "Gnav" in table_in(12).shown
+            # a move in each game, by its private buttons; each table is edited in its own topic
+            for mid in (mid11, mid12):
+                players = {ANNA: "Anna", CEDER: "Ceder"} if mid == mid11 else {BERTTA: "Bertta"}
+                for _ in range(2):
+                    found = await current_prompt(h, mid, players=players)
+                    if found is None:
+                        break
+                    uid, msg = found
+                    before = h.core.repo.match(mid).version
+                    await h.press(uid, uid, msg, choose(msg.callback_data()))
+                    await server.wait_for(
+                        lambda b=before, m=mid: h.core.repo.match(m).version > b, 5, "a move"
+                    )
+            await h.settle()
+            # "tila" in a topic shows that topic's game
+            await server.send(CEDER, FORUM, "tila", thread=12)
+            await h.settle()
+            assert "Gnav" in in_topic(12)[-1].shown
+            assert in_topic(None) == []  # nothing in General
+            assert all(m.thread in (11, 12) for m in server.bot_messages(FORUM))
+            assert not any("Gnav" in m.shown for m in in_topic(11))
+            assert not any("Majavajengi" in m.shown for m in in_topic(12))
+
+    run(body())
+
+
+def test_removing_the_bot_pauses_the_match_and_adding_it_back_resumes_it(tg):
+    async def body():
+        async with tg() as h:
+            mid = await new_game(h)
+            await h.say(ANNA, "aloita")
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.settle()
+            await h.server.remove_bot(GROUP, by=BERTTA)
+            await h.settle()
+            match = h.core.repo.match(mid)
+            assert match.meta.get("paused") and h.core.repo.deadlines(mid) == []
+            for player in PLAYERS:  # every seated person is told in private
+                assert "tauolla" in h.server.bot_messages(player)[-1].shown
+            # a private button of the paused match changes nothing and says why
+            uid, msg = await current_prompt(h, mid)
+            await h.press(uid, uid, msg, choose(msg.callback_data()))
+            await h.settle()
+            assert h.core.repo.match(mid).version == match.version
+            answer = h.server.answer_of(max(h.server.queries, key=lambda q: int(q[1:])))
+            shown = (answer or {}).get("text") or h.server.bot_messages(uid)[-1].shown
+            assert "tauolla" in shown
+            await h.server.add_bot(GROUP, by=BERTTA)
+            await h.settle()
+            assert not h.core.repo.match(mid).meta.get("paused") and h.core.repo.deadlines(mid)
+            assert any("jatkuu" in t for t in h.group_texts()[-3:])
+            await press_until_over(h, mid, GROUP)
+
+    run(body(), timeout=60)
+
+
 def test_a_table_deleted_while_the_bot_was_down_is_sent_anew(tg):
     # A restart no longer re-posts every running table (issue #12: 1,000 tables at once starved new
     # commands); the outbox holds only what is pending. The acting player's private prompt is live,
@@ -526,6 +756,51 @@ def test_pictures_and_coalescing(tg):
             assert [len(m.text or "") for m in h.server.bot_messages(ANNA)[-2:]] == [4096, 904]
 
     run(body())
+
+
+def test_lengths_are_counted_as_telegram_counts_them(tg):
+    """Telegram counts texts and captions in UTF-16 code units: 🦫 is one character and two units.
+    The fake Bot API refuses what the real one refuses, so nothing here may be sent over a limit."""
+    png = b"\x89PNG\r\n\x1a\n" + b"3" * 100
+    beavers = "🦫" * 510 + "abcd"  # 514 characters, 1,024 units: exactly a caption
+    over = "🦫" * 511 + "abcd"  # 515 characters (under 1,024) but 1,026 units: too long for one
+    assert len(over) < 1024 and utf16_len(over) > 1024
+
+    async def body():
+        async with tg() as h:
+            tr = h.transport
+            tr.dispatch([Outbound("telegram", beavers, user_id=str(ANNA), image=png)])
+            await h.settle()
+            assert h.server.bot_messages(ANNA)[-1].caption == beavers
+            tr.dispatch([Outbound("telegram", over, user_id=str(ANNA), image=png)])
+            await h.settle()
+            sent = h.server.bot_messages(ANNA)
+            assert sent[-2].photo == png and not sent[-2].caption and sent[-1].text == over
+            # a text of 3,000 emoji (6,000 units) is split into chunks Telegram accepts, none cut
+            # through a character, and nothing is lost
+            long_text = "🃏" * 3000
+            tr.dispatch([Outbound("telegram", long_text, user_id=str(ANNA))])
+            await h.settle()
+            chunks = [m.text or "" for m in h.server.bot_messages(ANNA)[-2:]]
+            assert "".join(chunks) == long_text and [utf16_len(c) for c in chunks] == [4096, 1904]
+            # a keyed table that grows past one message is sent anew (split), not cut short
+            tr.dispatch([Outbound("telegram", "pöytä", chat_id=str(GROUP), key="table:9")])
+            await h.settle()
+            tr.dispatch([Outbound("telegram", "🦫" * 2100, chat_id=str(GROUP), key="table:9")])
+            await h.settle()
+            texts = [m.text or "" for m in h.server.bot_messages(GROUP)]
+            assert "".join(texts[-2:]) == "🦫" * 2100
+            # and not one request was refused on the way
+            assert [c[1] for c in h.server.calls if "_error" in c[2]] == []
+
+    run(body())
+
+
+def test_split_text_never_cuts_a_character():
+    for text in ["a" * 4095 + "🦫", "🦫" * 2049, "x\n" + "🦫" * 2048 + "\n" + "y" * 10]:
+        chunks = split_text(text)
+        assert all(utf16_len(c) <= 4096 for c in chunks)
+        assert "".join(chunks).replace("\n", "") == text.replace("\n", "")
 
 
 def test_coalesce_keeps_the_last_edit_per_key():

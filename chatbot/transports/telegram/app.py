@@ -25,6 +25,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -39,27 +40,29 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     ContextTypes,
     MessageHandler,
     filters,
 )
 
 from chatbot.core import i18n
+from chatbot.core.access import AdminCache
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
-from chatbot.transports.telegram.delivery import Sender, retry_seconds
+from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds, split_chat, utf16_len
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 NS_PROMPT = "telegram.prompt"
 TOAST_LIMIT = 200
 #: HTTP connections for Bot API calls; the runtime keeps fewer requests than this in flight
@@ -108,6 +111,52 @@ def coalesce(outs: Sequence[Outbound]) -> list[Outbound]:
     ]
 
 
+class TelegramMembers:
+    """The core's :class:`~chatbot.core.ports.Members` port on Telegram: ``getChatMember`` says
+    whether a user is an administrator or the creator of a group, remembered for ``ttl`` seconds.
+
+    The core asks on its own thread; the question goes to the event loop's Bot API client and the
+    core waits for the answer (at most ``timeout`` seconds). On the loop's own thread (an inline
+    core) nothing can be waited for: an uncached answer is then "unknown"."""
+
+    def __init__(self, ttl: float = 60.0, timeout: float = 5.0) -> None:
+        self.cache = AdminCache(ttl)
+        self.timeout = timeout
+        self.bot: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.asked = 0
+
+    def is_admin(self, chat_id: str, user_id: str) -> bool | None:
+        chat_id = str(split_chat(chat_id)[0])  # a forum topic's admins are the group's
+        cached = self.cache.get(chat_id, user_id)
+        if cached is not None:
+            return cached
+        loop, bot = self.loop, self.bot
+        if loop is None or bot is None or loop.is_closed():
+            return None
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            log.warning("getChatMember cannot be awaited on the event loop's own thread")
+            return None
+        future = asyncio.run_coroutine_threadsafe(self._ask(bot, chat_id, user_id), loop)
+        try:
+            admin = future.result(timeout=self.timeout)
+        except Exception as exc:  # the platform could not tell: not an admin for now, asked again later
+            future.cancel()
+            log.warning("getChatMember(%s, %s) failed: %s", chat_id, user_id, exc)
+            return None
+        self.cache.put(chat_id, user_id, admin)
+        return admin
+
+    async def _ask(self, bot: Any, chat_id: str, user_id: str) -> bool:
+        self.asked += 1
+        member = await bot.get_chat_member(int(chat_id), int(user_id))
+        return member.status in {ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER}
+
+
 def display_name(user: User) -> str:
     return user.first_name or user.username or str(user.id)
 
@@ -145,10 +194,17 @@ class TelegramTransport:
         settings: Settings | None = None,
     ) -> None:
         self.username: str | None = None
+        #: who administers a group (issue #13), for the core's roles
+        self.members = TelegramMembers()
+        if isinstance(getattr(core, "members", None), dict):
+            core.members[PLATFORM] = self.members
+        #: whether the bot sees plain group messages (getMe's can_read_all_group_messages)
+        self.group_text_visible = True
         self.limiter = RateLimiter(limits if limits is not None else telegram_limits())
         self.sender = Sender(self.limiter, bury_after=bury_after)
         self.sender.save_prompt = self._save_prompt
         self.sender.load_prompt = self._load_prompt
+        self.sender.on_migrated = self._migrated
         base = settings or Settings()
         self.runtime = Runtime(
             core,
@@ -174,6 +230,8 @@ class TelegramTransport:
         app = self.application
         app.add_handler(CallbackQueryHandler(self._on_button))
         app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_text))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
+        app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_error_handler(self._on_error)
 
     @property
@@ -261,7 +319,12 @@ class TelegramTransport:
         if self.sender.bot is not None:
             return  # run_polling calls post_init after start() did
         self.sender.bot = app.bot
+        self.members.bot = app.bot
+        self.members.loop = asyncio.get_running_loop()
         self.username = app.bot.username
+        # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
+        # own messages and mentions; the core then says so in the lobby and on the table
+        self.group_text_visible = bool(app.bot.can_read_all_group_messages)
         await self._set_commands(app)
         await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 
@@ -312,7 +375,7 @@ class TelegramTransport:
             PLATFORM,
             str(user.id),
             display_name(user),
-            str(chat.id),
+            chat_of_message(msg),
             chat.type == ChatType.PRIVATE,
             text=text,
             lang_hint=user.language_code,
@@ -320,6 +383,37 @@ class TelegramTransport:
             update_key=str(update.update_id),
         )
         await self.runtime.handle(inbound)
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group upgraded to a supergroup: Telegram says so in both chats (``migrate_to_chat_id`` in
+        the old one, ``migrate_from_chat_id`` in the new one); the first notice moves the room."""
+        msg = update.effective_message
+        if msg is None:
+            return
+        if msg.migrate_to_chat_id:
+            await self._migrated(msg.chat.id, msg.migrate_to_chat_id)
+        elif msg.migrate_from_chat_id:
+            await self._migrated(msg.migrate_from_chat_id, msg.chat.id)
+
+    async def _on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot was added to, removed from or banned in a group: its match there pauses while the
+        bot is out and resumes when it is back (private chats: a user blocking the bot is handled
+        when a send is refused)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return
+        present = change.new_chat_member.status in {"member", "administrator", "creator"} or (
+            change.new_chat_member.status == "restricted"
+            and bool(getattr(change.new_chat_member, "is_member", False))
+        )
+        was = change.old_chat_member.status in {"member", "administrator", "creator", "restricted"}
+        if present == was:
+            return  # a promotion or a change of rights: still in the group
+        await self.runtime.perform(self.core.bot_presence, PLATFORM, str(change.chat.id), present)
+
+    async def _migrated(self, old_chat: int, new_chat: int) -> None:
+        self.sender.latest.pop(old_chat, None)
+        await self.runtime.perform(self.core.move_chat, PLATFORM, str(old_chat), str(new_chat))
 
     async def _on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: the core decides, the query is answered at once, delivery follows."""
@@ -335,7 +429,7 @@ class TelegramTransport:
             PLATFORM,
             str(user.id),
             display_name(user),
-            str(chat.id),
+            chat_of_message(message),
             chat.type == ChatType.PRIVATE,
             button=query.data,
             lang_hint=user.language_code,
@@ -344,7 +438,7 @@ class TelegramTransport:
         toast: list[str] = []
 
         def take(outs: list[Outbound]) -> Outbound | None:
-            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, chat.id):
+            if len(outs) == 1 and self._is_short_reply(outs[0], user.id, inbound.chat_id):
                 toast.append(outs[0].text)
                 return outs[0]
             return None
@@ -362,12 +456,14 @@ class TelegramTransport:
             await self._answer(query, None)
 
     @staticmethod
-    def _is_short_reply(out: Outbound, user_id: int, chat_id: int) -> bool:
+    def _is_short_reply(out: Outbound, user_id: int, chat_id: int | str) -> bool:
+        """Whether ``out`` is a short plain answer to the presser (``chat_id`` is the core's chat
+        key: a forum topic's own)."""
         return (
             out.key is None
             and not out.buttons
             and out.image is None
-            and len(out.text) <= TOAST_LIMIT
+            and utf16_len(out.text) <= TOAST_LIMIT
             and (out.user_id == str(user_id) or out.chat_id == str(chat_id))
         )
 
@@ -389,8 +485,12 @@ class TelegramTransport:
         log.error("error while handling an update", exc_info=context.error)
 
     def clean_text(self, text: str) -> str | None:
-        """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot."""
+        """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot; a
+        mention of this bot anywhere is taken out ("@bot liity" → "liity", as privacy mode delivers it)."""
         text = text.strip()
+        if self.username:
+            mention = re.compile(rf"(?<![\w/])@{re.escape(self.username)}\b[,:]?", re.IGNORECASE)
+            text = " ".join(mention.sub(" ", text).split()) if not text.startswith("/") else text
         if not text.startswith("/"):
             return text
         parts = text.split(maxsplit=1)
@@ -412,6 +512,14 @@ class TelegramTransport:
         task = asyncio.get_running_loop().create_task(add())
         self._dispatching.add(task)
         task.add_done_callback(self._dispatching.discard)
+
+
+def chat_of_message(message: Any) -> str:
+    """Where a message was written, as the core knows chats: a forum topic is a chat of its own
+    (``<chat>:<topic>``), so two topics of one group can host two games; the General topic and
+    groups without topics are the chat itself."""
+    thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None
+    return chat_key(message.chat.id, thread)
 
 
 def start_payload(text: str) -> str | None:

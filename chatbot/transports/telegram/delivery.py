@@ -102,21 +102,37 @@ def digest(data: str | bytes | None) -> str | None:
     return hashlib.sha1(data.encode() if isinstance(data, str) else data).hexdigest()
 
 
+def utf16_len(text: str) -> int:
+    """A length as Telegram counts it (texts, captions, pop-ups): in UTF-16 code units, so an emoji
+    outside the BMP (🃏, 🦫) counts two."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(line: str, limit: int) -> tuple[str, str]:
+    """The longest head of ``line`` within ``limit`` UTF-16 units (never half a character), and the rest."""
+    units = 0
+    for i, ch in enumerate(line):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return line[:i], line[i:]
+    return line, ""
+
+
 def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
-    """Split at line breaks into chunks Telegram accepts."""
-    if len(text) <= limit:
+    """Split at line breaks into chunks Telegram accepts (``limit`` in UTF-16 units)."""
+    if utf16_len(text) <= limit:
         return [text]
     chunks: list[str] = []
     current = ""
     for line in text.split("\n"):
-        while len(line) > limit:
+        while utf16_len(line) > limit:
             if current:
                 chunks.append(current)
                 current = ""
-            chunks.append(line[:limit])
-            line = line[limit:]
+            head, line = _cut(line, limit)
+            chunks.append(head)
         candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
+        if utf16_len(candidate) > limit:
             chunks.append(current)
             current = line
         else:
@@ -124,6 +140,18 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     if current:
         chunks.append(current)
     return chunks
+
+
+def chat_key(chat_id: int, thread: int | None) -> str:
+    """The core's id of a chat: the chat, or ``<chat>:<topic>`` for a topic of a forum group (every
+    topic is a table of its own)."""
+    return f"{chat_id}:{thread}" if thread else str(chat_id)
+
+
+def split_chat(key: str) -> tuple[int, int | None]:
+    """The chat id and forum topic of a :func:`chat_key`."""
+    chat, _, thread = key.partition(":")
+    return int(chat), int(thread) if thread else None
 
 
 def parse_ref(ref: str | None) -> dict[str, Any] | None:
@@ -158,6 +186,8 @@ class Sender:
         #: remember/recall prompt records across restarts (set by the transport)
         self.save_prompt: Callable[[int, dict[str, Any]], Awaitable[None]] | None = None
         self.load_prompt: Callable[[int], Awaitable[dict[str, Any] | None]] | None = None
+        #: move a group's room to the supergroup it became (set by the transport)
+        self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.stats = {"sent": 0, "edited": 0, "skipped": 0, "retry_after": 0, "stripped": 0}
         #: keyboards being removed in the background (cosmetic; not worth delaying a row's "done")
         self.background: set[asyncio.Task[None]] = set()
@@ -170,10 +200,21 @@ class Sender:
     # the Transport.deliver of Telegram
 
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        try:
+            return await self._deliver(out, ref, txn)
+        except ChatMigrated as exc:
+            # the group became a supergroup: move the room (its queue and matches) and send there
+            new_chat = int(exc.new_chat_id)
+            log.info("chat %s migrated to %s; moving its room", out.chat_id, new_chat)
+            if self.on_migrated is not None and out.chat_id is not None:
+                await self.on_migrated(split_chat(out.chat_id)[0], new_chat)
+            return await self._deliver(replace(out, chat_id=str(new_chat)), None, txn)
+
+    async def _deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         target = out.user_id if out.user_id is not None else out.chat_id
         if target is None:
             return None
-        chat_id = int(target)
+        chat_id, thread = split_chat(target)
         row = row_of(txn)
         prompt_match = self._match_of_buttons(out.buttons) if out.user_id is not None else None
         if prompt_match is not None and self.tables.get(prompt_match, 0) > row:
@@ -181,17 +222,14 @@ class Sender:
             prompt_match = None
         try:
             if out.key is not None:
-                new_ref = await self._keyed(chat_id, out, parse_ref(ref))
+                new_ref = await self._keyed(chat_id, out, parse_ref(ref), thread)
             else:
-                message = await self._send_new(chat_id, out, self._reply_to(chat_id, out))
+                message = await self._send_new(chat_id, out, self._reply_to(chat_id, out), thread)
                 new_ref = json.dumps({"id": message.message_id})
                 if prompt_match is not None:
                     self._later(self._new_prompt(chat_id, message.message_id, prompt_match, row))
         except Forbidden as exc:
             raise Blocked(str(exc)) from exc
-        except ChatMigrated as exc:
-            log.warning("chat %s migrated to %s; the room must be moved", chat_id, exc.new_chat_id)
-            return None
         except BadRequest as exc:  # the message itself is refused: retrying will not help
             log.error("Telegram refused a message to %s: %s", chat_id, exc)
             return None
@@ -262,8 +300,11 @@ class Sender:
         group = chat_id < 0
         return (f"telegram:g:{chat_id}" if group else f"telegram:u:{chat_id}"), group
 
-    async def _send_new(self, chat_id: int, out: Outbound, reply_to: int | None) -> Message:
-        """Send ``out`` as new message(s); returns the last one (the one with the buttons)."""
+    async def _send_new(
+        self, chat_id: int, out: Outbound, reply_to: int | None, thread: int | None = None
+    ) -> Message:
+        """Send ``out`` as new message(s), in forum topic ``thread`` if given; returns the last one
+        (the one with the buttons)."""
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
@@ -272,7 +313,7 @@ class Sender:
         message: Message
         image = out.image
         if image:
-            caption = out.text if len(out.text) <= CAPTION_LIMIT else None
+            caption = out.text if utf16_len(out.text) <= CAPTION_LIMIT else None
             message = await self._call(
                 key,
                 group,
@@ -282,17 +323,23 @@ class Sender:
                     caption=caption,
                     reply_markup=markup if caption is not None else None,
                     reply_parameters=reply,
+                    message_thread_id=thread,
                 ),
             )
             self._sent(chat_id, message)
             if caption is None:
-                message = await self._send_text(chat_id, out.text, markup, None)
+                message = await self._send_text(chat_id, out.text, markup, None, thread)
         else:
-            message = await self._send_text(chat_id, out.text, markup, reply)
+            message = await self._send_text(chat_id, out.text, markup, reply, thread)
         return message
 
     async def _send_text(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, reply: ReplyParameters | None
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        reply: ReplyParameters | None,
+        thread: int | None = None,
     ) -> Message:
         assert self.bot is not None
         bot = self.bot
@@ -306,7 +353,12 @@ class Sender:
                 key,
                 group,
                 functools.partial(
-                    bot.send_message, chat_id, chunk, reply_markup=keyboard, reply_parameters=replying
+                    bot.send_message,
+                    chat_id,
+                    chunk,
+                    reply_markup=keyboard,
+                    reply_parameters=replying,
+                    message_thread_id=thread,
                 ),
             )
             self._sent(chat_id, message)
@@ -362,11 +414,13 @@ class Sender:
     # ------------------------------------------------------------------------------------------
     # keyed messages
 
-    async def _keyed(self, chat_id: int, out: Outbound, record: dict[str, Any] | None) -> str | None:
+    async def _keyed(
+        self, chat_id: int, out: Outbound, record: dict[str, Any] | None, thread: int | None = None
+    ) -> str | None:
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
-        if out.image and len(out.text) > CAPTION_LIMIT:
+        if out.image and utf16_len(out.text) > CAPTION_LIMIT:
             out = replace(out, image=None)  # one message per key: the text is the fallback
         wanted = {
             "text": digest(out.text),
@@ -378,7 +432,9 @@ class Sender:
             message_id = int(record["id"])
             buried = chat_id < 0 and self.latest.get(chat_id, 0) - message_id > self.bury_after
             same_kind = bool(record.get("photo")) == bool(out.image)
-            if not buried and same_kind:
+            # a text over one message cannot be edited into place: it goes out anew, split
+            fits = bool(out.image) or utf16_len(out.text) <= TEXT_LIMIT
+            if not buried and same_kind and fits:
                 if all(record.get(k) == v for k, v in wanted.items()):
                     self.stats["skipped"] += 1
                     return json.dumps({"id": message_id, **wanted})
@@ -390,11 +446,11 @@ class Sender:
                     if is_not_modified(exc):
                         return json.dumps({"id": message_id, **wanted})
                     log.info("edit of %s/%s failed (%s); sending anew", chat_id, message_id, exc)
-            message = await self._send_new(chat_id, out, None)
+            message = await self._send_new(chat_id, out, None, thread)
             with contextlib.suppress(TelegramError, RetryLater):
                 await self._call(key, group, lambda: bot.delete_message(chat_id, message_id))
             return json.dumps({"id": message.message_id, **wanted})
-        message = await self._send_new(chat_id, out, None)
+        message = await self._send_new(chat_id, out, None, thread)
         return json.dumps({"id": message.message_id, **wanted})
 
     async def _edit(self, chat_id: int, message_id: int, out: Outbound, record: dict[str, Any]) -> None:
@@ -428,7 +484,5 @@ class Sender:
             await self._call(
                 key,
                 group,
-                lambda: bot.edit_message_text(
-                    out.text[:TEXT_LIMIT], chat_id, message_id, reply_markup=markup
-                ),
+                lambda: bot.edit_message_text(out.text, chat_id, message_id, reply_markup=markup),
             )

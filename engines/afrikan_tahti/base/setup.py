@@ -4,11 +4,12 @@ seat order, or dealt), the roll-off for the starting player; with the test prese
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engines.afrikan_tahti.base.rules import begin_turn
 from engines.afrikan_tahti.board import BASE_TOKENS, STARTS, TREASURE_PLACES
 from engines.afrikan_tahti.model import SETUP, TREASURE_INDEX, AfrikanWork, Options, Pawn, Presets, State
+from engines.afrikan_tahti.retkikunnat.model import Ext
 from engines.contract import Event, ev, rng_for
 
 PRESETS = frozenset({"layout", "first_seat", "dice"})
@@ -70,29 +71,16 @@ def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[
             raise ValueError("first_seat must be a seat")
         first = first_seat
     events.append(ev("first_player", seat=first))
-    state = State(
-        seed=seed,
-        ply=0,
-        players=players,
-        options=options,
+    state = initial_state(
+        seed,
+        options,
         phase=SETUP,
-        turn=0,
-        first_seat=first,
-        round=0,
+        first=first,
         pawns=pawns,
         contents=tuple(zip(tids, kinds)),
         stacks=tuple((t,) for t in tids),
-        revealed=(),
-        star_found=False,
-        capetown_claimed=None,
-        move=None,
-        flipped=False,
-        last_roll=None,
-        last_roller=None,
-        winner=None,
-        end_reason=None,
-        dice=tuple(presets.dice),
-        preset_layout=tuple(sorted(layout.items())),
+        dice=presets.dice,
+        layout=layout,
         preset_first=first_seat,
     )
     if options.start_place == "random":
@@ -103,6 +91,51 @@ def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[
         state = w.freeze()
         events.extend(w.events)
     return state, tuple(events)
+
+
+def initial_state(
+    seed: str,
+    options: Options,
+    *,
+    phase: str,
+    first: int,
+    pawns: tuple[Pawn, ...],
+    contents: tuple[tuple[str, str], ...],
+    stacks: tuple[tuple[str, ...], ...],
+    dice: Sequence[int],
+    layout: Mapping[str, str],
+    preset_first: int | None,
+    ext: Ext | None = None,
+) -> State:
+    """The state before the first move, shared by the base game and Retkikunnat: what differs is
+    passed in (phase, pawns, the tokens and their stacks, the expansion's part), every per-turn field
+    starts fresh."""
+    return State(
+        seed=seed,
+        ply=0,
+        players=len(pawns),
+        options=options,
+        phase=phase,
+        turn=0,
+        first_seat=first,
+        round=0,
+        pawns=pawns,
+        contents=contents,
+        stacks=stacks,
+        revealed=(),
+        star_found=False,
+        capetown_claimed=None,
+        move=None,
+        flipped=False,
+        last_roll=None,
+        last_roller=None,
+        winner=None,
+        end_reason=None,
+        dice=tuple(dice),
+        preset_layout=tuple(sorted(layout.items())),
+        preset_first=preset_first,
+        ext=ext,
+    )
 
 
 def start_events(state: State) -> tuple[Event, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from engines.afrikan_tahti.base.setup import initial_state
 from engines.afrikan_tahti.board import STARTS, TREASURE_PLACES
 from engines.afrikan_tahti.model import (
     QUICK_START_CASH,
@@ -118,29 +119,16 @@ def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[
         ddice=tuple(presets.danger_dice),
         presets=presets.stored(),
     )
-    state = State(
-        seed=seed,
-        ply=0,
-        players=players,
-        options=options,
+    state = initial_state(
+        seed,
+        options,
         phase=CHARACTER,
-        turn=0,
-        first_seat=first,
-        round=0,
+        first=first,
         pawns=pawns,
         contents=tuple(contents),
         stacks=stacks,
-        revealed=(),
-        star_found=False,
-        capetown_claimed=None,
-        move=None,
-        flipped=False,
-        last_roll=None,
-        last_roller=None,
-        winner=None,
-        end_reason=None,
-        dice=tuple(presets.dice),
-        preset_layout=tuple(sorted(layout.items())),
+        dice=presets.dice,
+        layout=layout,
         preset_first=presets.first_seat,
         ext=ext,
     )
