@@ -1,6 +1,12 @@
 """Update -> first answer: the bot as shipped vs a bare python-telegram-bot echo bot (issue #12).
 
-    .venv/bin/python scripts/bench_echo.py [--updates 300] [--chunk 50] [--db sqlite|URL]
+    .venv/bin/python scripts/bench_echo.py [--updates 300] [--chunk 50] [--db sqlite,postgres]
+
+``--db`` lists the databases to measure, one after another: ``sqlite`` (a temporary file),
+``postgres`` (a throwaway PostgreSQL cluster of its own, as the tests' ``pg_url`` makes one) or a
+SQLAlchemy URL of an existing PostgreSQL database (its public schema is emptied first).
+``--profile FILE`` runs the bot under cProfile on every thread (the core's and the delivery's
+threads too) and writes FILE.<thread> stats files.
 
 Both run as child processes against the same fake Bot API server (tests/telegram/fake_api.py) with
 ``TELEGRAM_RATE_LIMITS=off``. Four people play Majavajengi in a group: the update trace is real game
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -23,22 +30,24 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tests.telegram.fake_api import FakeTelegram  # noqa: E402
+from benchlib import (
+    Child,
+    bot_argv,
+    bot_env,
+    first_answer,
+    load_average,
+    percentile,
+    reset_postgres,
+    stamp,
+    throwaway_postgres,
+)
+
+from tests.telegram.fake_api import FakeTelegram
 
 GROUP = -500
 PEOPLE = {61: "Aino", 62: "Eino", 63: "Iida", 64: "Onni"}
-ANSWERS = {
-    "sendmessage",
-    "editmessagetext",
-    "editmessagereplymarkup",
-    "answercallbackquery",
-    "sendphoto",
-    "editmessagecaption",
-    "editmessagemedia",
-}
 TYPED = {"draw": "nostan", "knock": "koputan", "end": "valmis"}
 
 ECHO = """
@@ -55,48 +64,6 @@ app.add_handler(CallbackQueryHandler(button))
 app.add_handler(MessageHandler(filters.TEXT, text))
 app.run_polling(poll_interval=0.0, timeout=30)
 """
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
-
-
-class Child:
-    def __init__(self, server: FakeTelegram, argv: list[str], env: dict[str, str]) -> None:
-        self.server, self.argv, self.env = server, argv, env
-        self.proc: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        before = sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"})
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.argv,
-            cwd=ROOT,
-            env=self.env,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=None if os.environ.get("BENCH_DEBUG") else asyncio.subprocess.DEVNULL,
-        )
-        await self.server.wait_for(
-            lambda: sum(1 for c in self.server.calls if c[1] in {"deletewebhook", "setmycommands"}) > before,
-            60,
-            "the child to start",
-        )
-        await asyncio.sleep(0.5)  # its first getUpdates
-
-    async def stop(self) -> None:
-        assert self.proc is not None
-        self.proc.terminate()
-        await asyncio.wait_for(self.proc.wait(), 30)
-
-
-async def first_answer(server: FakeTelegram, since: int, timeout: float = 30.0) -> float:
-    def found():
-        for t, method, params in server.calls[since:]:
-            if method in ANSWERS and "_error" not in params:
-                return t
-        return None
-
-    return await server.wait_for(found, timeout, "an answer")
 
 
 async def inject(server: FakeTelegram, step: tuple) -> float:
@@ -153,6 +120,7 @@ async def run_bot_chunk(server: FakeTelegram, players: Players, n: int, trace: l
             print("bot step", step, flush=True)
         t0 = await inject(server, step)
         lat.append(await first_answer(server, since) - t0)
+        BY_KIND["bot"].setdefault(step[0], []).append(lat[-1])
         trace.append(step)
         await server.quiet(0.05, timeout=30)
         if step[3] == "/uusi majavajengi":
@@ -160,7 +128,12 @@ async def run_bot_chunk(server: FakeTelegram, players: Players, n: int, trace: l
                 since = len(server.calls)
                 t0 = await inject(server, ("text", uid, GROUP, "/liity", None))
                 lat.append(await first_answer(server, since) - t0)
+                BY_KIND["bot"].setdefault("text", []).append(lat[-1])
                 await server.quiet(0.05, timeout=30)
+
+
+#: latencies by kind of update ("button", "text") for the report
+BY_KIND: dict[str, dict[str, list[float]]] = {"bot": {}, "echo": {}}
 
 
 async def run_echo_chunk(server: FakeTelegram, trace: list, lat: list) -> None:
@@ -172,10 +145,35 @@ async def run_echo_chunk(server: FakeTelegram, trace: list, lat: list) -> None:
         since = len(server.calls)
         t0 = await inject(server, step)
         lat.append(await first_answer(server, since) - t0)
+        BY_KIND["echo"].setdefault(kind, []).append(lat[-1])
         await server.quiet(0.02, timeout=30)
 
 
-async def main(args: argparse.Namespace) -> None:
+PROFILER = """
+import atexit, cProfile, os, runpy, sys, threading
+out = os.environ["BENCH_PROFILE"]
+profiles = []
+run = threading.Thread.run
+def profiled(self):
+    p = cProfile.Profile(); profiles.append((self.name, p)); p.enable()
+    try:
+        run(self)
+    finally:
+        p.disable()
+threading.Thread.run = profiled
+main = cProfile.Profile(); profiles.append(("main", main))
+def dump():
+    main.disable()
+    for name, p in profiles:
+        p.dump_stats(out + "." + name.replace("/", "_").replace(" ", "_") + "." + str(id(p)))
+atexit.register(dump)
+sys.argv = sys.argv[1:]
+main.enable()
+runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+"""
+
+
+async def measure(args: argparse.Namespace, db: str) -> tuple[list[float], list[float]]:
     rng = random.Random(12)
     tmp = Path(tempfile.mkdtemp(prefix="bench-echo-"))
     bot_server, echo_server = FakeTelegram(), FakeTelegram()
@@ -184,26 +182,17 @@ async def main(args: argparse.Namespace) -> None:
         server.add_group(GROUP)
         for uid, name in PEOPLE.items():
             server.add_user(uid, name, "fi", opened=True)
-    db = args.db if args.db != "sqlite" else str(tmp / "bench.sqlite")
-    base = {
-        **os.environ,
-        "TELEGRAM_RATE_LIMITS": "off",
-        "CHATBOT_FLOOD_LIMIT": "off",
-        "TELEGRAM_WEBHOOK_URL": "",
-        "PYTHONPATH": str(ROOT),
-    }
-    bot = Child(
-        bot_server,
-        [sys.executable, "-m", "chatbot", "telegram", "--db", db],
-        {**base, "TELEGRAM_TOKEN": bot_server.token, "TELEGRAM_API_URL": bot_server.api_url},
-    )
+    prefix = None
+    extra = {}
+    if args.profile:
+        profiler = tmp / "profiler.py"
+        profiler.write_text(PROFILER)
+        prefix = [str(profiler)]
+        extra = {"BENCH_PROFILE": args.profile}
+    bot = Child(bot_server, bot_argv(db, prefix), bot_env(bot_server, **extra))
     echo_file = tmp / "echo.py"
     echo_file.write_text(ECHO)
-    echo = Child(
-        echo_server,
-        [sys.executable, str(echo_file)],
-        {**base, "TELEGRAM_TOKEN": echo_server.token, "TELEGRAM_API_URL": echo_server.api_url},
-    )
+    echo = Child(echo_server, [sys.executable, str(echo_file)], bot_env(echo_server))
     await bot.start()
     await echo.start()
     players = Players(bot_server, rng)
@@ -237,20 +226,56 @@ async def main(args: argparse.Namespace) -> None:
         await echo.stop()
         await bot_server.stop()
         await echo_server.stop()
+    return bot_lat, echo_lat
+
+
+def report(label: str, bot_lat: list[float], echo_lat: list[float]) -> None:
     bm, em = statistics.median(bot_lat), statistics.median(echo_lat)
     bp, ep = percentile(bot_lat, 99), percentile(echo_lat, 99)
-    print(
-        f"\nupdate -> first answer over {len(bot_lat)} bot / {len(echo_lat)} echo updates "
-        f"({'SQLite' if args.db == 'sqlite' else args.db.split(':')[0]}):"
-    )
+    print(f"\nupdate -> first answer over {len(bot_lat)} bot / {len(echo_lat)} echo updates ({label}):")
     print(f"  bot:  median {bm * 1000:.1f} ms, p99 {bp * 1000:.1f} ms")
     print(f"  echo: median {em * 1000:.1f} ms, p99 {ep * 1000:.1f} ms")
-    print(f"  ratio: median {bm / em:.2f}x, p99 {bp / ep:.2f}x")
+    print(f"  ratio: median {bm / em:.2f}x, p99 {bp / ep:.2f}x", flush=True)
+    for kind in sorted(BY_KIND["bot"]):
+        b, e = BY_KIND["bot"][kind], BY_KIND["echo"].get(kind) or [float("nan")]
+        print(
+            f"  {kind:6} ({len(b)}): bot median {statistics.median(b) * 1000:.1f} ms,"
+            f" echo median {statistics.median(e) * 1000:.1f} ms"
+        )
+    BY_KIND["bot"].clear()
+    BY_KIND["echo"].clear()
+
+
+async def main(args: argparse.Namespace) -> None:
+    print(f"measured {stamp()}, load average {load_average()}", flush=True)
+    results = []
+    for db in args.db.split(","):
+        with contextlib.ExitStack() as stack:
+            if db == "sqlite":
+                url, label = str(Path(tempfile.mkdtemp(prefix="bench-echo-db-")) / "bench.sqlite"), "SQLite"
+            elif db == "postgres":
+                url, _pid = stack.enter_context(throwaway_postgres())
+                label = "PostgreSQL"
+            else:
+                url, label = db, "PostgreSQL" if db.startswith("postgres") else db
+                if db.startswith("postgres"):
+                    reset_postgres(db)
+            bot_lat, echo_lat = await measure(args, url)
+        report(label, bot_lat, echo_lat)
+        results.append((label, bot_lat, echo_lat))
+    if len(results) > 1:
+        print("\nsummary:")
+        for label, bot_lat, echo_lat in results:
+            ratio = statistics.median(bot_lat) / statistics.median(echo_lat)
+            print(f"  {label}: median ratio {ratio:.2f}x")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--updates", type=int, default=300)
     parser.add_argument("--chunk", type=int, default=50)
-    parser.add_argument("--db", default="sqlite", help="sqlite (a temporary file) or a SQLAlchemy URL")
+    parser.add_argument(
+        "--db", default="sqlite", help="comma-separated: sqlite, postgres (a throwaway cluster) or a URL"
+    )
+    parser.add_argument("--profile", default=None, help="cProfile the bot on every thread into FILE.*")
     asyncio.run(main(parser.parse_args()))

@@ -22,6 +22,8 @@ from babel.numbers import format_decimal
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 LANGUAGES = ("fi", "en")
 DEFAULT_LANGUAGE = "fi"
+#: formatted numbers and lists remembered per translator
+FORMAT_MEMORY = 4096
 
 
 #: Babel's list styles: "standard" joins with "ja"/"and", "or" with "tai"/"or"
@@ -46,6 +48,10 @@ class Translator:
         self.locale = Locale.parse(lang)
         self._messages = messages
         self._plural = _gettext.c2py(plural)
+        #: Babel's formatting is slow next to a lookup, and every table formats the same few numbers
+        #: and lists again: formatted once per translator (bounded)
+        self._numbers: dict[tuple[str, float], str] = {}
+        self._lists: dict[tuple[str, tuple[str, ...]], str] = {}
 
     def gettext(self, message: str) -> str:
         found = self._messages.get((None, message))
@@ -68,13 +74,27 @@ class Translator:
         return singular if n == 1 else plural
 
     def format_number(self, n: float) -> str:
-        return format_decimal(n, locale=self.locale)
+        # keyed by type too: 1 and 1.0 are equal keys but Babel writes them differently
+        key = (type(n).__name__, n)
+        found = self._numbers.get(key)
+        if found is None:
+            found = format_decimal(n, locale=self.locale)
+            if len(self._numbers) >= FORMAT_MEMORY:
+                self._numbers.clear()
+            self._numbers[key] = found
+        return found
 
     def format_list(self, items: Iterable[str], style: ListStyle = "standard") -> str:
-        items = list(items)
-        if not items:
+        key = (style, tuple(items))
+        if not key[1]:
             return ""
-        return format_list(items, style=style, locale=self.locale)
+        found = self._lists.get(key)
+        if found is None:
+            found = format_list(list(key[1]), style=style, locale=self.locale)
+            if len(self._lists) >= FORMAT_MEMORY:
+                self._lists.clear()
+            self._lists[key] = found
+        return found
 
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"

@@ -137,6 +137,9 @@ class Repository(Protocol):
     def outbox_hold(self, chat: str) -> int: ...
     def outbox_unhold(self, chat: str) -> int: ...
     def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None: ...
+    #: the earliest due time of the deadlines stored so far in the open unit (None: none stored), so
+    #: the runtime's deadline loop is woken only when a change made something due sooner
+    def unit_earliest_due(self) -> float | None: ...
     def drop_deadline(self, deadline: Deadline, worker: str | None = None) -> bool: ...
     def deadlines(self, match_id: int) -> list[Deadline]: ...
     def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]: ...
@@ -195,9 +198,27 @@ class StorageUnavailable(Exception):
 class Answer(list):
     """What ``BotCore.handle`` returns: a list of ``Outbound``. Normally exactly what was committed to
     the outbox (the runtime only wakes the deliverer); ``committed`` is False for the apology made while
-    the database was unavailable, which is in no outbox: the runtime sends those messages itself."""
+    the database was unavailable, which is in no outbox: the runtime sends those messages itself.
+    ``duplicate`` is True when the update had been handled before (a redelivery: nothing was done);
+    ``due`` is the earliest due time of the deadlines the change stored, None when it stored none
+    (the runtime's deadline loop need not look); a core that does not know leaves it at 0.0 (look)."""
 
     committed: bool = True
+    duplicate: bool = False
+    due: float | None = 0.0
+
+    @classmethod
+    def seen(cls) -> Answer:
+        answer = cls()
+        answer.duplicate = True
+        answer.due = None
+        return answer
+
+    @classmethod
+    def made(cls, outs: Sequence[Any], due: float | None) -> Answer:
+        answer = cls(outs)
+        answer.due = due
+        return answer
 
     @classmethod
     def direct(cls, outs: Sequence[Any]) -> Answer:

@@ -61,6 +61,8 @@ CONFLICT_RETRIES = 3
 NS_PRIVACY_TOLD = "privacy-told"
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
+#: decoded public events of recent actions kept (a few per running match suffice)
+EVENT_MEMORY = 20_000
 
 
 class BotCore(Timers, PrivateChats, Roles):
@@ -116,6 +118,9 @@ class BotCore(Timers, PrivateChats, Roles):
         self.worker = f"core-{secrets.token_hex(4)}"
         self._langs: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._langs_lock = threading.Lock()
+        #: decoded public events of recent actions, by (match, ply, seat, notation)
+        self._public_events: OrderedDict[tuple[int, int, int, str], list[Event]] = OrderedDict()
+        self._events_lock = threading.Lock()
         self._recovered = False
         self._started_workers: set[str] = set()
         self._pruned_at = 0.0
@@ -232,10 +237,11 @@ class BotCore(Timers, PrivateChats, Roles):
             try:
                 with self.repo.unit(update=self._update_of(msg)) as fresh:
                     if not fresh:
-                        return Answer()
+                        return Answer.seen()
                     outs = self._handle(msg)
                     self.repo.outbox_add(outs)
-                return Answer(outs)
+                    due = self.repo.unit_earliest_due()
+                return Answer.made(outs, due)
             except Conflict as conflict:
                 last = conflict  # read again: the command may still be meant and possible
         t = i18n.translator(self._lang_of(msg))
@@ -247,9 +253,9 @@ class BotCore(Timers, PrivateChats, Roles):
         sorry = [self._reply(msg, t, text)]
         with self.repo.unit(update=self._update_of(msg)) as fresh:
             if not fresh:
-                return Answer()
+                return Answer.seen()
             self.repo.outbox_add(sorry)
-        return Answer(sorry)
+        return Answer.made(sorry, None)
 
     def _throttled(self, msg: Inbound, verdict: str) -> Answer:
         """A flooding user's message: dropped, and the first of a burst gets one short notice."""
@@ -266,9 +272,9 @@ class BotCore(Timers, PrivateChats, Roles):
         ]
         with self.repo.unit(update=self._update_of(msg)) as fresh:
             if not fresh:
-                return Answer()
+                return Answer.seen()
             self.repo.outbox_add(notice)
-        return Answer(notice)
+        return Answer.made(notice, None)
 
     def _stored_lang_of(self, msg: Inbound) -> str:
         """The sender's language as stored (for the last-resort apology), else as remembered."""
@@ -1014,7 +1020,7 @@ class BotCore(Timers, PrivateChats, Roles):
         private_info = not self._group_safe(ui, engine, state, seat)
         match result:
             case Parsed(actions=actions) if actions:
-                return self._apply_many(match, seat, actions, msg, t)
+                return self._apply_many(match, seat, actions, msg, t, state)
             case NotLegal(code=code, params=params):
                 if code == "not_your_turn" or (
                     seat not in acting and code in {"wrong_phase", "unknown_action"}
@@ -1140,7 +1146,7 @@ class BotCore(Timers, PrivateChats, Roles):
             legal = tuple(engine.notation(a) for a in engine.legal_actions(state, acting[0]))
             if data.notation not in ui.group_actions(legal, engine.view(state, None)):
                 return not_here
-        return self._apply_many(match, acting[0], (data.notation,), msg, t)
+        return self._apply_many(match, acting[0], (data.notation,), msg, t, state)
 
     def _refusal(
         self,
@@ -1163,8 +1169,16 @@ class BotCore(Timers, PrivateChats, Roles):
         return [self._reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
 
     def _apply_many(
-        self, match: MatchRec, seat: int, notations: Sequence[str], msg: Inbound, t: Translator
+        self,
+        match: MatchRec,
+        seat: int,
+        notations: Sequence[str],
+        msg: Inbound,
+        t: Translator,
+        loaded: Any = None,
     ) -> list[Outbound]:
+        """``loaded`` is ``match.state`` already loaded by the caller (states are immutable: a
+        match is loaded once per update, not once per step)."""
         if match.meta.get("paused"):
             text = t.gettext(
                 "The game is paused because I am not in its group any more. It goes on when someone adds "
@@ -1176,7 +1190,7 @@ class BotCore(Timers, PrivateChats, Roles):
         for i, notation in enumerate(notations):
             engine = self.games[current.game]
             assert current.state is not None
-            state = engine.load(current.state)
+            state = loaded if i == 0 and loaded is not None else engine.load(current.state)
             try:
                 action = engine.parse_notation(notation)
                 engine.check(state, seat, action)
@@ -1215,7 +1229,7 @@ class BotCore(Timers, PrivateChats, Roles):
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
-        return self._render_match(updated, room, events=events)
+        return self._render_match(updated, room, events=events, state=new_state)
 
     # ------------------------------------------------------------------------------------------
     # rendering
@@ -1226,8 +1240,19 @@ class BotCore(Timers, PrivateChats, Roles):
         types = {**engine.types, "Event": Event}
         out = []
         for rec in self.repo.actions(match.id, since_ply=max(0, ply - RECENT_ACTIONS)):
-            events = [decode(e, types) for e in rec.events]
-            out.append([e for e in events if isinstance(e, Event) and e.public])
+            # the action log is append-only and an action follows from the state before it, so the
+            # public events of (match, ply, seat, notation) never change: decoded once per process
+            key = (match.id, rec.ply, rec.seat, rec.notation)
+            with self._events_lock:
+                public = self._public_events.get(key)
+            if public is None:
+                events = [decode(e, types) for e in rec.events]
+                public = [e for e in events if isinstance(e, Event) and e.public]
+                with self._events_lock:
+                    self._public_events[key] = public
+                    while len(self._public_events) > EVENT_MEMORY:
+                        self._public_events.popitem(last=False)
+            out.append(list(public))
         return out
 
     def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
@@ -1250,11 +1275,14 @@ class BotCore(Timers, PrivateChats, Roles):
         events: Sequence[Event],
         privates: bool = True,
         keyed: bool = True,
+        state: Any = None,
     ) -> list[Outbound]:
+        """``state`` is ``match.state`` loaded, when the caller has it (the state just made)."""
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
-        state = engine.load(match.state)
+        if state is None:
+            state = engine.load(match.state)
         names = self._table_names(match, i18n.translator(room.lang or "fi"))
         t = i18n.translator(room.lang or "fi")
         ctx = RenderContext(t, names, None, match.options)

@@ -182,10 +182,16 @@ class Runtime:
         self._held_until: dict[str, float] = {}
         #: claimed chats whose claim another worker has taken (the renewal did not find it ours)
         self._lost: set[str] = set()
+        #: per claimed chat: how often its sender has read its rows (a read ahead is valid only for
+        #: the read count it was made at), and the rows read ahead on the core's thread
+        self._reads: dict[str, int] = {}
+        self._prefetched: dict[str, tuple[int, list[OutboxRow], dict[str, str | None]]] = {}
         #: chats whose rows wait for a RetryLater time (monotonic), for idle()
         self._deferred: dict[str, float] = {}
         self._claim_wake = asyncio.Event()
         self._due_wake = asyncio.Event()
+        #: when the deadline loop looks next (clock seconds); inf while it is looking
+        self._due_at = float("inf")
         self._idle = asyncio.Event()
         self._slots = asyncio.Semaphore(self.settings.max_in_flight)
         self._in_flight = 0
@@ -312,27 +318,39 @@ class Runtime:
     # ------------------------------------------------------------------------------------------
     # inbound
 
-    async def handle(self, msg: Any, take: Callable[[list[Any]], Any] | None = None) -> list[Any]:
+    async def handle(
+        self,
+        msg: Any,
+        take: Callable[[list[Any]], Any] | None = None,
+        first: Callable[[list[Any]], Awaitable[None]] | None = None,
+    ) -> list[Any]:
         """Let the core answer ``msg`` and deliver what it committed.
 
-        A redelivered update (``msg.update_key`` seen before) returns [] without calling the core.
+        A redelivered update (``msg.update_key`` seen before) returns [] and does nothing: the core
+        records the update id first in the change's transaction and says so (``Answer.duplicate``).
         ``take`` may pick one of the answers that the transport shows by itself (a callback toast):
-        that row is marked done without being sent."""
-        key = getattr(msg, "update_key", None)
-        if key is not None and await self._seen(msg.platform, key):
+        that row is marked done without being sent. ``first`` (a callback query's answer) is started
+        before the deliverer is woken, so that it is not queued behind the rows' bookkeeping; it is
+        awaited before ``handle`` returns."""
+        outs, taken = await self.call(self._handle_and_take, msg, take)
+        if getattr(outs, "duplicate", False):
             self.stats.duplicates += 1
-            log.info("duplicate update %s ignored", key)
+            log.info("duplicate update %s ignored", getattr(msg, "update_key", None))
             return []
         self.stats.updates += 1
-        outs, taken = await self.call(self._handle_and_take, msg, take)
+        answering = None
+        if first is not None:
+            answering = asyncio.ensure_future(first(outs))
+            await asyncio.sleep(0)  # its request is written before the deliverer's work starts
         if getattr(outs, "committed", True) is False:
             # (the answer the transport shows by itself, a toast, is not sent as a message too)
             await self._send_uncommitted([o for o in outs if o is not taken])
-            return outs
-        if self.settings.serial:
+        elif self.settings.serial:
             await self.drain()
         else:
             self._wake_for(outs)
+        if answering is not None:
+            await answering
         return outs
 
     async def perform(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
@@ -346,8 +364,11 @@ class Runtime:
         return outs
 
     def _wake_for(self, outs: Sequence[Any]) -> None:
-        """New rows in these chats: poke their senders, or claim the chats nobody here sends."""
-        self._due_wake.set()
+        """New rows in these chats: poke their senders, or claim the chats nobody here sends; wake
+        the deadline loop when the change stored a deadline due before the loop looks again."""
+        due = getattr(outs, "due", 0.0)
+        if due is not None and due < self._due_at:
+            self._due_wake.set()
         claim = False
         for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
             poke = self._pokes.get(chat)
@@ -367,12 +388,6 @@ class Runtime:
             except Exception as exc:  # best effort: there is nothing to retry it from
                 log.warning("could not send an answer made during a database outage: %s", exc)
 
-    async def _seen(self, platform: str, key: str) -> bool:
-        try:
-            return bool(await self.call(self.store.seen_update, platform, key))
-        except StorageUnavailable:
-            return False  # the core answers with its apology
-
     def _handle_and_take(self, msg: Any, take: Callable[[list[Any]], Any] | None) -> tuple[list[Any], Any]:
         outs: list[Any] = self.core.handle(msg)
         chosen = None
@@ -380,7 +395,27 @@ class Runtime:
             chosen = take(outs)
             if chosen is not None and getattr(outs, "committed", True) is not False:
                 self._consume(chosen)
+        if outs and getattr(outs, "committed", True) and not getattr(outs, "duplicate", False):
+            self._read_ahead(outs[0])
         return outs, chosen
+
+    def _read_ahead(self, out: Any) -> None:
+        """The first answer's chat, when this worker's sender of it waits idle: read its rows now,
+        on the core's thread right after the commit, so that the sender starts sending at once
+        instead of reading them through one more hop between threads (the first answer's time).
+        The sender uses them only if it has not read by itself meanwhile."""
+        if getattr(out, "platform", self.platform) != self.platform:
+            return
+        chat = chat_of(out)
+        reads = self._reads.get(chat)
+        if reads is None or chat not in self._lingering:
+            return
+        try:
+            rows, refs = self._take_rows(chat)
+        except StorageUnavailable:
+            return
+        if rows:
+            self._prefetched[chat] = (reads, rows, refs)
 
     def _consume(self, out: Any) -> None:
         """Mark the newest pending row equal to ``out`` done (the transport showed it itself)."""
@@ -420,6 +455,9 @@ class Runtime:
 
     async def _deadline_loop(self) -> None:
         while not self._stopping:
+            # cleared before looking: a deadline stored while this pass looks wakes the next one
+            self._due_wake.clear()
+            self._due_at = float("inf")
             try:
                 outs = await self.run_due()
                 if outs:
@@ -438,7 +476,7 @@ class Runtime:
             )
             if wait <= 0:
                 continue
-            self._due_wake.clear()
+            self._due_at = self.clock() + wait
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._due_wake.wait(), wait)
 
@@ -499,7 +537,12 @@ class Runtime:
             while not self._stopping and self._holds(chat):
                 self._dirty.discard(chat)
                 poke.clear()  # before reading: a poke while reading makes the wait below return
-                rows = await self.book(self.store.outbox_pending, chat, self.clock(), self.settings.batch)
+                ahead = self._prefetched.pop(chat, None)
+                if ahead is not None and ahead[0] == self._reads.get(chat):
+                    _, rows, refs = ahead
+                else:
+                    self._reads[chat] = self._reads.get(chat, 0) + 1
+                    rows, refs = await self.book(self._take_rows, chat)
                 if not rows:
                     left = self.settings.lease / 2 - (time.monotonic() - claimed)
                     wait = min(self.settings.linger, left)
@@ -515,7 +558,7 @@ class Runtime:
                     finally:
                         self._lingering.discard(chat)
                     continue
-                if not await self._send_rows(chat, rows):
+                if not await self._send_rows(chat, rows, refs):
                     break
                 if time.monotonic() - claimed > self.settings.lease / 2:
                     self._dirty.add(chat)  # give other chats a turn; claim again later
@@ -542,6 +585,8 @@ class Runtime:
             self._pokes.pop(chat, None)
             self._held_until.pop(chat, None)
             self._lost.discard(chat)
+            self._reads.pop(chat, None)
+            self._prefetched.pop(chat, None)
             self._dirty.discard(chat)
             if not self._stopping:
                 # this chat may have new rows, and other chats may have waited for a free claim
@@ -568,14 +613,23 @@ class Runtime:
         keep = [r for r in rows if r.out.key is None or last[r.out.key] == r.id]
         return keep, [r.id for r in rows if r.out.key is not None and last[r.out.key] != r.id]
 
-    async def _send_rows(self, chat: str, rows: Sequence[OutboxRow]) -> bool:
-        """Deliver ``rows`` of one chat; False when the chat must stop (blocked, waiting, stopping)."""
+    def _take_rows(self, chat: str) -> tuple[list[OutboxRow], dict[str, str | None]]:
+        """The chat's rows to send now, coalesced, with the references of their keys: one call on
+        the delivery's thread (each hop between the threads costs the first answer time)."""
+        rows = self.store.outbox_pending(chat, self.clock(), self.settings.batch)
+        if not rows:
+            return [], {}
         queue, superseded = self._coalesce(rows)
         if superseded:
-            await self.book(self._supersede, superseded)
+            self._supersede(superseded)
             self.stats.superseded += len(superseded)
         keys = sorted({r.out.key for r in queue if r.out.key is not None})
-        refs = await self.book(self._refs, chat, keys) if keys else {}
+        return queue, (self._refs(chat, keys) if keys else {})
+
+    async def _send_rows(self, chat: str, rows: Sequence[OutboxRow], refs: dict[str, str | None]) -> bool:
+        """Deliver ``rows`` of one chat (coalesced; ``refs`` of their keys); False when the chat must
+        stop (blocked, waiting, stopping)."""
+        queue = list(rows)
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         while queue:
             if self._stopping:

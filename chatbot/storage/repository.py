@@ -24,7 +24,8 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import case, delete, event, func, inspect, text, tuple_, update
+from sqlalchemy import bindparam, case, delete, event, func, inspect, text, tuple_, update
+from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -145,6 +146,183 @@ def unavailable(exc: BaseException) -> bool:
     )
 
 
+_U, _R, _M, _SEAT, _SNAP = (
+    User.__table__,  # type: ignore[attr-defined]
+    Room.__table__,  # type: ignore[attr-defined]
+    Match.__table__,  # type: ignore[attr-defined]
+    Seat.__table__,  # type: ignore[attr-defined]
+    Snapshot.__table__,  # type: ignore[attr-defined]
+)
+_ACT, _KV, _OUT, _CLAIM, _REF, _DL, _SEEN = (
+    ActionLog.__table__,  # type: ignore[attr-defined]
+    KeyValue.__table__,  # type: ignore[attr-defined]
+    Outbox.__table__,  # type: ignore[attr-defined]
+    ChatClaim.__table__,  # type: ignore[attr-defined]
+    MessageRef.__table__,  # type: ignore[attr-defined]
+    DeadlineRow.__table__,  # type: ignore[attr-defined]
+    SeenUpdate.__table__,  # type: ignore[attr-defined]
+)
+
+
+def _bp(name: str) -> Any:
+    return bindparam(name)
+
+
+class _Statements:
+    """The statements of the hot paths, built once per repository (per dialect) with named bind
+    parameters: building a statement costs more than running it (issue #12, fast path). They run on
+    the unit's connection (Core, not the ORM: no identity map to keep in step, no unit of work)."""
+
+    def __init__(self, dialect: str) -> None:
+        ins = pg_insert if dialect == "postgresql" else sqlite_insert
+        u, r, m, seat, snap = _U, _R, _M, _SEAT, _SNAP
+        self.seen_insert = ins(_SEEN).on_conflict_do_nothing()
+        self.seen_select = core_select(_SEEN.c.key).where(
+            _SEEN.c.platform == _bp("p"), _SEEN.c.key == _bp("k")
+        )
+        self.user_by_ext = core_select(u).where(u.c.platform == _bp("p"), u.c.ext_id == _bp("e"))
+        self.user_by_id = core_select(u).where(u.c.id == _bp("i"))
+        self.user_insert = u.insert()
+        self.room_insert = r.insert()
+        self.user_rename = update(u).where(u.c.id == _bp("i")).values(name=_bp("n"))
+        self.room_by_ext = core_select(r).where(r.c.platform == _bp("p"), r.c.ext_id == _bp("e"))
+        self.room_by_id = core_select(r).where(r.c.id == _bp("i"))
+        match_columns = core_select(
+            m.c.id,
+            m.c.room_id,
+            m.c.game,
+            m.c.options,
+            m.c.seed,
+            m.c.version,
+            m.c.status,
+            m.c.host_user_id,
+            m.c.meta,
+            snap.c.state,
+            r.c.platform.label("room_platform"),
+            r.c.ext_id.label("room_ext_id"),
+            r.c.lang.label("room_lang"),
+        ).select_from(m.outerjoin(snap, snap.c.match_id == m.c.id).join(r, r.c.id == m.c.room_id))
+        self.matches = match_columns
+        self.match_by_id = match_columns.where(m.c.id == _bp("i"))
+        self.active_match = (
+            match_columns.where(m.c.room_id == _bp("room"), m.c.status.in_([LOBBY, RUNNING]))
+            .order_by(m.c.id.desc())
+            .limit(1)
+        )
+        self.matches_of_user = match_columns.where(
+            m.c.id.in_(core_select(seat.c.match_id).where(seat.c.user_id == _bp("u"))),
+            m.c.status.in_([LOBBY, RUNNING]),
+        ).order_by(m.c.id)
+        self.seats_of = (
+            core_select(
+                seat.c.match_id,
+                seat.c.seat,
+                seat.c.name,
+                seat.c.user_id,
+                seat.c.ai,
+                u.c.platform.label("user_platform"),
+                u.c.ext_id.label("user_ext_id"),
+                u.c.name.label("user_name"),
+                u.c.lang.label("user_lang"),
+            )
+            .select_from(seat.outerjoin(u, seat.c.user_id == u.c.id))
+            .where(seat.c.match_id.in_(bindparam("ids", expanding=True)))
+            .order_by(seat.c.match_id, seat.c.seat)
+        )
+        self.seats_delete = delete(seat).where(seat.c.match_id == _bp("m"))
+        self.seats_insert = seat.insert()
+        self.match_insert = m.insert()
+        self.action_insert = _ACT.insert()
+        snap_upsert = ins(snap)
+        self.snapshot_upsert = snap_upsert.on_conflict_do_update(
+            index_elements=["match_id"],
+            set_={"version": snap_upsert.excluded.version, "state": snap_upsert.excluded.state},
+        )
+        self.actions_since = (
+            core_select(_ACT.c.ply, _ACT.c.seat, _ACT.c.notation, _ACT.c.events)
+            .where(_ACT.c.match_id == _bp("m"), _ACT.c.ply > _bp("since"))
+            .order_by(_ACT.c.ply)
+        )
+        self.meta_of = core_select(m.c.meta).where(m.c.id == _bp("i"))
+        self.meta_set = update(m).where(m.c.id == _bp("i")).values(meta=_bp("mv"))
+        self.kv_get = core_select(_KV.c.value).where(_KV.c.namespace == _bp("n"), _KV.c.key == _bp("k"))
+        kv_upsert = ins(_KV)
+        self.kv_upsert = kv_upsert.on_conflict_do_update(
+            index_elements=["namespace", "key"], set_={"value": kv_upsert.excluded.value}
+        )
+        o = _OUT
+        self.outbox_insert = o.insert()
+        self.outbox_hold = (
+            update(o).where(o.c.chat == _bp("c"), o.c.state == PENDING, ~o.c.held).values(held=True)
+        )
+        self.outbox_unhold = (
+            update(o).where(o.c.chat == _bp("c"), o.c.state == PENDING, o.c.held).values(held=False)
+        )
+        others = core_select(_CLAIM.c.chat).where(_CLAIM.c.until >= _bp("now"), _CLAIM.c.worker != _bp("me"))
+        self.claimable = (
+            core_select(o.c.chat)
+            .where(
+                o.c.platform == _bp("platform"),
+                o.c.state == PENDING,
+                ~o.c.held,
+                o.c.not_before <= _bp("now"),
+                o.c.chat.not_in(others),
+            )
+            .group_by(o.c.chat)
+            .order_by(func.max(o.c.id).desc())
+            .limit(_bp("limit"))
+        )
+        claim = ins(_CLAIM)
+        self.claim_upsert = claim.on_conflict_do_update(
+            index_elements=["chat"],
+            set_={"worker": claim.excluded.worker, "until": claim.excluded.until},
+            where=(_CLAIM.c.until < _bp("w_now")) | (_CLAIM.c.worker == _bp("w_me")),
+        )
+        self.pending = (
+            core_select(o.c.id, o.c.chat, o.c.key, o.c.payload, o.c.attempts, o.c.not_before, _REF.c.ref)
+            .select_from(o.outerjoin(_REF, (_REF.c.chat == o.c.chat) & (_REF.c.key == o.c.key)))
+            .where(o.c.chat == _bp("c"), o.c.state == PENDING, ~o.c.held)
+            .order_by(o.c.id)
+            .limit(_bp("limit"))
+        )
+        self.outbox_key_of = core_select(o.c.chat, o.c.key).where(o.c.id == _bp("i"))
+        self.outbox_done = update(o).where(o.c.id == _bp("i")).values(state=DONE)
+        self.outbox_done_keyed = (
+            update(o)
+            .where(
+                o.c.chat == _bp("c"),
+                o.c.key == _bp("k"),
+                (o.c.id == _bp("i")) | ((o.c.id < _bp("i")) & (o.c.state == PENDING)),
+            )
+            .values(state=case((o.c.id == _bp("i"), DONE), else_=SUPERSEDED))
+        )
+        ref = ins(_REF)
+        self.ref_upsert = ref.on_conflict_do_update(
+            index_elements=["chat", "key"], set_={"ref": ref.excluded.ref}
+        )
+        self.ref_of = core_select(_REF.c.ref).where(_REF.c.chat == _bp("c"), _REF.c.key == _bp("k"))
+        self.outbox_later = (
+            update(o).where(o.c.id == _bp("i")).values(not_before=_bp("nb"), attempts=o.c.attempts + 1)
+        )
+        self.claim_release = delete(_CLAIM).where(_CLAIM.c.chat == _bp("c"), _CLAIM.c.worker == _bp("me"))
+        self.deadlines_delete = delete(_DL).where(_DL.c.match_id == _bp("m"))
+        self.deadlines_insert = _DL.insert()
+        self.next_due = core_select(func.min(_DL.c.due))
+        self._bumps: dict[tuple[str, ...], Any] = {}
+
+    def bump(self, names: tuple[str, ...]) -> Any:
+        """``UPDATE match SET version, updated_at, <names> WHERE id AND version`` (one per set of names)."""
+        stmt = self._bumps.get(names)
+        if stmt is None:
+            stmt = (
+                update(_M)
+                .where(_M.c.id == _bp("m"), _M.c.version == _bp("seen"))
+                .values(version=_bp("new"), updated_at=_bp("now"), **{n: _bp("v_" + n) for n in names})
+            )
+            self._bumps[names] = stmt
+        return stmt
+
+
 @dataclass
 class _Unit:
     """The open transaction of one update, and what it has read (a match is loaded once)."""
@@ -155,6 +333,8 @@ class _Unit:
     rooms: dict[int, RoomRec] = field(default_factory=dict)
     #: user id -> ids of their open matches (forgotten whenever seats change in the unit)
     user_matches: dict[int, list[int]] = field(default_factory=dict)
+    #: the earliest due time of the deadlines stored in the unit (None: none stored)
+    earliest_due: float | None = None
 
 
 class SqlRepository:
@@ -172,6 +352,7 @@ class SqlRepository:
             kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         self.dialect = self.engine.dialect.name
+        self.sql = _Statements(self.dialect)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._local = threading.local()
@@ -211,7 +392,7 @@ class SqlRepository:
                     if update is not None:
                         # the first statement writes: on SQLite the transaction holds the write lock
                         # from here, so it never has to upgrade a read snapshot later
-                        fresh = self._record_update(session, *update)
+                        fresh = self._record_update(session.connection(), *update)
                     yield fresh
                     if fresh:
                         session.commit()
@@ -227,10 +408,9 @@ class SqlRepository:
                 raise StorageUnavailable(str(exc.orig)) from exc
             raise
 
-    def _record_update(self, s: Session, platform: str, key: str) -> bool:
+    def _record_update(self, c: Connection, platform: str, key: str) -> bool:
         values = {"platform": platform, "key": key, "at": _now()}
-        stmt = self._insert(SeenUpdate).values(**values).on_conflict_do_nothing()
-        return bool(s.exec(stmt).rowcount == 1)
+        return bool(c.execute(self.sql.seen_insert, values).rowcount == 1)
 
     def _insert(self, table: Any) -> Any:
         return (pg_insert if self.dialect == "postgresql" else sqlite_insert)(table)
@@ -246,6 +426,22 @@ class SqlRepository:
         try:
             with Session(self.engine, expire_on_commit=False) as session:
                 yield session
+        except DBAPIError as exc:
+            if unavailable(exc):
+                raise StorageUnavailable(str(exc.orig)) from exc
+            raise
+
+    @contextmanager
+    def _conn(self) -> Iterator[Connection]:
+        """The unit's connection inside a unit, else a transaction of its own (committed at the end
+        of the block); driver errors of an outage become StorageUnavailable."""
+        unit = self._unit()
+        if unit is not None:
+            yield unit.session.connection()  # unit errors are mapped where the unit ends
+            return
+        try:
+            with self.engine.begin() as conn:
+                yield conn
         except DBAPIError as exc:
             if unavailable(exc):
                 raise StorageUnavailable(str(exc.orig)) from exc
@@ -272,17 +468,19 @@ class SqlRepository:
 
     # --- users and rooms ------------------------------------------------------------------------
     def user(self, platform: str, ext_id: str, name: str) -> UserRec:
-        with self._session() as s:
-            row = s.exec(select(User).where(User.platform == platform, User.ext_id == ext_id)).first()
+        with self._conn() as c:
+            row = c.execute(self.sql.user_by_ext, {"p": platform, "e": ext_id}).first()
             if row is None:
-                row = User(platform=platform, ext_id=ext_id, name=name)
-                s.add(row)
-                self._done(s)
-            elif name and row.name != name:
-                row.name = name
-                s.add(row)
-                self._done(s)
-            return self._user_cached(_user(row))
+                values = {"platform": platform, "ext_id": ext_id, "name": name, "created_at": _now()}
+                new_id = _new_id(c.execute(self.sql.user_insert, values))
+                return self._user_cached(
+                    UserRec(id=new_id, platform=platform, ext_id=ext_id, name=name, lang=None)
+                )
+            rec = _user(row)
+            if name and rec.name != name:
+                c.execute(self.sql.user_rename, {"i": rec.id, "n": name})
+                rec = replace(rec, name=name)
+            return self._user_cached(rec)
 
     def _user_cached(self, rec: UserRec) -> UserRec:
         unit = self._unit()
@@ -292,16 +490,16 @@ class SqlRepository:
 
     def find_user(self, platform: str, ext_id: str) -> UserRec | None:
         """The user, or None for someone the bot has never met (nothing is created)."""
-        with self._session() as s:
-            row = s.exec(select(User).where(User.platform == platform, User.ext_id == ext_id)).first()
+        with self._conn() as c:
+            row = c.execute(self.sql.user_by_ext, {"p": platform, "e": ext_id}).first()
             return self._user_cached(_user(row)) if row else None
 
     def user_by_id(self, user_id: int) -> UserRec:
         unit = self._unit()
         if unit is not None and user_id in unit.users:
             return unit.users[user_id]
-        with self._session() as s:
-            row = s.get(User, user_id)
+        with self._conn() as c:
+            row = c.execute(self.sql.user_by_id, {"i": user_id}).first()
             assert row is not None
             return self._user_cached(_user(row))
 
@@ -314,12 +512,12 @@ class SqlRepository:
             unit.users[user_id] = replace(unit.users[user_id], lang=lang)
 
     def room(self, platform: str, ext_id: str) -> RoomRec:
-        with self._session() as s:
-            row = s.exec(select(Room).where(Room.platform == platform, Room.ext_id == ext_id)).first()
+        with self._conn() as c:
+            row = c.execute(self.sql.room_by_ext, {"p": platform, "e": ext_id}).first()
             if row is None:
-                row = Room(platform=platform, ext_id=ext_id)
-                s.add(row)
-                self._done(s)
+                values = {"platform": platform, "ext_id": ext_id, "created_at": _now()}
+                new_id = _new_id(c.execute(self.sql.room_insert, values))
+                return self._room_cached(RoomRec(id=new_id, platform=platform, ext_id=ext_id, lang=None))
             return self._room_cached(_room(row))
 
     def _room_cached(self, rec: RoomRec) -> RoomRec:
@@ -332,8 +530,8 @@ class SqlRepository:
         unit = self._unit()
         if unit is not None and room_id in unit.rooms:
             return unit.rooms[room_id]
-        with self._session() as s:
-            row = s.get(Room, room_id)
+        with self._conn() as c:
+            row = c.execute(self.sql.room_by_id, {"i": room_id}).first()
             assert row is not None
             return self._room_cached(_room(row))
 
@@ -401,28 +599,33 @@ class SqlRepository:
             unit.rooms[room_id] = replace(unit.rooms[room_id], lang=lang)
 
     # --- matches ----------------------------------------------------------------------------
-    def _match_recs(self, s: Session, rows: Sequence[tuple[Match, Snapshot | None, Room]]) -> list[MatchRec]:
-        """Records of the given match rows, their seats (with the seated users) in one more query."""
+    def _match_recs(self, c: Connection, rows: Sequence[Any]) -> list[MatchRec]:
+        """Records of the given rows of ``sql.matches``, their seats (with the seated users) in one
+        more query; the rooms and users go to the unit's cache."""
         if not rows:
             return []
-        ids = [m.id for m, _, _ in rows]
-        seat_rows = s.exec(
-            select(Seat, User)
-            .outerjoin(User, col(Seat.user_id) == col(User.id))
-            .where(col(Seat.match_id).in_(ids))
-            .order_by(col(Seat.match_id), col(Seat.seat))
-        ).all()
         seats: dict[int, list[SeatRec]] = {}
-        for seat, user in seat_rows:
+        for seat in c.execute(self.sql.seats_of, {"ids": [r.id for r in rows]}):
             seats.setdefault(seat.match_id, []).append(
                 SeatRec(seat=seat.seat, name=seat.name, user_id=seat.user_id, ai=seat.ai)
             )
-            if user is not None:
-                self._user_cached(_user(user))
+            if seat.user_id is not None:
+                self._user_cached(
+                    UserRec(
+                        id=seat.user_id,
+                        platform=seat.user_platform,
+                        ext_id=seat.user_ext_id,
+                        name=seat.user_name,
+                        lang=seat.user_lang,
+                    )
+                )
         out = []
-        for row, snap, room in rows:
-            assert row.id is not None
-            self._room_cached(_room(room))
+        for row in rows:
+            self._room_cached(
+                RoomRec(
+                    id=row.room_id, platform=row.room_platform, ext_id=row.room_ext_id, lang=row.room_lang
+                )
+            )
             rec = MatchRec(
                 id=row.id,
                 room_id=row.room_id,
@@ -431,7 +634,7 @@ class SqlRepository:
                 seed=row.seed,
                 version=row.version,
                 status=row.status,
-                state=dict(snap.state) if snap else None,
+                state=dict(row.state) if row.state is not None else None,
                 host_user_id=row.host_user_id,
                 seats=tuple(seats.get(row.id, ())),
                 meta=dict(row.meta or {}),
@@ -439,13 +642,9 @@ class SqlRepository:
             out.append(self._cached(rec))
         return out
 
-    def _with_snapshot(self) -> Any:
-        """A match with its snapshot and its room in one query (the room goes to the unit's cache)."""
-        return (
-            select(Match, Snapshot, Room)
-            .outerjoin(Snapshot, col(Snapshot.match_id) == col(Match.id))
-            .join(Room, col(Room.id) == col(Match.room_id))
-        )
+    def _select_matches(self, stmt: Any, params: dict[str, Any] | None = None) -> list[MatchRec]:
+        with self._conn() as c:
+            return self._match_recs(c, c.execute(stmt, params or {}).all())
 
     def active_match(self, room_id: int) -> MatchRec | None:
         unit = self._unit()
@@ -453,29 +652,18 @@ class SqlRepository:
             for rec in unit.matches.values():
                 if rec.room_id == room_id and rec.status in {LOBBY, RUNNING}:
                     return rec
-        with self._session() as s:
-            row = s.exec(
-                self._with_snapshot()
-                .where(Match.room_id == room_id, col(Match.status).in_([LOBBY, RUNNING]))
-                .order_by(col(Match.id).desc())
-                .limit(1)
-            ).first()
-            recs = self._match_recs(s, [tuple(row)] if row else [])
-            return recs[0] if recs else None
+        recs = self._select_matches(self.sql.active_match, {"room": room_id})
+        return recs[0] if recs else None
 
     def match(self, match_id: int) -> MatchRec | None:
         unit = self._unit()
         if unit is not None and match_id in unit.matches:
             return unit.matches[match_id]
-        with self._session() as s:
-            row = s.exec(self._with_snapshot().where(col(Match.id) == match_id)).first()
-            recs = self._match_recs(s, [tuple(row)] if row else [])
-            return recs[0] if recs else None
+        recs = self._select_matches(self.sql.match_by_id, {"i": match_id})
+        return recs[0] if recs else None
 
     def running_matches(self) -> list[MatchRec]:
-        with self._session() as s:
-            rows = s.exec(self._with_snapshot().where(Match.status == RUNNING).order_by(col(Match.id))).all()
-            return self._match_recs(s, [tuple(r) for r in rows])
+        return self._select_matches(self.sql.matches.where(_M.c.status == RUNNING).order_by(_M.c.id))
 
     def running_versions(self) -> list[tuple[int, int]]:
         """(id, version) of every running match, without loading seats or snapshots."""
@@ -485,12 +673,10 @@ class SqlRepository:
 
     def matches_without_deadlines(self) -> list[MatchRec]:
         """Running matches that have no deadline at all (made before deadlines were stored)."""
-        with self._session() as s:
-            has = select(DeadlineRow.match_id).where(col(DeadlineRow.match_id) == col(Match.id))
-            rows = s.exec(
-                self._with_snapshot().where(Match.status == RUNNING, ~has.exists()).order_by(col(Match.id))
-            ).all()
-            return self._match_recs(s, [tuple(r) for r in rows])
+        has = core_select(_DL.c.match_id).where(_DL.c.match_id == _M.c.id)
+        return self._select_matches(
+            self.sql.matches.where(_M.c.status == RUNNING, ~has.exists()).order_by(_M.c.id)
+        )
 
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
         unit = self._unit()
@@ -504,14 +690,7 @@ class SqlRepository:
         return found
 
     def _matches_of_user(self, user_id: int) -> list[MatchRec]:
-        with self._session() as s:
-            mine = select(Seat.match_id).where(Seat.user_id == user_id)
-            rows = s.exec(
-                self._with_snapshot()
-                .where(col(Match.id).in_(mine), col(Match.status).in_([LOBBY, RUNNING]))
-                .order_by(col(Match.id))
-            ).all()
-            return self._match_recs(s, [tuple(r) for r in rows])
+        return self._select_matches(self.sql.matches_of_user, {"u": user_id})
 
     def create_match(
         self,
@@ -522,24 +701,24 @@ class SqlRepository:
         host_user_id: int | None,
         seats: tuple[SeatRec, ...],
     ) -> MatchRec:
-        with self._session() as s:
-            row = Match(
-                room_id=room_id,
-                game=game,
-                options=dict(options),
-                seed=seed,
-                version=0,
-                status=LOBBY,
-                host_user_id=host_user_id,
-                meta={},
-            )
-            s.add(row)
-            s.flush()
-            assert row.id is not None
-            self._write_seats(s, row.id, seats, fresh=True)
-            self._done(s)
+        with self._conn() as c:
+            now = _now()
+            values = {
+                "room_id": room_id,
+                "game": game,
+                "options": dict(options),
+                "seed": seed,
+                "version": 0,
+                "status": LOBBY,
+                "host_user_id": host_user_id,
+                "meta": {},
+                "created_at": now,
+                "updated_at": now,
+            }
+            match_id = _new_id(c.execute(self.sql.match_insert, values))
+            self._write_seats(c, match_id, seats, fresh=True)
             rec = MatchRec(
-                id=row.id,
+                id=match_id,
                 room_id=room_id,
                 game=game,
                 options=dict(options),
@@ -554,28 +733,27 @@ class SqlRepository:
             return self._cached(rec)
 
     def _write_seats(
-        self, s: Session, match_id: int, seats: tuple[SeatRec, ...], fresh: bool = False
+        self, c: Connection, match_id: int, seats: tuple[SeatRec, ...], fresh: bool = False
     ) -> None:
         unit = self._unit()
         if unit is not None:
             unit.user_matches.clear()
         if not fresh:
-            s.exec(delete(Seat).where(col(Seat.match_id) == match_id))
+            c.execute(self.sql.seats_delete, {"m": match_id})
         if seats:
-            s.exec(
-                Seat.__table__.insert(),  # type: ignore[attr-defined]
-                params=[
+            c.execute(
+                self.sql.seats_insert,
+                [
                     {"match_id": match_id, "seat": x.seat, "name": x.name, "user_id": x.user_id, "ai": x.ai}
                     for x in seats
                 ],
             )
 
-    def _bump(self, s: Session, match_id: int, seen_version: int, **values: Any) -> bool:
-        result = s.exec(
-            update(Match)
-            .where(col(Match.id) == match_id, col(Match.version) == seen_version)
-            .values(version=seen_version + 1, updated_at=_now(), **values)
-        )
+    def _bump(self, c: Connection, match_id: int, seen_version: int, **values: Any) -> bool:
+        names = tuple(sorted(values))
+        params = {"m": match_id, "seen": seen_version, "new": seen_version + 1, "now": _now()}
+        params.update({"v_" + n: values[n] for n in names})
+        result = c.execute(self.sql.bump(names), params)
         return bool(result.rowcount == 1)
 
     def update_lobby(
@@ -586,36 +764,31 @@ class SqlRepository:
         status: str = LOBBY,
         options: dict[str, Any] | None = None,
     ) -> bool:
-        with self._session() as s:
+        with self._conn() as c:
             values: dict[str, Any] = {"status": status}
             if options is not None:
                 values["options"] = dict(options)
-            if not self._bump(s, match_id, seen_version, **values):
-                return False  # nothing written (outside a unit the session closes unused)
-            self._write_seats(s, match_id, seats)
-            self._done(s)
+            if not self._bump(c, match_id, seen_version, **values):
+                return False  # nothing written
+            self._write_seats(c, match_id, seats)
         self._refresh(match_id, version=seen_version + 1, seats=tuple(seats), **values)
         return True
 
     def start_match(
         self, match_id: int, seen_version: int, seats: tuple[SeatRec, ...], state: dict[str, Any], seed: str
     ) -> bool:
-        with self._session() as s:
-            if not self._bump(s, match_id, seen_version, status=RUNNING, seed=seed):
+        with self._conn() as c:
+            if not self._bump(c, match_id, seen_version, status=RUNNING, seed=seed):
                 return False
-            self._write_seats(s, match_id, seats)
-            self._write_snapshot(s, match_id, seen_version + 1, state)
-            self._done(s)
+            self._write_seats(c, match_id, seats)
+            self._write_snapshot(c, match_id, seen_version + 1, state)
         self._refresh(
             match_id, version=seen_version + 1, status=RUNNING, seed=seed, seats=tuple(seats), state=state
         )
         return True
 
-    def _write_snapshot(self, s: Session, match_id: int, version: int, state: dict[str, Any]) -> None:
-        stmt = self._insert(Snapshot).values(match_id=match_id, version=version, state=state)
-        s.exec(
-            stmt.on_conflict_do_update(index_elements=["match_id"], set_={"version": version, "state": state})
-        )
+    def _write_snapshot(self, c: Connection, match_id: int, version: int, state: dict[str, Any]) -> None:
+        c.execute(self.sql.snapshot_upsert, {"match_id": match_id, "version": version, "state": state})
 
     def commit_action(
         self,
@@ -629,16 +802,22 @@ class SqlRepository:
         seats: tuple[SeatRec, ...] | None = None,
     ) -> bool:
         """Action row, new snapshot and version bump in one transaction, or nothing at all."""
-        with self._session() as s:
-            if not self._bump(s, match_id, seen_version, status=status):
+        with self._conn() as c:
+            if not self._bump(c, match_id, seen_version, status=status):
                 return False
             ply = int(state.get("ply", seen_version + 1))
-            s.add(ActionLog(match_id=match_id, ply=ply, seat=seat, notation=notation, events=list(events)))
-            s.flush()
-            self._write_snapshot(s, match_id, seen_version + 1, state)
+            action = {
+                "match_id": match_id,
+                "ply": ply,
+                "seat": seat,
+                "notation": notation,
+                "events": list(events),
+                "at": _now(),
+            }
+            c.execute(self.sql.action_insert, action)
+            self._write_snapshot(c, match_id, seen_version + 1, state)
             if seats is not None:
-                self._write_seats(s, match_id, seats)
-            self._done(s)
+                self._write_seats(c, match_id, seats)
         changes: dict[str, Any] = {"version": seen_version + 1, "status": status, "state": state}
         if seats is not None:
             changes["seats"] = tuple(seats)
@@ -646,48 +825,38 @@ class SqlRepository:
         return True
 
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]:
-        with self._session() as s:
-            rows = s.exec(
-                select(ActionLog)
-                .where(ActionLog.match_id == match_id, ActionLog.ply > since_ply)
-                .order_by(col(ActionLog.ply))
-            ).all()
+        with self._conn() as c:
+            rows = c.execute(self.sql.actions_since, {"m": match_id, "since": since_ply})
             return [
                 ActionRec(ply=r.ply, seat=r.seat, notation=r.notation, events=list(r.events)) for r in rows
             ]
 
     def set_meta(self, match_id: int, key: str, value: Any) -> None:
-        with self._session() as s:
-            row = s.get(Match, match_id)
-            assert row is not None
-            meta = {**(row.meta or {}), key: value}
-            row.meta = meta  # a new dict, so the change is saved
-            s.add(row)
-            self._done(s)
+        with self._conn() as c:
+            old = c.execute(self.sql.meta_of, {"i": match_id}).scalar_one()
+            meta = {**(old or {}), key: value}
+            c.execute(self.sql.meta_set, {"i": match_id, "mv": meta})
         self._refresh(match_id, meta=meta)
 
     # --- key/value ---------------------------------------------------------------------------
     def kv_get(self, namespace: str, key: str) -> Any:
-        with self._session() as s:
-            row = s.get(KeyValue, (namespace, key))
-            return row.value if row else None
+        with self._conn() as c:
+            return c.execute(self.sql.kv_get, {"n": namespace, "k": key}).scalar()
 
     def kv_set(self, namespace: str, key: str, value: Any) -> None:
-        with self._session() as s:
-            stmt = self._insert(KeyValue).values(namespace=namespace, key=key, value=value)
-            s.exec(stmt.on_conflict_do_update(index_elements=["namespace", "key"], set_={"value": value}))
-            self._done(s)
+        with self._conn() as c:
+            c.execute(self.sql.kv_upsert, {"namespace": namespace, "key": key, "value": value})
 
     # --- the outbox ----------------------------------------------------------------------------
     def outbox_add(self, outs: Sequence[Outbound]) -> None:
         """Queue messages for delivery, in this order (one statement however many)."""
         if not outs:
             return
-        with self._session() as s:
+        with self._conn() as c:
             now = _now()
-            s.exec(
-                Outbox.__table__.insert(),  # type: ignore[attr-defined]
-                params=[
+            c.execute(
+                self.sql.outbox_insert,
+                [
                     {
                         "platform": o.platform,
                         "chat": chat_of(o),
@@ -702,79 +871,41 @@ class SqlRepository:
                     for o in outs
                 ],
             )
-            self._done(s)
 
     def outbox_hold(self, chat: str) -> int:
         """Keep a chat's pending rows back (a private chat the user has not opened yet)."""
-        with self._session() as s:
-            result = s.exec(
-                update(Outbox)
-                .where(col(Outbox.chat) == chat, col(Outbox.state) == PENDING, ~col(Outbox.held))
-                .values(held=True)
-            )
-            self._done(s)
-            return int(result.rowcount)
+        with self._conn() as c:
+            return int(c.execute(self.sql.outbox_hold, {"c": chat}).rowcount)
 
     def outbox_unhold(self, chat: str) -> int:
         """Release a chat's held rows (the user opened it); how many there were."""
-        with self._session() as s:
-            result = s.exec(
-                update(Outbox)
-                .where(col(Outbox.chat) == chat, col(Outbox.state) == PENDING, col(Outbox.held))
-                .values(held=False)
-            )
-            self._done(s)
-            return int(result.rowcount)
+        with self._conn() as c:
+            return int(c.execute(self.sql.outbox_unhold, {"c": chat}).rowcount)
 
     def outbox_claim(self, platform: str, worker: str, now: float, lease: float, limit: int) -> list[str]:
         """Chats with something to send now that no other worker is sending (a lease until
         ``now + lease``), freshest first. The claim is an upsert guarded by the lease's end, atomic on
         both databases (PostgreSQL waits on a row another claim holds and then re-checks)."""
-        with self._session() as s:
-            others = select(ChatClaim.chat).where(ChatClaim.until >= now, ChatClaim.worker != worker)
-            rows = s.exec(
-                select(Outbox.chat)
-                .where(
-                    Outbox.platform == platform,
-                    Outbox.state == PENDING,
-                    ~col(Outbox.held),
-                    Outbox.not_before <= now,
-                    col(Outbox.chat).not_in(others),
-                )
-                .group_by(col(Outbox.chat))
-                .order_by(func.max(Outbox.id).desc())
-                .limit(limit)
-            ).all()
+        with self._conn() as c:
+            found = c.execute(
+                self.sql.claimable, {"platform": platform, "now": now, "me": worker, "limit": limit}
+            ).scalars()
             claimed = []
-            for chat in rows:
-                stmt = self._insert(ChatClaim).values(chat=chat, worker=worker, until=now + lease)
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=["chat"],
-                    set_={"worker": worker, "until": now + lease},
-                    where=(col(ChatClaim.until) < now) | (col(ChatClaim.worker) == worker),
-                )
-                if s.exec(stmt).rowcount == 1:
+            for chat in list(found):
+                params = {"chat": chat, "worker": worker, "until": now + lease, "w_now": now, "w_me": worker}
+                if c.execute(self.sql.claim_upsert, params).rowcount == 1:
                     claimed.append(chat)
-            self._done(s)
             return claimed
 
     def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
         there, so nothing overtakes it. The references of their keys are read along."""
-        with self._session() as s:
-            rows = s.exec(
-                select(Outbox, MessageRef.ref)
-                .outerjoin(
-                    MessageRef,
-                    (col(MessageRef.chat) == col(Outbox.chat)) & (col(MessageRef.key) == col(Outbox.key)),
-                )
-                .where(Outbox.chat == chat, Outbox.state == PENDING, ~col(Outbox.held))
-                .order_by(col(Outbox.id))
-                .limit(limit)
-            ).all()
+        with self._conn() as c:
+            rows = c.execute(self.sql.pending, {"c": chat, "limit": limit}).all()
             out = []
             refs: dict[str, str | None] = {}
-            for row, ref in rows:
+            for row in rows:
+                ref = row.ref
                 if row.not_before > now:
                     break
                 assert row.id is not None
@@ -788,32 +919,21 @@ class SqlRepository:
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         """Delivered (the platform accepted it): remember the message's reference under its key, and
         mark older pending rows with the same key superseded (this newer one already replaced them)."""
-        with self._session() as s:
+        with self._conn() as c:
             known = self._row_keys.pop(row_id, None)
             if known is None:
-                row = s.get(Outbox, row_id)
+                row = c.execute(self.sql.outbox_key_of, {"i": row_id}).first()
                 if row is None:
                     return
                 known = (row.chat, row.key)
             chat, key = known
             if key is None:
-                s.exec(update(Outbox).where(col(Outbox.id) == row_id).values(state=DONE))
+                c.execute(self.sql.outbox_done, {"i": row_id})
             else:  # this row done and older pending ones of the same key superseded: one statement
-                s.exec(
-                    update(Outbox)
-                    .where(
-                        col(Outbox.chat) == chat,
-                        col(Outbox.key) == key,
-                        (col(Outbox.id) == row_id)
-                        | ((col(Outbox.id) < row_id) & (col(Outbox.state) == PENDING)),
-                    )
-                    .values(state=case((col(Outbox.id) == row_id, DONE), else_=SUPERSEDED))
-                )
+                c.execute(self.sql.outbox_done_keyed, {"c": chat, "k": key, "i": row_id})
                 if ref is not None:
-                    stmt = self._insert(MessageRef).values(chat=chat, key=key, ref=ref)
-                    s.exec(stmt.on_conflict_do_update(index_elements=["chat", "key"], set_={"ref": ref}))
+                    c.execute(self.sql.ref_upsert, {"chat": chat, "key": key, "ref": ref})
                     self._refs.setdefault(chat, {})[key] = ref
-            self._done(s)
 
     def outbox_superseded(self, row_ids: Sequence[int]) -> None:
         """Rows that will never be sent (a newer row with the same key replaces them)."""
@@ -830,13 +950,8 @@ class SqlRepository:
             self._done(s)
 
     def outbox_later(self, row_id: int, not_before: float) -> None:
-        with self._session() as s:
-            s.exec(
-                update(Outbox)
-                .where(col(Outbox.id) == row_id)
-                .values(not_before=not_before, attempts=col(Outbox.attempts) + 1)
-            )
-            self._done(s)
+        with self._conn() as c:
+            c.execute(self.sql.outbox_later, {"i": row_id, "nb": not_before})
 
     def outbox_renew(self, chats: Sequence[str], worker: str, now: float, lease: float) -> list[str]:
         """Extend this worker's claims of ``chats`` to ``now + lease``; the chats still claimed by it
@@ -852,31 +967,30 @@ class SqlRepository:
 
     def outbox_release(self, chat: str, worker: str) -> None:
         self._refs.pop(chat, None)  # another worker may send this chat next: read its refs afresh
-        with self._session() as s:
-            s.exec(delete(ChatClaim).where(col(ChatClaim.chat) == chat, col(ChatClaim.worker) == worker))
-            self._done(s)
+        with self._conn() as c:
+            c.execute(self.sql.claim_release, {"c": chat, "me": worker})
 
     def message_ref(self, chat: str, key: str) -> str | None:
         known = self._refs.get(chat)
         if known is not None and key in known:  # read along with the chat's pending rows
             return known[key]
-        with self._session() as s:
-            row = s.get(MessageRef, (chat, key))
-            return row.ref if row else None
+        with self._conn() as c:
+            ref: str | None = c.execute(self.sql.ref_of, {"c": chat, "k": key}).scalar()
+            return ref
 
     def seen_update(self, platform: str, key: str) -> bool:
-        with self._session() as s:
-            return s.get(SeenUpdate, (platform, key)) is not None
+        with self._conn() as c:
+            return c.execute(self.sql.seen_select, {"p": platform, "k": key}).first() is not None
 
     # --- deadlines -------------------------------------------------------------------------------
     def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None:
         """The match's deadlines are now exactly these (every change of a match sets them)."""
-        with self._session() as s:
-            s.exec(delete(DeadlineRow).where(col(DeadlineRow.match_id) == match_id))
+        with self._conn() as c:
+            c.execute(self.sql.deadlines_delete, {"m": match_id})
             if deadlines:
-                s.exec(
-                    DeadlineRow.__table__.insert(),  # type: ignore[attr-defined]
-                    params=[
+                c.execute(
+                    self.sql.deadlines_insert,
+                    [
                         {
                             "match_id": d.match_id,
                             "kind": d.kind,
@@ -889,7 +1003,16 @@ class SqlRepository:
                         for d in deadlines
                     ],
                 )
-            self._done(s)
+                unit = self._unit()
+                if unit is not None:
+                    soonest = min(d.due for d in deadlines)
+                    if unit.earliest_due is None or soonest < unit.earliest_due:
+                        unit.earliest_due = soonest
+
+    def unit_earliest_due(self) -> float | None:
+        """The earliest due time of the deadlines stored so far in the open unit (None: none)."""
+        unit = self._unit()
+        return unit.earliest_due if unit is not None else None
 
     def drop_deadline(self, deadline: Deadline, worker: str | None = None) -> bool:
         """Remove one deadline if it is still the one given (same version, still claimed by
@@ -995,20 +1118,26 @@ class SqlRepository:
 
     def next_due(self) -> float | None:
         """The earliest due time (a claimed deadline counts at the end of its lease)."""
-        with self._session() as s:
-            value = s.exec(select(func.min(DeadlineRow.due))).first()
+        with self._conn() as c:
+            value = c.execute(self.sql.next_due).scalar()
             return float(value) if value is not None else None
+
+
+def _new_id(result: Any) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
 def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
 
 
-def _user(row: User) -> UserRec:
+def _user(row: Any) -> UserRec:
     assert row.id is not None
     return UserRec(id=row.id, platform=row.platform, ext_id=row.ext_id, name=row.name, lang=row.lang)
 
 
-def _room(row: Room) -> RoomRec:
+def _room(row: Any) -> RoomRec:
     assert row.id is not None
     return RoomRec(id=row.id, platform=row.platform, ext_id=row.ext_id, lang=row.lang)

@@ -52,8 +52,8 @@ class ScanningCore(BotCore):
 
     checked = 0
 
-    def _render_match(self, match, room, events, privates=True, keyed=True):  # type: ignore[no-untyped-def]
-        out = super()._render_match(match, room, events, privates, keyed)
+    def _render_match(self, match, room, events, privates=True, keyed=True, state=None):  # type: ignore[no-untyped-def]
+        out = super()._render_match(match, room, events, privates, keyed, state)
         engine: Engine = self.games[match.game]
         ui: GameUI = self.uis[match.game]
         state = engine.load(match.state)

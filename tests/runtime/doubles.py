@@ -184,7 +184,7 @@ class EchoCore:
             return Answer.direct([Outbound(msg.platform, "sorry", chat_id=msg.chat_id)])
         if msg.update_key is not None:
             if (msg.platform, msg.update_key) in store.seen:
-                return []
+                return Answer.seen()
             store.seen.add((msg.platform, msg.update_key))
         self.handled.append(msg)
         text = msg.text or ""

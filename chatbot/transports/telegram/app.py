@@ -445,8 +445,17 @@ class TelegramTransport:
                 return outs[0]
             return None
 
-        await self.runtime.handle(inbound, take=take)
-        await self._answer(query, toast[0] if toast else None)
+        answered: list[bool] = []
+
+        async def answer(_outs: list[Outbound]) -> None:
+            answered.append(True)
+            await self._answer(query, toast[0] if toast else None)
+
+        # the press is answered before the deliverer is woken (the query's answer does not wait
+        # behind the rows' bookkeeping); a duplicate update (no ``first``) is answered all the same
+        await self.runtime.handle(inbound, take=take, first=answer)
+        if not answered:
+            await self._answer(query, None)
 
     @staticmethod
     def _is_short_reply(out: Outbound, user_id: int, chat_id: int | str) -> bool:

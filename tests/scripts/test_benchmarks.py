@@ -1,0 +1,77 @@
+"""The benchmark scripts still run (issue #12): each one with the smallest sizes, checking that it
+prints its figures. They are not timed: the figures themselves are for the closing note."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+
+
+def run(script: str, *args: str, timeout: float = 240) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_bench_echo_prints_medians_p99_and_the_ratio():
+    out = run("bench_echo.py", "--updates", "6", "--chunk", "3", "--db", "sqlite")
+    assert re.search(rf"bot: +median {NUMBER} ms, p99 {NUMBER} ms", out), out
+    assert re.search(rf"echo: +median {NUMBER} ms, p99 {NUMBER} ms", out), out
+    assert re.search(rf"ratio: median {NUMBER}x, p99 {NUMBER}x", out), out
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_bench_echo_runs_on_postgresql(pg_url):
+    out = run("bench_echo.py", "--updates", "4", "--chunk", "4", "--db", pg_url)
+    assert "(PostgreSQL):" in out and re.search(rf"ratio: median {NUMBER}x", out), out
+
+
+@pytest.mark.slow
+def test_bench_scale_prints_every_figure():
+    out = run(
+        "bench_scale.py",
+        "--many", "40", "--few", "4", "--updates", "10",
+        "--restart-matches", "8", "--commands", "2", "--limits", "off",
+    )  # fmt: skip
+    assert re.search(rf"ratio 40 / 4: {NUMBER}x wall, {NUMBER}x CPU", out), out
+    assert re.search(rf"one deadline tick, 40 running matches, none due: median {NUMBER} ms", out), out
+    assert re.search(rf"peak RSS \(VmHWM\) .* 40 running matches: {NUMBER} MB", out), out
+    assert re.search(rf"ratio {NUMBER}x \(target <= 2x\)", out), out
+    found = re.search(r"\((\d+) of (\d+) rows accounted for\)", out)
+    assert found and found[1] == found[2], out  # SIGTERM during the backlog loses nothing
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_bench_workers_prints_updates_per_second(pg_url):
+    out = run(
+        "bench_workers.py",
+        "--url",
+        pg_url,
+        "--workers",
+        "1,2",
+        "--groups",
+        "2",
+        "--seconds",
+        "2",
+        "--warmup",
+        "2",
+    )
+    assert re.search(rf"1 worker\(s\): {NUMBER} updates/s", out), out
+    assert re.search(rf"2 worker\(s\): {NUMBER} updates/s", out), out
+    assert re.search(rf"CPU per update: bot {NUMBER} ms, PostgreSQL {NUMBER} ms", out), out
