@@ -342,6 +342,12 @@ class GameUI(ABC):
         the ordinary turn timer."""
         return None
 
+    def window_key(self, public_view: Any) -> str | None:
+        """Names the quick window now open (the same while it stays open, another for the next one)
+        so that its deadline stays where it was set at its opening: an answer does not extend it.
+        None: every change starts the quick time anew."""
+        return None
+
     def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
         """The move the bot makes for a person who let their time run out; None lets the game's
         default AI choose from the seat's own view."""

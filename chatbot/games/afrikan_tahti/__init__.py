@@ -102,7 +102,15 @@ class AfrikanTahtiUI(GameUI):
     def deadline(self, public_view: View) -> float | None:
         return buttons.deadline(public_view)
 
+    def window_key(self, public_view: View) -> str | None:
+        return buttons.window_key(public_view)
+
     def idle_action(self, legal: Sequence[str], view: View) -> str | None:
+        # a window's time ran out: ``lapse`` (two in a row and the seat is not asked any more,
+        # engines/afrikan_tahti/retkikunnat/windows.py); it is never a button
+        x = view.x
+        if x is not None and x.prompt is not None and x.prompt.kind in ("window", "reveal"):
+            return "lapse"
         # spec §7 defaults (stay, the nearest stop, no flip): the engine's idle rule, not the AI's
         try:
             actions = tuple(ENGINE.parse_notation(n) for n in legal)

@@ -230,8 +230,16 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
             )
         case ["play", c, arg]:
             return t.gettext("🃏 {card} → {place}").format(card=card_name(c, t), place=place(arg, t))
+        case ["pass"] if pr is not None and pr.kind in ("window", "reveal"):
+            return t.gettext("⏭ Pass this time")
         case ["pass"]:
             return t.gettext("⏭ Pass")
+        case ["ask", "never"]:
+            return t.gettext("🔕 Pass and don't ask me again")
+        case ["ask", "all"]:
+            return t.gettext("🔔 Ask me in reaction windows again")
+        case ["ask", c]:
+            return t.gettext("🔔 Ask me only for {card}").format(card=card_name(c, t))
         case ["duel", s, target]:
             seat = seat_of(s)
             return t.gettext("⚔️ {name}: {target}").format(
@@ -307,7 +315,7 @@ def _group(notation: str, view: View) -> str:
         return "place" if to in PLACE_SET else "dot"
     if verb in ("roll", "stay", "gem_roll", "reroll_move", "adjust", "seaplane"):
         return "roll"
-    if verb in ("pass", "accept", "decline", "reroll_done", "exchange", "peek", "buy_discard"):
+    if verb in ("pass", "accept", "decline", "reroll_done", "exchange", "peek", "buy_discard", "ask"):
         return "answer"
     if verb in EXPANSION_GROUPS:
         return EXPANSION_GROUPS[verb]
@@ -337,6 +345,15 @@ def prompt_line(view: View, ctx: RenderContext) -> str | None:
     if view.seat is not None and view.turn is not None and view.turn != view.seat:
         return ctx.t.gettext("{name}, your answer is needed: choose below.").format(name=ctx.name(view.seat))
     return None
+
+
+def window_key(public_view: View) -> str | None:
+    """The open quick window (kind, card, owner, opening ply): its deadline runs from its opening."""
+    x = expansion_of(public_view)
+    pr = x.prompt if x is not None else None
+    if pr is None or pr.kind not in ("window", "reveal"):
+        return None
+    return f"{pr.kind}:{pr.what}:{pr.card}:{pr.owner}:{pr.opened}"
 
 
 def deadline(public_view: View) -> float | None:

@@ -52,6 +52,15 @@ def lines(events: Sequence[Event], ctx: RenderContext) -> list[str]:
     return out
 
 
+def window_setting_line(mode: str, t: Translator) -> str:
+    """The seat's own reaction-window setting (private)."""
+    if mode == "never":
+        return t.gettext("🔕 I won't ask you in reaction windows; they pass for you at once.")
+    if mode == "all":
+        return t.gettext("🔔 I'll ask you in every reaction window again.")
+    return t.gettext("🔔 I'll ask you only in windows that {card} answers.").format(card=card_name(mode, t))
+
+
 def generic_line(e: Event, ctx: RenderContext) -> str:
     seat = e.get("seat")
     label = e.code.replace("_", " ")
@@ -335,6 +344,13 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
             return t.gettext("✨ {name} uses {card}.").format(name=name, card=card)
         case "use_cancelled":
             return t.gettext("🚫 The use of {card} was cancelled.").format(card=card)
+        case "window_muted":
+            return t.gettext(
+                "🔕 You let two reaction windows run out, so I won't ask you in them any more (a "
+                "window then passes for you at once). Write “ask me” to be asked again."
+            )
+        case "window_setting":
+            return window_setting_line(str(p.get("mode")), t)
         case "window_closed":
             if isinstance(p.get("answered_by"), int):
                 return None  # the answer's own event says it

@@ -392,6 +392,7 @@ def lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
     X_HORSESHOE,
     X_FLIP,
     X_END,
+    X_ASK,
 ) = (
     f"x_{n}"
     for n in (
@@ -423,6 +424,7 @@ def lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
         "horseshoe",
         "flip",
         "end",
+        "ask",
     )
 )
 
@@ -456,6 +458,7 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         X_HORSESHOE: ("hevosenkenkä", "hevosenkengän", "hevosenkenkää", "hevosenkengästä"),
         X_FLIP: ("kääntää", "käännä", "käännän", "kiekko", "osta kiekko"),
         X_END: ("lopeta vuoro", "lopetan", "lopeta", "seuraava", "ei muuta", "jatka", "jatkan"),
+        X_ASK: ("kysyä", "kysy", "kysy minulta", "kysy minulta taas", "kysy minulta vain", "kysy vain"),
     },
     "en": {
         X_SELL: ("sell",),
@@ -486,6 +489,7 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         X_HORSESHOE: ("horseshoe",),
         X_FLIP: ("flip", "flip the token", "buy the token"),
         X_END: ("end turn", "end my turn", "next", "that's all", "go on"),
+        X_ASK: ("ask", "ask me", "ask me again", "ask me only for", "ask me only"),
     },
 }
 

@@ -58,6 +58,7 @@ from chatbot.games.afrikan_tahti.lexicon import (
     VIA_AFTER,
     VIA_BEFORE,
     X_ACCEPT,
+    X_ASK,
     X_BUYD,
     X_CHOOSE,
     X_DECLINE,
@@ -624,6 +625,13 @@ class ExpansionParser:
         legal = list(ctx.legal)
         if not legal:
             return None
+        if r.has(X_ASK) or X_ASK in r.denied:
+            # the window setting (windows.py): "älä kysy minulta", "kysy minulta", "kysy vain
+            # Sabotaasista"; it is private, so it is taken from the private chat only
+            mode = "never" if X_ASK in r.denied else (r.cards[0] if r.cards else "all")
+            if not _in_private(ctx):
+                return NotLegal("ask_in_private")
+            return Parsed((f"ask {mode}",))
         fits = [n for n in legal if self._fits(n.split(), r, ctx)]
         if not fits and r.has(X_OFFER) and any(n.startswith("offer ") for n in legal):
             return self._offer(r, ctx)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
+from chatbot.games.afrikan_tahti.events import window_setting_line
 from chatbot.games.afrikan_tahti.names import (
     AT,
     DECK_NAMES,
@@ -43,6 +44,7 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from engines.afrikan_tahti.board import HAZARDS, LEGS
 from engines.afrikan_tahti.model import FLIP_PRICE, PawnView, View
+from engines.afrikan_tahti.retkikunnat.content import WINDOW_CARDS
 from engines.afrikan_tahti.retkikunnat.model import XView
 
 
@@ -260,13 +262,15 @@ def prompt_line(view: View, x: XView, ctx: RenderContext) -> str | None:
                 "⏳ {name} played {card}. Anyone may answer with Gotcha! in private ({secs} s)."
             ).format(name=owner, card=card, secs=secs)
         case "window":
+            loser = ctx.name(pr.loser) if isinstance(pr.loser, int) else ""
             return t.gettext(
-                "⏳ {name} lost the duel. Anyone may rescue them with Ulterior motive or Favour in private ({secs} s)."
-            ).format(name=owner, secs=secs)
+                "⏳ {winner} won the duel against {loser}. Anyone may rescue {loser} with Ulterior motive "
+                "or Favour in private ({secs} s)."
+            ).format(winner=owner, loser=loser, secs=secs)
         case "reveal":
-            return t.gettext("⏳ A quick answer in private before the token is revealed ({secs} s).").format(
-                secs=secs
-            )
+            return t.gettext(
+                "⏳ The token is shown. {name} may still swap it with Surprise! in private ({secs} s)."
+            ).format(name=owner, secs=secs)
         case "danger":
             return danger_line(x, ctx)
         case "duel":
@@ -400,12 +404,25 @@ def private(view: View, ctx: RenderContext) -> str | None:
             lines.append(prompt_line(view, x, ctx) or "")
             if pr.card and pr.kind == "window" and cid(pr.card) in cards.EXPEDITION_CARDS:
                 lines.append(f"{card_name(pr.card, ctx.t)}: {card_text(pr.card, ctx.t)}")
+            if pr.kind in ("window", "reveal") and not _answers(x, pr.kind, pr.what):
+                lines.append(
+                    ctx.t.gettext(
+                        "You hold no card that answers this. Nobody can tell: everyone with hand cards is "
+                        "asked alike. Pass, or let the time run out."
+                    )
+                )
             return "\n".join(lines)
     if view.turn == seat:
         line = turn_line(view, ctx)
         if line:
             lines.append(line)
     return "\n".join(lines)
+
+
+def _answers(x: XView, kind: str, what: str | None) -> bool:
+    """The seat's own hand holds a card that answers this window (its own panel only)."""
+    answers = {"surprise"} if kind == "reveal" else WINDOW_CARDS.get(what or "", frozenset())
+    return any(cid(c) in answers for c in x.hand)
 
 
 def expansion_private_lines(view: View, x: XView, ctx: RenderContext) -> list[str]:
@@ -425,6 +442,8 @@ def expansion_private_lines(view: View, x: XView, ctx: RenderContext) -> list[st
         )
     else:
         out.append(t.gettext("🃏 Your hand is empty."))
+    if x.ask not in (None, "all"):
+        out.append(window_setting_line(x.ask, t))
     for place_id, content in x.peeks:
         out.append(
             t.gettext("👁 You peeked {here}: {token}").format(

@@ -669,6 +669,9 @@ EXPANSION_REASONS = {
     "must_choose": N_("You have to choose one of the options."),
     "bad_argument": N_("I did not get the details of that move. Try the buttons."),
     "play_in_private": N_("Play hand cards in our private chat, so that nobody sees your hand."),
+    "ask_in_private": N_(
+        "Tell me in our private chat whether to ask you in reaction windows, so that the others don't see it."
+    ),
 }
 
 #: why a card left a seat's expedition; nothing reads these yet, they keep their translated

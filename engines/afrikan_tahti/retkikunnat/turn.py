@@ -35,6 +35,7 @@ from engines.afrikan_tahti.model import (
     TREASURE_INDEX,
     Adjust,
     AfrikanWork,
+    Ask,
     Board,
     Character,
     Duel,
@@ -272,6 +273,8 @@ def act(w: AfrikanWork, seat: int, action: Any) -> None:
             end_phase2(w, seat)
         case EndPhase():
             end_turn(w)
+        case Ask(mode):
+            windows.set_ask(w, seat, mode)
         case _:
             cards.act_cards(w, seat, action)
 
@@ -754,8 +757,8 @@ def flip(w: AfrikanWork, seat: int, price: int, by: str) -> None:
 
 def resolve(w: AfrikanWork, seat: int, place: str, tid: str, kind: str) -> None:
     """Called by the base flip after the reveal: the Surprise! moment, then the token's effect."""
-    if w.sx[seat].hand:
-        w.push(job("reveal", seat, tid=tid, place=place))
+    if w.sx[seat].hand and q.wants(w, seat, "reveal") and q.answerable(w, "reveal"):
+        w.push(job("reveal", seat, tid=tid, place=place, opened=w.ply))
     else:
         w.push(job("token", seat, tid=tid, place=place))
 
