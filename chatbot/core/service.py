@@ -23,7 +23,7 @@ from chatbot.core import i18n
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.i18n import Translator, normalise_language
-from chatbot.core.nlp import Lemmatizer
+from chatbot.core.nlp import Lemmatizer, fold
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.core.ports import (
     CANCELLED,
@@ -56,6 +56,26 @@ RECENT_ACTIONS = 6
 CONFLICT_RETRIES = 3
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
+
+
+#: "miksi en voi kääntää?" / "why can't I flip?": the question words before the move
+_WHY = {"miksi", "why"}
+_WHY_FILLER = {
+    "en",
+    "et",
+    "ei",
+    "voi",
+    "voida",
+    "pysty",
+    "saa",
+    "cant",
+    "can't",
+    "cannot",
+    "can",
+    "i",
+    "not",
+    "may",
+}
 
 
 class BotCore(Timers, PrivateChats):
@@ -347,6 +367,9 @@ class BotCore(Timers, PrivateChats):
         return [self._reply(msg, t, t.gettext("I will speak English with you."))]
 
     def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str:
+        why = self._why_text(msg, sp, t, cmd)
+        if why is not None:
+            return why
         match = self._context_match(msg, sp)
         current = match.game if match else None
         words = [w for w in cmd.args]
@@ -376,6 +399,47 @@ class BotCore(Timers, PrivateChats):
                 ),
             ]
         )
+
+    def _why_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
+        """ "miksi en voi kääntää?": the engine's refusal of that move for the speaker now, or None
+        when the question names no move (then the rule topics answer)."""
+        if not cmd.args or fold(cmd.args[0]) not in _WHY:
+            return None
+        match = self._context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            return None
+        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        if seat is None:
+            return None
+        engine, ui = self.games[match.game], self.uis[match.game]
+        state = engine.load(match.state)
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        names = tuple(s.name for s in match.seats)
+        words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
+        view = engine.view(state, seat)
+        ctx = ParseContext(
+            lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
+        )
+        result = ui.parse(" ".join(words), ctx)
+        rctx = RenderContext(t, names, seat, match.options)
+        code, params = None, {}
+        if isinstance(result, NotLegal):
+            code, params = result.code, dict(result.params)
+        elif isinstance(result, Parsed) and result.actions:
+            try:
+                engine.check(state, seat, engine.parse_notation(result.actions[0]))
+            except IllegalAction as exc:
+                code, params = exc.code, exc.params
+            except BadNotation:
+                return None
+            else:
+                label = ui.action_label(result.actions[0], view, rctx)
+                return t.gettext("You can do that now: {action}.").format(action=label)
+        if code is None:
+            return None
+        if not msg.private and not self._group_safe(ui, engine, state, seat):
+            return t.gettext("Ask me that in our private chat: the answer may tell something hidden.")
+        return ui.reason_text(code, params, rctx)
 
     def _ordered_uis(self, prefer: str | None) -> list[GameUI]:
         if prefer and prefer in self.uis:

@@ -33,8 +33,10 @@ from chatbot.games.afrikan_tahti.names import (
 from chatbot.games.afrikan_tahti.render import expansion_of
 from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, node_of
 from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, PawnView, View, seat_of
+from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
 from engines.afrikan_tahti.retkikunnat.content import sale_value
 from engines.afrikan_tahti.retkikunnat.model import XView
+from engines.afrikan_tahti.retkikunnat.predicates import SEAPLANE_PRICE
 
 BASE_VERBS = frozenset(
     {"start", "roll", "move", "board", "free_sail", "fly", "flip", "flip_roll", "stay", "end_phase"}
@@ -127,15 +129,20 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
                 return t.gettext("🎲 Roll and sail on")
             return t.gettext("🎲 Roll the die")
         case ["board", pid]:
-            return t.gettext("⛵ Sail {to} ({fare})").format(to=place(pid, t, TO), fare=money(SEA_FARE, t))
+            fare = x.sea_fare if x is not None and x.sea_fare is not None else SEA_FARE
+            if fare == 0:
+                return t.gettext("⛵ Sail {to} (free)").format(to=place(pid, t, TO))
+            return t.gettext("⛵ Sail {to} ({fare})").format(to=place(pid, t, TO), fare=money(fare, t))
         case ["free_sail", pid]:
             if me is not None and me.voyage is not None:
                 return t.gettext("⛵ Sail on {to}").format(to=place(pid, t, TO))
             return t.gettext("⛵ Free passage {to}").format(to=place(pid, t, TO))
         case ["fly", pid]:
-            return t.gettext("✈️ Fly {to} ({fare})").format(to=place(pid, t, TO), fare=money(AIR_FARE, t))
+            fare = x.air_fare if x is not None and x.air_fare is not None else AIR_FARE
+            return t.gettext("✈️ Fly {to} ({fare})").format(to=place(pid, t, TO), fare=money(fare, t))
         case ["flip"]:
-            return t.gettext("🪙 Flip the token ({price})").format(price=money(FLIP_PRICE, t))
+            price = x.flip_price if x is not None and x.flip_price is not None else FLIP_PRICE
+            return t.gettext("🪙 Flip the token ({price})").format(price=money(price, t))
         case ["flip_roll"]:
             return t.gettext("🎲 Roll for the token (4–6)")
         case ["stay"]:
@@ -183,6 +190,12 @@ def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx
     return t.gettext("→ {place} ({n})").format(place=place(to, t), n=steps)
 
 
+def _faces(x: XView) -> str:
+    """The faces that win a flip roll here, "4–6" or "5–6"."""
+    faces = x.flip_faces or (4, 5, 6)
+    return f"{min(faces)}–{max(faces)}"
+
+
 def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> str | None:
     """A button label for an expansion action (None: not one)."""
     t = ctx.t
@@ -191,7 +204,9 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["character", i]:
             return f"🎭 {card_name(i, t)}"
         case ["seaplane", pid]:
-            return t.gettext("🛩 Seaplane {to}").format(to=place(pid, t, TO))
+            return t.gettext("🛩 Seaplane {to} ({fare})").format(
+                to=place(pid, t, TO), fare=money(SEAPLANE_PRICE, t)
+            )
         case ["gem_roll"]:
             return t.gettext("💎 Roll for gems")
         case ["reroll_move"]:
@@ -265,7 +280,9 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["exchange"]:
             return t.gettext("🔁 Danger card instead")
         case ["buy_discard"]:
-            return t.gettext("🛒 Buy from the discard pile")
+            return t.gettext("🛒 Buy from the discard pile ({price})").format(
+                price=money(BUY_DISCARD_PRICE, t)
+            )
         case ["choose", o]:
             return option_text(o, ctx)
         case ["roll"] if pr is not None and pr.kind in ("danger", "duel"):
@@ -275,7 +292,10 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["end_phase"] if view.phase == "phase3":
             return t.gettext("✋ End the turn")
         case ["flip"] if view.phase == "phase3":
-            return t.gettext("🪙 Flip the token")
+            price = x.flip_price if x.flip_price is not None else FLIP_PRICE
+            return t.gettext("🪙 Flip the token ({price})").format(price=money(price, t))
+        case ["flip_roll"] if view.phase == "phase3":
+            return t.gettext("🎲 Roll for the token ({faces})").format(faces=_faces(x))
     return None
 
 

@@ -122,6 +122,10 @@ def base_event(e: Event, ctx: RenderContext) -> str | None:
                 return t.gettext("⛵ {name} sails for free {to}.").format(
                     name=name, to=place(p["dest"], t, TO)
                 )
+            if not int(p.get("fare", 0)):
+                return t.gettext("⛵ {name} boards a ship {to}; the ticket costs nothing.").format(
+                    name=name, to=place(p["dest"], t, TO)
+                )
             return t.gettext("⛵ {name} bought a ticket {to} ({fare}).").format(
                 name=name, to=place(p["dest"], t, TO), fare=money(p["fare"], t)
             )
@@ -223,6 +227,11 @@ def base_event(e: Event, ctx: RenderContext) -> str | None:
 def _moved(name: str, p: dict[str, Any], t: Translator) -> str:
     steps = int(p.get("steps", 0))
     dest = p["dest"]
+    if p.get("by") == "card":  # Shortcut, Good guide, Black magic: moved, not walked step by step
+        where = place(dest, t, TO) if dest in PLACE_SET else dot_text(dest, t)
+        return t.gettext("{name} moved {to} ({card}).").format(
+            name=name, to=where, card=card_name(str(p.get("how", "")), t)
+        )
     if dest in PLACE_SET:
         return t.ngettext("{name} walked {n} step {to}.", "{name} walked {n} steps {to}.", steps).format(
             name=name, n=steps, to=place(dest, t, TO)

@@ -604,6 +604,11 @@ _HEADS = {
 }
 
 
+def x_prompt_of(view: View) -> object | None:
+    x: XView | None = view.x
+    return x.prompt if x is not None else None
+
+
 def _in_private(ctx: ParseContext[View]) -> bool:
     """Whether the message came in the private chat. It is no fact of the game, so no view holds
     it."""
@@ -637,6 +642,12 @@ class ExpansionParser:
             return self._offer(r, ctx)
         if not fits and (r.denied & {X_PLAY, X_REROLL, X_ACCEPT, NEG} or r.has(X_PASS)):
             fits = [n for n in legal if n in ("pass", "decline", "reroll_done")][:1]
+        if not fits and x_prompt_of(ctx.view) is None:
+            # the words name an action that is not possible now: hand it to the engine, whose
+            # refusal gives the reason and the way forward ("käännä kiekko" with an incomplete
+            # expedition on the discovery layer, "myy Ratsu" without a Horse); with a question on
+            # the table the base parser says "wrong_prompt" itself
+            fits = [n for n in self._named(r) if self._fits(n.split(), r, ctx)][:1]
         if not fits:
             return None
         if any(n.startswith("play ") for n in fits) and not _in_private(ctx):
@@ -644,6 +655,15 @@ class ExpansionParser:
         if len(fits) == 1:
             return Parsed((fits[0],))
         return Ambiguous(tuple(fits[:8]), "card")
+
+    @staticmethod
+    def _named(r: ExpansionReading) -> list[str]:
+        """Actions the words may name whether or not they are legal now (only those that need no
+        other choice): the turn's own verbs, and a card verb with the card named."""
+        out = ["flip_roll", "flip", "peek", "gem_roll", "buy_discard", "exchange"]
+        for card in r.cards[:1]:
+            out.extend(f"{verb} {card}" for verb in ("sell", "use", "discard", "hold", "unhold", "play"))
+        return out
 
     def _fits(self, w: list[str], r: ExpansionReading, ctx: ParseContext[View]) -> bool:
         head = w[0]

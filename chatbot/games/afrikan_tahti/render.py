@@ -95,7 +95,7 @@ def table(view: View, ctx: RenderContext) -> str:
         )
     if view.last_roll is not None and view.last_roller is not None:
         lines.append(
-            t.gettext("🎲 Last roll: {name} {die}").format(
+            t.gettext("🎲 {name} rolled {die} last.").format(
                 name=ctx.name(view.last_roller), die=view.last_roll
             )
         )

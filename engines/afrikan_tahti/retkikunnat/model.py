@@ -193,3 +193,8 @@ class XView:
     duel: DuelView | None
     offer: OfferView | None
     ask: str | None = None  # the observer's own window setting (all | never | card id); None in public
+    # what the seat whose turn it is would really pay (public: characters and cards are face up)
+    sea_fare: int | None = None
+    air_fare: int | None = None
+    flip_price: int | None = None  # None: no token it may flip here now
+    flip_faces: tuple[int, ...] = ()  # the die faces that win a flip roll here

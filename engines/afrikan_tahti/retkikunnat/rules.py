@@ -618,6 +618,7 @@ def view(state: State, seat: Seat | None) -> View:
         duel=_duel_view(j) if j and j.kind == "duel" else None,
         offer=OfferView(j["by"], j.seat, j["give"], j["get"]) if j and j.kind == "offer" else None,
         ask=mine.ask if mine else None,
+        **_prices(w, state.turn),
     )
     return replace(
         base.view(state, seat),
@@ -625,6 +626,18 @@ def view(state: State, seat: Seat | None) -> View:
         prompt=j.kind if j and state.phase != OVER else None,
         x=xv,
     )
+
+
+def _prices(w: AfrikanWork, turn: int | None) -> dict[str, Any]:
+    if turn is None or not 0 <= turn < w.players:
+        return {}
+    code, price, faces, _shovel = q.flip_terms(w, turn)
+    return {
+        "flip_faces": faces,
+        "sea_fare": q.sea_fare(w, turn),
+        "air_fare": q.air_fare(w, turn),
+        "flip_price": price if code is None else None,
+    }
 
 
 def prompt_view(w: AfrikanWork, j: Job, seat: int | None) -> PromptView:
