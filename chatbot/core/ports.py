@@ -373,3 +373,12 @@ class GameUI(ABC):
     def option_words(self) -> dict[str, str]:
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""
         return {}
+
+    def option_flags(self) -> dict[str, tuple[str, Any]]:
+        """Bare words after the game's name that set an option ("uusi afrikan tähti pikapeli"):
+        word -> (engine option key, value)."""
+        return {}
+
+    def options_text(self, options: dict[str, Any], t: Any) -> str | None:
+        """The options in force that differ from the defaults, for the lobby and the table, or None."""
+        return None

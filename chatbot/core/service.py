@@ -497,9 +497,13 @@ class BotCore(Timers, PrivateChats):
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
+        flags = {fold(k.casefold()): v for k, v in ui.option_flags().items()}
         options: dict[str, Any] = {}
         for arg in args:
             if "=" not in arg:
+                flag = flags.get(fold(arg.casefold().strip(".,!")))
+                if flag is not None:  # "uusi afrikan tähti pikapeli"
+                    options[flag[0]] = flag[1]
                 continue
             key, _, value = arg.partition("=")
             key = words.get(key.casefold(), key.casefold())
@@ -522,6 +526,7 @@ class BotCore(Timers, PrivateChats):
                     game=ui.title(t), low=engine.min_players, high=engine.max_players
                 ),
                 t.gettext("Seated: {names}").format(names=names),
+                *([shown] if (shown := ui.options_text(match.options, t)) else []),
                 t.gettext("Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."),
             ]
         )

@@ -65,6 +65,29 @@ class AfrikanTahtiUI(GameUI):
             "vastausaika": "response_window_seconds",
         }
 
+    def option_flags(self) -> dict[str, tuple[str, Any]]:
+        return {
+            "pikapeli": ("quick_game", True),
+            "pika": ("quick_game", True),
+            "quick": ("quick_game", True),
+            "retkikunnat": ("expansion", True),
+            "retkikunnilla": ("expansion", True),
+            "laajennus": ("expansion", True),
+            "laajennuksella": ("expansion", True),
+            "expansion": ("expansion", True),
+            "peruspeli": ("expansion", False),
+            "perus": ("expansion", False),
+            "base": ("expansion", False),
+            "classic": ("expansion", False),
+        }
+
+    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
+        try:
+            o = ENGINE.options_from_dict(options)
+        except (TypeError, ValueError):
+            return None
+        return names.options_line(o, t)
+
     # --- texts for the table, the seat, the events -----------------------------------------------
     def render_table(self, view: View, ctx: RenderContext) -> str:
         return render.table(view, ctx)
@@ -121,6 +144,10 @@ class AfrikanTahtiUI(GameUI):
 
     # --- understanding --------------------------------------------------------------------------
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        # a button's own label typed back is that button (the labels are what people copy)
+        typed = buttons.typed_label(text, ctx)
+        if typed is not None:
+            return typed
         return parser.parse(text, ctx)
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:

@@ -10,8 +10,12 @@ offers) are shown there, and prompts answered in private show none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from chatbot.core.i18n import translator
+from chatbot.core.nlp import fold, normalise
+from chatbot.core.parsing import NotLegal, ParseContext, Parsed, ParseResult
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti.names import (
     FROM,
@@ -365,6 +369,27 @@ def prompt_line(view: View, ctx: RenderContext) -> str | None:
     if view.seat is not None and view.turn is not None and view.turn != view.seat:
         return ctx.t.gettext("{name}, your answer is needed: choose below.").format(name=ctx.name(view.seat))
     return None
+
+
+def _label_key(text: str) -> str:
+    """A label as typed: no emoji or punctuation, casefolded, ä/ö as a/o ("→ Kairo (4)" = "kairo 4")."""
+    text = re.sub(r"[-−](?=\d)", " minus ", text.replace("+", " plus "))
+    return " ".join(fold(normalise(text)).split())
+
+
+def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
+    """The legal action whose button label the text repeats (with its "#2" if two read alike),
+    or None. Hand cards, offers and window settings typed in the group are refused there."""
+    key = _label_key(text)
+    if not key or not ctx.legal:
+        return None
+    rctx = RenderContext(translator(ctx.lang), tuple(ctx.seat_names), ctx.seat)
+    found = [n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key]
+    if len(set(found)) != 1:
+        return None
+    if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:
+        return NotLegal("play_in_private")
+    return Parsed((found[0],))
 
 
 def window_key(public_view: View) -> str | None:

@@ -35,6 +35,7 @@ from chatbot.games.afrikan_tahti.names import (
     names_list,
     node_text,
     option_text,
+    options_line,
     place,
     requires_text,
     target_text,
@@ -62,10 +63,11 @@ def expansion_of(view: View) -> XView | None:
 def table(view: View, ctx: RenderContext) -> str:
     """The public table: one glance tells whose turn it is and what changed."""
     t = ctx.t
+    game = f"{title(t)} ({options_line(view.options, t, mark=False)})"
     if view.phase in ("setup", "character"):
-        lines = [t.gettext("{game} – getting ready").format(game=title(t))]
+        lines = [t.gettext("{game} – getting ready").format(game=game)]
     else:
-        lines = [t.gettext("{game} – round {round}").format(game=title(t), round=view.round)]
+        lines = [t.gettext("{game} – round {round}").format(game=game, round=view.round)]
     line = turn_line(view, ctx)
     if line:
         lines.append(line)
