@@ -366,6 +366,18 @@ class GameUI(ABC):
         in brackets ("[7]", "[🔍 Kurkistus]"); games whose brackets carry markers strip them here."""
         return re.findall(r"\[([^\]]+)\]", text)
 
+    #: how many lines of the latest actions the table message repeats above the fresh ones
+    recent_lines: int = 8
+
+    def render_detail(self, view: Any, ctx: RenderContext) -> str | None:
+        """Everything public, for "näytä tilanne" (status): None means the table itself."""
+        return None
+
+    def headlines(self, events: Sequence[Any], ctx: RenderContext) -> list[str]:
+        """Lines of events that matter enough to be messages of their own that stay (the table is
+        edited in place): a duel's result, a winner. Only public events are passed."""
+        return []
+
     def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
         """A PNG of the table where a picture reads better than text."""
         return None

@@ -709,7 +709,7 @@ class BotCore(Timers, PrivateChats):
         room = self.repo.room_by_id(match.room_id)
         if match.status == LOBBY:
             return self._lobby_messages(match, room)
-        out = self._render_match(match, room, events=(), privates=False, keyed=False)
+        out = self._render_match(match, room, events=(), privates=False, keyed=False, detail=True)
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         if seat is not None:
             out.extend(self._private_prompt(match, room, seat, events=(), force=True))
@@ -725,7 +725,7 @@ class BotCore(Timers, PrivateChats):
         state = engine.load(match.state)
         ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
         view = engine.view(state, None)
-        reply = self._reply(msg, t, ui.render_table(view, ctx))
+        reply = self._reply(msg, t, ui.render_detail(view, ctx) or ui.render_table(view, ctx))
         return [replace(reply, image=ui.render_image(view, ctx))]
 
     def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
@@ -998,6 +998,7 @@ class BotCore(Timers, PrivateChats):
         events: Sequence[Event],
         privates: bool = True,
         keyed: bool = True,
+        detail: bool = False,
     ) -> list[Outbound]:
         engine = self.games[match.game]
         ui = self.uis[match.game]
@@ -1014,8 +1015,9 @@ class BotCore(Timers, PrivateChats):
         for step in steps:
             lines.extend(ui.render_events(step, ctx))
         fresh = ui.render_events([e for e in events if e.public], ctx)
-        recent = lines[-8:]
-        body = ui.render_table(public_view, ctx)
+        keep = max(0, ui.recent_lines - len(fresh))  # many fresh lines leave room for fewer old ones
+        recent = lines[len(lines) - keep :] if keep else []
+        body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
         buttons: list[list[Button]] = []
         acting = engine.to_act(state)
@@ -1028,7 +1030,12 @@ class BotCore(Timers, PrivateChats):
             for row in ui.button_rows(group_legal, public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         image = ui.render_image(public_view, ctx)
+        # the news of this action (a duel's result, a winner) as messages of their own that stay
         out = [
+            Outbound(room.platform, line, chat_id=room.ext_id, lang=t.lang)
+            for line in ui.headlines([e for e in events if e.public], ctx)
+        ]
+        out += [
             Outbound(
                 room.platform,
                 text,

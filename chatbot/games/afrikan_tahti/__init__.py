@@ -92,6 +92,15 @@ class AfrikanTahtiUI(GameUI):
     def render_table(self, view: View, ctx: RenderContext) -> str:
         return render.table(view, ctx)
 
+    #: the table message repeats the last few actions' lines: four keep a six-player table short
+    recent_lines = 4
+
+    def render_detail(self, view: View, ctx: RenderContext) -> str | None:
+        return render.detail(view, ctx)
+
+    def headlines(self, events_: Sequence[Event], ctx: RenderContext) -> list[str]:
+        return events.headlines(events_, ctx)
+
     def render_private(self, view: View, ctx: RenderContext) -> str | None:
         return render.private(view, ctx)
 

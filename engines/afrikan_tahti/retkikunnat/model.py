@@ -123,6 +123,7 @@ class PlayerX:
     hand_count: int
     complete: bool
     card_limit: int
+    symbols: tuple[int, ...] = ()  # per attribute (action, resources, travel) towards the threshold
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,7 @@ from engines.afrikan_tahti.retkikunnat.content import (
     WINDOW_CARDS,
     card_id,
     effects,
+    progress,
     sellable,
     tradeable,
 )
@@ -593,6 +594,7 @@ def view(state: State, seat: Seat | None) -> View:
             hand_count=len(sx.hand),
             complete=q.complete(w, s),
             card_limit=q.card_limit(w, s),
+            symbols=progress(sx.cards, q.threshold(w)),
         )
         for s, sx in enumerate(x.seats)
     )

@@ -160,12 +160,16 @@ def settle(w: AfrikanWork) -> None:
 def perform(w: AfrikanWork, seat: int, action: Any) -> None:
     """One action: the answer to the prompt on top, or the phase's own action; then the work it sets off."""
     w.ply += 1
+    before = [q.complete(w, s) for s in range(w.players)]
     j = w.top()
     if j is not None:
         handlers()[1][j.kind](w, j, seat, action)
     else:
         act(w, seat, action)
     settle(w)
+    for s in range(w.players):  # a whole expedition is news for the table (issue 17)
+        if q.complete(w, s) and not before[s]:
+            w.emit("expedition_complete", seat=s)
 
 
 # --- the phases' own actions -----------------------------------------------------------------
