@@ -226,7 +226,7 @@ def scene_of(view: View, ctx: RenderContext) -> Scene:
     pawns = tuple((p.node, p.captured, tuple(kind_of(i) for i in p.items)) for p in view.pawns)
     x = view.x
     players: tuple[tuple[str, int, tuple[int, ...], bool, int], ...] = ()
-    legend = [t.gettext("equipment token"), t.gettext("discovery token")]
+    legend = [t.gettext("equipment token"), t.gettext("discovery token")] if x is not None else []
     if x is not None:
         players = tuple(
             (money(pawn.cash, t), pawn.lost_turns, p.symbols, p.complete, p.hand_count)
@@ -235,6 +235,7 @@ def scene_of(view: View, ctx: RenderContext) -> Scene:
         legend += [t.gettext("action"), t.gettext("resources"), t.gettext("travel"), t.gettext("hand cards")]
     else:
         players = tuple((money(pawn.cash, t), pawn.lost_turns, (), False, 0) for pawn in view.pawns)
+        legend.append(t.gettext("token face down"))
     legend.append(t.gettext("turns to miss"))
     return Scene(
         labels=tuple((pid, place(pid, ctx.t)) for pid in PLACES),
@@ -321,9 +322,9 @@ def _legend_rows(draw: ImageDraw.ImageDraw, scene: Scene, top: float, font: Any)
         draw.rectangle([x, y - 8, x + 16, y + 8], fill=RAIN)
         draw.text((x + 22, y), scene.rain, font=font, fill=INK, anchor="lm")
         y += LEGEND_ROW
-    swatches: list[tuple[str, Any]] = [("disc", TOKEN_BACK), ("disc", DISCOVERY_BACK)]
-    if len(scene.legend) > 3:  # the expansion's bars and hand cards
-        swatches += [("bar", c) for c in ATTR_COLOURS] + [("card", INK)]
+    swatches: list[tuple[str, Any]] = [("disc", TOKEN_BACK)]
+    if len(scene.legend) > 2:  # the expansion's layers, bars and hand cards
+        swatches += [("disc", DISCOVERY_BACK), *(("bar", c) for c in ATTR_COLOURS), ("card", INK)]
     swatches.append(("lost", PLACE_RING))
     for (shape, colour), text in zip(swatches, scene.legend, strict=False):
         if shape == "disc":
