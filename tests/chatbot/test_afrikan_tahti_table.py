@@ -45,7 +45,7 @@ def test_a_six_player_table_stays_about_twenty_lines_and_the_detail_is_asked_for
     # the Star found and the expeditions completed are messages of their own, not only table lines
     unkeyed = [o.text for o in table.sent if o.chat_id == GROUP and not o.key]
     assert any("löysi Afrikan tähden" in text for text in unkeyed)
-    assert any("retkikunta on koossa" in text for text in unkeyed)
+    assert any("Retkikunta koossa" in text for text in unkeyed)
     # the detail: characters and expedition cards
     out = table.say("anna", "tilanne")
     detail = "\n".join(o.text for o in out if o.chat_id == GROUP)

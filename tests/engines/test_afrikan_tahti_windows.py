@@ -161,3 +161,13 @@ def test_lapse_is_never_a_candidate():
     st = horse_use(hands={1: ("gotcha",)})
     st, _ = play(st, 0, "use horse")
     assert "lapse" not in legal(st, 1) and "ask never" in legal(st, 1)
+
+
+def test_the_setting_may_be_given_out_of_turn_and_changes_nothing_else():
+    st = horse_use(hands={1: ("gotcha",), 2: ("sabotage",)})
+    after, evs = play(st, 2, "ask never")
+    assert after.ext.seats[2].ask == "never" and [e.code for e in evs] == ["window_setting"]
+    assert evs[0].to == (2,) and ENGINE.to_act(after) == ENGINE.to_act(st)
+    assert ENGINE.view(after, None) == ENGINE.view(st, None)
+    assert refused(st, 2, "ask sometimes") == "bad_argument"
+    assert "ask never" not in legal(st, 2)  # no button out of turn: it is typed

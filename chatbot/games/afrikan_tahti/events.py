@@ -390,9 +390,9 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
         case "use_cancelled":
             return t.gettext("🚫 The use of {card} was cancelled.").format(card=card)
         case "expedition_complete":
-            return t.gettext(
-                "🎒✅ {name}'s expedition is complete: now the discovery layer may be flipped too."
-            ).format(name=name)
+            return t.gettext("🎒✅ Expedition complete: {name} may now flip discovery tokens too.").format(
+                name=name
+            )
         case "window_muted":
             return t.gettext(
                 "🔕 You let two reaction windows run out, so I won't ask you in them any more (a "

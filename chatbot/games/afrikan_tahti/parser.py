@@ -628,15 +628,15 @@ class ExpansionParser:
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult | None:
         r = self.read(text, ctx.lang, ctx.seat_names)
         legal = list(ctx.legal)
-        if not legal:
-            return None
-        if r.has(X_ASK) or X_ASK in r.denied:
+        if (r.has(X_ASK) or X_ASK in r.denied) and ctx.view.x is not None and ctx.seat is not None:
             # the window setting (windows.py): "älä kysy minulta", "kysy minulta", "kysy vain
             # Sabotaasista"; it is private, so it is taken from the private chat only
             mode = "never" if X_ASK in r.denied else (r.cards[0] if r.cards else "all")
             if not _in_private(ctx):
                 return NotLegal("ask_in_private")
             return Parsed((f"ask {mode}",))
+        if not legal:
+            return None
         fits = [n for n in legal if self._fits(n.split(), r, ctx)]
         offer_words = r.has(X_OFFER) or (r.has(X_SELL) and bool(r.seats))  # "myyn Ratsun Matille"
         if not fits and offer_words and any(n.startswith("offer ") for n in legal):

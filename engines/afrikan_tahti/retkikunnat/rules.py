@@ -163,6 +163,9 @@ def check(state: State, seat: Seat, action: Any) -> None:
     base.check_seat(state, seat, action, ACTIONS)
     w = snapshot(state)
     j = w.top()
+    if isinstance(action, Ask) and state.phase != OVER and seat not in q.prompt_seats(w):
+        need(action.mode in ASK_MODES, "bad_argument")
+        return  # a standing setting: any seat, any time (windows.py)
     if seat not in q.prompt_seats(w):
         raise IllegalAction(
             "not_your_turn" if j is None else "not_asked", turn=state.turn, prompt=j.kind if j else None

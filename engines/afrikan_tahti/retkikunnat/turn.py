@@ -160,6 +160,9 @@ def settle(w: AfrikanWork) -> None:
 def perform(w: AfrikanWork, seat: int, action: Any) -> None:
     """One action: the answer to the prompt on top, or the phase's own action; then the work it sets off."""
     w.ply += 1
+    if isinstance(action, Ask) and seat not in q.prompt_seats(w):
+        windows.set_ask(w, seat, action.mode)  # a standing setting, given out of turn
+        return
     before = [q.complete(w, s) for s in range(w.players)]
     j = w.top()
     if j is not None:
