@@ -260,3 +260,21 @@ def test_every_card_and_character_form_of_the_vocabulary_names_its_card():
             if ident not in reader.read(form, "fi", NAMES).cards:
                 missing.append((ident, form))
     assert tried > 150 and not missing, missing
+
+
+def test_the_window_setting_is_typed_in_private_any_time():
+    st = ENGINE.new_game(3, "setting", Options(quick_game=True))
+    other = (ENGINE.to_act(st)[0] + 1) % 3
+    legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(st, other))
+    view = ENGINE.view(st, other)
+    for text, lang, notation in (
+        ("älä kysy minulta", "fi", "ask never"),
+        ("kysy minulta taas", "fi", "ask all"),
+        ("kysy vain Sabotaasista", "fi", "ask sabotage"),
+        ("don't ask me", "en", "ask never"),
+        ("ask me only for Gotcha", "en", "ask gotcha"),
+    ):
+        ctx = ParseContext(lang=lang, seat=other, legal=legal, view=view, seat_names=NAMES, private=True)
+        assert UI.parse(text, ctx) == Parsed((notation,)), text
+    ctx = ParseContext(lang="fi", seat=other, legal=legal, view=view, seat_names=NAMES, private=False)
+    assert UI.parse("älä kysy minulta", ctx) == NotLegal("ask_in_private")
