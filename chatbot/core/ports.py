@@ -368,6 +368,8 @@ class GameUI(ABC):
 
     #: how many lines of the latest actions the table message repeats above the fresh ones
     recent_lines: int = 8
+    #: whether the fresh lines of an action count against ``recent_lines`` (a table kept short)
+    recent_shrinks: bool = False
 
     def render_detail(self, view: Any, ctx: RenderContext) -> str | None:
         """Everything public, for "näytä tilanne" (status): None means the table itself."""

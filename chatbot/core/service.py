@@ -1015,8 +1015,10 @@ class BotCore(Timers, PrivateChats):
         for step in steps:
             lines.extend(ui.render_events(step, ctx))
         fresh = ui.render_events([e for e in events if e.public], ctx)
-        keep = max(0, ui.recent_lines - len(fresh))  # many fresh lines leave room for fewer old ones
-        recent = lines[len(lines) - keep :] if keep else []
+        keep = ui.recent_lines
+        if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
+            keep = max(0, keep - len(fresh))
+        recent = lines[-keep:] if keep > 0 else []
         body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
         buttons: list[list[Button]] = []

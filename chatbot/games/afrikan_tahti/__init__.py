@@ -94,6 +94,7 @@ class AfrikanTahtiUI(GameUI):
 
     #: the table message repeats the last few actions' lines: four keep a six-player table short
     recent_lines = 4
+    recent_shrinks = True
 
     def render_detail(self, view: View, ctx: RenderContext) -> str | None:
         return render.detail(view, ctx)

@@ -317,7 +317,7 @@ def _player_row(
 def _legend_rows(draw: ImageDraw.ImageDraw, scene: Scene, top: float, font: Any) -> None:
     """The rainy season, and what the token discs, bars and card mean."""
     y = top + LEGEND_ROW // 2
-    x = MARGIN
+    x: float = MARGIN
     if scene.rain:
         draw.rectangle([x, y - 8, x + 16, y + 8], fill=RAIN)
         draw.text((x + 22, y), scene.rain, font=font, fill=INK, anchor="lm")
