@@ -223,8 +223,9 @@ def parse_command(text: str) -> Command | None:
             and len(words) > 1
         ):
             return None
-        if not slash and name == "new" and len([w for w in typed[1:] if "=" not in w]) > 2:
-            return None  # a long sentence starting with "uusi" is not a command
+        if not slash and name == "new" and len([w for w in typed[1:] if "=" not in w]) > 4:
+            return None  # a long sentence starting with "uusi" is not a command ("uusi afrikan
+            #              tähti pikapeli laajennus" is one: a game's name and option words)
         return Command(name, tuple(words[1:]), " ".join(words[1:]), tuple(typed[1:]))
     if _QUESTION.match(norm) or norm.endswith("?") or stripped.endswith("?"):
         return Command("rules", tuple(words), norm)

@@ -376,6 +376,12 @@ class GameUI(ABC):
         the ordinary turn timer."""
         return None
 
+    def window_key(self, public_view: Any) -> str | None:
+        """Names the quick window now open (the same while it stays open, another for the next one)
+        so that its deadline stays where it was set at its opening: an answer does not extend it.
+        None: every change starts the quick time anew."""
+        return None
+
     def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
         """The move the bot makes for a person who let their time run out; None lets the game's
         default AI choose from the seat's own view."""
@@ -394,6 +400,20 @@ class GameUI(ABC):
         in brackets ("[7]", "[🔍 Kurkistus]"); games whose brackets carry markers strip them here."""
         return re.findall(r"\[([^\]]+)\]", text)
 
+    #: how many lines of the latest actions the table message repeats above the fresh ones
+    recent_lines: int = 8
+    #: whether the fresh lines of an action count against ``recent_lines`` (a table kept short)
+    recent_shrinks: bool = False
+
+    def render_detail(self, view: Any, ctx: RenderContext) -> str | None:
+        """Everything public, for "näytä tilanne" (status): None means the table itself."""
+        return None
+
+    def headlines(self, events: Sequence[Any], ctx: RenderContext) -> list[str]:
+        """Lines of events that matter enough to be messages of their own that stay (the table is
+        edited in place): a duel's result, a winner. Only public events are passed."""
+        return []
+
     def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
         """A PNG of the table where a picture reads better than text."""
         return None
@@ -401,3 +421,12 @@ class GameUI(ABC):
     def option_words(self) -> dict[str, str]:
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""
         return {}
+
+    def option_flags(self) -> dict[str, tuple[str, Any]]:
+        """Bare words after the game's name that set an option ("uusi afrikan tähti pikapeli"):
+        word -> (engine option key, value)."""
+        return {}
+
+    def options_text(self, options: dict[str, Any], t: Any) -> str | None:
+        """The options in force that differ from the defaults, for the lobby and the table, or None."""
+        return None

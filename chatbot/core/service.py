@@ -24,7 +24,7 @@ from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.i18n import Translator, normalise_language
-from chatbot.core.nlp import Lemmatizer
+from chatbot.core.nlp import Lemmatizer, fold
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.core.ports import (
     CANCELLED,
@@ -63,6 +63,26 @@ NS_PRIVACY_TOLD = "privacy-told"
 LANG_MEMORY = 10_000
 #: decoded public events of recent actions kept (a few per running match suffice)
 EVENT_MEMORY = 20_000
+
+
+#: "miksi en voi kääntää?" / "why can't I flip?": the question words before the move
+_WHY = {"miksi", "why"}
+_WHY_FILLER = {
+    "en",
+    "et",
+    "ei",
+    "voi",
+    "voida",
+    "pysty",
+    "saa",
+    "cant",
+    "can't",
+    "cannot",
+    "can",
+    "i",
+    "not",
+    "may",
+}
 
 
 class BotCore(Timers, PrivateChats, Roles):
@@ -494,6 +514,9 @@ class BotCore(Timers, PrivateChats, Roles):
         return [self._reply(msg, t, t.gettext("I will speak English with you."))]
 
     def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str:
+        why = self._why_text(msg, sp, t, cmd)
+        if why is not None:
+            return why
         match = self._context_match(msg, sp)
         current = match.game if match else None
         words = [w for w in cmd.args]
@@ -523,6 +546,47 @@ class BotCore(Timers, PrivateChats, Roles):
                 ),
             ]
         )
+
+    def _why_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
+        """ "miksi en voi kääntää?": the engine's refusal of that move for the speaker now, or None
+        when the question names no move (then the rule topics answer)."""
+        if not cmd.args or fold(cmd.args[0]) not in _WHY:
+            return None
+        match = self._context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            return None
+        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        if seat is None:
+            return None
+        engine, ui = self.games[match.game], self.uis[match.game]
+        state = engine.load(match.state)
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        names = tuple(s.name for s in match.seats)
+        words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
+        view = engine.view(state, seat)
+        ctx = ParseContext(
+            lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
+        )
+        result = ui.parse(" ".join(words), ctx)
+        rctx = RenderContext(t, names, seat, match.options)
+        code, params = None, {}
+        if isinstance(result, NotLegal):
+            code, params = result.code, dict(result.params)
+        elif isinstance(result, Parsed) and result.actions:
+            try:
+                engine.check(state, seat, engine.parse_notation(result.actions[0]))
+            except IllegalAction as exc:
+                code, params = exc.code, exc.params
+            except BadNotation:
+                return None
+            else:
+                label = ui.action_label(result.actions[0], view, rctx)
+                return t.gettext("You can do that now: {action}.").format(action=label)
+        if code is None:
+            return None
+        if not msg.private and not self._group_safe(ui, engine, state, seat):
+            return t.gettext("Ask me that in our private chat: the answer may tell something hidden.")
+        return ui.reason_text(code, params, rctx)
 
     def _ordered_uis(self, prefer: str | None) -> list[GameUI]:
         if prefer and prefer in self.uis:
@@ -639,9 +703,13 @@ class BotCore(Timers, PrivateChats, Roles):
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
+        flags = {fold(k.casefold()): v for k, v in ui.option_flags().items()}
         options: dict[str, Any] = {}
         for arg in args:
             if "=" not in arg:
+                flag = flags.get(fold(arg.casefold().strip(".,!")))
+                if flag is not None:  # "uusi afrikan tähti pikapeli"
+                    options[flag[0]] = flag[1]
                 continue
             key, _, value = arg.partition("=")
             key = words.get(key.casefold(), key.casefold())
@@ -664,6 +732,7 @@ class BotCore(Timers, PrivateChats, Roles):
                     game=ui.title(t), low=engine.min_players, high=engine.max_players
                 ),
                 t.gettext("Seated: {names}").format(names=names),
+                *([shown] if (shown := ui.options_text(match.options, t)) else []),
                 t.gettext(
                     "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
                     "(or write /join, /start). Type your moves as replies to my messages."
@@ -915,7 +984,7 @@ class BotCore(Timers, PrivateChats, Roles):
         if match.status == LOBBY:
             table = self._lobby_messages(match, shown)
         else:
-            table = self._render_match(match, shown, events=(), privates=False, keyed=False)
+            table = self._render_match(match, shown, events=(), privates=False, keyed=False, detail=True)
         if msg.private:
             # asked in private: a copy of the public table here, not a new one in the group (its
             # buttons belong to the group's table)
@@ -940,7 +1009,7 @@ class BotCore(Timers, PrivateChats, Roles):
         state = engine.load(match.state)
         ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
         view = engine.view(state, None)
-        reply = self._reply(msg, t, ui.render_table(view, ctx))
+        reply = self._reply(msg, t, ui.render_detail(view, ctx) or ui.render_table(view, ctx))
         return [replace(reply, image=ui.render_image(view, ctx))]
 
     def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
@@ -1276,6 +1345,7 @@ class BotCore(Timers, PrivateChats, Roles):
         privates: bool = True,
         keyed: bool = True,
         state: Any = None,
+        detail: bool = False,
     ) -> list[Outbound]:
         """``state`` is ``match.state`` loaded, when the caller has it (the state just made)."""
         engine = self.games[match.game]
@@ -1294,8 +1364,11 @@ class BotCore(Timers, PrivateChats, Roles):
         for step in steps:
             lines.extend(ui.render_events(step, ctx))
         fresh = ui.render_events([e for e in events if e.public], ctx)
-        recent = lines[-8:]
-        body = ui.render_table(public_view, ctx)
+        keep = ui.recent_lines
+        if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
+            keep = max(0, keep - len(fresh))
+        recent = lines[-keep:] if keep > 0 else []
+        body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
         if room.platform in self.addressed_only and engine.outcome(state) is None:
             text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
@@ -1310,7 +1383,12 @@ class BotCore(Timers, PrivateChats, Roles):
             for row in ui.button_rows(group_legal, public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         image = ui.render_image(public_view, ctx)
+        # the news of this action (a duel's result, a winner) as messages of their own that stay
         out = [
+            Outbound(room.platform, line, chat_id=room.ext_id, lang=t.lang)
+            for line in ui.headlines([e for e in events if e.public], ctx)
+        ]
+        out += [
             Outbound(
                 room.platform,
                 text,

@@ -123,8 +123,16 @@ class Timers:
             )
         humans = tuple(s for s in acting if match.seats[s].user_id is not None)
         if humans:
+            ui = self.uis[match.game]
             if quick:  # a reaction window gets its own short deadline and no reminder
-                out.append(Deadline(match.id, WINDOW, now + quick, match.version, humans))
+                due = now + quick
+                key = ui.window_key(public_view)
+                opened = match.meta.get("window") or {}
+                if key is not None and opened.get("key") == key:
+                    due = float(opened["due"])  # the same window: its time runs from its opening
+                elif key is not None:
+                    self.repo.set_meta(match.id, "window", {"key": key, "due": due})
+                out.append(Deadline(match.id, WINDOW, due, match.version, humans))
             else:
                 out.append(Deadline(match.id, REMIND, now + self.remind_after, match.version, humans))
                 out.append(Deadline(match.id, IDLE_MOVE, now + self.act_after, match.version, humans))

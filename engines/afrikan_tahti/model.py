@@ -322,6 +322,23 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Ask:
+    """A seat's standing answer to reaction windows (private): ``all`` (ask me in every window),
+    ``never`` (pass for me at once), or a hand card id (ask me only in windows that card answers)."""
+
+    NOTATION: ClassVar[str] = "ask {mode}"
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lapse:
+    """The chat layer's pass for a seat whose window time ran out (never a candidate, never a button):
+    two in a row set the seat to ``ask never``."""
+
+    NOTATION: ClassVar[str] = "lapse"
+
+
+@dataclass(frozen=True, slots=True)
 class Duel:
     NOTATION: ClassVar[str] = "duel seat{seat} {target}"
     seat: int
@@ -388,6 +405,8 @@ RETKIKUNNAT_ACTIONS: tuple[type, ...] = (
     Unhold,
     Play,
     Pass,
+    Ask,
+    Lapse,
     Duel,
     Offer,
     Accept,

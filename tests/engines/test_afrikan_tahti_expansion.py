@@ -677,7 +677,7 @@ def test_surprise_swaps_the_revealed_token_for_another_of_the_same_layer():
     # a player holding any hand card gets the moment, whether or not it is a Surprise!
     st = phase3(xnew("egypt", hands={0: ("gotcha",)}, layout={"egypt": "topaz"}))
     st, _ = play(st, 0, "flip")
-    assert prompt(st) == "reveal" and legal(st) == {"pass"}
+    assert prompt(st) == "reveal" and legal(st) == {"pass", "ask never"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -943,7 +943,7 @@ def test_a_window_prompts_every_opponent_holding_a_hand_card_whatever_it_is():
     window = first(evs, "window")
     assert window["kind"] == "sabotage" and window["seats"] == (1, 2) and window.public
     assert ENGINE.to_act(st) == (1, 2) and st.pawns[0].node != "bahr_el_ghasal"
-    assert legal(st, 1) == {"pass"} and legal(st, 2) == {"pass", "play sabotage"}
+    assert legal(st, 1) == {"pass", "ask never"} and legal(st, 2) == {"pass", "play sabotage", "ask never"}
     assert ENGINE.view(st, None).x.prompt.seats == (1, 2)
     assert refused(st, 0, "end_phase") == "not_asked"
     assert refused(st, 1, "play gotcha") == "not_an_answer"

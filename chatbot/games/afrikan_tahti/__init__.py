@@ -65,9 +65,42 @@ class AfrikanTahtiUI(GameUI):
             "vastausaika": "response_window_seconds",
         }
 
+    def option_flags(self) -> dict[str, tuple[str, Any]]:
+        return {
+            "pikapeli": ("quick_game", True),
+            "pika": ("quick_game", True),
+            "quick": ("quick_game", True),
+            "retkikunnat": ("expansion", True),
+            "retkikunnilla": ("expansion", True),
+            "laajennus": ("expansion", True),
+            "laajennuksella": ("expansion", True),
+            "expansion": ("expansion", True),
+            "peruspeli": ("expansion", False),
+            "perus": ("expansion", False),
+            "base": ("expansion", False),
+            "classic": ("expansion", False),
+        }
+
+    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
+        try:
+            o = ENGINE.options_from_dict(options)
+        except (TypeError, ValueError):
+            return None
+        return names.options_line(o, t)
+
     # --- texts for the table, the seat, the events -----------------------------------------------
     def render_table(self, view: View, ctx: RenderContext) -> str:
         return render.table(view, ctx)
+
+    #: the table message repeats the last few actions' lines: four keep a six-player table short
+    recent_lines = 4
+    recent_shrinks = True
+
+    def render_detail(self, view: View, ctx: RenderContext) -> str | None:
+        return render.detail(view, ctx)
+
+    def headlines(self, events_: Sequence[Event], ctx: RenderContext) -> list[str]:
+        return events.headlines(events_, ctx)
 
     def render_private(self, view: View, ctx: RenderContext) -> str | None:
         return render.private(view, ctx)
@@ -102,7 +135,15 @@ class AfrikanTahtiUI(GameUI):
     def deadline(self, public_view: View) -> float | None:
         return buttons.deadline(public_view)
 
+    def window_key(self, public_view: View) -> str | None:
+        return buttons.window_key(public_view)
+
     def idle_action(self, legal: Sequence[str], view: View) -> str | None:
+        # a window's time ran out: ``lapse`` (two in a row and the seat is not asked any more,
+        # engines/afrikan_tahti/retkikunnat/windows.py); it is never a button
+        x = view.x
+        if x is not None and x.prompt is not None and x.prompt.kind in ("window", "reveal"):
+            return "lapse"
         # spec §7 defaults (stay, the nearest stop, no flip): the engine's idle rule, not the AI's
         try:
             actions = tuple(ENGINE.parse_notation(n) for n in legal)
@@ -113,6 +154,10 @@ class AfrikanTahtiUI(GameUI):
 
     # --- understanding --------------------------------------------------------------------------
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        # a button's own label typed back is that button (the labels are what people copy)
+        typed = buttons.typed_label(text, ctx)
+        if typed is not None:
+            return typed
         return parser.parse(text, ctx)
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:

@@ -10,8 +10,12 @@ offers) are shown there, and prompts answered in private show none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from chatbot.core.i18n import translator
+from chatbot.core.nlp import fold, normalise
+from chatbot.core.parsing import NotLegal, ParseContext, Parsed, ParseResult
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti.names import (
     FROM,
@@ -33,8 +37,10 @@ from chatbot.games.afrikan_tahti.names import (
 from chatbot.games.afrikan_tahti.render import expansion_of
 from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, node_of
 from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, PawnView, View, seat_of
+from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
 from engines.afrikan_tahti.retkikunnat.content import sale_value
 from engines.afrikan_tahti.retkikunnat.model import XView
+from engines.afrikan_tahti.retkikunnat.predicates import SEAPLANE_PRICE
 
 BASE_VERBS = frozenset(
     {"start", "roll", "move", "board", "free_sail", "fly", "flip", "flip_roll", "stay", "end_phase"}
@@ -127,15 +133,20 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
                 return t.gettext("🎲 Roll and sail on")
             return t.gettext("🎲 Roll the die")
         case ["board", pid]:
-            return t.gettext("⛵ Sail {to} ({fare})").format(to=place(pid, t, TO), fare=money(SEA_FARE, t))
+            fare = x.sea_fare if x is not None and x.sea_fare is not None else SEA_FARE
+            if fare == 0:
+                return t.gettext("⛵ Sail {to} (free)").format(to=place(pid, t, TO))
+            return t.gettext("⛵ Sail {to} ({fare})").format(to=place(pid, t, TO), fare=money(fare, t))
         case ["free_sail", pid]:
             if me is not None and me.voyage is not None:
                 return t.gettext("⛵ Sail on {to}").format(to=place(pid, t, TO))
             return t.gettext("⛵ Free passage {to}").format(to=place(pid, t, TO))
         case ["fly", pid]:
-            return t.gettext("✈️ Fly {to} ({fare})").format(to=place(pid, t, TO), fare=money(AIR_FARE, t))
+            fare = x.air_fare if x is not None and x.air_fare is not None else AIR_FARE
+            return t.gettext("✈️ Fly {to} ({fare})").format(to=place(pid, t, TO), fare=money(fare, t))
         case ["flip"]:
-            return t.gettext("🪙 Flip the token ({price})").format(price=money(FLIP_PRICE, t))
+            price = x.flip_price if x is not None and x.flip_price is not None else FLIP_PRICE
+            return t.gettext("🪙 Flip the token ({price})").format(price=money(price, t))
         case ["flip_roll"]:
             return t.gettext("🎲 Roll for the token (4–6)")
         case ["stay"]:
@@ -183,6 +194,12 @@ def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx
     return t.gettext("→ {place} ({n})").format(place=place(to, t), n=steps)
 
 
+def _faces(x: XView) -> str:
+    """The faces that win a flip roll here, "4–6" or "5–6"."""
+    faces = x.flip_faces or (4, 5, 6)
+    return f"{min(faces)}–{max(faces)}"
+
+
 def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> str | None:
     """A button label for an expansion action (None: not one)."""
     t = ctx.t
@@ -191,7 +208,9 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["character", i]:
             return f"🎭 {card_name(i, t)}"
         case ["seaplane", pid]:
-            return t.gettext("🛩 Seaplane {to}").format(to=place(pid, t, TO))
+            return t.gettext("🛩 Seaplane {to} ({fare})").format(
+                to=place(pid, t, TO), fare=money(SEAPLANE_PRICE, t)
+            )
         case ["gem_roll"]:
             return t.gettext("💎 Roll for gems")
         case ["reroll_move"]:
@@ -230,8 +249,16 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
             )
         case ["play", c, arg]:
             return t.gettext("🃏 {card} → {place}").format(card=card_name(c, t), place=place(arg, t))
+        case ["pass"] if pr is not None and pr.kind in ("window", "reveal"):
+            return t.gettext("⏭ Pass this time")
         case ["pass"]:
             return t.gettext("⏭ Pass")
+        case ["ask", "never"]:
+            return t.gettext("🔕 Pass and don't ask me again")
+        case ["ask", "all"]:
+            return t.gettext("🔔 Ask me in reaction windows again")
+        case ["ask", c]:
+            return t.gettext("🔔 Ask me only for {card}").format(card=card_name(c, t))
         case ["duel", s, target]:
             seat = seat_of(s)
             return t.gettext("⚔️ {name}: {target}").format(
@@ -257,7 +284,9 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["exchange"]:
             return t.gettext("🔁 Danger card instead")
         case ["buy_discard"]:
-            return t.gettext("🛒 Buy from the discard pile")
+            return t.gettext("🛒 Buy from the discard pile ({price})").format(
+                price=money(BUY_DISCARD_PRICE, t)
+            )
         case ["choose", o]:
             return option_text(o, ctx)
         case ["roll"] if pr is not None and pr.kind in ("danger", "duel"):
@@ -267,7 +296,10 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["end_phase"] if view.phase == "phase3":
             return t.gettext("✋ End the turn")
         case ["flip"] if view.phase == "phase3":
-            return t.gettext("🪙 Flip the token")
+            price = x.flip_price if x.flip_price is not None else FLIP_PRICE
+            return t.gettext("🪙 Flip the token ({price})").format(price=money(price, t))
+        case ["flip_roll"] if view.phase == "phase3":
+            return t.gettext("🎲 Roll for the token ({faces})").format(faces=_faces(x))
     return None
 
 
@@ -307,7 +339,7 @@ def _group(notation: str, view: View) -> str:
         return "place" if to in PLACE_SET else "dot"
     if verb in ("roll", "stay", "gem_roll", "reroll_move", "adjust", "seaplane"):
         return "roll"
-    if verb in ("pass", "accept", "decline", "reroll_done", "exchange", "peek", "buy_discard"):
+    if verb in ("pass", "accept", "decline", "reroll_done", "exchange", "peek", "buy_discard", "ask"):
         return "answer"
     if verb in EXPANSION_GROUPS:
         return EXPANSION_GROUPS[verb]
@@ -337,6 +369,36 @@ def prompt_line(view: View, ctx: RenderContext) -> str | None:
     if view.seat is not None and view.turn is not None and view.turn != view.seat:
         return ctx.t.gettext("{name}, your answer is needed: choose below.").format(name=ctx.name(view.seat))
     return None
+
+
+def _label_key(text: str) -> str:
+    """A label as typed: no emoji or punctuation, casefolded, ä/ö as a/o ("→ Kairo (4)" = "kairo 4")."""
+    text = re.sub(r"[-−](?=\d)", " minus ", text.replace("+", " plus "))
+    return " ".join(fold(normalise(text)).split())
+
+
+def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
+    """The legal action whose button label the text repeats (with its "#2" if two read alike),
+    or None. Hand cards, offers and window settings typed in the group are refused there."""
+    key = _label_key(text)
+    if not key or not ctx.legal:
+        return None
+    rctx = RenderContext(translator(ctx.lang), tuple(ctx.seat_names), ctx.seat)
+    found = [n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key]
+    if len(set(found)) != 1:
+        return None
+    if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:
+        return NotLegal("play_in_private")
+    return Parsed((found[0],))
+
+
+def window_key(public_view: View) -> str | None:
+    """The open quick window (kind, card, owner, opening ply): its deadline runs from its opening."""
+    x = expansion_of(public_view)
+    pr = x.prompt if x is not None else None
+    if pr is None or pr.kind not in ("window", "reveal"):
+        return None
+    return f"{pr.kind}:{pr.what}:{pr.card}:{pr.owner}:{pr.opened}"
 
 
 def deadline(public_view: View) -> float | None:

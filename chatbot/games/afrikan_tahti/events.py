@@ -34,12 +34,14 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from engines.afrikan_tahti.board import LEGS, PLACE_SET
 from engines.afrikan_tahti.model import seat_of
-from engines.contract import Event
+from engines.contract import Event, ev
 
 
 def lines(events: Sequence[Event], ctx: RenderContext) -> list[str]:
-    """One line per event that says something to this recipient."""
+    """One line per event that says something to this recipient; a seat's cards gained in a row
+    (the quick game's deal) make one line."""
     out: list[str] = []
+    events = _merge_gains(events)
     for e in events:
         try:
             line = event_line(e, ctx)
@@ -49,6 +51,43 @@ def lines(events: Sequence[Event], ctx: RenderContext) -> list[str]:
             line = generic_line(e, ctx)
         if line:
             out.append(line)
+    return out
+
+
+#: events that are news for the whole table: each is also a message of its own that stays
+HEADLINES = frozenset({"duel_result", "duel_rescued", "star_found", "expedition_complete", "won"})
+
+
+def headlines(events: Sequence[Event], ctx: RenderContext) -> list[str]:
+    """The lines of the events that matter (a duel's result, the Star found, an expedition complete,
+    the winner), for messages of their own; the table's event lines still carry them too."""
+    return lines([e for e in events if e.code in HEADLINES and e.public], ctx)
+
+
+def window_setting_line(mode: str, t: Translator) -> str:
+    """The seat's own reaction-window setting (private)."""
+    if mode == "never":
+        return t.gettext("🔕 I won't ask you in reaction windows; they pass for you at once.")
+    if mode == "all":
+        return t.gettext("🔔 I'll ask you in every reaction window again.")
+    return t.gettext("🔔 I'll ask you only in windows that {card} answers.").format(card=card_name(mode, t))
+
+
+def _merge_gains(events: Sequence[Event]) -> list[Event]:
+    out: list[Event] = []
+    for e in events:
+        last = out[-1] if out else None
+        if (
+            e.code == "card_gained"
+            and last is not None
+            and last.code in ("card_gained", "cards_gained")
+            and last.get("seat") == e.get("seat")
+            and last.to == e.to
+        ):
+            cards_ = (*(last.get("cards") or (last.get("card"),)), e.get("card"))
+            out[-1] = ev("cards_gained", last.to, seat=e.get("seat"), cards=cards_)
+        else:
+            out.append(e)
     return out
 
 
@@ -111,6 +150,10 @@ def base_event(e: Event, ctx: RenderContext) -> str | None:
         case "boarded":
             if p.get("free"):
                 return t.gettext("⛵ {name} sails for free {to}.").format(
+                    name=name, to=place(p["dest"], t, TO)
+                )
+            if not int(p.get("fare", 0)):
+                return t.gettext("⛵ {name} boards a ship {to}; the ticket costs nothing.").format(
                     name=name, to=place(p["dest"], t, TO)
                 )
             return t.gettext("⛵ {name} bought a ticket {to} ({fare}).").format(
@@ -214,6 +257,11 @@ def base_event(e: Event, ctx: RenderContext) -> str | None:
 def _moved(name: str, p: dict[str, Any], t: Translator) -> str:
     steps = int(p.get("steps", 0))
     dest = p["dest"]
+    if p.get("by") == "card":  # Shortcut, Good guide, Black magic: moved, not walked step by step
+        where = place(dest, t, TO) if dest in PLACE_SET else dot_text(dest, t)
+        return t.gettext("{name} moved {to} ({card}).").format(
+            name=name, to=where, card=card_name(str(p.get("how", "")), t)
+        )
     if dest in PLACE_SET:
         return t.ngettext("{name} walked {n} step {to}.", "{name} walked {n} steps {to}.", steps).format(
             name=name, n=steps, to=place(dest, t, TO)
@@ -270,6 +318,10 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
             )
         case "card_gained":
             return t.gettext("🎒 {name} gets {card}.").format(name=name, card=card)
+        case "cards_gained":
+            return t.gettext("🎒 {name} gets {cards}.").format(
+                name=name, cards=t.format_list([card_name(str(c), t) for c in p.get("cards", ())])
+            )
         case "card_lost":
             return t.gettext("🎒 {name} loses {card}.").format(name=name, card=card)
         case "card_discarded":
@@ -295,6 +347,8 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
                 return t.gettext("💸 {name} pays {amount} to {other}.").format(
                     name=name, amount=money(int(p["amount"]), t), other=ctx.name(p["payee"])
                 )
+            if not int(p["amount"]):
+                return None  # nothing paid (no money left): the penalty's own line says the rest
             return t.gettext("💸 {name} pays {amount}.").format(name=name, amount=money(int(p["amount"]), t))
         case "robbed" if isinstance(p.get("taker"), int):
             return t.gettext("🦹 {name} loses {amount} to {other}.").format(
@@ -335,6 +389,17 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
             return t.gettext("✨ {name} uses {card}.").format(name=name, card=card)
         case "use_cancelled":
             return t.gettext("🚫 The use of {card} was cancelled.").format(card=card)
+        case "expedition_complete":
+            return t.gettext("🎒✅ Expedition complete: {name} may now flip discovery tokens too.").format(
+                name=name
+            )
+        case "window_muted":
+            return t.gettext(
+                "🔕 You let two reaction windows run out, so I won't ask you in them any more (a "
+                "window then passes for you at once). Write “ask me” to be asked again."
+            )
+        case "window_setting":
+            return window_setting_line(str(p.get("mode")), t)
         case "window_closed":
             if isinstance(p.get("answered_by"), int):
                 return None  # the answer's own event says it

@@ -392,6 +392,7 @@ def lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
     X_HORSESHOE,
     X_FLIP,
     X_END,
+    X_ASK,
 ) = (
     f"x_{n}"
     for n in (
@@ -423,6 +424,7 @@ def lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
         "horseshoe",
         "flip",
         "end",
+        "ask",
     )
 )
 
@@ -430,12 +432,12 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
         X_SELL: ("myydä", "myy", "myyn"),
         X_USE: ("käyttää", "käytä", "käytän", "käyttö"),
-        X_PLAY: ("pelata", "pelaa", "pelaan", "käsikortti"),
+        X_PLAY: ("pelata", "pelaa", "pelaan", "käsikortti", "käsikorttia", "käsikortin"),
         X_DISCARD: ("poistaa", "poista", "luopua", "heittää pois", "heitä pois", "heitän pois", "pois"),
         X_HOLD: ("säästää", "säästä", "säästän", "älä käytä automaattisesti"),
         X_UNHOLD: ("käytä taas", "käytän taas", "ota käyttöön", "automaattisesti"),
         X_PASS: ("ohittaa", "ohita", "ohitan", "passata", "passaan", "en pelaa", "ei mitään", "ohi"),
-        X_ACCEPT: ("hyväksyä", "hyväksy", "hyväksyn", "sopii", "käy", "diili", "kyllä"),
+        X_ACCEPT: ("hyväksyä", "hyväksy", "hyväksyn", "sopii", "käy", "diili", "kyllä", "ok", "okei"),
         X_DECLINE: ("hylätä", "hylkää", "hylkään", "kieltäytyä", "ei käy", "en hyväksy", "en osta"),
         X_DUEL: ("haastaa", "haasta", "haastan", "ryöstää", "ryöstä", "ryöstän", "yhteenotto", "ryöstämään"),
         X_OFFER: ("tarjota", "tarjoan", "tarjoa", "tarjous", "vaihtokauppa", "kauppa", "vaihdetaan"),
@@ -447,7 +449,14 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         X_SWAP: ("vaihtaa pino", "vaihda pino", "vaihdan pinon", "pino", "vaihdan kiekot", "vaihda kiekot"),
         X_REROLL: ("uusia", "uusi", "uusin", "uudelleen", "uudestaan", "uusi heitto"),
         X_DONE: ("valmis", "riittää", "pidän nämä", "pidän", "en uusi", "pidä nopat"),
-        X_GEMS: ("jalokiviheitto", "heitä jalokiviä", "jalokivi", "jalokiviä"),
+        X_GEMS: (
+            "jalokiviheitto",
+            "heitä jalokiviä",
+            "jalokivi",
+            "jalokiviä",
+            "yritän saada kortin",
+            "saada kortin",
+        ),
         X_PLUS: ("plus", "yksi lisää", "lisää"),
         X_MINUS: ("miinus", "yksi vähemmän", "vähemmän"),
         X_ROLL: ("heittää", "heitä", "heitän", "noppa", "nopat", "vaaranopat"),
@@ -456,16 +465,17 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         X_HORSESHOE: ("hevosenkenkä", "hevosenkengän", "hevosenkenkää", "hevosenkengästä"),
         X_FLIP: ("kääntää", "käännä", "käännän", "kiekko", "osta kiekko"),
         X_END: ("lopeta vuoro", "lopetan", "lopeta", "seuraava", "ei muuta", "jatka", "jatkan"),
+        X_ASK: ("kysyä", "kysy", "kysy minulta", "kysy minulta taas", "kysy minulta vain", "kysy vain"),
     },
     "en": {
         X_SELL: ("sell",),
         X_USE: ("use",),
         X_PLAY: ("play",),
         X_DISCARD: ("discard", "drop", "get rid of", "throw away"),
-        X_HOLD: ("hold", "don't auto-use", "keep for later"),
-        X_UNHOLD: ("unhold", "auto-use", "auto-use again", "release"),
+        X_HOLD: ("hold", "don't auto-use", "don't auto use", "keep for later"),
+        X_UNHOLD: ("unhold", "auto-use", "auto-use again", "auto use", "auto use again", "release"),
         X_PASS: ("pass", "skip", "nothing"),
-        X_ACCEPT: ("accept", "yes", "deal", "agree"),
+        X_ACCEPT: ("accept", "yes", "deal", "agree", "ok", "okay"),
         X_DECLINE: ("decline", "reject", "refuse", "no deal"),
         X_DUEL: ("challenge", "duel", "rob"),
         X_OFFER: ("offer", "trade"),
@@ -486,6 +496,7 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         X_HORSESHOE: ("horseshoe",),
         X_FLIP: ("flip", "flip the token", "buy the token"),
         X_END: ("end turn", "end my turn", "next", "that's all", "go on"),
+        X_ASK: ("ask", "ask me", "ask me again", "ask me only for", "ask me only"),
     },
 }
 
@@ -501,8 +512,8 @@ def expansion_lexicon_words() -> dict[str, dict[str, tuple[str, ...]]]:
             concept = "card:" + ident
             words["en"].setdefault(concept, []).extend((name.rstrip("!"), ident.replace("_", " ")))
             forms = FI_FORMS.get(ident, ())
-            for form in forms:
-                words["fi"].setdefault(concept, []).append(form)
+            for form in forms:  # the parser reads "-" as a space: "Taka-ajatus" = "taka ajatus"
+                words["fi"].setdefault(concept, []).extend(dict.fromkeys((form, form.replace("-", " "))))
             if ident in CHARACTERS:  # "olen Lääkärinä", "Seikkailijaksi"
                 words["fi"][concept].extend(f for f in name_forms(forms[0]) if "'" not in f)
     fi_places, en_places = _place_words()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from chatbot.core.i18n import N_, ListStyle, Translator, translator
 from chatbot.core.ports import RenderContext
@@ -22,12 +22,35 @@ from engines.afrikan_tahti.board import HAZARDS, LAND, PLACE_SET, SEA_DOTS
 from engines.afrikan_tahti.model import (
     SEA_FARE,
     MoveMenu,
+    Options,
     Pawn,
     View,
     chosen_path,
     holds_winning_item,
     seat_of,
 )
+
+
+def options_line(o: Any, t: Translator, mark: bool = True) -> str:
+    """The options in force that differ from the defaults ("⚙️ Retkikunnat · pikapeli"); the
+    expansion is always named, so the table tells which game is played."""
+    d = Options()
+    parts = [t.gettext("Retkikunnat") if o.expansion else t.gettext("base game")]
+    if o.quick_game:
+        parts.append(t.gettext("quick game"))
+    if o.response_window_seconds != d.response_window_seconds:
+        parts.append(t.gettext("answer time {n} s").format(n=o.response_window_seconds))
+    if o.max_rounds != d.max_rounds:
+        parts.append(t.gettext("round limit {n}").format(n=o.max_rounds))
+    if o.emerald_value != d.emerald_value:
+        parts.append(t.gettext("emerald {amount}").format(amount=money(o.emerald_value, t)))
+    if o.start_place != d.start_place:
+        parts.append(t.gettext("random start places"))
+    if o.character_assignment != d.character_assignment:
+        parts.append(t.gettext("random characters"))
+    if o.capetown_bonus != d.capetown_bonus:
+        parts.append(t.gettext("Capetown bonus {amount}").format(amount=money(o.capetown_bonus, t)))
+    return ("⚙️ " if mark else "") + " · ".join(parts)
 
 
 def title(t: Translator) -> str:

@@ -58,6 +58,7 @@ from chatbot.games.afrikan_tahti.lexicon import (
     VIA_AFTER,
     VIA_BEFORE,
     X_ACCEPT,
+    X_ASK,
     X_BUYD,
     X_CHOOSE,
     X_DECLINE,
@@ -603,6 +604,11 @@ _HEADS = {
 }
 
 
+def x_prompt_of(view: View) -> object | None:
+    x: XView | None = view.x
+    return x.prompt if x is not None else None
+
+
 def _in_private(ctx: ParseContext[View]) -> bool:
     """Whether the message came in the private chat. It is no fact of the game, so no view holds
     it."""
@@ -622,13 +628,33 @@ class ExpansionParser:
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult | None:
         r = self.read(text, ctx.lang, ctx.seat_names)
         legal = list(ctx.legal)
+        if (r.has(X_ASK) or X_ASK in r.denied) and ctx.view.x is not None and ctx.seat is not None:
+            # the window setting (windows.py): "älä kysy minulta", "kysy minulta", "kysy vain
+            # Sabotaasista"; it is private, so it is taken from the private chat only
+            mode = "never" if X_ASK in r.denied else (r.cards[0] if r.cards else "all")
+            if not _in_private(ctx):
+                return NotLegal("ask_in_private")
+            return Parsed((f"ask {mode}",))
         if not legal:
             return None
         fits = [n for n in legal if self._fits(n.split(), r, ctx)]
-        if not fits and r.has(X_OFFER) and any(n.startswith("offer ") for n in legal):
+        offer_words = r.has(X_OFFER) or (r.has(X_SELL) and bool(r.seats))  # "myyn Ratsun Matille"
+        if not fits and offer_words and any(n.startswith("offer ") for n in legal):
             return self._offer(r, ctx)
         if not fits and (r.denied & {X_PLAY, X_REROLL, X_ACCEPT, NEG} or r.has(X_PASS)):
             fits = [n for n in legal if n in ("pass", "decline", "reroll_done")][:1]
+        rerolls = [n.split()[1] for n in legal if n.startswith("reroll ")]
+        if not fits and rerolls and r.numbers and (r.has(X_REROLL) or r.has(X_ROLL)):
+            # "reroll 2 and 5" with a card that rerolls one die: the engine says it rerolls fewer
+            card = next((c for c in r.cards if c in rerolls), rerolls[0])
+            dice = ",".join(str(n) for n in sorted(set(r.numbers)))
+            return Parsed((f"reroll {card} {dice}",))
+        if not fits and x_prompt_of(ctx.view) is None:
+            # the words name an action that is not possible now: hand it to the engine, whose
+            # refusal gives the reason and the way forward ("käännä kiekko" with an incomplete
+            # expedition on the discovery layer, "myy Ratsu" without a Horse); with a question on
+            # the table the base parser says "wrong_prompt" itself
+            fits = [n for n in self._named(r) if self._fits(n.split(), r, ctx)][:1]
         if not fits:
             return None
         if any(n.startswith("play ") for n in fits) and not _in_private(ctx):
@@ -636,6 +662,20 @@ class ExpansionParser:
         if len(fits) == 1:
             return Parsed((fits[0],))
         return Ambiguous(tuple(fits[:8]), "card")
+
+    @staticmethod
+    def _named(r: ExpansionReading) -> list[str]:
+        """Actions the words may name whether or not they are legal now (only those that need no
+        other choice): the turn's own verbs, and a card verb with the card named."""
+        out = ["flip_roll", "flip", "peek", "gem_roll", "buy_discard", "exchange"]
+        for seat in r.seats[:1]:  # "ryöstän Liisalta Tähden" away from Liisa: the engine says why
+            if r.has(X_DUEL) and r.has(X_STAR):
+                out.append(f"duel seat{seat} star")
+            elif r.has(X_DUEL) and r.has(X_HORSESHOE):
+                out.append(f"duel seat{seat} horseshoe")
+        for card in r.cards[:1]:
+            out.extend(f"{verb} {card}" for verb in ("sell", "use", "discard", "hold", "unhold", "play"))
+        return out
 
     def _fits(self, w: list[str], r: ExpansionReading, ctx: ParseContext[View]) -> bool:
         head = w[0]
@@ -645,25 +685,33 @@ class ExpansionParser:
             case ["character", ident]:
                 return ident in cards
             case ["seaplane", port]:
-                return "seaplane" in cards and port in places
+                return "seaplane" in cards and (port in places or not places)
             case ["gem_roll"]:
                 return r.has(X_GEMS)
             case ["reroll_move"]:
+                if r.has(X_USE) and cards == ["compass"]:  # "käytä kompassia"
+                    return True
                 return r.has(X_REROLL) and not r.numbers and ("compass" in cards or not cards)
             case ["adjust", delta]:
                 return r.has(X_PLUS) if delta == "+1" else r.has(X_MINUS)
             case ["reroll", card, dice]:
                 wanted = ",".join(str(n) for n in sorted(set(r.numbers)))
-                return r.has(X_REROLL, X_ROLL) and wanted == dice and (not cards or card in cards)
+                rolled = r.has(X_REROLL) or r.has(X_ROLL)
+                return rolled and wanted == dice and (not cards or card in cards)
             case ["reroll_done"]:
                 return r.has(X_DONE)
             case ["use", card, *arg]:
-                used = r.has(X_USE) or (bool(places) and not r.said - {X_CHOOSE})
+                # "käytä Ratsua", "Ratsulla Ocombaan", or the card's name alone ("Ratsulla")
+                used = r.has(X_USE) or (bool(places) and not r.said - {X_CHOOSE}) or not (r.said or r.denied)
                 return used and card in cards and (not arg or not places or arg[0] in places)
             case [("sell" | "discard" | "hold" | "unhold"), card]:
                 if head == "sell" and seats:
                     return False  # "myyn Ratsun Matille": a trade offer
+                if head == "hold" and r.denied & {X_UNHOLD, X_USE}:  # "älä käytä X:ää automaattisesti"
+                    return card in cards
                 if head == "hold" and r.has(X_UNHOLD):
+                    return False
+                if head == "unhold" and r.denied & {X_UNHOLD, X_USE}:
                     return False
                 return r.has(_HEADS[head]) and card in cards
             case ["play", card, *arg]:

@@ -3,8 +3,15 @@
 The board scan itself is not ours to ship, so the picture is drawn from the map data: the continent
 is the union of thick strokes along the land routes (blurred into a coastline), then air routes
 (dashed), sea legs (dotted), land routes, dots, hazards and the places with their names. On top come
-the tokens (face down: a dark disc in the place; flipped: a coloured marker of what it was), the
-pawns in the seat colours of the text table, the Star and horseshoe holders and a legend.
+the tokens (face down: a disc in the colour of its layer, brown for the equipment layer and teal for
+the discovery layer, a second disc peeking out under a stack of two; flipped: a coloured marker of
+what it was), the pawns in the seat colours of the text table, the Star and horseshoe holders, and
+a legend: per player the money, lost turns, the expedition's symbols towards 3/3/3 (2/2/2) as three
+bars (red action, yellow resources, blue travel; ✓ when complete) and the number of hand cards;
+then the rainy season and what the signs mean.
+
+Only the public view goes in (:func:`scene_of` takes what the group may see and nothing else;
+tests/chatbot/test_afrikan_tahti_picture.py checks that no seat's secret changes the scene).
 
 Speed: the static layer (everything but tokens, pawns and legend) is drawn once per language, and a
 finished picture is cached by everything it shows, so the same position never draws twice. The
@@ -23,7 +30,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
 
 from chatbot.core.ports import RenderContext
-from chatbot.games.afrikan_tahti.names import kind_of, place
+from chatbot.games.afrikan_tahti.names import kind_of, money, place
 from chatbot.games.drawing import font
 from engines.afrikan_tahti.board import AIR, GOALS, HAZARDS, LAND, LEGS, MAP, PLACE, PLACES, POINT, SEA_DOTS
 from engines.afrikan_tahti.model import View
@@ -38,7 +45,10 @@ MARGIN = 10
 SEA, LAND_FILL, COAST = (164, 200, 224), (236, 219, 176), (120, 150, 170)
 ROUTE, SEA_ROUTE, AIR_ROUTE = (140, 96, 56), (52, 96, 160), (110, 110, 130)
 INK, WHITE, PLACE_RING, GOAL_FILL = (34, 30, 28), (255, 255, 255), (196, 38, 38), (250, 214, 90)
-TOKEN_BACK = (70, 48, 36)
+TOKEN_BACK = (70, 48, 36)  # the equipment layer (and the base game's tokens)
+DISCOVERY_BACK = (20, 110, 120)  # the discovery layer under it
+ATTR_COLOURS = ((214, 48, 49), (230, 180, 20), (41, 98, 255))  # action, resources, travel
+RAIN = (90, 120, 200)
 #: seat colours, in the order of the text table's markers 🔴 🔵 🟢 🟡 🟣 🟠
 SEAT_COLOURS = ((214, 48, 49), (41, 98, 255), (30, 160, 70), (240, 196, 25), (142, 68, 173), (240, 128, 30))
 TOKEN_COLOURS = {
@@ -195,25 +205,51 @@ class Scene:
     """Everything the picture shows, hashable: the cache key of a finished PNG."""
 
     labels: tuple[tuple[str, str], ...]
-    face_down: tuple[tuple[str, int], ...]  # (place, tokens face down there)
+    face_down: tuple[tuple[str, tuple[str, ...]], ...]  # (place, layers face down there, top first)
     revealed: tuple[tuple[str, str], ...]  # (place, kind), in flip order
     pawns: tuple[tuple[str | None, bool, tuple[str, ...]], ...]  # (node, captured, item kinds)
     names: tuple[str, ...]
     winner: int | None
+    # per seat: (cash, lost turns, symbols, complete, hand count); () in the base game
+    players: tuple[tuple[str, int, tuple[int, ...], bool, int], ...] = ()
+    threshold: int = 3
+    rain: str | None = None  # the rainy season's legend text while it lasts
+    legend: tuple[str, ...] = ()  # the sign explanations, in the recipient's language
 
 
 def scene_of(view: View, ctx: RenderContext) -> Scene:
-    counts: dict[str, int] = {}
-    for pid, _tid in view.face_down:
-        counts[pid] = counts.get(pid, 0) + 1
+    """The scene of a public view (``view.seat`` is None; a seat's own view would carry its hand)."""
+    t = ctx.t
+    layers: dict[str, list[str]] = {}
+    for pid, tid in view.face_down:
+        layers.setdefault(pid, []).append("discovery" if tid.startswith("d") else "equipment")
     pawns = tuple((p.node, p.captured, tuple(kind_of(i) for i in p.items)) for p in view.pawns)
+    x = view.x
+    players: tuple[tuple[str, int, tuple[int, ...], bool, int], ...] = ()
+    legend = [t.gettext("equipment token"), t.gettext("discovery token")] if x is not None else []
+    if x is not None:
+        players = tuple(
+            (money(pawn.cash, t), pawn.lost_turns, p.symbols, p.complete, p.hand_count)
+            for pawn, p in zip(view.pawns, x.players, strict=False)
+        )
+        legend += [t.gettext("action"), t.gettext("resources"), t.gettext("travel"), t.gettext("hand cards")]
+    else:
+        players = tuple((money(pawn.cash, t), pawn.lost_turns, (), False, 0) for pawn in view.pawns)
+        legend.append(t.gettext("token face down"))
+    legend.append(t.gettext("turns to miss"))
     return Scene(
         labels=tuple((pid, place(pid, ctx.t)) for pid in PLACES),
-        face_down=tuple(sorted(counts.items())),
+        face_down=tuple(sorted((pid, tuple(sorted(ls, reverse=True))) for pid, ls in layers.items())),
         revealed=tuple((pid, kind_of(cid)) for pid, cid in view.revealed),
         pawns=pawns,
         names=tuple(ctx.name(s) for s in range(len(view.pawns))),
         winner=view.winner,
+        players=players,
+        threshold=x.threshold if x is not None else 3,
+        rain=t.gettext("Rainy season: die moves on land are one step shorter")
+        if x is not None and x.rain
+        else None,
+        legend=tuple(legend),
     )
 
 
@@ -249,18 +285,74 @@ def _marker(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str) -
         _dot(draw, centre, 4, colour, INK)
 
 
+def _back(layer: str) -> tuple[int, int, int]:
+    return DISCOVERY_BACK if layer == "discovery" else TOKEN_BACK
+
+
+def _player_row(
+    draw: ImageDraw.ImageDraw, scene: Scene, seat: int, at: tuple[float, float], font: Any
+) -> None:
+    """Money, lost turns, the expedition's three bars towards the threshold, the hand count."""
+    cash, lost, symbols, complete, hand = scene.players[seat]
+    x, y = at
+    draw.text((x, y), cash, font=font, fill=INK, anchor="lm")
+    x += 52
+    if lost:
+        draw.text((x, y), f"-{lost}", font=font, fill=PLACE_RING, anchor="lm")  # turns to miss
+    x += 20
+    k = scene.threshold
+    for i, n in enumerate(symbols[:3]):
+        for j in range(k):  # one box per symbol needed, filled when the expedition has it
+            box = [x + j * 11, y - 10 + i * 7, x + j * 11 + 9, y - 5 + i * 7]
+            draw.rectangle(box, fill=ATTR_COLOURS[i] if j < n else WHITE, outline=ATTR_COLOURS[i])
+    x += 11 * k + 4
+    if complete:
+        draw.line([(x, y), (x + 3, y + 4), (x + 9, y - 5)], fill=(30, 160, 70), width=3)
+    x += 14
+    if symbols or hand:
+        draw.rectangle([x, y - 7, x + 9, y + 6], fill=WHITE, outline=INK)  # a hand card
+        draw.text((x + 13, y), str(hand), font=font, fill=INK, anchor="lm")
+
+
+def _legend_rows(draw: ImageDraw.ImageDraw, scene: Scene, top: float, font: Any) -> None:
+    """The rainy season, and what the token discs, bars and card mean."""
+    y = top + LEGEND_ROW // 2
+    x: float = MARGIN
+    if scene.rain:
+        draw.rectangle([x, y - 8, x + 16, y + 8], fill=RAIN)
+        draw.text((x + 22, y), scene.rain, font=font, fill=INK, anchor="lm")
+        y += LEGEND_ROW
+    swatches: list[tuple[str, Any]] = [("disc", TOKEN_BACK)]
+    if len(scene.legend) > 2:  # the expansion's layers, bars and hand cards
+        swatches += [("disc", DISCOVERY_BACK), *(("bar", c) for c in ATTR_COLOURS), ("card", INK)]
+    swatches.append(("lost", PLACE_RING))
+    for (shape, colour), text in zip(swatches, scene.legend, strict=False):
+        if shape == "disc":
+            _dot(draw, (x + 6, y), 5.5, colour, WHITE)
+        elif shape == "lost":
+            draw.text((x, y), "-1", font=font, fill=colour, anchor="lm")
+        elif shape == "bar":
+            draw.rectangle([x + 1, y - 3, x + 11, y + 3], fill=colour)
+        else:
+            draw.rectangle([x + 2, y - 7, x + 11, y + 6], fill=WHITE, outline=colour)
+        draw.text((x + 16, y), text, font=font, fill=INK, anchor="lm")
+        x += 22 + draw.textlength(text, font=font) + 10
+        if x > BOARD_W - 120:
+            x, y = MARGIN, y + LEGEND_ROW
+
+
 @lru_cache(maxsize=64)
 def _png(scene: Scene) -> bytes:
     seats = len(scene.pawns)
-    legend_h = MARGIN * 2 + LEGEND_ROW * ((seats + 1) // 2)
+    legend_h = MARGIN * 2 + LEGEND_ROW * ((seats + 1) // 2 + 2 + (1 if scene.rain else 0))
     image = Image.new("RGB", (BOARD_W, BOARD_H + legend_h), WHITE)
     image.paste(_static(scene.labels), (0, 0))
     draw = ImageDraw.Draw(image)
-    for pid, count in scene.face_down:
+    for pid, layers in scene.face_down:
         x, y = xy(pid)
-        _dot(draw, (x, y), 5.5, TOKEN_BACK)
-        if count > 1:  # a stack of two (the expansion): a second disc peeking out
-            _dot(draw, (x + 3, y - 3), 4, TOKEN_BACK, WHITE)
+        if len(layers) > 1:  # a stack of two (the expansion): the lower disc peeking out
+            _dot(draw, (x + 4, y + 4), 4.5, _back(layers[1]), WHITE)
+        _dot(draw, (x, y), 5.5, _back(layers[0]), WHITE)
     flipped_at: dict[str, int] = {}
     for pid, kind in scene.revealed:
         k = flipped_at.get(pid, 0)
@@ -292,8 +384,9 @@ def _png(scene: Scene) -> bytes:
                 _star(draw, (px + 7, py - 8), 6, TOKEN_COLOURS["star"])
             elif items:
                 _marker(draw, (px + 7, py - 8), "horseshoe")
-    # legend: seat colour, number, name, the winning items
+    # legend: seat colour, number, name, the winning items, money, lost turns, expedition, hand
     font = _font(13)
+    small = _font(11)
     col_w = BOARD_W // 2
     for seat, name in enumerate(scene.names):
         cx = MARGIN + col_w * (seat % 2)
@@ -309,6 +402,9 @@ def _png(scene: Scene) -> bytes:
             _star(draw, (end + 4, cy), 7, TOKEN_COLOURS["star"])
         elif items:
             _marker(draw, (end + 4, cy), "horseshoe")
+        if seat < len(scene.players):
+            _player_row(draw, scene, seat, (cx + 118, cy), small)
+    _legend_rows(draw, scene, BOARD_H + MARGIN + LEGEND_ROW * ((len(scene.names) + 1) // 2), small)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)
     return out.getvalue()
@@ -316,4 +412,5 @@ def _png(scene: Scene) -> bytes:
 
 def board_png(view: View, ctx: RenderContext) -> bytes:
     """The board of ``view`` (the public table) as a PNG for ``ctx``'s language and seat names."""
+    assert view.seat is None, "the picture is drawn from the public view only"
     return _png(scene_of(view, ctx))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
+from chatbot.games.afrikan_tahti.events import window_setting_line
 from chatbot.games.afrikan_tahti.names import (
     AT,
     DECK_NAMES,
@@ -34,6 +35,7 @@ from chatbot.games.afrikan_tahti.names import (
     names_list,
     node_text,
     option_text,
+    options_line,
     place,
     requires_text,
     target_text,
@@ -43,7 +45,8 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from engines.afrikan_tahti.board import HAZARDS, LEGS
 from engines.afrikan_tahti.model import FLIP_PRICE, PawnView, View
-from engines.afrikan_tahti.retkikunnat.model import XView
+from engines.afrikan_tahti.retkikunnat.content import WINDOW_CARDS
+from engines.afrikan_tahti.retkikunnat.model import PlayerX, XView
 
 
 def expansion_of(view: View) -> XView | None:
@@ -58,12 +61,83 @@ def expansion_of(view: View) -> XView | None:
 
 
 def table(view: View, ctx: RenderContext) -> str:
-    """The public table: one glance tells whose turn it is and what changed."""
+    """The public table, short enough for a phone with six players: a title, one line for what the
+    seat to act is doing (or who must answer what), one line per player (with the expedition's
+    symbols towards 3/3/3 and the hand COUNT in Retkikunnat), the tokens, and one line for the
+    Star, the Capetown bonus and the last roll. The cards themselves are in :func:`detail`."""
     t = ctx.t
+    lines = [_title_line(view, t)]
+    line = turn_line(view, ctx)
+    if line:
+        lines.append(line)
+    x = expansion_of(view)
+    for seat, pawn in enumerate(view.pawns):
+        text = pawn_line(seat, pawn, ctx)
+        if x is not None and seat < len(x.players):
+            text += " · " + expedition_brief(x.players[seat], x.threshold)
+        lines.append(text)
+    lines.append(tokens_line(view, t))
+    if x is not None:
+        if x.rain:
+            lines.append(t.gettext("🌧 Rainy season: every die move on land is one step shorter."))
+        if x.known:
+            known = ", ".join(f"{place(p, t)} {token_name(kind_of(c), t)}" for p, c in x.known)
+            lines.append(t.gettext("👁 Known face down: {tokens}").format(tokens=known))
+    if view.phase == "over":
+        return "\n".join(lines)  # the events and the final standings tell the rest
+    status = star_status(view, ctx)
+    if status:
+        lines.append(status)
+    return "\n".join(lines)
+
+
+def _title_line(view: View, t: Translator) -> str:
+    game = f"{title(t)} ({options_line(view.options, t, mark=False)})"
     if view.phase in ("setup", "character"):
-        lines = [t.gettext("{game} – getting ready").format(game=title(t))]
+        return t.gettext("{game} – getting ready").format(game=game)
+    return t.gettext("{game} – round {round}").format(game=game, round=view.round)
+
+
+def star_status(view: View, ctx: RenderContext) -> str:
+    """The Star, the Capetown bonus and the last roll in one line."""
+    t = ctx.t
+    parts = []
+    if view.star_holder is not None:
+        parts.append(
+            t.gettext("⭐ The Star is with {name}: next stop Tangier or Cairo!").format(
+                name=ctx.name(view.star_holder)
+            )
+        )
+    elif not view.star_found:
+        parts.append(t.gettext("⭐ The Star of Africa is still hidden."))
+    bonus = view.options.capetown_bonus
+    if view.capetown_claimed is None and bonus:
+        parts.append(t.gettext("💰 Capetown bonus {amount}").format(amount=money(bonus, t)))
+    if view.last_roll is not None and view.last_roller is not None:
+        parts.append(
+            t.gettext("🎲 {name} rolled {die} last.").format(
+                name=ctx.name(view.last_roller), die=view.last_roll
+            )
+        )
+    return " · ".join(parts)
+
+
+def expedition_brief(p: PlayerX, threshold: int) -> str:
+    """A player's expedition in a few signs: symbols towards the threshold (⚔️ action, 🛢 resources,
+    🥾 travel), ✅ when complete, and the number of hand cards (never the cards)."""
+    if p.complete:
+        exp = f"🎒✅ {threshold}/{threshold}/{threshold}"
     else:
-        lines = [t.gettext("{game} – round {round}").format(game=title(t), round=view.round)]
+        a, r, tr = (*p.symbols, 0, 0, 0)[:3]
+        exp = f"🎒 ⚔️{a} 🛢{r} 🥾{tr} /{threshold}"
+    return f"{exp} · 🃏{p.hand_count}"
+
+
+def detail(view: View, ctx: RenderContext) -> str:
+    """Everything public, asked for with "näytä tilanne": the table with each player's character
+    and expedition cards (✓ used this round, ⏸ held), the decks, the known tokens."""
+    t = ctx.t
+    lines = [_title_line(view, t)]
     line = turn_line(view, ctx)
     if line:
         lines.append(line)
@@ -76,27 +150,9 @@ def table(view: View, ctx: RenderContext) -> str:
     lines.append(tokens_line(view, t))
     if x is not None:
         lines.extend(expansion_table_lines(x, ctx))
-    if view.phase == "over":
-        return "\n".join(lines)  # the events and the final standings tell the rest
-    if view.star_holder is not None:
-        lines.append(
-            t.gettext("⭐ The Star is with {name}: next stop Tangier or Cairo!").format(
-                name=ctx.name(view.star_holder)
-            )
-        )
-    elif not view.star_found:
-        lines.append(t.gettext("⭐ The Star of Africa is still hidden."))
-    bonus = view.options.capetown_bonus
-    if view.capetown_claimed is None and bonus:
-        lines.append(
-            t.gettext("💰 The first to reach Capetown gets {amount}.").format(amount=money(bonus, t))
-        )
-    if view.last_roll is not None and view.last_roller is not None:
-        lines.append(
-            t.gettext("🎲 Last roll: {name} {die}").format(
-                name=ctx.name(view.last_roller), die=view.last_roll
-            )
-        )
+    status = star_status(view, ctx)
+    if status and view.phase != "over":
+        lines.append(status)
     return "\n".join(lines)
 
 
@@ -216,7 +272,9 @@ def expedition_lines(x: XView, ctx: RenderContext) -> list[str]:
             + f" ({len(p.cards)}/{p.card_limit})"
         )
         parts.append(
-            t.gettext("✅ expedition complete") if p.complete else t.gettext("expedition incomplete")
+            t.gettext("✅ expedition complete")
+            if p.complete
+            else t.gettext("expedition incomplete") + " " + expedition_brief(p, x.threshold).split(" · ")[0]
         )
         parts.append(t.ngettext("🃏 {n} hand card", "🃏 {n} hand cards", p.hand_count).format(n=p.hand_count))
         out.append(f"   {ctx.name(seat)}: " + " · ".join(parts))
@@ -260,13 +318,15 @@ def prompt_line(view: View, x: XView, ctx: RenderContext) -> str | None:
                 "⏳ {name} played {card}. Anyone may answer with Gotcha! in private ({secs} s)."
             ).format(name=owner, card=card, secs=secs)
         case "window":
+            loser = ctx.name(pr.loser) if isinstance(pr.loser, int) else ""
             return t.gettext(
-                "⏳ {name} lost the duel. Anyone may rescue them with Ulterior motive or Favour in private ({secs} s)."
-            ).format(name=owner, secs=secs)
+                "⏳ {winner} won the duel against {loser}. Anyone may rescue {loser} with Ulterior motive "
+                "or Favour in private ({secs} s)."
+            ).format(winner=owner, loser=loser, secs=secs)
         case "reveal":
-            return t.gettext("⏳ A quick answer in private before the token is revealed ({secs} s).").format(
-                secs=secs
-            )
+            return t.gettext(
+                "⏳ The token is shown. {name} may still swap it with Surprise! in private ({secs} s)."
+            ).format(name=owner, secs=secs)
         case "danger":
             return danger_line(x, ctx)
         case "duel":
@@ -400,12 +460,25 @@ def private(view: View, ctx: RenderContext) -> str | None:
             lines.append(prompt_line(view, x, ctx) or "")
             if pr.card and pr.kind == "window" and cid(pr.card) in cards.EXPEDITION_CARDS:
                 lines.append(f"{card_name(pr.card, ctx.t)}: {card_text(pr.card, ctx.t)}")
+            if pr.kind in ("window", "reveal") and not _answers(x, pr.kind, pr.what):
+                lines.append(
+                    ctx.t.gettext(
+                        "You hold no card that answers this. Nobody can tell: everyone with hand cards is "
+                        "asked alike. Pass, or let the time run out."
+                    )
+                )
             return "\n".join(lines)
     if view.turn == seat:
         line = turn_line(view, ctx)
         if line:
             lines.append(line)
     return "\n".join(lines)
+
+
+def _answers(x: XView, kind: str, what: str | None) -> bool:
+    """The seat's own hand holds a card that answers this window (its own panel only)."""
+    answers = {"surprise"} if kind == "reveal" else WINDOW_CARDS.get(what or "", frozenset())
+    return any(cid(c) in answers for c in x.hand)
 
 
 def expansion_private_lines(view: View, x: XView, ctx: RenderContext) -> list[str]:
@@ -425,6 +498,8 @@ def expansion_private_lines(view: View, x: XView, ctx: RenderContext) -> list[st
         )
     else:
         out.append(t.gettext("🃏 Your hand is empty."))
+    if x.ask not in (None, "all"):
+        out.append(window_setting_line(x.ask, t))
     for place_id, content in x.peeks:
         out.append(
             t.gettext("👁 You peeked {here}: {token}").format(

@@ -625,7 +625,9 @@ EXPANSION_REASONS = {
     "wrong_stage": N_("That does not fit this stage. Look at the buttons for what comes next."),
     "character_taken": N_("Someone already took that character. Choose another one."),
     "expedition_incomplete": N_(
-        "Your expedition is not complete yet: collect three of each symbol first (two with five or six players)."
+        "This token lies on the discovery layer: you may flip it only once your expedition is complete "
+        "(three of each symbol; two in the quick game and with five or six players). Collect symbols "
+        "first, or flip an equipment token elsewhere."
     ),
     "action_taken": N_(
         "You have already taken this turn's action (a flip, a duel or a trade). End the turn."
@@ -669,6 +671,9 @@ EXPANSION_REASONS = {
     "must_choose": N_("You have to choose one of the options."),
     "bad_argument": N_("I did not get the details of that move. Try the buttons."),
     "play_in_private": N_("Play hand cards in our private chat, so that nobody sees your hand."),
+    "ask_in_private": N_(
+        "Tell me in our private chat whether to ask you in reaction windows, so that the others don't see it."
+    ),
 }
 
 #: why a card left a seat's expedition; nothing reads these yet, they keep their translated
@@ -749,4 +754,12 @@ def _wrong_phase(phase: str, t: Translator) -> str:
             return t.gettext("You have already rolled: now choose where your pawn goes.")
         case "after_move":
             return t.gettext("Your move is done: flip the token here or end your turn.")
+        case "character":
+            return t.gettext("First everyone chooses a character: choose yours from the buttons.")
+        case "phase2":
+            return t.gettext("Now is phase 2: use or sell expedition cards, then go on.")
+        case "phase3":
+            return t.gettext(
+                "Now is phase 3: flip a token, challenge someone to a duel, trade, or end the turn."
+            )
     return t.gettext("That is not possible at this point of the turn.")

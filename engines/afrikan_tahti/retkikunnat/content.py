@@ -139,6 +139,27 @@ def printed_symbols(card: str) -> int:
     return 2 if c["either_or"] else sum(int(v) for v in c["symbols"].values())
 
 
+def progress(cards: tuple[str, ...], threshold: int) -> tuple[int, ...]:
+    """Symbols of each attribute (in :data:`ATTRS` order) towards ``threshold``, capped at it: the
+    printed symbols, then each either-or symbol where it is short most (every attribute at the
+    threshold exactly when :func:`complete`)."""
+    if complete(cards, threshold):
+        return tuple(threshold for _ in ATTRS)
+    have = dict.fromkeys(ATTRS, 0)
+    pairs: list[tuple[str, str]] = []
+    for inst in cards:
+        c = EXP[card_id(inst)]
+        for attr, n in c["symbols"].items():
+            have[attr] += int(n)
+        if c["either_or"]:
+            a, b = c["either_or"]
+            pairs.append((a, b))
+    for a, b in pairs:
+        pick = a if have[a] <= have[b] else b
+        have[pick] += 1
+    return tuple(min(have[a], threshold) for a in ATTRS)
+
+
 def complete(cards: tuple[str, ...], threshold: int) -> bool:
     """Whether some choice of the either-or symbols gives ``threshold`` of every attribute (§5.3)."""
     need = dict.fromkeys(ATTRS, threshold)

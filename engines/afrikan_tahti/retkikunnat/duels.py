@@ -124,7 +124,7 @@ def duel_over(w: AfrikanWork, j: Job, attacker_wins: bool) -> None:
     turn.end_turn(w)  # §5.12 step 7
     if attacker_wins:
         w.push(job("duel_apply", attacker, attacker=attacker, defender=defender, target=target))
-        windows.open_window(w, "rescue", attacker, None, (attacker, defender), target)
+        windows.open_window(w, "rescue", attacker, None, (attacker, defender), target, loser=defender)
     else:
         w.push(job("lose_turns", attacker, n=q.lost_turns_for(w, target), source="duel", tried=()))
 

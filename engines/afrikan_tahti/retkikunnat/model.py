@@ -67,6 +67,8 @@ class SeatX:
     used: tuple[str, ...] = ()  # "<instance>:a" (active/discard use), "<instance>:p" (passive), "@<ability>"
     held: tuple[str, ...] = ()  # passive cards set to hold
     peeks: tuple[str, ...] = ()  # token ids this seat has seen face down
+    ask: str = "all"  # reaction windows: all | never | <hand card id> (private; see windows.py)
+    lapses: int = 0  # windows in a row this seat let run out (two set ask = never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,7 @@ class PlayerX:
     hand_count: int
     complete: bool
     card_limit: int
+    symbols: tuple[int, ...] = ()  # per attribute (action, resources, travel) towards the threshold
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +140,8 @@ class PromptView:
     options: tuple[str, ...]  # public options of a choice (places, seats, cards); () when private
     target: str | None = None  # window: what the answered card aims at (gotcha: the card a played
     #                            Sabotage targets; rescue: the duel target)
+    opened: int | None = None  # window, reveal: the ply at which it opened (tells two windows apart)
+    loser: int | None = None  # rescue window: the defender who lost the duel (owner: the winner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,3 +193,9 @@ class XView:
     danger: DangerView | None
     duel: DuelView | None
     offer: OfferView | None
+    ask: str | None = None  # the observer's own window setting (all | never | card id); None in public
+    # what the seat whose turn it is would really pay (public: characters and cards are face up)
+    sea_fare: int | None = None
+    air_fare: int | None = None
+    flip_price: int | None = None  # None: no token it may flip here now
+    flip_faces: tuple[int, ...] = ()  # the die faces that win a flip roll here

@@ -322,14 +322,32 @@ def lost_turns_for(w: AfrikanWork, target: str) -> int:
 
 
 # --- windows --------------------------------------------------------------------------------
-def window_seats(w: AfrikanWork, kind: str, exclude: tuple[int, ...]) -> tuple[int, ...]:
-    """Who a window of ``kind`` prompts: eligible players holding a hand card; nobody when every
-    copy of every answering card lies face up (event discard pile, or being played) (§5.10)."""
-    answers = WINDOW_CARDS[kind]
+def answers_to(kind: str) -> frozenset[str]:
+    """The hand cards that answer a window of ``kind`` (``reveal``: the Surprise! moment)."""
+    return frozenset({"surprise"}) if kind == "reveal" else WINDOW_CARDS[kind]
+
+
+def answerable(w: AfrikanWork, kind: str) -> bool:
+    """Some copy of an answering card may still be in a hand: not every copy lies face up (event
+    discard pile, or being played). Public information only."""
+    answers = answers_to(kind)
     out_of_play = sum(1 for c in (*w.decks["event"].discard, *w.resolving) if card_id(c) in answers)
-    if out_of_play >= sum(int(_EVT_COPIES[c]) for c in answers):
+    return out_of_play < sum(int(_EVT_COPIES[c]) for c in answers)
+
+
+def wants(w: AfrikanWork, seat: int, kind: str) -> bool:
+    """The seat's standing setting lets a window of ``kind`` ask it (see windows.py)."""
+    mode = w.sx[seat].ask
+    return mode == "all" or mode in answers_to(kind)
+
+
+def window_seats(w: AfrikanWork, kind: str, exclude: tuple[int, ...]) -> tuple[int, ...]:
+    """Who a window of ``kind`` prompts: eligible players holding a hand card whose setting asks
+    them; nobody when every copy of every answering card lies face up (§5.10). Nothing here depends
+    on which cards a hand holds (windows.py)."""
+    if not answerable(w, kind):
         return ()
-    return tuple(s for s in range(w.players) if s not in exclude and w.sx[s].hand)
+    return tuple(s for s in range(w.players) if s not in exclude and w.sx[s].hand and wants(w, s, kind))
 
 
 def prompt_seats(w: AfrikanWork) -> tuple[int, ...]:

@@ -29,6 +29,7 @@ from engines.afrikan_tahti.model import (
     Accept,
     Adjust,
     AfrikanWork,
+    Ask,
     Board,
     BuyDiscard,
     Character,
@@ -44,6 +45,7 @@ from engines.afrikan_tahti.model import (
     FreeSail,
     GemRoll,
     Hold,
+    Lapse,
     Move,
     Offer,
     Pass,
@@ -78,6 +80,7 @@ from engines.afrikan_tahti.retkikunnat.content import (
     WINDOW_CARDS,
     card_id,
     effects,
+    progress,
     sellable,
     tradeable,
 )
@@ -98,7 +101,7 @@ from engines.afrikan_tahti.retkikunnat.model import (
 from engines.afrikan_tahti.retkikunnat.predicates import MAX_OFFERS, SEAPLANE_PRICE
 from engines.contract import Event, IllegalAction, Seat
 
-OWN_TURN = (Hold, Unhold, Play, Use)
+OWN_TURN = (Hold, Unhold, Play, Use, Ask)
 PHASE_X: dict[str, tuple[type, ...]] = {
     CHARACTER: (Character,),
     SETUP: (Start,),
@@ -106,22 +109,25 @@ PHASE_X: dict[str, tuple[type, ...]] = {
     RELEASE: (Roll,),
     MOVE: (Move, Board, RerollMove, Adjust),
     PHASE2: (Sell, Discard, SwapStack, Peek, BuyDiscard, EndPhase, *OWN_TURN),
-    PHASE3: (Flip, FlipRoll, Duel, Offer, SwapStack, Peek, EndPhase, Hold, Unhold, Play),
+    PHASE3: (Flip, FlipRoll, Duel, Offer, SwapStack, Peek, EndPhase, Hold, Unhold, Play, Ask),
     OVER: (),
 }
 PROMPT_X: dict[str, tuple[type, ...]] = {
-    "window": (Pass, Play),
+    "window": (Pass, Play, Ask, Lapse),
     "danger": (Roll, Play, Use, Reroll, RerollDone, Pass),
     "duel": (Roll, Reroll, RerollDone),
     "offer": (Accept, Decline),
     "choose": (Choose, Decline),
-    "reveal": (Pass, Play),
+    "reveal": (Pass, Play, Ask, Lapse),
     "exchange": (Exchange, Decline),
     "lost_turn": (Use, Pass),
     "hand_discard": (Discard,),
     "limit_discard": (Discard,),
     "market_day": (Accept, Decline),
 }
+#: the settings a seat may give reaction windows (windows.py): every window, none, or only those
+#: one hand card answers
+ASK_MODES = ("all", "never", "sabotage", "gotcha", "favour", "ulterior_motive", "surprise")
 PASSIVE_CARDS = frozenset(c for c in EXP if any(u == "passive" for u, _e in effects(c)))
 OFFER_MONEY = (100, 200, 300)
 
@@ -157,10 +163,15 @@ def check(state: State, seat: Seat, action: Any) -> None:
     base.check_seat(state, seat, action, ACTIONS)
     w = snapshot(state)
     j = w.top()
+    if isinstance(action, Ask) and state.phase != OVER and seat not in q.prompt_seats(w):
+        need(action.mode in ASK_MODES, "bad_argument")
+        return  # a standing setting: any seat, any time (windows.py)
     if seat not in q.prompt_seats(w):
         raise IllegalAction(
             "not_your_turn" if j is None else "not_asked", turn=state.turn, prompt=j.kind if j else None
         )
+    if isinstance(action, Ask):
+        need(action.mode in ASK_MODES, "bad_argument")
     if j is not None:
         need(isinstance(action, PROMPT_X[j.kind]), "wrong_prompt", prompt=j.kind)
         CHECKS[j.kind](w, j, seat, action)
@@ -459,7 +470,7 @@ def prompt_candidates(w: AfrikanWork, j: Job, seat: int) -> list[Any]:
     hand = sorted({card_id(h) for h in w.sx[seat].hand})
     kind = j.kind
     if kind == "window":
-        return [Pass(), *(Play(c) for c in hand if c in WINDOW_CARDS[j["kind"]])]
+        return [Pass(), *(Play(c) for c in hand if c in WINDOW_CARDS[j["kind"]]), Ask("never")]
     if kind == "danger":
         scopes: tuple[str, ...] = DANGER_SCOPES
         return [
@@ -480,7 +491,8 @@ def prompt_candidates(w: AfrikanWork, j: Job, seat: int) -> list[Any]:
     if kind == "choose":
         return [*(Choose(o) for o in j["options"]), Decline()]
     if kind == "reveal":
-        return [Pass(), *(Play("surprise", p) for p in TREASURE_PLACES)] if "surprise" in hand else [Pass()]
+        plays = [Play("surprise", p) for p in TREASURE_PLACES] if "surprise" in hand else []
+        return [Pass(), *plays, Ask("never")]
     if kind == "exchange":
         return [Exchange(), Decline()]
     if kind == "lost_turn":
@@ -510,6 +522,7 @@ def phase_candidates(w: AfrikanWork, seat: int) -> list[Any]:
     own: list[Any] = [
         *(Hold(c) for c in mine if c in PASSIVE_CARDS),
         *(Unhold(c) for c in mine if c in PASSIVE_CARDS),
+        *([Ask("all")] if w.sx[seat].ask != "all" else []),
     ]
     if "sabotage" in hand:
         own.extend(
@@ -584,6 +597,7 @@ def view(state: State, seat: Seat | None) -> View:
             hand_count=len(sx.hand),
             complete=q.complete(w, s),
             card_limit=q.card_limit(w, s),
+            symbols=progress(sx.cards, q.threshold(w)),
         )
         for s, sx in enumerate(x.seats)
     )
@@ -608,6 +622,8 @@ def view(state: State, seat: Seat | None) -> View:
         danger=_danger_view(j) if j and j.kind == "danger" else None,
         duel=_duel_view(j) if j and j.kind == "duel" else None,
         offer=OfferView(j["by"], j.seat, j["give"], j["get"]) if j and j.kind == "offer" else None,
+        ask=mine.ask if mine else None,
+        **_prices(w, state.turn),
     )
     return replace(
         base.view(state, seat),
@@ -615,6 +631,18 @@ def view(state: State, seat: Seat | None) -> View:
         prompt=j.kind if j and state.phase != OVER else None,
         x=xv,
     )
+
+
+def _prices(w: AfrikanWork, turn: int | None) -> dict[str, Any]:
+    if turn is None or not 0 <= turn < w.players:
+        return {}
+    code, price, faces, _shovel = q.flip_terms(w, turn)
+    return {
+        "flip_faces": faces,
+        "sea_fare": q.sea_fare(w, turn),
+        "air_fare": q.air_fare(w, turn),
+        "flip_price": price if code is None else None,
+    }
 
 
 def prompt_view(w: AfrikanWork, j: Job, seat: int | None) -> PromptView:
@@ -631,6 +659,8 @@ def prompt_view(w: AfrikanWork, j: Job, seat: int | None) -> PromptView:
         owner=j.seat,
         options=tuple(j.get("options") or ()) if j.kind == "choose" else (),
         target=j.get("target") if j.kind == "window" else None,
+        opened=j.get("opened"),
+        loser=j.get("loser") if j.kind == "window" else None,
     )
 
 

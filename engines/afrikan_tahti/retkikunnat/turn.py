@@ -35,6 +35,7 @@ from engines.afrikan_tahti.model import (
     TREASURE_INDEX,
     Adjust,
     AfrikanWork,
+    Ask,
     Board,
     Character,
     Duel,
@@ -159,12 +160,19 @@ def settle(w: AfrikanWork) -> None:
 def perform(w: AfrikanWork, seat: int, action: Any) -> None:
     """One action: the answer to the prompt on top, or the phase's own action; then the work it sets off."""
     w.ply += 1
+    if isinstance(action, Ask) and seat not in q.prompt_seats(w):
+        windows.set_ask(w, seat, action.mode)  # a standing setting, given out of turn
+        return
+    before = [q.complete(w, s) for s in range(w.players)]
     j = w.top()
     if j is not None:
         handlers()[1][j.kind](w, j, seat, action)
     else:
         act(w, seat, action)
     settle(w)
+    for s in range(w.players):  # a whole expedition is news for the table (issue 17)
+        if q.complete(w, s) and not before[s]:
+            w.emit("expedition_complete", seat=s)
 
 
 # --- the phases' own actions -----------------------------------------------------------------
@@ -272,6 +280,8 @@ def act(w: AfrikanWork, seat: int, action: Any) -> None:
             end_phase2(w, seat)
         case EndPhase():
             end_turn(w)
+        case Ask(mode):
+            windows.set_ask(w, seat, mode)
         case _:
             cards.act_cards(w, seat, action)
 
@@ -754,8 +764,8 @@ def flip(w: AfrikanWork, seat: int, price: int, by: str) -> None:
 
 def resolve(w: AfrikanWork, seat: int, place: str, tid: str, kind: str) -> None:
     """Called by the base flip after the reveal: the Surprise! moment, then the token's effect."""
-    if w.sx[seat].hand:
-        w.push(job("reveal", seat, tid=tid, place=place))
+    if w.sx[seat].hand and q.wants(w, seat, "reveal") and q.answerable(w, "reveal"):
+        w.push(job("reveal", seat, tid=tid, place=place, opened=w.ply))
     else:
         w.push(job("token", seat, tid=tid, place=place))
 

@@ -6,9 +6,39 @@
   is cancelled; a sabotaged reroll is not made).
 - :func:`hand_play`: a hand card is played face up (event ``hand_card_played``), goes to
   ``resolving`` and opens a W2 *gotcha* window; its effect job runs only if it is still there.
-- A window prompts every eligible player who holds a hand card (hand counts are public), whether or
-  not he holds an answering card: each answers ``pass`` or ``play <card>``. The first card played
-  closes the window for the others.
+- After a flip the flipper gets the *reveal* moment (Surprise!, §5.18), a window of one seat.
+
+Windows keep secrets without stalling (issue 17)
+-------------------------------------------------
+
+The rule: **what the table does is a function of public information and of the players' own
+inputs only, never of which cards a hand holds.** Then the group learns from the table's behaviour
+nothing beyond what is public anyway (hand counts, cards played face up, the discard piles) and what
+each player chooses to show by his own answers. Concretely:
+
+1. *Who is asked* (:func:`~.predicates.window_seats`): every eligible seat that holds any hand card
+   (the count is public) and whose setting asks it, whether or not it holds an answering card;
+   nobody when every copy of the answering cards lies face up. The reveal moment likewise asks the
+   flipper whenever he holds a hand card, Surprise! or not. A seat is never skipped because of what
+   it holds.
+2. *Each seat's setting* (``SeatX.ask``, private, action ``ask <mode>``): ``all`` (the default),
+   ``never`` (pass for me at once) or one hand card id ("ask me only for Sabotage"): a window that
+   card does not answer passes for the seat at once. The setting is the player's own standing
+   answer, like a "pass" typed in advance; the bot never changes it from the hand.
+3. *Silence*: the chat layer answers for a seat whose window time ran out with ``lapse`` (never a
+   button); two lapses in a row set the seat to ``never`` and tell only that seat (private event
+   ``window_muted``), and an answer of its own (pass, play, ask) resets the count. Lapses depend
+   only on whether the seat answered, so a table of people who never tap stops being asked after
+   their second window each, whatever they hold.
+4. *Length* (chat layer, ``buttons.deadline``): a window lasts the same fixed time for everyone,
+   counted from its opening (``PromptView.opened``; a pass does not extend it), and ends early only
+   when every asked seat has answered, by its own tap or setting, or when a card is played (which
+   is public anyway).
+
+So an observer sees, for each window, who was asked (a function of public hand counts and of
+settings the players chose themselves), when each answered (their own taps), and any card played.
+Two tables that differ only in which cards the hands hold, given the same inputs, produce the same
+messages at the same times (tested in tests/engines/test_afrikan_tahti_windows.py).
 """
 
 from __future__ import annotations
@@ -17,7 +47,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.afrikan_tahti.board import TREASURE_PLACES
-from engines.afrikan_tahti.model import AfrikanWork, Pass, Play, content_id
+from engines.afrikan_tahti.model import AfrikanWork, Ask, Lapse, Pass, Play, content_id
 from engines.afrikan_tahti.retkikunnat import cards, danger, turn
 from engines.afrikan_tahti.retkikunnat import predicates as q
 from engines.afrikan_tahti.retkikunnat.content import ACTIVE, EXP, card_id
@@ -63,17 +93,52 @@ def open_window(
     card: str | None,
     exclude: tuple[int, ...],
     target: str | None = None,
+    loser: int | None = None,
 ) -> None:
     seats = q.window_seats(w, kind, exclude)
     if not seats:
         return
-    w.push(job("window", owner, kind=kind, card=card, eligible=seats, answered=(), target=target))
+    w.push(
+        job(
+            "window",
+            owner,
+            kind=kind,
+            card=card,
+            eligible=seats,
+            answered=(),
+            target=target,
+            opened=w.ply,
+            loser=loser,
+        )
+    )
     w.emit("window", kind=kind, seats=seats, owner=owner, card=card, target=target)
 
 
+def set_ask(w: AfrikanWork, seat: int, mode: str) -> None:
+    """The seat's standing window setting (private event ``window_setting``); its own answer, so
+    the run of lapses starts again."""
+    w.set_sx(seat, ask=mode, lapses=0)
+    w.emit("window_setting", seat, seat=seat, mode=mode)
+
+
+def note_answer(w: AfrikanWork, seat: int, action: Any) -> None:
+    """Count lapses (a window the seat let run out); two in a row set ``ask never``."""
+    if isinstance(action, Lapse):
+        lapses = w.sx[seat].lapses + 1
+        w.set_sx(seat, lapses=lapses)
+        if lapses >= 2 and w.sx[seat].ask != "never":
+            w.set_sx(seat, ask="never", lapses=0)
+            w.emit("window_muted", seat, seat=seat)
+    elif isinstance(action, Ask):
+        set_ask(w, seat, action.mode)
+    else:
+        w.set_sx(seat, lapses=0)
+
+
 def answer_window(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
+    note_answer(w, seat, action)
     match action:
-        case Pass():
+        case Pass() | Lapse() | Ask():
             answered = (*j["answered"], seat)
             if set(answered) >= set(j["eligible"]):
                 w.stack.pop()
@@ -186,6 +251,7 @@ def job_surprise(w: AfrikanWork, j: Job) -> None:
 
 
 def answer_reveal(w: AfrikanWork, j: Job, seat: int, action: Any) -> None:
+    note_answer(w, seat, action)
     w.stack.pop()
     match action:
         case Play("surprise", target):
