@@ -90,8 +90,14 @@ def sync(only: str | None = None) -> None:
         tmpl = template(domain, files)
         if not len(tmpl):
             continue
-        with (LOCALES / f"{domain}.pot").open("wb") as f:
-            write_po(f, tmpl, omit_header=False, sort_output=True, width=100)
+        pot = LOCALES / f"{domain}.pot"
+        if pot.exists():
+            # a stable header: a sync that changes no message changes no file (and branches that
+            # each ran sync do not conflict over a timestamp)
+            with pot.open("rb") as f:
+                tmpl.creation_date = read_po(f).creation_date
+        with pot.open("wb") as f:
+            write_po(f, tmpl, omit_header=False, sort_output=True, width=100, include_lineno=False)
         for lang in LANGS:
             path = _po_path(lang, domain)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -109,7 +115,15 @@ def sync(only: str | None = None) -> None:
                     elif not m.string:
                         m.string = m.id
             with path.open("wb") as f:
-                write_po(f, cat, omit_header=False, sort_output=True, width=100, ignore_obsolete=True)
+                write_po(
+                    f,
+                    cat,
+                    omit_header=False,
+                    sort_output=True,
+                    width=100,
+                    ignore_obsolete=True,
+                    include_lineno=False,
+                )
 
 
 def problems() -> list[str]:
@@ -187,7 +201,15 @@ def apply(lang: str, mapping_file: str, only: str | None = None) -> int:
                 done += 1
         if changed:
             with path.open("wb") as f:
-                write_po(f, cat, omit_header=False, sort_output=True, width=100, ignore_obsolete=True)
+                write_po(
+                    f,
+                    cat,
+                    omit_header=False,
+                    sort_output=True,
+                    width=100,
+                    ignore_obsolete=True,
+                    include_lineno=False,
+                )
     return done
 
 
