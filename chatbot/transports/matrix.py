@@ -579,7 +579,10 @@ class MatrixBot:
                     if getattr(event, "event_id", None):
                         self._remember_handled(event.event_id)
         for room_id in resp.rooms.leave:
-            await self._forget_dm_room(room_id)
+            if room_id in self._dms.values():
+                await self._forget_dm_room(room_id)
+            else:  # kicked or banned from a table room: its match waits until the bot is back
+                await self.runtime.perform(self.core.bot_presence, PLATFORM, room_id, False)
         await self._retry_undecrypted()
         self._token = resp.next_batch
         await self._kv_set("sync", {"next_batch": self._token, "counters": self._counters})
@@ -628,6 +631,8 @@ class MatrixBot:
             return
         if direct and inviter:
             await self._set_dm(inviter, room_id)
+        else:  # invited back to a table room: a match paused there goes on
+            await self.runtime.perform(self.core.bot_presence, PLATFORM, room_id, True)
 
     async def _on_room_event(self, room_id: str, event: Any, skip_messages: bool) -> None:
         source = getattr(event, "source", None) or {}

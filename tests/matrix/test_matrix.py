@@ -439,6 +439,42 @@ def test_leaving_the_room_gives_the_seat_to_an_ai(synapse, bot_factory, tmp_path
     run(scenario())
 
 
+def test_the_bot_kicked_from_the_room_pauses_the_match_until_invited_back(synapse, bot_factory, tmp_path):
+    async def scenario() -> None:
+        bot = bot_factory()
+        await bot.start()
+        table = None
+        try:
+            table = await open_table(synapse, bot, ["Aino", "Ville"], tmp_path)
+            aino = table.host
+            await setup_game(table)
+            await table.next_prompt()
+            table.acted.clear()
+            mid = _match_id(bot, table.room)
+            assert aino.client is not None
+            await aino.client.room_kick(table.room, bot.user_id)
+            paused = FI.gettext(
+                "I was removed from the group, so our game of {game} is paused. It goes on where it "
+                "was as soon as someone adds me to the group again."
+            ).split("{game}")[0]
+            for p in table.people:  # each player is told in their direct room
+                await p.wait_for(lambda m: m.body.startswith(paused), what="the pause told in private")
+            await _until(lambda: bool(bot.core.repo.match(mid).meta.get("paused")))
+            assert bot.core.repo.deadlines(mid) == []
+            await aino.client.room_invite(table.room, bot.user_id)
+            back = FI.gettext("I am back: the game of {game} goes on where it was.").split("{game}")[0]
+            await aino.wait_for(
+                lambda m: m.room_id == table.room and m.body.startswith(back), what="the bot back"
+            )
+            assert not bot.core.repo.match(mid).meta.get("paused")
+            final = await table.play(knock_after=1)
+            assert set(scores(final.body)) == {"Aino", "Ville"}
+        finally:
+            await close(table, bot)
+
+    run(scenario())
+
+
 def test_rate_limited_burst_loses_nothing(synapse, bot_factory, tmp_path):
     """A burst of commands against tight limits: every answer arrives, in order, after 429s."""
 
