@@ -90,6 +90,9 @@ SYNC_FILTER: dict[str, Any] = {
 HANDLED_MEMORY = 500  # event ids remembered against replays after a crash
 MAX_OPTIONS = 12  # button labels shown in the hint line
 #: reaction keys for the first buttons of a message: a player's reaction presses that button
+#: the room encryption algorithm of encrypted rooms the bot creates
+MEGOLM = "m.megolm.v1.aes-sha2"
+#: reaction keys
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 #: how many messages' buttons are kept for reactions (the newest; older prompts are stale anyway)
 BUTTON_MEMORY = 2000
@@ -311,6 +314,7 @@ class MatrixBot:
         access_token: str | None = None,
         store_path: str | os.PathLike[str] | None = None,
         encryption: bool | None = None,
+        encrypt_dms: bool | None = None,
         device_name: str = "Pelibotti",
         display_name: str | None = None,
         ai_delay: float = 1.0,
@@ -327,6 +331,8 @@ class MatrixBot:
         self.access_token = access_token
         self.encryption = ENCRYPTION_ENABLED if encryption is None else (encryption and ENCRYPTION_ENABLED)
         self.store_path = Path(store_path) if store_path else None
+        #: direct rooms the bot opens are encrypted when it runs with E2EE (the default)
+        self.encrypt_dms = self.encryption if encrypt_dms is None else (encrypt_dms and self.encryption)
         if self.encryption and self.store_path is None:
             self.store_path = Path("data") / "matrix-store"
         self.device_name = device_name
@@ -366,6 +372,8 @@ class MatrixBot:
             core.members[PLATFORM] = self.members
         #: transaction ids whose direct room was replaced once already (the player left it)
         self._dm_retried: set[str] = set()
+        #: encrypted direct rooms the bot created that no sync has shown yet
+        self._new_encrypted_dms: set[str] = set()
 
     # ------------------------------------------------------------------------------------------
     # life cycle
@@ -881,7 +889,10 @@ class MatrixBot:
         """Send one outbox row; ``txn`` (the same on every retry) makes a resend a no-op."""
         refs: dict[str, Any] = json.loads(ref) if ref else {}
         try:
-            room_id = out.chat_id or await self._dm_room(out.user_id or "")
+            room_id = out.chat_id or await self._dm_room(out.user_id or "", out.lang)
+            if out.user_id and not out.chat_id and not self._can_send_dm(room_id, out.user_id):
+                # an encrypted direct room: the room key can go only to a member who has joined
+                raise RetryLater(2.0)
             if out.image:
                 refs["img"] = await self._send_image(room_id, out, f"{txn}-img", refs.get("img"))
             refs["txt"] = await self._send_text(room_id, out, f"{txn}-txt", refs.get("txt"))
@@ -1009,7 +1020,19 @@ class MatrixBot:
         return str(resp.event_id)
 
     # --- direct rooms --------------------------------------------------------------------------
-    async def _dm_room(self, user_id: str) -> str:
+    def _can_send_dm(self, room_id: str, user_id: str) -> bool:
+        """Whether a message to the direct room can be read when sent: always in a plain room; in an
+        encrypted one once the player has joined (the room's key is shared with joined members)."""
+        if not self.encrypt_dms or self.client is None:
+            return True
+        room = self.client.rooms.get(room_id)
+        if room is None:
+            return room_id not in self._new_encrypted_dms
+        if not room.encrypted:
+            return True
+        return user_id in room.users and user_id not in room.invited_users
+
+    async def _dm_room(self, user_id: str, lang: str = "fi") -> str:
         room_id = self._dms.get(user_id)
         if room_id:
             return room_id
@@ -1020,12 +1043,26 @@ class MatrixBot:
             assert self.client is not None
             if not user_id.startswith("@"):
                 raise _Permanent(f"not a Matrix user id: {user_id!r}")
+            extra: dict[str, Any] = {}
+            if self.encrypt_dms:
+                # encrypted from the first event; the topic is state, readable by every client, so a
+                # player whose app cannot decrypt learns why the hand does not show
+                t = i18n.translator(lang)
+                extra["initial_state"] = [
+                    {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": MEGOLM}}
+                ]
+                extra["topic"] = t.gettext(
+                    "Your cards come here encrypted. If you see only messages that cannot be decrypted, "
+                    "use an app with encryption (for example Element) or verify this session."
+                )
             resp = await self.client.room_create(
-                is_direct=True, invite=[user_id], preset=RoomPreset.private_chat
+                is_direct=True, invite=[user_id], preset=RoomPreset.private_chat, **extra
             )
             if isinstance(resp, RoomCreateError):
                 _check(resp, f"direct room for {user_id}")
             room_id = resp.room_id
+            if self.encrypt_dms:
+                self._new_encrypted_dms.add(room_id)
             self.stats.dms_created += 1
             await self._set_dm(user_id, room_id)
             await self._mark_direct(user_id, room_id)
@@ -1091,6 +1128,7 @@ def bot_from_env(core: BotCore) -> MatrixBot:
         access_token=os.environ.get("MATRIX_ACCESS_TOKEN") or None,
         store_path=os.environ.get("MATRIX_STORE") or None,
         encryption=_env_flag("MATRIX_E2E"),
+        encrypt_dms=_env_flag("MATRIX_ENCRYPT_DMS"),
         device_name=os.environ.get("MATRIX_DEVICE_NAME") or "Pelibotti",
         display_name=os.environ.get("MATRIX_DISPLAY_NAME") or None,
         ai_delay=float(os.environ.get("MATRIX_AI_DELAY") or 1.0),

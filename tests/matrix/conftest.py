@@ -76,6 +76,8 @@ def bot_factory(synapse, tmp_path):
         core = new_core(SqlRepository(f"sqlite:///{tmp_path / db}"), seed=seed)
         options.setdefault("store_path", tmp_path / f"store-{account.localpart}")
         options.setdefault("ai_delay", 0)
+        # the players of most tests are plain clients, which cannot read an encrypted direct room
+        options.setdefault("encrypt_dms", False)
         bot = MatrixBot(core, synapse.url, account.user_id, password=account.password, **options)
         bot.account = account
         return bot

@@ -529,6 +529,37 @@ def test_encrypted_direct_room(synapse, bot_factory, tmp_path):
     run(scenario())
 
 
+def test_the_direct_rooms_the_bot_opens_are_encrypted(synapse, bot_factory, tmp_path):
+    """With E2EE (the default) the bot opens encrypted direct rooms: the hand travels encrypted, and
+    the room's topic (state, readable by any client) tells a player whose app cannot decrypt why."""
+    if not ENCRYPTION_ENABLED:
+        pytest.skip("matrix-nio without [e2e]")
+
+    async def scenario() -> None:
+        bot = bot_factory(encrypt_dms=True)
+        await bot.start()
+        table = None
+        try:
+            table = await open_table(synapse, bot, ["Aino"], tmp_path, e2e=True)
+            aino = table.host
+            await setup_game(table, "uusi majavajengi", bots=1)
+            prompt = await aino.wait_for(
+                lambda m: m.room_id != table.room and m.sender == bot.user_id and TURN in m.body,
+                timeout=40,
+                what="the hand in a direct room the bot opened",
+            )
+            assert prompt.encrypted and YOUR_CARDS in prompt.body
+            dm = prompt.room_id
+            assert bot._dms[aino.user_id] == dm
+            assert aino.client is not None
+            room = aino.client.rooms[dm]
+            assert room.encrypted and "Element" in (room.topic or "")
+        finally:
+            await close(table, bot)
+
+    run(scenario())
+
+
 def test_encrypted_room_without_e2e_is_explained(synapse, bot_factory, tmp_path):
     """Without end-to-end support the bot says, in Finnish, that it needs an unencrypted room."""
 
