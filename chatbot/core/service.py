@@ -23,6 +23,7 @@ from chatbot.core import i18n
 from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
+from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.nlp import Lemmatizer, fold
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
@@ -57,8 +58,6 @@ META_PREFIX = "@"
 RECENT_ACTIONS = 6
 #: how often a person's command is tried again when another change won the race for the match
 CONFLICT_RETRIES = 3
-#: kv namespace: the groups already told how to let the bot read plain messages
-NS_PRIVACY_TOLD = "privacy-told"
 #: remembered languages of recent speakers, for an apology when the database is down
 LANG_MEMORY = 10_000
 #: decoded public events of recent actions kept (a few per running match suffice)
@@ -85,7 +84,7 @@ _WHY_FILLER = {
 }
 
 
-class BotCore(Timers, PrivateChats, Roles):
+class BotCore(Timers, PrivateChats, Roles, Groups):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -177,77 +176,6 @@ class BotCore(Timers, PrivateChats, Roles):
             return Answer.direct(
                 [self._reply(msg, t, t.gettext("Something went wrong on my side. Please try again."))]
             )
-
-    def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
-        """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its
-        room and matches move along in one transaction, and the table of its game is posted anew in
-        the new chat (the old messages cannot be edited from there). Telegram tells a move twice (in
-        the old chat and in the new one): the second notice finds nothing to move."""
-        try:
-            with self.repo.unit():
-                room = self.repo.move_room(platform, old_chat, new_chat)
-                match = self.repo.active_match(room.id) if room is not None else None
-                outs: list[Outbound] = []
-                if room is not None and match is not None:
-                    if match.status == LOBBY:
-                        outs = self._lobby_messages(match, room)
-                    else:
-                        outs = self._render_match(match, room, events=(), privates=False)
-                self.repo.outbox_add(outs)
-            log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
-            return Answer(outs)
-        except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
-            log.warning("storage unavailable while moving %s to %s: %s", old_chat, new_chat, exc)
-            return Answer()
-
-    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
-        """The bot was removed from the group ``chat`` (or blocked there): its running matches (one
-        per forum topic) pause (no reminders, no stand-in moves, no AI moves) and their seated players
-        are told in private; added again, the matches resume where they were and their tables are
-        posted anew."""
-        try:
-            with self.repo.unit():
-                outs: list[Outbound] = []
-                for room in self.repo.rooms_in(platform, chat):
-                    match = self.repo.active_match(room.id)
-                    if (
-                        match is not None
-                        and match.status == RUNNING
-                        and bool(match.meta.get("paused")) == present
-                    ):
-                        outs.extend(self._pause_or_resume(room, match, present))
-                self.repo.outbox_add(outs)
-            log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
-            return Answer(outs)
-        except StorageUnavailable as exc:
-            log.warning("storage unavailable while noting the bot's presence in %s: %s", chat, exc)
-            return Answer()
-
-    def _pause_or_resume(self, room: RoomRec, match: MatchRec, present: bool) -> list[Outbound]:
-        self.repo.set_meta(match.id, "paused", not present)
-        outs: list[Outbound] = []
-        if not present:
-            self.repo.set_deadlines(match.id, [])
-            for seat in match.seats:
-                if seat.user_id is None:
-                    continue
-                user = self.repo.user_by_id(seat.user_id)
-                t = i18n.translator(user.lang or room.lang or "fi")
-                text = t.gettext(
-                    "I was removed from the group, so our game of {game} is paused. It goes on where it "
-                    "was as soon as someone adds me to the group again."
-                ).format(game=self.uis[match.game].title(t))
-                outs.append(Outbound(room.platform, text, user_id=user.ext_id, lang=t.lang))
-            return outs
-        resumed = self.repo.match(match.id)
-        assert resumed is not None
-        t = i18n.translator(room.lang or "fi")
-        note = t.gettext("I am back: the game of {game} goes on where it was.").format(
-            game=self.uis[match.game].title(t)
-        )
-        outs.append(Outbound(room.platform, note, chat_id=room.ext_id, lang=t.lang))
-        outs.extend(self._render_match(resumed, room, events=(), privates=True))
-        return outs
 
     def _update_of(self, msg: Inbound) -> tuple[str, str] | None:
         return (msg.platform, msg.update_key) if msg.update_key is not None else None
@@ -641,24 +569,6 @@ class BotCore(Timers, PrivateChats, Roles):
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
         return [*self._lobby_messages(created, room), *self._privacy_notice(room)]
-
-    def _privacy_notice(self, room: RoomRec) -> list[Outbound]:
-        """Once per group where the bot sees only what is addressed to it: how an admin lets it read
-        the moves people type (the game works without, by buttons, commands and replies)."""
-        if room.platform not in self.addressed_only:
-            return []
-        key = f"{room.platform}:{room.ext_id}"
-        if self.repo.kv_get(NS_PRIVACY_TOLD, key):
-            return []
-        self.repo.kv_set(NS_PRIVACY_TOLD, key, True)
-        t = i18n.translator(room.lang or "fi")
-        text = t.gettext(
-            "For the group’s admins: I see only commands, replies to my messages and messages that "
-            "mention me here, so moves typed freely in the group do not reach me. To play by plain "
-            "messages, turn my privacy mode off (BotFather → /setprivacy → Disable) and add me to the "
-            "group again, or make me an admin of the group."
-        )
-        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)]
 
     def _lobby_options(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command

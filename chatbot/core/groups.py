@@ -1,0 +1,141 @@
+"""A group's life around its games (issue #14): the chat becomes another one (a Telegram group
+upgraded to a supergroup), the bot is removed from it and added back (its matches pause and resume),
+and a group where the bot sees only what is addressed to it (Telegram's privacy mode) is told once
+how to let it read plain messages. This module is a part of :class:`~chatbot.core.service.BotCore`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from chatbot.core import i18n
+from chatbot.core.ports import (
+    LOBBY,
+    RUNNING,
+    Answer,
+    GameUI,
+    MatchRec,
+    Repository,
+    RoomRec,
+    StorageUnavailable,
+)
+from chatbot.core.types import Outbound
+
+log = logging.getLogger(__name__)
+
+#: kv namespace: the groups already told how to let the bot read plain messages
+NS_PRIVACY_TOLD = "privacy-told"
+
+
+class Groups:
+    """The group use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+
+    repo: Repository
+    uis: dict[str, GameUI]
+    addressed_only: set[str]
+
+    def _lobby_messages(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
+        raise NotImplementedError  # BotCore
+
+    def _render_match(
+        self,
+        match: MatchRec,
+        room: RoomRec,
+        events: Sequence[Any],
+        privates: bool = True,
+        keyed: bool = True,
+        state: Any = None,
+        detail: bool = False,
+    ) -> list[Outbound]:
+        raise NotImplementedError  # BotCore
+
+    def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
+        """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its
+        room and matches move along in one transaction, and the table of its game is posted anew in
+        the new chat (the old messages cannot be edited from there). Telegram tells a move twice (in
+        the old chat and in the new one): the second notice finds nothing to move."""
+        try:
+            with self.repo.unit():
+                room = self.repo.move_room(platform, old_chat, new_chat)
+                match = self.repo.active_match(room.id) if room is not None else None
+                outs: list[Outbound] = []
+                if room is not None and match is not None:
+                    if match.status == LOBBY:
+                        outs = self._lobby_messages(match, room)
+                    else:
+                        outs = self._render_match(match, room, events=(), privates=False)
+                self.repo.outbox_add(outs)
+            log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
+            return Answer(outs)
+        except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
+            log.warning("storage unavailable while moving %s to %s: %s", old_chat, new_chat, exc)
+            return Answer()
+
+    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
+        """The bot was removed from the group ``chat`` (or blocked there): its running matches (one
+        per forum topic) pause (no reminders, no stand-in moves, no AI moves) and their seated players
+        are told in private; added again, the matches resume where they were and their tables are
+        posted anew."""
+        try:
+            with self.repo.unit():
+                outs: list[Outbound] = []
+                for room in self.repo.rooms_in(platform, chat):
+                    match = self.repo.active_match(room.id)
+                    if (
+                        match is not None
+                        and match.status == RUNNING
+                        and bool(match.meta.get("paused")) == present
+                    ):
+                        outs.extend(self._pause_or_resume(room, match, present))
+                self.repo.outbox_add(outs)
+            log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
+            return Answer(outs)
+        except StorageUnavailable as exc:
+            log.warning("storage unavailable while noting the bot's presence in %s: %s", chat, exc)
+            return Answer()
+
+    def _pause_or_resume(self, room: RoomRec, match: MatchRec, present: bool) -> list[Outbound]:
+        self.repo.set_meta(match.id, "paused", not present)
+        outs: list[Outbound] = []
+        if not present:
+            self.repo.set_deadlines(match.id, [])
+            for seat in match.seats:
+                if seat.user_id is None:
+                    continue
+                user = self.repo.user_by_id(seat.user_id)
+                t = i18n.translator(user.lang or room.lang or "fi")
+                text = t.gettext(
+                    "I was removed from the group, so our game of {game} is paused. It goes on where it "
+                    "was as soon as someone adds me to the group again."
+                ).format(game=self.uis[match.game].title(t))
+                outs.append(Outbound(room.platform, text, user_id=user.ext_id, lang=t.lang))
+            return outs
+        resumed = self.repo.match(match.id)
+        assert resumed is not None
+        t = i18n.translator(room.lang or "fi")
+        note = t.gettext("I am back: the game of {game} goes on where it was.").format(
+            game=self.uis[match.game].title(t)
+        )
+        outs.append(Outbound(room.platform, note, chat_id=room.ext_id, lang=t.lang))
+        outs.extend(self._render_match(resumed, room, events=(), privates=True))
+        return outs
+
+    def _privacy_notice(self, room: RoomRec) -> list[Outbound]:
+        """Once per group where the bot sees only what is addressed to it: how an admin lets it read
+        the moves people type (the game works without, by buttons, commands and replies)."""
+        if room.platform not in self.addressed_only:
+            return []
+        key = f"{room.platform}:{room.ext_id}"
+        if self.repo.kv_get(NS_PRIVACY_TOLD, key):
+            return []
+        self.repo.kv_set(NS_PRIVACY_TOLD, key, True)
+        t = i18n.translator(room.lang or "fi")
+        text = t.gettext(
+            "For the group’s admins: I see only commands, replies to my messages and messages that "
+            "mention me here, so moves typed freely in the group do not reach me. To play by plain "
+            "messages, turn my privacy mode off (BotFather → /setprivacy → Disable) and add me to the "
+            "group again, or make me an admin of the group."
+        )
+        return [Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)]
