@@ -105,9 +105,8 @@ class Bot:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
 
-    async def start(self) -> None:
-        """Start and wait until it polls (it calls deleteWebhook just before its first getUpdates)."""
-        starts = sum(1 for c in self.server.calls if c[1] == "deletewebhook")
+    async def spawn(self) -> None:
+        """``python -m chatbot telegram`` as a child process, its stderr appended to the log."""
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -121,6 +120,11 @@ class Bot:
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=log,
             )
+
+    async def start(self) -> None:
+        """Start and wait until it polls (it calls deleteWebhook just before its first getUpdates)."""
+        starts = sum(1 for c in self.server.calls if c[1] == "deletewebhook")
+        await self.spawn()
         await self.server.wait_for(
             lambda: sum(1 for c in self.server.calls if c[1] == "deletewebhook") > starts,
             30,

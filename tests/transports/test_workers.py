@@ -42,6 +42,7 @@ from engines.playout import replay
 from tests.conftest import free_port
 from tests.telegram.fake_api import FakeTelegram
 from tests.transports.conftest import fresh_pg_database
+from tests.transports.test_kill import Bot
 
 pytestmark = [pytest.mark.telegram, pytest.mark.postgres, pytest.mark.slow]
 
@@ -67,51 +68,30 @@ STALE = "Tämä painike on vanhentunut"
 REMINDERS = ("⏰ Odotetaan pelaajaa", "⏰ Muut odottavat siirtoasi")
 
 
-class Worker:
+class Worker(Bot):
     """One bot process in webhook mode, under a fixed worker name (a restart takes the same one)."""
 
     def __init__(self, index: int, server: FakeTelegram, db: str, log: Path) -> None:
         self.name = f"w{index}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/hook"
-        self.log = log
-        self.db = db
-        self.proc: asyncio.subprocess.Process | None = None
-        self.env = {
-            **os.environ,
-            "TELEGRAM_TOKEN": server.token,
-            "TELEGRAM_API_URL": server.api_url,
-            "TELEGRAM_WEBHOOK_URL": self.url,
-            "TELEGRAM_WEBHOOK_PORT": str(self.port),
-            "TELEGRAM_WORKERS": str(WORKERS),
-            "TELEGRAM_RATE_LIMITS": LIMITS,
-            "CHATBOT_WORKER": self.name,
-            "CHATBOT_REMIND_AFTER": str(REMIND_AFTER),
-            "CHATBOT_ACT_AFTER": "600",
-            "CHATBOT_FLOOD_LIMIT": "off",  # simulated people press faster than people can
-            "PYTHONPATH": str(ROOT),
-            "LOG_LEVEL": "WARNING",
-            "PYTHONFAULTHANDLER": "1",
-        }
-
-    @property
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.returncode is None
+        super().__init__(
+            server,
+            db,
+            log,
+            env={
+                "TELEGRAM_WEBHOOK_URL": self.url,
+                "TELEGRAM_WEBHOOK_PORT": str(self.port),
+                "TELEGRAM_WORKERS": str(WORKERS),
+                "TELEGRAM_RATE_LIMITS": LIMITS,
+                "CHATBOT_WORKER": self.name,
+                "CHATBOT_REMIND_AFTER": str(REMIND_AFTER),
+                "CHATBOT_ACT_AFTER": "600",
+            },
+        )
 
     async def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "chatbot",
-                "telegram",
-                "--db",
-                self.db,
-                cwd=ROOT,
-                env=self.env,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=log,
-            )
+        await self.spawn()
         deadline = time.monotonic() + 60
         while True:  # listening means started: the runtime starts before the web server
             try:
@@ -122,16 +102,6 @@ class Worker:
                 if time.monotonic() > deadline or not self.alive:
                     raise AssertionError(f"worker {self.name} did not start") from None
                 await asyncio.sleep(0.1)
-
-    async def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
-
-    async def stop(self) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self.proc.wait(), 30)
 
 
 class Router:
