@@ -752,11 +752,13 @@ class MatrixBot:
         datas = [data for _label, data in choices(out)][: len(KEYCAPS)]
         if not datas and event_id not in self._buttons:
             return had
+        changed = self._buttons.get(event_id) != datas
         self._buttons[event_id] = datas
         self._buttons.move_to_end(event_id)
         while len(self._buttons) > BUTTON_MEMORY:
             self._buttons.popitem(last=False)
-        await self._kv_set(f"buttons:{event_id}", datas)
+        if changed:  # an edit with the same buttons (most table edits) writes nothing
+            await self._kv_set(f"buttons:{event_id}", datas)
         for i in range(had, len(datas)):
             content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": KEYCAPS[i]}}
             try:

@@ -195,6 +195,8 @@ class TelegramTransport:
         settings: Settings | None = None,
     ) -> None:
         self.username: str | None = None
+        #: a mention of this bot in a text ("@bot liity"), known once getMe has answered
+        self._mention: re.Pattern[str] | None = None
         #: who administers a group (issue #13), for the core's roles
         self.members = TelegramMembers()
         if isinstance(getattr(core, "members", None), dict):
@@ -324,6 +326,8 @@ class TelegramTransport:
         self.members.bot = app.bot
         self.members.loop = asyncio.get_running_loop()
         self.username = app.bot.username
+        if self.username:
+            self._mention = re.compile(rf"(?<![\w/])@{re.escape(self.username)}\b[,:]?", re.IGNORECASE)
         # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
         # own messages and mentions; the core then says so in the lobby and on the table
         self.group_text_visible = bool(app.bot.can_read_all_group_messages)
@@ -490,9 +494,10 @@ class TelegramTransport:
         """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot; a
         mention of this bot anywhere is taken out ("@bot liity" → "liity", as privacy mode delivers it)."""
         text = text.strip()
-        if self.username:
-            mention = re.compile(rf"(?<![\w/])@{re.escape(self.username)}\b[,:]?", re.IGNORECASE)
-            text = " ".join(mention.sub(" ", text).split()) if not text.startswith("/") else text
+        if self._mention is not None and not text.startswith("/") and self._mention.search(text):
+            # only the mention goes (and the spaces it leaves): the rest of the text, its line breaks
+            # included, is as written
+            text = re.sub(r"[ \t]{2,}", " ", self._mention.sub(" ", text)).strip()
         if not text.startswith("/"):
             return text
         parts = text.split(maxsplit=1)
