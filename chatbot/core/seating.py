@@ -6,8 +6,9 @@
   the minimum there is nothing to ask (the game cannot be played as it is): the seats are filled up
   to the usual table at once. A game whose usual table is its minimum never asks.
 * Rematch: the final message offers "Uusi peli samoilla pelaajilla" / "Rematch". A press by a person
-  who was seated sets up the same game with the same options, pace and seats (people and AI) as a
-  lobby of its own, and counts as that person's yes; the other seated people confirm with the
+  who was seated at the end sets up the same game with the same options, pace and seats (people and
+  AI; a seat an AI played for now goes back to its person, one whose person left or was removed
+  stays an AI) as a lobby of its own, and counts as that person's yes; the other seated people confirm with the
   lobby's "Olen mukana" / "I'm in" (or "liity", or the final message's button again). The game
   starts when every seated person has said yes, at once when the presser is the only person. A
   person who does not want to play leaves the lobby ("poistu"); the rest then start without them.
@@ -126,12 +127,21 @@ class Seating:
         return ((Button(t.gettext("🔁 Rematch"), f"{match.id}:{match.version}:@rematch"),),)
 
     @staticmethod
-    def _people_of(match: MatchRec) -> set[int]:
+    def _stood_in(match: MatchRec) -> dict[int, int]:
+        """Seat -> person, of the seats an AI played at the match's end for a person whose seat was
+        given to an AI for now; not for one who left the game or was removed from it."""
+        kicked = {int(u) for u in match.meta.get("kicked") or []}
+        back = {int(k): int(v) for k, v in (match.meta.get("away") or {}).items()}
+        return {
+            seat: user
+            for seat, user in back.items()
+            if user not in kicked and seat < len(match.seats) and match.seats[seat].user_id is None
+        }
+
+    def _people_of(self, match: MatchRec) -> set[int]:
         """The people seated in the match, those an AI stood in for at its end included."""
         people = {s.user_id for s in match.seats if s.user_id is not None}
-        for key in ("left", "away"):
-            people.update(int(u) for u in (match.meta.get(key) or {}).values())
-        return people
+        return people | set(self._stood_in(match).values())
 
     def _rematch(
         self, msg: Inbound, sp: Speaker, t: Translator, old: MatchRec | None, pressed: int | None = None
@@ -176,11 +186,8 @@ class Seating:
         return self._set_up_rematch(old, room, sp)
 
     def _set_up_rematch(self, old: MatchRec, room: RoomRec, sp: Speaker) -> list[Outbound]:
-        back = {int(k): int(v) for key in ("left", "away") for k, v in (old.meta.get(key) or {}).items()}
-        seats = tuple(
-            replace(s, user_id=back[s.seat], ai=None) if s.user_id is None and s.seat in back else s
-            for s in old.seats
-        )
+        back = self._stood_in(old)
+        seats = tuple(replace(s, user_id=back[s.seat], ai=None) if s.seat in back else s for s in old.seats)
         seed = secrets.token_hex(8)
         created = self.repo.create_match(room.id, old.game, dict(old.options), seed, sp.user.id, seats)
         if old.meta.get("pace") is not None:

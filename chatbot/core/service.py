@@ -410,6 +410,10 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Seating):
                 "• kick NAME, give NAME’s seat to a bot, restore NAME – for the one who set up the game "
                 "and the group’s admins"
             ),
+            t.gettext(
+                "• rematch – the finished game again with the same players; “new GAME pace=daily” for a game "
+                "played over days"
+            ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
@@ -1405,10 +1409,10 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Seating):
         return out
 
     def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
-        """When the waited-for person is reminded, on the table of a daily-pace match (a live table
-        moves on within minutes)."""
+        """When the waited-for person is reminded, on the table of a match whose group chose its
+        pace (the default live table moves on within minutes, and says nothing)."""
         chosen = pace.Pace.from_meta(match.meta.get("pace"))
-        if chosen.mode != pace.DAILY:
+        if not chosen.chosen:
             return None
         if deadlines is None:
             deadlines = self.repo.deadlines(match.id)

@@ -58,7 +58,7 @@ def test_majavajengi_round_scores_stay_after_the_next_moves():
 
 def test_gnav_settlements_stay_and_the_last_one_rests_nobody():
     chat, _ = chat_after("gnav_fi", "golden-gnav-fi-13")
-    settlements = [text for text in chat if text.startswith("Kortit käännetään:")]
+    settlements = [text for text in chat if text.startswith("🐦 Jaon ")]
     assert len(settlements) >= 3 and all("💔" in text or "Kukaan" in text for text in settlements)
     final = chat[-1]
     assert "elämä jäljellä" in final and "elämät lopussa" in final  # the numbers say they are lives

@@ -155,3 +155,26 @@ def test_a_typed_rematch_and_a_player_who_declines():
     table.say("liisa", "poistu")  # Liisa will not play: Matti alone cannot, so the lobby waits
     assert table.match().status == LOBBY and len(table.match().seats) == 1
     assert table.say("pekka", "rematch") and table.match().status == LOBBY  # not seated: refused
+
+
+def test_a_rematch_gives_a_seat_back_to_its_person_but_not_to_one_who_left():
+    table = Table(seed="seating")
+    table.say("matti", "uusi majavajengi kierrokset=2")
+    table.say("liisa", "liity")
+    table.say("pekka", "liity")
+    table.say("matti", "aloita")
+    table.say("matti", "anna Liisan paikka botille")
+    table.say("pekka", "poistu")
+    first = table.match()
+    assert [s.user_id is None for s in first.seats] == [False, True, True]
+    play_to_the_end(table)
+    [(_, data)] = buttons_of([final_message(table)])
+    out = table.press("pekka", data, private=False)
+    assert table.match() is None and "Vain sen pelin pelaajat" in out[0].text
+    table.press("liisa", data, private=False)
+    lobby = table.match()
+    people = [table.repo.user_by_id(s.user_id).ext_id if s.user_id else None for s in lobby.seats]
+    assert people == ["matti", "liisa", None] and lobby.seats[2].ai is not None
+    assert lobby.status == LOBBY  # Matti has not said yes yet
+    table.say("matti", "liity")
+    assert table.repo.match(lobby.id).status == RUNNING

@@ -48,7 +48,12 @@ class GnavUI(GameUI):
         """A deal's settlement as one message that stays: the cards up, who lost a life, who is out,
         who rests (the table message is edited by the next move)."""
         lines = render.event_lines([e for e in events if e.code in SETTLEMENT], ctx)
-        return ["\n".join(lines)] if lines else []
+        if not lines:
+            return []
+        deal = next((e.p["deal"] for e in events if e.code == "deal_ended" and "deal" in e.p), None)
+        if deal is not None:
+            lines.insert(0, ctx.t.gettext("🐦 The result of deal {deal}:").format(deal=deal))
+        return ["\n".join(lines)]
 
     def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
         if score <= 0:
