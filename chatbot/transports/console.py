@@ -68,19 +68,28 @@ class ConsoleTable:
         apart from the edited table) is printed once, in its place among the table's news."""
         prompt = any(o.private and o.buttons for o in batch)
         news = {line for o in batch if _is_table(o) for line in _news(o.text, fresh_only=False)}
-        for msg in batch:
-            if (
-                not msg.private
-                and not msg.key
-                and msg.text.splitlines()
-                and set(msg.text.splitlines()) <= news
-            ):
-                continue  # told by the table's news lines of this step
+        # a result message's heading ("🐦 Jaon 2 tulos:") goes before its first line on the table
+        headings: dict[str, str] = {}
+        told: set[int] = set()
+        for i, msg in enumerate(batch):
+            lines = msg.text.splitlines()
+            if msg.private or msg.key or not lines:
+                continue
+            if set(lines) <= news:
+                told.add(i)
+            elif len(lines) > 1 and set(lines[1:]) <= news:
+                told.add(i)
+                headings[lines[1]] = lines[0]
+        for i, msg in enumerate(batch):
+            if i in told:
+                continue  # told among the table's news lines of this step
             lines = msg.text.splitlines()
             if _is_table(msg) and not prompt and any(line.startswith("▸") for line in lines):
                 lines = _news(msg.text, fresh_only=True, marked=True)
             elif not msg.private:
                 lines = _without_recent(lines)
+            if _is_table(msg) and headings:
+                lines = _with_headings(lines, headings)
             t = i18n.translator(msg.lang)
             where = "🔒 " + t.gettext("Private") if msg.private else "🎲 " + t.gettext("Table")
             self.out.write(f"\n{'─' * 8} {where} {'─' * 8}\n" + "\n".join(lines).strip() + "\n")
@@ -165,6 +174,16 @@ def _news(text: str, fresh_only: bool, marked: bool = False) -> list[str]:
             line = line if marked else line[1:].strip()
         if keep:
             out.append(line)
+    return out
+
+
+def _with_headings(lines: list[str], headings: dict[str, str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        heading = headings.get(line[1:].strip() if line.startswith("▸") else line)
+        if heading is not None and line.startswith("▸"):
+            out.append(f"▸ {heading}")
+        out.append(line)
     return out
 
 

@@ -104,3 +104,22 @@ def test_the_console_shows_each_round_result_once_and_in_order():
     # the revealed cards come with the result, once each round
     assert text.count("Kortit käännetään näkyviin:") == 2
     json.dumps(text)  # printable
+
+
+def test_the_console_heads_each_gnav_settlement_once():
+    out = io.StringIO()
+    console = ConsoleTable(
+        new_core(SqlRepository("sqlite://"), seed="console"), name="Matti", delay=0, out=out
+    )
+    console.send("uusi gnav elämät=1")
+    console.send("aloita")
+    for _ in range(200):
+        if "🏆" in out.getvalue():
+            break
+        console.send("1")
+    console.close()
+    text = out.getvalue()
+    deals = re.findall(r"🐦 Jaon (\d+) tulos:", text)
+    assert deals and len(deals) == len(set(deals)) == text.count("Kortit käännetään:")
+    assert deals == sorted(deals, key=int)
+    assert text.rindex("Kortit käännetään:") < text.index("🏆")
