@@ -104,7 +104,9 @@ def test_a_rematch_starts_with_the_same_seats_options_and_pace():
     # someone who did not play, and the press outside the room, change nothing
     table.press("pekka", data, private=False)
     table.press("matti", data, private=True)
-    assert table.match() is None
+    other = table.press("matti", data, private=False, group="g2")
+    assert "ei toimi täällä" in other[0].text
+    assert table.match() is None and table.repo.active_match(table.repo.room("test", "g2").id) is None
     out = table.press("matti", data, private=False)
     lobby = table.match()
     assert lobby.status == LOBBY and lobby.id != first.id
