@@ -90,6 +90,8 @@ class Replay:
 
     steps: tuple[tuple[Any, tuple[Event, ...]], ...]
     problem: tuple[str, int] | None = None
+    #: the seat and notation of the k-th action at ``moves[k - 1]``
+    moves: tuple[tuple[int, str], ...] = ()
 
     @property
     def last(self) -> int:
@@ -549,6 +551,7 @@ class Records:
         except Exception:
             log.exception("match %s cannot be set up again", match.id)
             return Replay(steps=(), problem=("illegal", 0))
+        moves: list[tuple[int, str]] = []
         for rec in self.repo.actions(match.id):
             try:
                 state, events = engine.apply(state, rec.seat, engine.parse_notation(rec.notation))
@@ -556,13 +559,14 @@ class Records:
                 log.warning(
                     "match %s: the logged action %s (%r) does not replay", match.id, rec.ply, rec.notation
                 )
-                return Replay(steps=tuple(steps), problem=("illegal", len(steps)))
+                return Replay(steps=tuple(steps), problem=("illegal", len(steps)), moves=tuple(moves))
             steps.append((state, tuple(events)))
+            moves.append((rec.seat, rec.notation))
         stored = match.state
         if stored is not None and json.loads(json.dumps(engine.dump(state))) != stored:
             log.warning("match %s: the replay does not end in the stored state", match.id)
-            return Replay(steps=tuple(steps), problem=("differs", len(steps) - 1))
-        return Replay(steps=tuple(steps))
+            return Replay(steps=tuple(steps), problem=("differs", len(steps) - 1), moves=tuple(moves))
+        return Replay(steps=tuple(steps), moves=tuple(moves))
 
     def _replay_message(self, probe: Outbound, match: MatchRec, n: int, step: int, t: Translator) -> Outbound:
         engine, ui = self.games[match.game], self.uis[match.game]
@@ -594,7 +598,14 @@ class Records:
                 id=match.id, game=ui.title(t), where=where
             )
         ]
-        lines += [f"▸ {x}" for x in ui.render_events([e for e in events if e.public], ctx)]
+        public = ui.render_events([e for e in events if e.public], ctx)
+        if not public and 0 < step <= len(replay.moves):
+            # a move no public line tells of (ending a turn): its button's label says what it was
+            seat, notation = replay.moves[step - 1]
+            before = engine.view(replay.steps[step - 1][0], seat)
+            label = ui.action_label(notation, before, RenderContext(t, names, seat, match.options))
+            public = [t.gettext("{name}: {action}").format(name=ctx.name(seat), action=label)]
+        lines += [f"▸ {x}" for x in public]
         # the match is over: what each seat saw in private may be shown now
         for seat in range(len(names)):
             mine = [e for e in events if e.to is not None and seat in e.to]
