@@ -625,21 +625,24 @@ class Records:
                     "⚠️ The replay does not end in the stored final position: the log and the stored game differ."
                 )
             lines += ["", warning]
-        buttons: list[Button] = []
+        # the same four buttons at every step, so that they (and Matrix's numbered reactions) stay put
         data = f"{REPLAY_MARK}{n}"
-        if step > 0:
-            buttons.append(Button(t.gettext("◀ Previous"), f"{match.id}:{step - 1}:{data}"))
-        if step < replay.last:
-            buttons.append(Button(t.gettext("Next ▶"), f"{match.id}:{step + 1}:{data}"))
-            buttons.append(Button(t.gettext("To the end ⏭"), f"{match.id}:{replay.last}:{data}"))
-        elif replay.last > 0:
-            buttons.append(Button(t.gettext("⏮ From the start"), f"{match.id}:0:{data}"))
+        rows = (
+            (
+                Button(t.gettext("◀ Previous"), f"{match.id}:{max(0, step - 1)}:{data}"),
+                Button(t.gettext("Next ▶"), f"{match.id}:{min(replay.last, step + 1)}:{data}"),
+            ),
+            (
+                Button(t.gettext("⏮ From the start"), f"{match.id}:0:{data}"),
+                Button(t.gettext("To the end ⏭"), f"{match.id}:{replay.last}:{data}"),
+            ),
+        )
         return Outbound(
             probe.platform,
             "\n".join(lines),
             chat_id=probe.chat_id,
             user_id=probe.user_id,
-            buttons=(tuple(buttons),) if buttons else (),
+            buttons=rows,
             key=f"replay:{match.id}:{n}",
             lang=t.lang,
         )

@@ -257,24 +257,26 @@ def test_a_replay_stepped_to_the_end_shows_every_recorded_public_table(game):
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)
     assert len(out) == 1 and out[0].key == f"replay:{match_id}:1" and out[0].chat_id == G1
     shown = [out[0]]
-    for _ in range(len(recorded)):
+    for _ in range(len(recorded) - 1):
         labels = {b.label: b.data for row in shown[-1].buttons for b in row}
-        if "Seuraava ▶" not in labels:
-            break
         step = table.press("liisa", labels["Seuraava ▶"], private=False)
         assert len(step) == 1 and step[0].key == shown[0].key  # the same message, edited
         shown.append(step[0])
-    assert len(shown) == len(recorded)
     for k, (message, body) in enumerate(zip(shown, recorded, strict=True)):
         assert message.text.startswith(f"🎬 Uusinta: peli {match_id}, {_title(game)} – ")
         assert body == replay_body(message.text) or body.endswith("\n\n" + replay_body(message.text)), k
         assert "⚠️ Uusinta ei" not in message.text and "⚠️ Tallennettua" not in message.text
-    labels = [b.label for row in shown[-1].buttons for b in row]
-    assert labels == ["◀ Edellinen", "⏮ Alkuun"]
-    assert (
-        "–  siirto" not in shown[-1].text
-        and f"siirto {len(recorded) - 1}/{len(recorded) - 1}" in shown[-1].text
-    )
+        # the same four buttons at every step, in the same places
+        assert [[b.label for b in row] for row in message.buttons] == [
+            ["◀ Edellinen", "Seuraava ▶"],
+            ["⏮ Alkuun", "Loppuun ⏭"],
+        ]
+    last = len(recorded) - 1
+    assert f"siirto {last}/{last}" in shown[-1].text
+    # "Seuraava" at the end stays at the end; "Alkuun" goes back to the start
+    labels = {b.label: b.data for row in shown[-1].buttons for b in row}
+    assert f"siirto {last}/{last}" in table.press("liisa", labels["Seuraava ▶"], private=False)[0].text
+    assert " – alkuasetelma\n" in table.press("liisa", labels["⏮ Alkuun"], private=False)[0].text
 
 
 def test_a_replay_of_a_running_match_is_refused_and_others_groups_matches_are_not_found(two_groups):
