@@ -642,7 +642,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         t = i18n.translator(room.lang or "fi")
         ui = self.uis[match.game]
         engine = self.games[match.game]
-        names = t.format_list([s.name + (" 🤖" if s.ai else "") for s in match.seats])
+        names = t.format_list([s.name + (f" 🤖 ({_ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
         text = "\n".join(
             [
                 t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
@@ -1439,6 +1439,17 @@ _AI_WORDS: dict[str, tuple[str, ...]] = {
     "vaikea": ("strong", "smart"),
     "hard": ("strong", "smart"),
 }
+
+
+def _ai_level(kind: str, t: Translator) -> str:
+    """The level word of an AI seat's policy for the lobby, "Botti 1 🤖 (vahva)" (issue #18)."""
+    if kind in ("easy", "helppo"):
+        return t.pgettext("AI level", "easy")
+    if kind in ("strong", "vahva"):
+        return t.pgettext("AI level", "strong")
+    if kind == "random":
+        return t.pgettext("AI level", "random")
+    return t.pgettext("AI level", "normal")  # smart, sensible, normal: the default level
 
 
 def _ai_kind(args: Sequence[str], engine: Engine) -> str:
