@@ -213,7 +213,9 @@ class Records:
             note = t.gettext("I sent your statistics to you in private.")
             return [self._reply(msg, t, text, private=True), self._reply(msg, t, note)]
         if cmd.name == "history":
-            return [self._reply(msg, t, self._history_text(msg, sp, t))]
+            text, listed = self._history_text(msg, sp, t)
+            buttons = [Button(f"🎬 {i}", f"{i}:0:{REPLAY_MARK}0") for i in listed]
+            return [self._reply(msg, t, text, [buttons[:5], buttons[5:]])]
         if cmd.name == "replay":
             return self._replay_command(msg, sp, t, cmd)
         if cmd.name in REPLAY_STEPS:
@@ -355,7 +357,8 @@ class Records:
         return "\n".join(lines)
 
     # --- history -------------------------------------------------------------------------------
-    def _history_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
+    def _history_text(self, msg: Inbound, sp: Speaker, t: Translator) -> tuple[str, list[int]]:
+        """The text, and the ids of the matches it lists (each gets a button that replays it)."""
         if sp.room is not None:
             found = self.repo.finished_matches(room_id=sp.room.id, limit=HISTORY_SIZE)
             empty = t.gettext("No game has been played to the end in this group yet. Start one with “new”.")
@@ -366,7 +369,7 @@ class Records:
             title = t.gettext("📜 Your latest games")
         found = [f for f in found if f.match.game in self.uis]
         if not found:
-            return empty
+            return empty, []
         lines = [title]
         for fin in found:
             result = self._result_of(fin) or {}
@@ -384,8 +387,12 @@ class Records:
                     names=t.format_list(winners)
                 )
             lines.append(line)
-        lines.append(t.gettext("Watch a game again: “replay {id}”.").format(id=found[0].match.id))
-        return "\n".join(lines)
+        lines.append(
+            t.gettext("Watch a game again with its button, or write “replay {id}”.").format(
+                id=found[0].match.id
+            )
+        )
+        return "\n".join(lines), [f.match.id for f in found]
 
     # --- replay --------------------------------------------------------------------------------
     def _replay_command(
@@ -418,13 +425,7 @@ class Records:
                 return [self._reply(msg, t, text)]
             number = latest[0].match.id
         match = self.repo.match(number)
-        # another group's match is not even said to exist; in private, a match one played in
-        visible = match is not None and (
-            match.room_id == sp.room.id
-            if sp.room is not None
-            else any(s.user_id == sp.user.id for s in match.seats) or _left_owner(match, sp.user.id)
-        )
-        if match is None or not visible or match.game not in self.games:
+        if match is None or not self._visible(match, sp):
             return [
                 self._reply(
                     msg,
@@ -454,6 +455,19 @@ class Records:
                     ),
                 )
             ]
+        return [self._open_replay(msg, t, match)]
+
+    def _visible(self, match: MatchRec, sp: Speaker) -> bool:
+        """Whether the speaker may see this match here: in a group, the group's own matches (another
+        group's match is not even said to exist); in private, a match they played in."""
+        if match.game not in self.games:
+            return False
+        if sp.room is not None:
+            return match.room_id == sp.room.id
+        return any(s.user_id == sp.user.id for s in match.seats) or _left_owner(match, sp.user.id)
+
+    def _open_replay(self, msg: Inbound, t: Translator, match: MatchRec) -> Outbound:
+        """A new replay message of a finished match in the sender's chat, at its start."""
         probe = self._reply(msg, t, "")
         chat = chat_of(probe)
         n = int(self.repo.kv_get(NS_REPLAY_SEQ, str(match.id)) or 0) + 1
@@ -461,7 +475,7 @@ class Records:
         session = {"chat": chat, "step": 0, "lang": t.lang}
         self.repo.kv_set(NS_REPLAY, f"{match.id}:{n}", session)
         self.repo.kv_set(NS_REPLAY_LAST, chat, f"{match.id}:{n}")
-        return [self._replay_message(probe, match, n, 0, t)]
+        return self._replay_message(probe, match, n, 0, t)
 
     def _replay_typed(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         """ "seuraava" / "next" and the like step the chat's latest replay, unless the speaker is in a
@@ -507,6 +521,11 @@ class Records:
         n_text = data.notation[len(REPLAY_MARK) :]
         if not n_text.isascii() or not n_text.isdigit() or len(n_text) > 9:
             return not_here
+        if int(n_text) == 0:  # a button of the history: a new replay of that match, here
+            listed = self.repo.match(data.match_id)
+            if listed is None or listed.status != OVER or not self._visible(listed, sp):
+                return not_here
+            return [self._open_replay(msg, t, listed)]
         key = f"{data.match_id}:{int(n_text)}"
         session = self.repo.kv_get(NS_REPLAY, key)
         probe = self._reply(msg, t, "", private=msg.private)

@@ -199,7 +199,8 @@ def test_my_statistics_agree_with_the_groups_and_come_in_private(two_groups):
 
 def test_history_lists_the_rooms_finished_matches_newest_first_with_ids(two_groups):
     table, ids, running = two_groups
-    lines = table.say("liisa", "historia", group=G1)[0].text.splitlines()
+    out = table.say("liisa", "historia", group=G1)
+    lines = out[0].text.splitlines()
     assert lines[0] == "📜 Ryhmän viimeisimmät pelit"
     listed = [int(x) for x in re.findall(r"^#(\d+) ", "\n".join(lines), flags=re.M)]
     assert listed == sorted(ids[G1], reverse=True) and running not in listed
@@ -211,13 +212,28 @@ def test_history_lists_the_rooms_finished_matches_newest_first_with_ids(two_grou
         assert (" ja ".join([", ".join(names[:-1]), names[-1]])) in line
         winners = [names[s] for s in outcome.winners]
         assert line.endswith(("voittaja: " if len(winners) == 1 else "voittajat: ") + " ja ".join(winners))
-    assert lines[-1] == f"Katso peli uudelleen: ”näytä peli {listed[0]}”."
-    # in private: one's own matches from both groups
-    own = table.say("pekka", "historia", private=True)[0].text
-    assert [int(x) for x in re.findall(r"^#(\d+) ", own, flags=re.M)] == sorted(ids[G2], reverse=True)
-    assert "Pelejä" not in own and table.say("uusi", "historia", group="g3")[0].text.startswith(
-        "Tässä ryhmässä ei ole vielä pelattu"
+    assert lines[-1] == f"Katso peli uudelleen sen painikkeella tai kirjoita ”näytä peli {listed[0]}”."
+    # each listed match has a button that opens its replay here
+    buttons = {b.label: b.data for row in out[0].buttons for b in row}
+    assert list(buttons) == [f"🎬 {i}" for i in listed]
+    opened = table.press("pekka", buttons[f"🎬 {listed[-1]}"], private=False, group=G1)
+    assert [o.chat_id for o in opened] == [G1] and opened[0].text.startswith(
+        f"🎬 Uusinta: peli {listed[-1]},"
     )
+    assert opened[0].key.startswith(f"replay:{listed[-1]}:")
+    # ... but nowhere else: not in another group, nor in private to someone who did not play it
+    for elsewhere in (
+        table.press("pekka", buttons[f"🎬 {listed[-1]}"], private=False, group=G2),
+        table.press("pekka", buttons[f"🎬 {listed[-1]}"], private=True),
+        table.press("matti", f"{running}:0:~0", private=False, group=G1),
+    ):
+        assert [o.key for o in elsewhere] == [None] and elsewhere[0].text.startswith("Tämä painike ei toimi")
+    # in private: one's own matches from both groups
+    own = table.say("pekka", "historia", private=True)
+    assert [int(x) for x in re.findall(r"^#(\d+) ", own[0].text, flags=re.M)] == sorted(ids[G2], reverse=True)
+    first = next(b.data for row in own[0].buttons for b in row)
+    assert table.press("pekka", first, private=True)[0].text.startswith("🎬 Uusinta")
+    assert table.say("uusi", "historia", group="g3")[0].text.startswith("Tässä ryhmässä ei ole vielä pelattu")
 
 
 def test_results_of_matches_from_before_the_results_table_are_made_when_asked(two_groups):
