@@ -170,17 +170,17 @@ class Records:
         from its final state, and stored."""
         if fin.result is not None:
             return fin.result
-        full = self.repo.match(fin.match.id)
-        engine = self.games.get(fin.match.game)
+        full = self.repo.match(fin.id)
+        engine = self.games.get(fin.game)
         if full is None or full.state is None or engine is None:
             return None
         try:
             result = self._result_from(full, engine.load(full.state))
         except Exception:  # an old snapshot the engine cannot read any more
-            log.exception("cannot read the final state of match %s", fin.match.id)
+            log.exception("cannot read the final state of match %s", fin.id)
             return None
         if result is not None:
-            self.repo.set_result(fin.match.id, fin.finished_at, result)
+            self.repo.set_result(fin.id, fin.finished_at, result)
         return result
 
     def _finished(
@@ -188,7 +188,7 @@ class Records:
     ) -> list[tuple[FinishedRec, dict]]:
         out = []
         for fin in self.repo.finished_matches(room_id=room_id, user_id=user_id):
-            if fin.match.game not in self.uis:
+            if fin.game not in self.uis:
                 continue
             result = self._result_of(fin)
             if result is not None:
@@ -231,11 +231,11 @@ class Records:
         ais: dict[str, _Tally] = {}
         names: dict[int, str] = {}
         for fin, result in finished:
-            game = fin.match.game
+            game = fin.game
             winners = set(result.get("winners") or ())
             figures = list(result.get("figures") or ())
             seats_of: dict[int | None, list[int]] = {}
-            for seat in fin.match.seats:
+            for seat in fin.seats:
                 seats_of.setdefault(seat.user_id, []).append(seat.seat)
             for user_id, seats in seats_of.items():
                 if user_id is None:
@@ -304,7 +304,7 @@ class Records:
                 )
         for game in self._game_order(people, ais):
             ui = self.uis[game]
-            count = sum(1 for fin, _r in finished if fin.match.game == game)
+            count = sum(1 for fin, _r in finished if fin.game == game)
             lines += [
                 "",
                 t.ngettext("{game} – {n} game", "{game} – {n} games", count).format(
@@ -337,7 +337,7 @@ class Records:
         people, _ais = self._tallies(finished, only_user=user.id)
         played = sum(tallies[user.id].played for tallies in people.values() if user.id in tallies)
         won = sum(tallies[user.id].won for tallies in people.values() if user.id in tallies)
-        groups = len({fin.match.room_id for fin, _r in finished})
+        groups = len({fin.room_id for fin, _r in finished})
         lines = [
             t.gettext("📊 Your statistics, {name}: {games}, {wins} ({groups})").format(
                 name=user.name,
@@ -367,18 +367,18 @@ class Records:
             found = self.repo.finished_matches(user_id=sp.user.id, limit=HISTORY_SIZE)
             empty = t.gettext("You have not played a game to the end yet.")
             title = t.gettext("📜 Your latest games")
-        found = [f for f in found if f.match.game in self.uis]
+        found = [f for f in found if f.game in self.uis]
         if not found:
             return empty, []
         lines = [title]
         for fin in found:
             result = self._result_of(fin) or {}
-            names = [s.name for s in fin.match.seats]
+            names = [s.name for s in fin.seats]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
             when = format_date(datetime.fromtimestamp(fin.finished_at, UTC), format="medium", locale=t.locale)
             line = t.gettext("#{id} {game} · {date} · {players}").format(
-                id=fin.match.id,
-                game=self.uis[fin.match.game].title(t),
+                id=fin.id,
+                game=self.uis[fin.game].title(t),
                 date=when,
                 players=t.format_list(names),
             )
@@ -388,11 +388,9 @@ class Records:
                 )
             lines.append(line)
         lines.append(
-            t.gettext("Watch a game again with its button, or write “replay {id}”.").format(
-                id=found[0].match.id
-            )
+            t.gettext("Watch a game again with its button, or write “replay {id}”.").format(id=found[0].id)
         )
-        return "\n".join(lines), [f.match.id for f in found]
+        return "\n".join(lines), [f.id for f in found]
 
     # --- replay --------------------------------------------------------------------------------
     def _replay_command(
@@ -423,7 +421,7 @@ class Records:
                     else t.gettext("You have not played a game to the end yet.")
                 )
                 return [self._reply(msg, t, text)]
-            number = latest[0].match.id
+            number = latest[0].id
         match = self.repo.match(number)
         if match is None or not self._visible(match, sp):
             return [
