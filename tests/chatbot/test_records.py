@@ -270,6 +270,19 @@ def test_a_replay_stepped_to_the_end_shows_every_recorded_public_table(game):
     match_id = play(table, game, G1, people, 3 if game == "gnav" else 0, random.Random(game))
     recorded = table_bodies(table, match_id, G1)
     assert len(recorded) == len(table.repo.actions(match_id)) + 1  # the start and one per action
+    # the result was stored with the last move, with the game's own figures for each seat
+    result = table.repo.finished_matches()[0].result
+    winner = result["figures"][result["winners"][0]]
+    assert (
+        len(result["figures"]) == len(result["ranks"])
+        and set(winner)
+        >= {
+            "majavajengi": {"total"},
+            "gnav": {"lives"},
+            "coloretto_amazonas": {"score"},
+            "afrikan_tahti": {"rounds", "how"},
+        }[game]
+    )
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)
     assert len(out) == 1 and out[0].key == f"replay:{match_id}:1" and out[0].chat_id == G1
     shown = [out[0]]
@@ -410,3 +423,43 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
         )
     table.core._replays.clear()
     assert "⚠️ Tallennettua" not in table.say("liisa", f"näytä peli {match_id}", group=G1)[0].text
+
+
+MEASURES = {
+    "majavajengi": (
+        [{"total": 31}, {"total": 12}, {"total": 20}],
+        [{"total": 12}],
+        "pienin loppusumma 12",
+        "lowest total 12",
+    ),
+    "coloretto_amazonas": (
+        [{"score": 14}, {"score": 27}],
+        [{"score": 27}],
+        "paras tulos 27",
+        "best score 27",
+    ),
+    "gnav": (
+        [{"lives": 0}, {"lives": 2}, {"lives": 1}],
+        [{"lives": 2}, {"lives": 1}],
+        "parhaassa voitossa 2 elämää jäljellä",
+        "best win with 2 lives left",
+    ),
+    "afrikan_tahti": (
+        [{"rounds": 20, "how": "star"}, {"rounds": 14, "how": "horseshoe"}, {"rounds": 30}],
+        [{"rounds": 20, "how": "star"}, {"rounds": 14, "how": "horseshoe"}],
+        "1 tähdellä ja 1 hevosenkengällä, nopein voitto 14 kierroksessa",
+        "1 with the Star and 1 with a horseshoe, fastest win in 14 rounds",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(MEASURES))
+def test_each_game_words_its_own_measure(game):
+    from chatbot.core.i18n import translator
+
+    played, wins, fi, en = MEASURES[game]
+    assert UIS[game].figures_text(played, wins, translator("fi")) == fi
+    assert UIS[game].figures_text(played, wins, translator("en")) == en
+    # no win: Gnav and Afrikan Tähti measure wins only
+    alone = UIS[game].figures_text(played[:1], [], translator("fi"))
+    assert (alone is None) == (game in {"gnav", "afrikan_tahti"})
