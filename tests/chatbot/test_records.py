@@ -19,7 +19,7 @@ G1, G2 = "g1", "g2"
 SHORT = {
     "majavajengi": "kierrokset=1",
     "gnav": "elämät=1",
-    "afrikan_tahti": "pikapeli max_rounds=30",
+    "afrikan_tahti": "pikapeli max_rounds=12",
     "coloretto_amazonas": "",
 }
 
