@@ -463,3 +463,19 @@ def test_each_game_words_its_own_measure(game):
     # no win: Gnav and Afrikan Tähti measure wins only
     alone = UIS[game].figures_text(played[:1], [], translator("fi"))
     assert (alone is None) == (game in {"gnav", "afrikan_tahti"})
+
+
+def test_history_dates_are_the_rooms_own():
+    """A match that ended at 23.30 UTC ended the next day in Helsinki (a room's default zone), and
+    on that day in the zone the room chose."""
+    from datetime import UTC, datetime
+
+    from chatbot.compose import new_core
+
+    table = Table(seed="zone")
+    late = datetime(2026, 12, 2, 23, 30, tzinfo=UTC).timestamp()
+    table.core = new_core(table.repo, seed="zone", clock=lambda: late)
+    play(table, "majavajengi", G1, ["matti", "liisa"], 0, random.Random(1))
+    assert " · 3.12.2026 · " in table.say("matti", "historia", group=G1)[0].text
+    table.repo.kv_set("room-zone", str(table.repo.room(PLATFORM, G1).id), "America/New_York")
+    assert " · 2.12.2026 · " in table.say("matti", "historia", group=G1)[0].text
