@@ -314,10 +314,18 @@ class Records:
                     game=ui.title(t), n=t.format_number(count)
                 ),
             ]
-            for rank, tally in _ranked(list(people.get(game, {}).values())):
+            ranked = _ranked(list(people.get(game, {}).values()))
+            for rank, tally in ranked[:LEADERBOARD_SIZE]:
                 lines.append(
                     t.gettext("{rank}. {name}: {figures}").format(
                         rank=rank, name=tally.name, figures=self._figures_line(tally, game, t)
+                    )
+                )
+            if len(ranked) > LEADERBOARD_SIZE:
+                more = len(ranked) - LEADERBOARD_SIZE
+                lines.append(
+                    t.ngettext("… and {n} more player", "… and {n} more players", more).format(
+                        n=t.format_number(more)
                     )
                 )
             if game in ais:

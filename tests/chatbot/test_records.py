@@ -479,3 +479,19 @@ def test_history_dates_are_the_rooms_own():
     assert " · 3.12.2026 · " in table.say("matti", "historia", group=G1)[0].text
     table.repo.kv_set("room-zone", str(table.repo.room(PLATFORM, G1).id), "America/New_York")
     assert " · 2.12.2026 · " in table.say("matti", "historia", group=G1)[0].text
+
+
+def test_a_big_group_sees_its_ten_best_and_how_many_more():
+    from tests.chatbot.finished import finished_match
+
+    table = Table(seed="big")
+    people = [(f"p{i}", f"Pelaaja{i:02}") for i in range(12)]
+    for chunk in (people[:6], people[6:]):
+        finished_match(table.repo, PLATFORM, "g9", chunk)
+    lines = table.say("p0", "tilastot", group="g9")[0].text.splitlines()
+    assert lines[0] == "📊 Ryhmän tilastot: 2 päättynyttä peliä"
+    heading = lines.index("🏅 Eniten voittoja")
+    assert len(lines[heading + 1 : lines.index("", heading)]) == 10
+    block = game_block(lines, _title("majavajengi"))
+    assert len(block) == 11 and block[-1] == "… ja 2 muuta pelaajaa"
+    assert all(re.match(r"\d+\. \w+: 1 peli, [01] voitto", line) for line in block[:-1])
