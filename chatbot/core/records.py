@@ -68,6 +68,8 @@ HISTORY_SIZE = 10
 LEADERBOARD_SIZE = 10
 #: computed replays kept in memory (a replay is stepped through press by press)
 REPLAY_MEMORY = 8
+#: the longest text of a replay message (Telegram's limit is 4096 UTF-16 units; emoji take two)
+REPLAY_TEXT_LIMIT = 3500
 #: version of the stored result's layout
 RESULT_VERSION = 1
 #: a room's time zone (kv, by room id; set with the pace options of issue #16), else Helsinki's
@@ -647,15 +649,28 @@ class Records:
             before = engine.view(replay.steps[step - 1][0], seat)
             label = ui.action_label(notation, before, RenderContext(t, names, seat, match.options))
             public = [t.gettext("{name}: {action}").format(name=ctx.name(seat), action=label)]
-        lines += [f"▸ {x}" for x in public]
+        news = [f"▸ {x}" for x in public]
         # the match is over: what each seat saw in private may be shown now
+        hidden = []
         for seat in range(len(names)):
             mine = [e for e in events if e.to is not None and seat in e.to]
             if mine:
                 seat_ctx = RenderContext(t, names, seat, match.options)
                 for x in ui.render_events(mine, seat_ctx):
-                    lines.append(t.gettext("🔒 {name}: {line}").format(name=names[seat], line=x))
-        lines += ["", ui.render_table(engine.view(state, None), ctx)]
+                    hidden.append(t.gettext("🔒 {name}: {line}").format(name=names[seat], line=x))
+        body = ui.render_table(engine.view(state, None), ctx)
+        # one message that is edited, never split: what happened is cut before the table is
+        room = REPLAY_TEXT_LIMIT - len(lines[0]) - len(body) - 200
+        if len("\n".join(news + hidden)) > room:
+            hidden = []
+        if len("\n".join(news)) > room:  # the latest lines of what happened, after a "…"
+            kept: list[str] = []
+            for line in reversed(news):
+                if len("\n".join([line, *kept])) > room - 4:
+                    break
+                kept.insert(0, line)
+            news = ["▸ …", *kept]
+        lines += [*news, *hidden, "", body]
         if replay.problem is not None:
             kind, ply = replay.problem
             if kind == "illegal":

@@ -495,3 +495,20 @@ def test_a_big_group_sees_its_ten_best_and_how_many_more():
     block = game_block(lines, _title("majavajengi"))
     assert len(block) == 11 and block[-1] == "… ja 2 muuta pelaajaa"
     assert all(re.match(r"\d+\. \w+: 1 peli, [01] voitto", line) for line in block[:-1])
+
+
+def test_a_replay_message_stays_one_message_however_much_happened(monkeypatch):
+    """What happened at a step is cut (the oldest lines first, what was private before that) so that
+    the replay message fits in one Telegram message; the table itself is always whole."""
+    import chatbot.core.records as records
+
+    table = Table(seed="long-step")
+    match_id = play(table, "majavajengi", G1, ["matti", "liisa"], 0, random.Random(3))
+    whole = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
+    end = next(b.data for row in whole.buttons for b in row if b.label == "Loppuun ⏭")
+    full = table.press("liisa", end, private=False)[0].text
+    monkeypatch.setattr(records, "REPLAY_TEXT_LIMIT", len(full) - 40)
+    cut = table.press("liisa", end, private=False)[0].text
+    assert len(cut) < len(full) and replay_body(cut).endswith(replay_body(full).split("\n\n", 1)[-1])
+    body = full.split("\n\n")[-1]
+    assert cut.endswith(body) and "🔒" not in cut and "▸ …" in cut
