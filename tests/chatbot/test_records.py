@@ -398,7 +398,7 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
         )
     table.core._replays.clear()
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
-    assert "⚠️ Uusinta ei päädy tallennettuun loppuasemaan" in out.text
+    assert "⚠️ Uusinta ei päädy tallennettuun lopputilanteeseen" in out.text
     # an action the rules refuse: the replay stops before it and says so
     with table.repo.engine.begin() as conn:
         conn.execute(
