@@ -77,10 +77,13 @@ class ActionRec:
 
 @dataclass(frozen=True, slots=True)
 class FinishedRec:
-    """A finished match for statistics and history (issue #16): the match without its state,
-    when it ended (epoch seconds) and its stored result (None: not made yet, an older match)."""
+    """A finished match for statistics and history (issue #16): its seats, when it ended (epoch
+    seconds) and its stored result (None: not made yet, a match that ended before results were kept)."""
 
-    match: MatchRec
+    id: int
+    room_id: int
+    game: str
+    seats: tuple[SeatRec, ...]
     finished_at: float
     result: dict[str, Any] | None
 

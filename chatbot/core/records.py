@@ -29,8 +29,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date
 
@@ -67,8 +68,12 @@ HISTORY_SIZE = 10
 LEADERBOARD_SIZE = 10
 #: computed replays kept in memory (a replay is stepped through press by press)
 REPLAY_MEMORY = 8
+#: the longest text of a replay message (Telegram's limit is 4096 UTF-16 units; emoji take two)
+REPLAY_TEXT_LIMIT = 3500
 #: version of the stored result's layout
 RESULT_VERSION = 1
+#: a room's time zone (kv, by room id; set with the pace options of issue #16), else Helsinki's
+NS_ROOM_ZONE, DEFAULT_ZONE = "room-zone", "Europe/Helsinki"
 
 #: typed words that step the chat's latest replay ("seuraava", "next"…; see commands.py): where to
 REPLAY_STEPS = {
@@ -170,17 +175,17 @@ class Records:
         from its final state, and stored."""
         if fin.result is not None:
             return fin.result
-        full = self.repo.match(fin.match.id)
-        engine = self.games.get(fin.match.game)
+        full = self.repo.match(fin.id)
+        engine = self.games.get(fin.game)
         if full is None or full.state is None or engine is None:
             return None
         try:
             result = self._result_from(full, engine.load(full.state))
         except Exception:  # an old snapshot the engine cannot read any more
-            log.exception("cannot read the final state of match %s", fin.match.id)
+            log.exception("cannot read the final state of match %s", fin.id)
             return None
         if result is not None:
-            self.repo.set_result(fin.match.id, fin.finished_at, result)
+            self.repo.set_result(fin.id, fin.finished_at, result)
         return result
 
     def _finished(
@@ -188,7 +193,7 @@ class Records:
     ) -> list[tuple[FinishedRec, dict]]:
         out = []
         for fin in self.repo.finished_matches(room_id=room_id, user_id=user_id):
-            if fin.match.game not in self.uis:
+            if fin.game not in self.uis:
                 continue
             result = self._result_of(fin)
             if result is not None:
@@ -213,7 +218,9 @@ class Records:
             note = t.gettext("I sent your statistics to you in private.")
             return [self._reply(msg, t, text, private=True), self._reply(msg, t, note)]
         if cmd.name == "history":
-            return [self._reply(msg, t, self._history_text(msg, sp, t))]
+            text, listed = self._history_text(msg, sp, t)
+            buttons = [Button(f"🎬 {i}", f"{i}:0:{REPLAY_MARK}0") for i in listed]
+            return [self._reply(msg, t, text, [buttons[:5], buttons[5:]])]
         if cmd.name == "replay":
             return self._replay_command(msg, sp, t, cmd)
         if cmd.name in REPLAY_STEPS:
@@ -229,11 +236,11 @@ class Records:
         ais: dict[str, _Tally] = {}
         names: dict[int, str] = {}
         for fin, result in finished:
-            game = fin.match.game
+            game = fin.game
             winners = set(result.get("winners") or ())
             figures = list(result.get("figures") or ())
             seats_of: dict[int | None, list[int]] = {}
-            for seat in fin.match.seats:
+            for seat in fin.seats:
                 seats_of.setdefault(seat.user_id, []).append(seat.seat)
             for user_id, seats in seats_of.items():
                 if user_id is None:
@@ -302,17 +309,25 @@ class Records:
                 )
         for game in self._game_order(people, ais):
             ui = self.uis[game]
-            count = sum(1 for fin, _r in finished if fin.match.game == game)
+            count = sum(1 for fin, _r in finished if fin.game == game)
             lines += [
                 "",
                 t.ngettext("{game} – {n} game", "{game} – {n} games", count).format(
                     game=ui.title(t), n=t.format_number(count)
                 ),
             ]
-            for rank, tally in _ranked(list(people.get(game, {}).values())):
+            ranked = _ranked(list(people.get(game, {}).values()))
+            for rank, tally in ranked[:LEADERBOARD_SIZE]:
                 lines.append(
                     t.gettext("{rank}. {name}: {figures}").format(
                         rank=rank, name=tally.name, figures=self._figures_line(tally, game, t)
+                    )
+                )
+            if len(ranked) > LEADERBOARD_SIZE:
+                more = len(ranked) - LEADERBOARD_SIZE
+                lines.append(
+                    t.ngettext("… and {n} more player", "… and {n} more players", more).format(
+                        n=t.format_number(more)
                     )
                 )
             if game in ais:
@@ -335,7 +350,7 @@ class Records:
         people, _ais = self._tallies(finished, only_user=user.id)
         played = sum(tallies[user.id].played for tallies in people.values() if user.id in tallies)
         won = sum(tallies[user.id].won for tallies in people.values() if user.id in tallies)
-        groups = len({fin.match.room_id for fin, _r in finished})
+        groups = len({fin.room_id for fin, _r in finished})
         lines = [
             t.gettext("📊 Your statistics, {name}: {games}, {wins} ({groups})").format(
                 name=user.name,
@@ -355,7 +370,8 @@ class Records:
         return "\n".join(lines)
 
     # --- history -------------------------------------------------------------------------------
-    def _history_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
+    def _history_text(self, msg: Inbound, sp: Speaker, t: Translator) -> tuple[str, list[int]]:
+        """The text, and the ids of the matches it lists (each gets a button that replays it)."""
         if sp.room is not None:
             found = self.repo.finished_matches(room_id=sp.room.id, limit=HISTORY_SIZE)
             empty = t.gettext("No game has been played to the end in this group yet. Start one with “new”.")
@@ -364,18 +380,22 @@ class Records:
             found = self.repo.finished_matches(user_id=sp.user.id, limit=HISTORY_SIZE)
             empty = t.gettext("You have not played a game to the end yet.")
             title = t.gettext("📜 Your latest games")
-        found = [f for f in found if f.match.game in self.uis]
+        found = [f for f in found if f.game in self.uis]
         if not found:
-            return empty
+            return empty, []
         lines = [title]
         for fin in found:
             result = self._result_of(fin) or {}
-            names = [s.name for s in fin.match.seats]
+            names = [s.name for s in fin.seats]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
-            when = format_date(datetime.fromtimestamp(fin.finished_at, UTC), format="medium", locale=t.locale)
+            when = format_date(
+                datetime.fromtimestamp(fin.finished_at, self._room_zone(fin.room_id)),
+                format="medium",
+                locale=t.locale,
+            )
             line = t.gettext("#{id} {game} · {date} · {players}").format(
-                id=fin.match.id,
-                game=self.uis[fin.match.game].title(t),
+                id=fin.id,
+                game=self.uis[fin.game].title(t),
                 date=when,
                 players=t.format_list(names),
             )
@@ -384,8 +404,20 @@ class Records:
                     names=t.format_list(winners)
                 )
             lines.append(line)
-        lines.append(t.gettext("Watch a game again: “replay {id}”.").format(id=found[0].match.id))
-        return "\n".join(lines)
+        lines.append(
+            t.gettext("Watch a game again with its button, or write “replay {id}”.").format(id=found[0].id)
+        )
+        return "\n".join(lines), [f.id for f in found]
+
+    def _room_zone(self, room_id: int) -> tzinfo:
+        """The room's time zone for dates, else Helsinki's, else UTC (no time zone database)."""
+        for name in (self.repo.kv_get(NS_ROOM_ZONE, str(room_id)), DEFAULT_ZONE):
+            if isinstance(name, str) and 0 < len(name) <= 64:
+                try:
+                    return ZoneInfo(name)
+                except (ZoneInfoNotFoundError, ValueError, OSError):
+                    continue
+        return UTC
 
     # --- replay --------------------------------------------------------------------------------
     def _replay_command(
@@ -416,15 +448,9 @@ class Records:
                     else t.gettext("You have not played a game to the end yet.")
                 )
                 return [self._reply(msg, t, text)]
-            number = latest[0].match.id
+            number = latest[0].id
         match = self.repo.match(number)
-        # another group's match is not even said to exist; in private, a match one played in
-        visible = match is not None and (
-            match.room_id == sp.room.id
-            if sp.room is not None
-            else any(s.user_id == sp.user.id for s in match.seats) or _left_owner(match, sp.user.id)
-        )
-        if match is None or not visible or match.game not in self.games:
+        if match is None or not self._visible(match, sp):
             return [
                 self._reply(
                     msg,
@@ -454,6 +480,19 @@ class Records:
                     ),
                 )
             ]
+        return [self._open_replay(msg, t, match)]
+
+    def _visible(self, match: MatchRec, sp: Speaker) -> bool:
+        """Whether the speaker may see this match here: in a group, the group's own matches (another
+        group's match is not even said to exist); in private, a match they played in."""
+        if match.game not in self.games:
+            return False
+        if sp.room is not None:
+            return match.room_id == sp.room.id
+        return any(s.user_id == sp.user.id for s in match.seats) or _left_owner(match, sp.user.id)
+
+    def _open_replay(self, msg: Inbound, t: Translator, match: MatchRec) -> Outbound:
+        """A new replay message of a finished match in the sender's chat, at its start."""
         probe = self._reply(msg, t, "")
         chat = chat_of(probe)
         n = int(self.repo.kv_get(NS_REPLAY_SEQ, str(match.id)) or 0) + 1
@@ -461,7 +500,7 @@ class Records:
         session = {"chat": chat, "step": 0, "lang": t.lang}
         self.repo.kv_set(NS_REPLAY, f"{match.id}:{n}", session)
         self.repo.kv_set(NS_REPLAY_LAST, chat, f"{match.id}:{n}")
-        return [self._replay_message(probe, match, n, 0, t)]
+        return self._replay_message(probe, match, n, 0, t)
 
     def _replay_typed(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         """ "seuraava" / "next" and the like step the chat's latest replay, unless the speaker is in a
@@ -507,6 +546,11 @@ class Records:
         n_text = data.notation[len(REPLAY_MARK) :]
         if not n_text.isascii() or not n_text.isdigit() or len(n_text) > 9:
             return not_here
+        if int(n_text) == 0:  # a button of the history: a new replay of that match, here
+            listed = self.repo.match(data.match_id)
+            if listed is None or listed.status != OVER or not self._visible(listed, sp):
+                return not_here
+            return [self._open_replay(msg, t, listed)]
         key = f"{data.match_id}:{int(n_text)}"
         session = self.repo.kv_get(NS_REPLAY, key)
         probe = self._reply(msg, t, "", private=msg.private)
@@ -605,15 +649,28 @@ class Records:
             before = engine.view(replay.steps[step - 1][0], seat)
             label = ui.action_label(notation, before, RenderContext(t, names, seat, match.options))
             public = [t.gettext("{name}: {action}").format(name=ctx.name(seat), action=label)]
-        lines += [f"▸ {x}" for x in public]
+        news = [f"▸ {x}" for x in public]
         # the match is over: what each seat saw in private may be shown now
+        hidden = []
         for seat in range(len(names)):
             mine = [e for e in events if e.to is not None and seat in e.to]
             if mine:
                 seat_ctx = RenderContext(t, names, seat, match.options)
                 for x in ui.render_events(mine, seat_ctx):
-                    lines.append(t.gettext("🔒 {name}: {line}").format(name=names[seat], line=x))
-        lines += ["", ui.render_table(engine.view(state, None), ctx)]
+                    hidden.append(t.gettext("🔒 {name}: {line}").format(name=names[seat], line=x))
+        body = ui.render_table(engine.view(state, None), ctx)
+        # one message that is edited, never split: what happened is cut before the table is
+        room = REPLAY_TEXT_LIMIT - len(lines[0]) - len(body) - 200
+        if len("\n".join(news + hidden)) > room:
+            hidden = []
+        if len("\n".join(news)) > room:  # the latest lines of what happened, after a "…"
+            kept: list[str] = []
+            for line in reversed(news):
+                if len("\n".join([line, *kept])) > room - 4:
+                    break
+                kept.insert(0, line)
+            news = ["▸ …", *kept]
+        lines += [*news, *hidden, "", body]
         if replay.problem is not None:
             kind, ply = replay.problem
             if kind == "illegal":

@@ -406,7 +406,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 "and the group’s admins"
             ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
-            t.gettext("• stats, my stats, history – who wins; replay N – watch a finished game again"),
+            t.gettext(
+                "• stats, my stats, history – who has won, what was played; replay N – watch a finished game again"
+            ),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
         ]
