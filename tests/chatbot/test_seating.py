@@ -156,7 +156,10 @@ def test_a_typed_rematch_and_a_player_who_declines():
     assert table.match().status == LOBBY and "Liisa" in out[0].text  # waits for Liisa's yes
     table.say("liisa", "poistu")  # Liisa will not play: Matti alone cannot, so the lobby waits
     assert table.match().status == LOBBY and len(table.match().seats) == 1
-    assert table.say("pekka", "rematch") and table.match().status == LOBBY  # not seated: refused
+    table.say("liisa", "pelataan uudestaan")  # she changes her mind: back in, and it starts
+    assert table.match().status == RUNNING and len(table.match().seats) == 2
+    table.say("matti", "peru")
+    assert table.say("pekka", "rematch") and table.match() is None  # not seated: refused
 
 
 def test_a_rematch_gives_a_seat_back_to_its_person_but_not_to_one_who_left():
