@@ -183,3 +183,18 @@ def test_a_rematch_gives_a_seat_back_to_its_person_but_not_to_one_who_left():
     assert lobby.status == LOBBY  # Matti has not said yes yet
     table.say("matti", "liity")
     assert table.repo.match(lobby.id).status == RUNNING
+
+
+def test_a_rematch_and_a_daily_pace_on_either_database(db_url):
+    """The rematch's lobby, its pace and its start happen in one unit each, on SQLite and PostgreSQL."""
+    table = Table(url=db_url, seed="seating-db")
+    table.say("matti", "uusi coloretto tahti=päivä hiljaa=22-8")
+    table.say("matti", "aloita")
+    first = table.match()
+    table.play_randomly(random.Random(5))
+    [(_, data)] = buttons_of([final_message(table)])
+    table.press("matti", data, private=False)
+    again = table.match()
+    assert again.id != first.id and again.status == RUNNING
+    assert again.meta["pace"] == first.meta["pace"] and again.meta["pace"]["quiet"] == [1320, 480]
+    assert [(s.name, s.ai) for s in again.seats] == [(s.name, s.ai) for s in first.seats]
