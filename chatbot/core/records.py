@@ -53,7 +53,7 @@ from chatbot.core.ports import (
 )
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Speaker
-from engines.codec import encode
+from engines.codec import decode, encode
 from engines.contract import Engine, Event
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ class Records:
         if outcome is None:
             return None
         try:
-            figures = ui.result_figures(engine.view(state, None), outcome)
+            figures = ui.result_figures(engine.view(state, None), outcome, self._public_log(match, engine))
         except Exception:  # a game's measure must not stop a match from ending
             log.exception("no figures for match %s", match.id)
             figures = []
@@ -169,6 +169,17 @@ class Records:
             "low_wins": bool(outcome.low_wins),
             "figures": json.loads(json.dumps(encode(list(figures)))),
         }
+
+    def _public_log(self, match: MatchRec, engine: Engine) -> list[Event]:
+        """The public events of every stored action of the match, in order."""
+        types = {**engine.types, "Event": Event}
+        out: list[Event] = []
+        for rec in self.repo.actions(match.id):
+            for raw in rec.events:
+                event = decode(raw, types)
+                if isinstance(event, Event) and event.public:
+                    out.append(event)
+        return out
 
     def _result_of(self, fin: FinishedRec) -> dict[str, Any] | None:
         """The stored result, or (a match that ended before results were stored) the one made now
