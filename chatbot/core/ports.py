@@ -433,6 +433,11 @@ class GameUI(ABC):
         edited in place): a duel's result, a winner. Only public events are passed."""
         return []
 
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        """A seat's number in the final standings, saying what it is ("38 pistettä", "2 elämää
+        jäljellä"); the public view of the finished game may add how it was made up."""
+        return ctx.t.format_number(score)
+
     def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
         """A PNG of the table where a picture reads better than text."""
         return None

@@ -102,6 +102,9 @@ class AfrikanTahtiUI(GameUI):
     def headlines(self, events_: Sequence[Event], ctx: RenderContext) -> list[str]:
         return events.headlines(events_, ctx)
 
+    def score_text(self, seat: int, score: int, public_view: View, ctx: RenderContext) -> str:
+        return ctx.t.gettext("{money} in cash").format(money=names.money(score, ctx.t))
+
     def render_private(self, view: View, ctx: RenderContext) -> str | None:
         return render.private(view, ctx)
 

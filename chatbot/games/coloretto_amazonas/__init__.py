@@ -65,6 +65,10 @@ class ColorettoAmazonasUI(GameUI):
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
+    def score_text(self, seat: int, score: int, public_view: PublicView, ctx: RenderContext) -> str:
+        """The points with how they were made: "65 pistettä (rivit 7 + pinot 52 + bonukset 6)"."""
+        return render.final_score(seat, score, public_view, ctx)
+
     def cards_in(self, text: str) -> list[str]:
         """The bracketed animals of a text without their colour markers ("[🟦 piraija]" -> "piraija"),
         so that an event's card and a row's card count as the same animal."""

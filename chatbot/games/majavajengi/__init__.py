@@ -60,6 +60,15 @@ class MajavajengiUI(GameUI):
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
         return parser.parse(text, ctx)
 
+    def headlines(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        """A round's end as one message that stays: the revealed cards, the specials replaced, the
+        round's scores (the table message is edited by the next move)."""
+        lines = render.events([e for e in events if e.code in ROUND_RESULT], ctx)
+        return ["\n".join(lines)] if lines else []
+
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        return ctx.t.ngettext("{n} point", "{n} points", score).format(n=ctx.t.format_number(score))
+
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
@@ -73,5 +82,8 @@ class MajavajengiUI(GameUI):
     ) -> str | None:
         return records.figures_text(figures, wins, t)
 
+
+#: the events of a round's end, told again as a message of its own
+ROUND_RESULT = frozenset({"revealed", "special_replaced", "round_scored"})
 
 UI = MajavajengiUI()
