@@ -29,9 +29,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date
 
@@ -72,8 +71,6 @@ REPLAY_MEMORY = 8
 REPLAY_TEXT_LIMIT = 3500
 #: version of the stored result's layout
 RESULT_VERSION = 1
-#: a room's time zone (kv, by room id; set with the pace options of issue #16), else Helsinki's
-NS_ROOM_ZONE, DEFAULT_ZONE = "room-zone", "Europe/Helsinki"
 
 #: typed words that step the chat's latest replay ("seuraava", "next"…; see commands.py): where to
 REPLAY_STEPS = {
@@ -139,6 +136,9 @@ class Records:
 
     def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         raise NotImplementedError  # BotCore
+
+    def _zone(self, room_id: int) -> Any:
+        raise NotImplementedError  # Timers: the room's time zone (its pace options), else Helsinki's
 
     # ------------------------------------------------------------------------------------------
     # results
@@ -400,7 +400,7 @@ class Records:
             names = [s.name for s in fin.seats]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
             when = format_date(
-                datetime.fromtimestamp(fin.finished_at, self._room_zone(fin.room_id)),
+                datetime.fromtimestamp(fin.finished_at, self._zone(fin.room_id)),
                 format="medium",
                 locale=t.locale,
             )
@@ -419,16 +419,6 @@ class Records:
             t.gettext("Watch a game again with its button, or write “replay {id}”.").format(id=found[0].id)
         )
         return "\n".join(lines), [f.id for f in found]
-
-    def _room_zone(self, room_id: int) -> tzinfo:
-        """The room's time zone for dates, else Helsinki's, else UTC (no time zone database)."""
-        for name in (self.repo.kv_get(NS_ROOM_ZONE, str(room_id)), DEFAULT_ZONE):
-            if isinstance(name, str) and 0 < len(name) <= 64:
-                try:
-                    return ZoneInfo(name)
-                except (ZoneInfoNotFoundError, ValueError, OSError):
-                    continue
-        return UTC
 
     # --- replay --------------------------------------------------------------------------------
     def _replay_command(
