@@ -7,8 +7,8 @@
 * "tilastot" / "stats" in a group: per game, the matches played and won by each person of the group,
   the game's own measure, and a leaderboard; AI seats apart. "omat tilastot" / "my stats": one
   person's figures over every group and game, in private.
-* "historia" / "history": the room's latest finished matches with their ids (in private: the
-  asker's own).
+* "historia" / "history": the room's latest finished matches with their ids and dates (the day in
+  the room's time zone), each with a button that replays it (in private: the asker's own matches).
 * "näytä peli 12" / "replay 12": a finished match stepped through from its action log, computed by
   the engine from ``(options, seed, actions)``: one message edited in place, with the public table
   and what happened at each step. The match is over, so what each seat saw in private is shown too;
@@ -17,7 +17,10 @@
 
 A replay message is a session in the key/value store: ``replay`` ``<match>:<n>`` holds the chat it
 was posted in and the step it shows. Its buttons carry ``<match>:<target step>:~<n>``, so a press
-moves only that message, only in its own chat, and pressing an old button again does no harm.
+moves only that message, only in its own chat, and pressing an old button again does no harm; the
+history's buttons carry ``<match>:0:~0`` (a new replay, where the history was shown). Typed step words
+("seuraava", "edellinen", "alkuun", "loppuun") move the chat's latest replay, unless the speaker plays
+a running game there (the same words are moves in several games).
 """
 
 from __future__ import annotations
