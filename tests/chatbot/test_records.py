@@ -562,3 +562,23 @@ def test_afrikan_tahti_tells_how_the_winner_won_and_who_found_the_star(options):
     assert f"1. {name}: 1 peli, 1 voitto, {phrase}" in "\n".join(lines)
     if options == {"expansion": False}:
         assert figure == {"rounds": figure["rounds"], "how": "star", "found": "self"}  # this seed's game
+
+
+def test_without_a_number_the_latest_finished_match_is_replayed_and_stats_in_private_are_ones_own(two_groups):
+    table, ids, _running = two_groups
+    out = table.say("pekka", "näytä peli", group=G2)  # no game runs in G2 now
+    assert out[0].text.startswith(f"🎬 Uusinta: peli {max(ids[G2])}, ")
+    out = table.say("pekka", "replay", private=True)
+    assert out[0].text.startswith(f"🎬 Uusinta: peli {max(ids[G2])}, ") and out[0].user_id == "pekka"
+    assert table.say("pekka", "näytä peli kolme", group=G2)[0].text.startswith(
+        "Mikä peli? Kirjoita sen numero"
+    )
+    mine = table.say("pekka", "tilastot", private=True)[0].text
+    assert (
+        mine.startswith("📊 Omat tilastosi, Pekka: ")
+        and mine == table.say("pekka", "omat tilastot", private=True)[0].text
+    )
+    assert (
+        table.say("uusi", "omat tilastot", private=True)[0].text
+        == "Et ole vielä pelannut yhtään peliä loppuun."
+    )
