@@ -199,6 +199,8 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "mäkin",
             "mäki",
             "minäki",
+            "tuun",
+            "tulen",
             "lähteä mukaan",
             "tulla mukaan",
             "olla mukana",
@@ -470,6 +472,36 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+#: inflected forms for the word-form table backend (Voikko reads them by their base forms)
+_SURFACE_FI: dict[str, tuple[str, ...]] = {
+    JOIN: ("liity", "liityn", "liitytään", "liitymme", "liityttiin", "liittyisin", "liityn mukaan"),
+    START: (
+        "aloita",
+        "aloitetaan",
+        "aloitan",
+        "aletaan",
+        "alotetaan",
+        "aloitellaan",
+        "aloittakaa",
+        "aloitappa",
+        "aloitetaas",
+    ),
+    PLAY: ("pelataan", "pelaamaan", "pelaan", "pelattais", "pelattaisiin", "pelaamaan"),
+    WANT: ("haluaisin", "haluun", "haluan", "haluttais", "halutaan", "voin", "voit", "voitaisiin", "voidaan"),
+    LEAVE: ("lähden", "lähdetään", "poistun", "jätän", "luovutan", "lähtee"),
+    CANCEL: ("peru", "peruuta", "perukaa"),
+    END: ("lopeta", "lopetetaan", "lopetan", "keskeytä", "keskeytetään", "päätetään"),
+    BACK: ("palaan", "palataan", "tulin takaisin"),
+    ADD: ("lisää", "lisätään", "lisäisitkö", "ota", "otetaan", "laita", "laitetaan", "tuo"),
+    REMOVE: ("poista", "poistetaan", "poistaisitko"),
+    SWITCH: ("vaihda", "vaihdetaan", "puhu", "puhutaan", "käytä"),
+    SHOW: ("näytä", "näytäs", "näytätkö", "katso"),
+    DO: ("tehdä", "tehdään", "teen"),
+}
+
+for _concept, _forms in _SURFACE_FI.items():
+    _VOCABULARY["fi"][_concept] = (*_VOCABULARY["fi"][_concept], *_forms)
+
 _LEVEL_WORD = {
     "level:easy": "easy",
     "level:normal": "normal",
@@ -498,6 +530,8 @@ def _word_matches(word: str, alias_word: str, lemmatizer: Lemmatizer) -> bool:
         return True
     if len(a) >= 4 and w.startswith(a) and len(w) - len(a) <= 5:
         return True  # a case ending on a foreign or compound name: gnav-in, coloretto-a, majavajengi-ssä
+    if len(a) >= 4 and a.endswith("ti") and w.startswith((a[:-2] + "te", a[:-2] + "de")):
+        return True  # tähti: tähteä, tähden, tähdessä (the word-form table may not have them)
     return a in {fold(r) for r in lemmatizer.readings(word)}
 
 
@@ -564,6 +598,8 @@ def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int
         if game_span is not None and game_span[0] <= item.start < game_span[0] + game_span[1]:
             continue
         concepts = set(item.concepts)
+        if item.fuzzy and len(item.text) < 6:
+            concepts = set()  # a short word near a command word is another word ("tulee", "tulen")
         if "=" in item.text or any("=" in typed[i] for i in range(item.start, item.start + len(item.words))):
             continue  # an option ("kierrokset=3")
         if EN in concepts and NEG in concepts:
@@ -578,7 +614,7 @@ def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int
             counts.append(values[0])
         elif item.text in {"pari", "couple"}:
             counts.append(2)
-        if not item.known and item.text not in {"pari", "couple"}:
+        if (not item.known or (not concepts and item.fuzzy)) and item.text not in {"pari", "couple"}:
             unknown.extend(typed[item.start : item.start + len(item.words)])
     return _Said(said, denied, unknown, counts[0] if counts else None, level, None, level_word)
 
@@ -756,7 +792,9 @@ def _decide(
     if JOIN in said and JOIN not in s.denied:
         if loose > 1 and not addressed:
             return None
-        return make("join", toks=unknown)
+        # "liity Liisa": one more seat under that name; only right after the verb
+        named = fold(words[0]) in {"liity", "liityn", "join"} and list(unknown) == list(typed[1:])
+        return make("join", toks=unknown if named else ())
 
     # leaving and ending: never on a doubtful text
     # "lopeta" alone is a game's move (Majavajengi's Draw 2); ending needs the game: "lopeta peli"
@@ -810,7 +848,7 @@ def _question(words: Sequence[str], typed: Sequence[str], s: _Said, lang: str) -
     own = OWN in said or any(fold(w) in _FIRST_PERSON for w in words)
     if WHY in said or first in {"miksi", "miks", "why", "miksei"}:
         return Command("rules", rest, raw, tuple(typed), lang=lang)
-    if (HELP in said or (DO in said and (own or WANT in said))) and plain:
+    if (HELP in said or (DO in said and (own or WANT in said) and TURN not in said)) and plain:
         return Command("help", rest, raw, tuple(typed), lang=lang)
     if GAMES in said and plain and not s.game:
         return Command("games", rest, raw, tuple(typed), lang=lang)
@@ -820,7 +858,7 @@ def _question(words: Sequence[str], typed: Sequence[str], s: _Said, lang: str) -
         and (first in {"kenen", "whose", "kuka", "who"} or own)
     ):
         return ask("turn")
-    if WHO_HAS in said and len(s.unknown) >= 1:
+    if WHO_HAS in said:
         return ask("holder")
     if plain or own:
         if MONEY in said:

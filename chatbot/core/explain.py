@@ -252,6 +252,10 @@ def _phrase_hits(parts: Sequence[str], readings: Sequence[frozenset[str]], lemma
     return any(all(keys[k] & readings[i + k] for k in range(n)) for i in range(len(readings) - n + 1))
 
 
+#: nouns every card game's questions have: they count half
+_GENERIC = frozenset({"kortti", "card", "cards", "peli", "game"})
+
+
 def _close(a: str, b: str) -> bool:
     """Two words that differ only in their endings ("kurkistan", "kurkistus"): a shared beginning of
     five letters or more that leaves at most two letters of the shorter word."""
@@ -265,25 +269,25 @@ def _close(a: str, b: str) -> bool:
     return common >= max(5, min(len(a), len(b)) - 2)
 
 
-def score_topic(
+def word_scores(
     keywords: Iterable[str],
     text: str,
     readings: Sequence[frozenset[str]],
     lemmatizer: Lemmatizer,
     content: Sequence[bool] | None = None,
-) -> float:
-    """How well a topic's keywords match the question: a phrase counts two per word, a word of the
-    question matched by base form 1.5 and by a shared beginning 1.0, each question word once."""
-    score = 0.0
+) -> tuple[list[float], float]:
+    """Per question word, how well the topic's keywords match it (1.5 by base form, 1.0 by a
+    shared beginning, 0 not at all), and the bonus of the keyword phrases found whole."""
     folded_text = f" {fold(text)} "
     per_word = [0.0] * len(readings)
+    bonus = 0.0
     for keyword in dict.fromkeys(fold(normalise(k)) for k in keywords):
         if not keyword:
             continue
         parts = keyword.split()
         if len(parts) > 1:
             if f" {keyword} " in folded_text or _phrase_hits(parts, readings, lemmatizer):
-                score += 2.0 * len(parts)
+                bonus += 1.0 * len(parts)
             continue
         key_forms = _forms(keyword, lemmatizer)
         for index, forms in enumerate(readings):
@@ -293,7 +297,20 @@ def score_topic(
                 per_word[index] = max(per_word[index], 1.5)
             elif any(_close(f, keyword) for f in forms):
                 per_word[index] = max(per_word[index], 1.0)
-    return score + sum(per_word)
+    return per_word, bonus
+
+
+def score_topic(
+    keywords: Iterable[str],
+    text: str,
+    readings: Sequence[frozenset[str]],
+    lemmatizer: Lemmatizer,
+    content: Sequence[bool] | None = None,
+) -> float:
+    """How well a topic's keywords match the question, on its own (see :func:`find_topics` for
+    the weighting of words that many topics share)."""
+    per_word, bonus = word_scores(keywords, text, readings, lemmatizer, content)
+    return sum(per_word) + bonus
 
 
 def question_words(question: str) -> list[str]:
@@ -309,15 +326,24 @@ def find_topics(
     words = norm.split()
     content = [fold(w) not in _STOP for w in words]
     readings = [_forms(w, lemmatizer) for w in words]
-    best: list[tuple[float, GameUI, RuleTopic]] = []
+    scored: list[tuple[list[float], float, GameUI, RuleTopic]] = []
     for ui in uis:
         for topic in ui.rule_topics():
-            s = score_topic(topic_keywords(ui, topic), norm, readings, lemmatizer, content)
-            if s <= 0:
-                continue
-            if prefer and ui.game_id == prefer:
-                s += 0.5
-            best.append((s, ui, topic))
+            per_word, bonus = word_scores(topic_keywords(ui, topic), norm, readings, lemmatizer, content)
+            if bonus or any(per_word):
+                scored.append((per_word, bonus, ui, topic))
+    # a word that many topics share ("kortti", "vaihto") says less than one only a few have ("käki")
+    shared = [sum(1 for per_word, _, _, _ in scored if per_word[i] > 0) for i in range(len(words))]
+    best: list[tuple[float, GameUI, RuleTopic]] = []
+    for per_word, bonus, ui, topic in scored:
+        s = bonus + sum(
+            w / (1 + 0.25 * (n - 1)) * (0.5 if readings[i] & _GENERIC else 1.0)
+            for i, (w, n) in enumerate(zip(per_word, shared, strict=True))
+            if w
+        )
+        if prefer and ui.game_id == prefer:
+            s += 0.5
+        best.append((round(s, 6), ui, topic))
     if not best:
         return []
     top = max(s for s, _, _ in best)

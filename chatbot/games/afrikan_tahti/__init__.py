@@ -19,8 +19,9 @@ from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.afrikan_tahti import buttons, events, names, parser, render, texts
+from chatbot.games.afrikan_tahti.situation import situation
 from chatbot.games.afrikan_tahti.topic_words import TOPIC_WORDS
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
@@ -50,6 +51,9 @@ class AfrikanTahtiUI(GameUI):
 
     def topic_words(self) -> Mapping[str, Sequence[str]]:
         return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {

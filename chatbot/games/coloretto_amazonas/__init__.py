@@ -15,8 +15,9 @@ from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.coloretto_amazonas import buttons, parser, render, texts
+from chatbot.games.coloretto_amazonas.situation import situation
 from chatbot.games.coloretto_amazonas.topic_words import TOPIC_WORDS
 from engines.coloretto_amazonas.model import OVER, PrivateView, PublicView
 from engines.contract import Event
@@ -37,6 +38,9 @@ class ColorettoAmazonasUI(GameUI):
 
     def topic_words(self) -> Mapping[str, Sequence[str]]:
         return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {"suojakortti": "protection_mode", "suoja": "protection_mode", "pakan_loppu": "deck_end",

@@ -13,8 +13,9 @@ from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.gnav import buttons, parser, render
+from chatbot.games.gnav.situation import situation
 from chatbot.games.gnav.texts import TOPICS
 from chatbot.games.gnav.topic_words import TOPIC_WORDS
 from engines.contract import Event
@@ -35,6 +36,9 @@ class GnavUI(GameUI):
 
     def topic_words(self) -> Mapping[str, Sequence[str]]:
         return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return dict(parser.OPTION_WORDS)

@@ -11,8 +11,9 @@ from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.majavajengi import buttons, parser, render
+from chatbot.games.majavajengi.situation import situation
 from chatbot.games.majavajengi.texts import TOPICS
 from chatbot.games.majavajengi.topic_words import TOPIC_WORDS
 from engines.contract import Event
@@ -32,6 +33,9 @@ class MajavajengiUI(GameUI):
 
     def topic_words(self) -> Mapping[str, Sequence[str]]:
         return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {"kierrokset": "rounds", "kierroksia": "rounds", "muistiapu": "memory_aid",
