@@ -65,7 +65,7 @@ class Talk:
 
     # --- the game names the command parser looks for --------------------------------------------
     def _game_names(self) -> dict[str, tuple[str, ...]]:
-        return {gid: tuple(ui.aliases) for gid, ui in self.uis.items() if gid in self.games}
+        return {gid: (*ui.aliases, gid) for gid, ui in self.uis.items() if gid in self.games}
 
     def _option_words(self) -> frozenset[str]:
         """Option words that may follow a game's name ("uusi afrikan tähti pikapeli")."""
