@@ -104,9 +104,89 @@ for _name, _words in {
     "map": ["kartta", "map", "lauta", "kuva", "picture"],
     "options": ["asetukset", "asetus", "options", "option", "settings"],
     "back": ["palaan", "back", "rejoin"],
+    # statistics, history and replay (issue #16); the step words act only on a replay shown in the
+    # chat and only when the speaker is not in a running game (they are moves in several games)
+    "stats": ["tilastot", "tilasto", "stats", "statistics", "leaderboard"],
+    "my_stats": ["tilastoni", "omattilastot", "mystats"],
+    "history": ["historia", "pelihistoria", "history"],
+    "replay": ["replay", "naytapeli"],
+    "replay_next": ["seuraava", "next"],
+    "replay_previous": ["edellinen", "previous", "prev"],
+    "replay_end": ["loppuun", "end"],
+    "replay_start": ["alkuun"],
+    # issue #16: the answer to "fill the empty seats?" and a new game with the same players
+    "fill": ["tayta", "taytetaan", "fill"],
+    "as_is": ["pelataan_nain", "as_is"],  # the slash forms (/pelataan_nain): ASCII, one word
+    "rematch": ["rematch", "revanssi", "uusinta", "uusintapeli"],
 }.items():
     for _w in _words:
         _WORDS[_w] = _name
+
+#: the commands of issue #16 keep their listed forms (a first word, a two-word phrase, a whole text):
+#: statistics, history, replay and its steps, rematch and the answer to "fill the empty seats?"
+_LISTED = frozenset(
+    {"stats", "my_stats", "history", "replay", "replay_next", "replay_previous", "replay_end", "replay_start"}
+    | {"fill", "as_is", "rematch"}
+)
+_STEPS = frozenset({"replay_next", "replay_previous", "replay_end", "replay_start"})
+
+# two-word phrases (folded) of those commands
+_PHRASES: dict[str, str] = {
+    "omat tilastot": "my_stats",
+    "omat tilastoni": "my_stats",
+    "minun tilastoni": "my_stats",
+    "mun tilastot": "my_stats",
+    "my stats": "my_stats",
+    "my statistics": "my_stats",
+    "nayta tilastot": "stats",
+    "show stats": "stats",
+    "nayta historia": "history",
+    "show history": "history",
+    "nayta peli": "replay",
+    "katso peli": "replay",
+    "replay game": "replay",
+    "show game": "replay",
+}
+
+#: whole texts (folded) that are meta commands (issue #16): the answers to "fill the empty seats
+#: with AI players, or play as we are?" and a new game with the same players
+_WHOLE: dict[str, str] = {
+    "pelataan nain": "as_is",
+    "pelataan nain vain": "as_is",
+    "as we are": "as_is",
+    "play as we are": "as_is",
+    "as is": "as_is",
+    "tayta tekoalylla": "fill",
+    "tayta tekoalyilla": "fill",
+    "tayta paikat": "fill",
+    "fill with ai": "fill",
+    "fill with bots": "fill",
+    "fill the seats": "fill",
+    "uusi peli samoilla pelaajilla": "rematch",
+    "samoilla pelaajilla": "rematch",
+    "pelataan uudestaan": "rematch",
+    "pelataan uudelleen": "rematch",
+    "play again": "rematch",
+    "same players again": "rematch",
+}
+
+
+def _listed(words: Sequence[str], folded: Sequence[str], typed: Sequence[str]) -> Command | None:
+    """The listed forms of the commands of issue #16 ("tilastot", "näytä peli 12", "seuraava")."""
+    whole = _WHOLE.get(" ".join(folded))
+    if whole is not None:
+        return Command(whole)
+    if len(folded) >= 2 and f"{folded[0]} {folded[1]}" in _PHRASES:
+        rest = list(words[2:])
+        return Command(_PHRASES[f"{folded[0]} {folded[1]}"], tuple(rest), " ".join(rest), tuple(typed[2:]))
+    name = _WORDS.get(folded[0])
+    if name not in _LISTED or (name in _STEPS and len(words) > 1):
+        return None  # "end the game", "seuraava kortti": other words
+    if name in {"fill", "as_is", "rematch"} and len(words) > 1:
+        return None
+    rest = list(words[1:])
+    return Command(name, tuple(rest), " ".join(rest), tuple(typed[1:]))
+
 
 #: commands that only read or explain: never weak, never unsure
 _SAFE = frozenset({"help", "rules", "games", "lang", "ask", "options"})
@@ -654,7 +734,11 @@ def parse_command(
     seat_command = _seat_command(words, folded, typed)
     if seat_command is not None:
         return seat_command
-    found = find_game(words, games or {}, lemmatizer)
+    listed = _listed(words, folded, typed) if not slash or _WORDS.get(folded[0]) in _LISTED else None
+    if listed is not None:
+        return dataclasses.replace(listed, slash=slash)
+    named_words = normalise(" ".join(w for w in body.split() if "=" not in w)).split()
+    found = find_game(named_words, games or {}, lemmatizer)  # "tahti=päivä" names no "tähti"
     game = found[0] if found else None
     if slash:
         name = _WORDS.get(folded[0])
