@@ -88,6 +88,14 @@ def say(
     return table._deliver(table.core.handle(msg))
 
 
+def start(table: Table, user: str) -> None:
+    """ "aloita", and "pelataan näin" when the bot asks whether to fill the table with AI players."""
+    say(table, user, "aloita")
+    if table.match().status == "lobby":
+        say(table, user, "pelataan näin")
+    assert table.match().status == "running"
+
+
 def test_a_game_is_set_up_and_started_in_polite_spoken_finnish():
     table = Table(seed="talk-1")
     say(table, "matti", "haluaisin aloittaa uuden gnavin")
@@ -99,8 +107,11 @@ def test_a_game_is_set_up_and_started_in_polite_spoken_finnish():
     assert [s.name for s in table.match().seats] == ["Matti", "Botti 1"]
     say(table, "liisa", "mäkin tuun mukaan")
     assert [s.name for s in table.match().seats] == ["Matti", "Botti 1", "Liisa"]
-    say(table, "matti", "antaa mennä")
-    assert table.match().status == "running"
+    out = say(table, "matti", "antaa mennä")
+    if table.match().status == "lobby":  # asked once whether to fill the table with AI players
+        assert out and "?" in out[-1].text
+        say(table, "matti", "pelataan näin")
+    assert table.match().status == "running" and len(table.match().seats) == 3
 
 
 def test_new_game_with_bots_in_one_line_and_a_full_table_is_told():
@@ -128,7 +139,7 @@ def test_a_doubtful_leave_is_asked_and_changes_nothing():
     table = Table(seed="talk-5")
     say(table, "matti", "uusi majavajengi")
     say(table, "liisa", "liity")
-    say(table, "matti", "aloita")
+    start(table, "matti")
     before = table.match().version
     out = say(table, "liisa", "mä lähden kauppaan", addressed=True)
     assert out and "Haluatko lähteä pelistä" in out[0].text
@@ -141,7 +152,7 @@ def test_lopeta_in_a_game_is_never_the_end_of_the_game():
     table = Table(seed="talk-6")
     say(table, "matti", "uusi majavajengi")
     say(table, "liisa", "liity")
-    say(table, "matti", "aloita")
+    start(table, "matti")
     for user in ("matti", "liisa"):
         say(table, user, "lopeta")
     assert table.match() is not None and table.match().status == "running"
@@ -173,7 +184,7 @@ def test_own_situation_private_when_hidden_public_when_public():
     table = Table(seed="talk-9")
     say(table, "matti", "uusi gnav")
     say(table, "liisa", "liity")
-    say(table, "matti", "aloita")
+    start(table, "matti")
     sent = len(table.sent)
     out = say(table, "liisa", "paljonko mulla on elämiä?")
     assert out and out[0].chat_id == GROUP and "Sinulla on 3 elämää jäljellä" in out[0].text
@@ -195,13 +206,13 @@ def test_protection_holder_and_money_are_public_answers():
     say(table, "matti", "uusi coloretto")
     say(table, "liisa", "liity")
     say(table, "pekka", "liity")
-    say(table, "matti", "aloita")
+    start(table, "matti")
     out = say(table, "liisa", "kenellä on suojakortti?")
     assert out and out[0].chat_id == GROUP and "Suojakortti" in out[0].text
     table = Table(seed="talk-13")
     say(table, "matti", "uusi afrikan tähti")
     say(table, "liisa", "liity")
-    say(table, "matti", "aloita")
+    start(table, "matti")
     out = say(table, "liisa", "paljonko mulla on rahaa")
     assert out and out[0].chat_id == GROUP and "Sinulla on 300" in out[0].text
     out = say(table, "liisa", "how much money do I have")
@@ -212,7 +223,7 @@ def test_why_is_answered_from_the_last_refusal():
     table = Table(seed="talk-10")
     say(table, "matti", "uusi majavajengi")
     say(table, "liisa", "liity")
-    say(table, "matti", "aloita")
+    start(table, "matti")
     acting = table.acting_users()[0]
     out = table.say(acting, "koputan", private=True)
     refusal = out[0].text.split("\n")[0]
