@@ -229,6 +229,7 @@ LIVES, MONEY, HAND, HELP, RULES, GAMES, MAP, SHOW, OPTIONS = (
     "options",
 )
 END = "end"
+STATS, HISTORY, REMATCH, REPLAY = "stats", "history", "rematch", "replay"
 BACK, WANT, BE, WHERE, WHO_HAS, WHY, DO, LEARNT, PLAYER = (
     "back",
     "want",
@@ -315,6 +316,10 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         LEAVE: ("poistua", "lähteä", "luovuttaa", "jättää", "häipyä", "lähtö", "jättää kesken"),
         CANCEL: ("perua", "peruuttaa", "peruutus", "perutaan"),
         END: ("lopettaa", "päättää", "keskeyttää", "lopetus", "lopettaminen"),
+        STATS: ("tilasto", "tilastot", "voittotilasto", "pistetaulu", "kärkilista", "voitot"),
+        HISTORY: ("historia", "pelihistoria", "pelatut pelit", "aiemmat pelit", "vanhat pelit"),
+        REMATCH: ("revanssi", "uusinta", "uusintapeli", "uusiks", "uusiksi", "samat pelaajat"),
+        REPLAY: ("uusinta näytä", "katsoa uudestaan", "toisto"),
         LANG: ("kieli",),
         EN: ("englanti", "englanniksi", "enkku", "enkuksi", "englantia", "eng"),
         FI: ("suomi", "suomeksi", "suomea", "suomen", "fi"),
@@ -466,6 +471,10 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         LEAVE: ("leave", "quit", "exit", "i'm out", "im out", "give up", "resign", "count me out", "leaving"),
         CANCEL: ("cancel", "abort", "scrap", "call off", "cancel game"),
         END: ("end", "stop", "finish"),
+        STATS: ("stats", "statistics", "leaderboard", "wins"),
+        HISTORY: ("history", "past games", "earlier games", "old games"),
+        REMATCH: ("rematch", "play again", "same players", "another round"),
+        REPLAY: ("replay", "watch again", "rewatch"),
         LANG: ("language", "lang"),
         EN: ("english", "en", "eng"),
         FI: ("finnish", "suomi", "fi", "suomeksi"),
@@ -898,6 +907,18 @@ def _decide(
             return None if not addressed else make("unsure", topic="start", weak=True)
         return make("start", weak=GAME not in said)
 
+    # issue #16 in other words: "näytä mun tilastot", "show me the leaderboard", "revanssi!",
+    # "näytä peli 12", "replay game #3", "mitä on pelattu" (history)
+    if REMATCH in said and not unknown:
+        return make("rematch")
+    if STATS in said and not unknown:
+        mine = {"my", "mine", "mun", "minun", "oma", "omat", "omani", "mulla", "minulla", "ma", "mina"}
+        return make("my_stats" if any(fold(w) in mine for w in words) else "stats")
+    if HISTORY in said and not unknown:
+        return make("history")
+    numbers = [w for w in words if w.lstrip("#").isdigit()]
+    if (REPLAY in said or (SHOW in said and GAME in said)) and numbers and len(unknown) <= len(numbers):
+        return Command("replay", tuple(numbers), " ".join(numbers), tuple(numbers), lang=lang)
     if RULES in said:
         return make("rules", toks=typed)  # "explain knocking": the other words name the rule
     if loose > (1 if addressed else 0):

@@ -122,6 +122,14 @@ META_FI: list[tuple[str, str | None]] = [
     ("palaan peliin", "back"),
     ("oon takas", "back"),
     ("säännöt", "rules"),
+    # statistics, history, replay, rematch (issue #16)
+    ("näytä mun tilastot", "my_stats"),
+    ("tilastot", "stats"),
+    ("näytä voittotilastot", "stats"),
+    ("näytä pelihistoria", "history"),
+    ("näytä peli 12", "replay"),
+    ("revanssi!", "rematch"),
+    ("pelataan uusiks", "rematch"),
 ]
 
 META_EN: list[tuple[str, str | None]] = [
@@ -175,6 +183,12 @@ META_EN: list[tuple[str, str | None]] = [
     ("show the map", "map"),
     ("I'm back", "back"),
     ("rules", "rules"),
+    ("show me the leaderboard", "stats"),
+    ("my stats", "my_stats"),
+    ("show the history", "history"),
+    ("replay game 3", "replay"),
+    ("rematch", "rematch"),
+    ("let's play again", "rematch"),
 ]
 
 #: chat in a group that is not addressed to the bot: no command
