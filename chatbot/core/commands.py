@@ -689,7 +689,8 @@ def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int
         concepts = set(item.concepts)
         if item.fuzzy and len(item.text) < 6:
             concepts = set()  # a short word near a command word is another word ("tulee", "tulen")
-        if "=" in item.text or any("=" in typed[i] for i in range(item.start, item.start + len(item.words))):
+        span = range(item.start, min(item.start + len(item.words), len(typed)))
+        if "=" in item.text or any("=" in typed[i] for i in span):
             continue  # an option ("kierrokset=3")
         if EN in concepts and NEG in concepts:
             concepts.discard(NEG)  # "kieli en"
@@ -736,8 +737,6 @@ def parse_command(
         return None
     words = norm.split()
     typed = body.split()
-    if len(typed) != len(words):
-        typed = words  # punctuation split a word: the normalised words are the typed ones
     folded = [fold(w) for w in words]
     written = detect_language(body, lang, lemmatizer)
     seat_command = _seat_command(words, folded, typed)
@@ -825,8 +824,9 @@ def _slash_extras(
     """``/new gnav 3 bots``, ``/bot 2 vahva``: the count and level of a slash command's arguments."""
     if name not in {"new", "add_ai", "remove_ai"} or not rest:
         return None, None
-    items = _lexicon(lemmatizer).scan(" ".join(rest), lang)
-    said = _read(items, typed, None, lang)
+    plain = normalise(" ".join(w for w in typed if "=" not in w))
+    items = _lexicon(lemmatizer).scan(plain, lang)
+    said = _read(items, plain.split(), None, lang)
     count = said.count if (name != "new" or BOT in said.said) else None
     return count, said.level
 
@@ -855,7 +855,10 @@ def _decide(
         if loose > 0 and not addressed:
             return None
         count = s.count if BOT in said else None
-        return make("new", toks=typed, game=s.game, count=count, level=s.level)
+        # a game's name may be a word of a move ("put the amazon river dolphin in my row", "tuon
+        # tähden Kairoon"): without "uusi"/"peli"/bots the game reads the text first
+        weak = not said & {NEW, GAME, BOT}
+        return make("new", toks=typed, game=s.game, count=count, level=s.level, weak=weak)
     if NEW in said and (GAME in said or (not unknown and s.game is None and len(words) == 1)):
         return make("new", toks=typed)
     if NEW in said and s.game is None:

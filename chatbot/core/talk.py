@@ -123,6 +123,8 @@ class Talk:
         goes to the rules)."""
         match = self._context_match(msg, sp)
         if match is None or match.status != RUNNING or match.state is None:
+            if not (msg.private or msg.addressed):
+                return []  # "paljonko mulla on rahaa?" among friends, with no game here: chat
             if cmd.topic in {"turn", "score", "hand", "money", "lives", "position"}:
                 return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
             return None
