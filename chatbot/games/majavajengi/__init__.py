@@ -72,7 +72,12 @@ class MajavajengiUI(GameUI):
         """A round's end as one message that stays: the revealed cards, the specials replaced, the
         round's scores (the table message is edited by the next move)."""
         lines = render.events([e for e in events if e.code in ROUND_RESULT], ctx)
-        return ["\n".join(lines)] if lines else []
+        if not lines:
+            return []
+        round_ = next((e.p["round"] for e in events if e.code == "round_scored" and "round" in e.p), None)
+        if round_ is not None:
+            lines.insert(0, ctx.t.gettext("🦫 The result of round {round}:").format(round=round_))
+        return ["\n".join(lines)]
 
     def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
         return ctx.t.ngettext("{n} point", "{n} points", score).format(n=ctx.t.format_number(score))
@@ -80,8 +85,10 @@ class MajavajengiUI(GameUI):
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome)
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator

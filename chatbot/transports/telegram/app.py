@@ -77,6 +77,9 @@ COMMANDS = (
     ("saannot", "rules", "explain the rules"),
     ("kieli", "lang", "choose the language"),
     ("tila", "status", "show the table"),
+    ("tilastot", "stats", "who has won, game by game"),
+    ("historia", "history", "the games played here, to watch again"),
+    ("uusinta", "rematch", "the finished game again with the same players"),
     ("apua", "help", "help and commands"),
 )
 
@@ -90,6 +93,11 @@ def _describe(t: i18n.Translator, msgid: str) -> str:
         "explain the rules": t.gettext("explain the rules"),
         "choose the language": t.gettext("choose the language"),
         "show the table": t.gettext("show the table"),
+        "who has won, game by game": t.gettext("who has won, game by game"),
+        "the games played here, to watch again": t.gettext("the games played here, to watch again"),
+        "the finished game again with the same players": t.gettext(
+            "the finished game again with the same players"
+        ),
         "help and commands": t.gettext("help and commands"),
     }
     return texts[msgid]
