@@ -252,9 +252,31 @@ def test_options_are_kept_as_typed_and_odd_input_never_raises():
     command = parse_command("/uusi majavajengi rounds=1", GAMES, "fi")
     assert command is not None and command.game == "majavajengi" and "rounds=1" in command.tokens
     command = parse_command("uus gnav tahti=päivä 2 bottia", GAMES, "fi")
-    assert command is not None and command.game == "gnav" and command.count == 2 and "tahti=päivä" in command.tokens
+    assert (
+        command is not None
+        and command.game == "gnav"
+        and command.count == 2
+        and "tahti=päivä" in command.tokens
+    )
     rng = random.Random(15)
-    pieces = ["/uusi", "=", "a=b", "?", "botti", "2", "@x", "lisää", "kieli", "en", "'", "—", "ä", "gnav", "", "!"]
+    pieces = [
+        "/uusi",
+        "=",
+        "a=b",
+        "?",
+        "botti",
+        "2",
+        "@x",
+        "lisää",
+        "kieli",
+        "en",
+        "'",
+        "—",
+        "ä",
+        "gnav",
+        "",
+        "!",
+    ]
     for _ in range(500):
         text = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
         parse_command(text, GAMES, "fi", addressed=rng.random() < 0.5, names=("Botti 1", "Liisa"))
