@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -334,6 +334,14 @@ class RuleTopic:
     title: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """An answer about the asker's situation; ``hidden`` when only the asker may see it."""
+
+    text: str
+    hidden: bool
+
+
 class GameUI(ABC):
     """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``."""
 
@@ -350,6 +358,19 @@ class GameUI(ABC):
     @abstractmethod
     def rule_topics(self) -> Sequence[RuleTopic]:
         """Every rule explanation topic of the spec, the overview (goal) first."""
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        """More words that lead to a rule topic (topic key -> synonyms, any language, base forms),
+        beside the topic's own keywords and its title: "kaksintaistelu" for the duel."""
+        return {}
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        """The answer to a question about one's own situation from ``view`` (the asker's view, or
+        the public one when the asker has no seat): ``topic`` is ``hand``, ``money``, ``score``,
+        ``lives``, ``position``, ``turn``, ``holder`` (``about`` is what is asked for: "kenellä on
+        suojakortti") or ``learnt``. None when the game has no such thing; the core then shows the
+        private prompt or the table."""
+        return None
 
     @abstractmethod
     def render_table(self, view: Any, ctx: RenderContext) -> str:

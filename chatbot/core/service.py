@@ -49,6 +49,7 @@ from chatbot.core.private import PrivateChats, start_payload
 from chatbot.core.records import RECORD_COMMANDS, REPLAY_MARK, Records
 from chatbot.core.roles import SEAT_COMMANDS, Roles
 from chatbot.core.seating import Seating
+from chatbot.core.talk import Talk
 from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker
@@ -69,7 +70,23 @@ EVENT_MEMORY = 20_000
 
 
 #: "miksi en voi kääntää?" / "why can't I flip?": the question words before the move
-_WHY = {"miksi", "why"}
+_WHY = {"miksi", "miks", "miksei", "why"}
+#: "miksi?", "miksi ei käy?", "why not?": a bare "why" that asks about the last refused move
+_BARE_WHY = {
+    "ei",
+    "en",
+    "not",
+    "kay",
+    "onnistu",
+    "toimi",
+    "mennyt",
+    "menny",
+    "that",
+    "so",
+    "nyt",
+    "sitten",
+    "noin",
+}
 _WHY_FILLER = {
     "en",
     "et",
@@ -88,7 +105,7 @@ _WHY_FILLER = {
 }
 
 
-class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
+class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -291,12 +308,52 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
         payload = start_payload(text) if msg.private else None
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
-        command = parse_command(text)
+        addressed = msg.private or msg.addressed
+        command = parse_command(
+            text,
+            self._game_names(),
+            lang,
+            addressed=addressed,
+            lemmatizer=self.lemmatizer,
+            known=self._option_words(),
+            names=self._seat_names(msg, speaker),
+        )
+        if command is not None and command.weak and self._game_reads(msg, speaker, t, text):
+            command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
         if command is not None:
             handled = self._command(msg, speaker, t, command)
             if handled is not None:
                 return handled
-        return self._game_text(msg, speaker, t, text)
+        out = self._game_text(msg, speaker, t, text)
+        if not out and addressed:
+            # addressed to the bot and not understood: never silence, a hint of what is possible now
+            return [self._reply(msg, t, self._possible_now(msg, speaker, t))]
+        return out
+
+    def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
+        match = self._context_match(msg, sp)
+        return tuple(s.name for s in match.seats) if match is not None else ()
+
+    def _game_reads(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> bool:
+        """Whether the running game of the speaker's seat reads ``text`` as a move of its own."""
+        match = self._context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            return False
+        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        if seat is None:
+            return False
+        engine, ui = self.games[match.game], self.uis[match.game]
+        state = engine.load(match.state)
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        ctx = ParseContext(
+            lang=t.lang,
+            seat=seat,
+            legal=legal,
+            view=engine.view(state, seat),
+            seat_names=tuple(s.name for s in match.seats),
+            private=msg.private,
+        )
+        return not isinstance(ui.parse(text, ctx), NotUnderstood)
 
     def _reply(
         self,
@@ -331,11 +388,25 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
     def _command(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         name = cmd.name
         if name == "help":
-            return [self._reply(msg, t, self._help_text(msg, sp, t))]
+            th = self._question_translator(sp, cmd.raw_args, cmd) if cmd.lang and not cmd.slash else t
+            return [self._reply(msg, th, self._help_text(msg, sp, th))]
         if name == "lang":
             return self._set_language(msg, sp, cmd)
         if name == "rules":
-            return [self._reply(msg, t, self._rules_text(msg, sp, t, cmd))]
+            tq = self._question_translator(sp, cmd.raw_args, cmd)
+            answer = self._rules_text(msg, sp, tq, cmd)
+            if answer is None:
+                return []  # a question to someone else in a group: not the bot's
+            return [self._reply(msg, tq, answer)]
+        if name == "ask":
+            tq = self._question_translator(sp, cmd.raw_args, cmd)
+            situation = self._situation(msg, sp, tq, cmd)
+            if situation is not None:
+                return situation
+            answer = self._rules_text(msg, sp, tq, replace(cmd, name="rules"))
+            return [self._reply(msg, tq, answer)] if answer is not None else []
+        if name == "unsure":
+            return self._unsure(msg, t, cmd)
         if name == "games":
             return [self._reply(msg, t, self._games_text(t))]
         if name == "hand":
@@ -351,7 +422,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
             if name in {"leave", "cancel"} and match is not None:
                 return self._leave_or_cancel(msg, sp, t, match, name)
             if name == "new":
-                if cmd.args and game_named(cmd.args, self.uis.values()) is None and match is not None:
+                if cmd.game is None and cmd.weak and match is not None:
                     return None  # "uusi kortti" in a private chat during a game is a game command
                 return [
                     self._reply(
@@ -366,11 +437,15 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
         assert sp.room is not None
         match = self.repo.active_match(sp.room.id)
         if name == "new":
-            # the game's name, not an option's words ("tahti=päivä" names no "tähti")
-            named = normalise(" ".join(x for x in cmd.tokens if "=" not in x)).split()
-            ui = game_named(named, self.uis.values()) if named else None
-            if ui is None and cmd.args and match is not None and match.status == RUNNING:
+            ui = self.uis.get(cmd.game) if cmd.game else None
+            if ui is None and cmd.slash:
+                # the game's name, not an option's words ("tahti=päivä" names no "tähti")
+                named = normalise(" ".join(x for x in cmd.tokens if "=" not in x)).split()
+                ui = game_named(named, self.uis.values()) if named else None
+            if ui is None and cmd.weak and match is not None and match.status == RUNNING:
                 return None  # "uusi kortti" during a game is a game command, not "new game"
+            if ui is None and cmd.weak and not (msg.private or msg.addressed):
+                return None  # "uusi kortti" said in a group without a game: chat
             return self._new(msg, sp, t, match, ui, cmd)
         if name == "rematch":
             return self._rematch(msg, sp, t, self._last_finished(sp.room))
@@ -448,7 +523,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
         return t.gettext("Games:") + "\n" + "\n".join(f"• {n}" for n in names)
 
     def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
-        wanted = normalise_language(cmd.args[0]) if cmd.args else None
+        wanted = normalise_language(cmd.tokens[0]) if cmd.tokens else None
         t_now = i18n.translator(sp.lang)
         if wanted is None:
             return [
@@ -465,10 +540,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
         t = i18n.translator(wanted)
         return [self._reply(msg, t, t.gettext("I will speak English with you."))]
 
-    def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str:
+    def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
+        """The rule explanation a question asks for; "why" questions from the engine's refusal of
+        the move they name, the last refused move, or the last events with the rule behind them.
+        None for a question said in a group to someone else (no topic, not addressed)."""
         why = self._why_text(msg, sp, t, cmd)
         if why is not None:
             return why
+        asks_why = bool(cmd.args) and fold(cmd.args[0]) in _WHY
+        if asks_why and all(fold(w) in _WHY | _BARE_WHY | _WHY_FILLER for w in cmd.args):
+            last = self._last_refusal_text(msg, sp, t)
+            if last is not None:
+                return last
         match = self._context_match(msg, sp)
         current = match.game if match else None
         words = [w for w in cmd.args]
@@ -481,8 +564,30 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
             else []
         )
         if topics and (named is None or len(words) > 1):
+            distinct = list(dict.fromkeys(topic.key for _, topic in topics))
+            if len(distinct) > 1 and len(distinct) <= 4:
+                # two rules fit as well: ask rather than guess
+                titles = [t.gettext(topic.title) for _, topic in topics if topic.title]
+                if len(titles) == len(distinct):
+                    return t.gettext("Do you mean {options}? Ask again with its name.").format(
+                        options=t.format_list(titles, style="or")
+                    )
             found, topic = topics[0]
-            return f"{found.title(t)} – {t.gettext(topic.text)}"
+            text = f"{found.title(t)} – {t.gettext(topic.text)}"
+            if asks_why and match is not None and match.status == RUNNING and match.state is not None:
+                recent = self._last_events_lines(match, t)
+                if recent:
+                    text = t.gettext("What happened last: {events}").format(events=recent) + "\n\n" + text
+            return text
+        overview_asked = bool(cmd.args) and fold(cmd.args[0]) in {
+            "saannot",
+            "saanto",
+            "rules",
+            "rule",
+            "ohjeet",
+        }
+        if not (msg.private or msg.addressed or cmd.slash or named or overview_asked):
+            return None  # a question in the group to someone else
         ui = self.uis.get(current) if current else None
         if ui is None:
             return t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self._games_text(t)
@@ -498,6 +603,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
                 ),
             ]
         )
+
+    def _last_events_lines(self, match: MatchRec, t: Translator) -> str:
+        """The public events of the last few moves, as the table told them."""
+        engine, ui = self.games[match.game], self.uis[match.game]
+        names = tuple(s.name for s in match.seats)
+        events = [e for batch in self._recent_public_events(match, engine)[-3:] for e in batch]
+        lines = ui.render_events(events, RenderContext(t, names, None, match.options)) if events else []
+        return " ".join(lines[-4:])
 
     def _why_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
         """ "miksi en voi kääntää?": the engine's refusal of that move for the speaker now, or None
@@ -592,10 +705,26 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
             self.repo.set_room_lang(room.id, sp.lang)
             room = self.repo.room_by_id(room.id)
         seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
-        seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
-        created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
+        seats = [SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id)]
+        # "uus gnav 5 bottia": the AI players asked for, as many as the table holds
+        wanted = cmd.count or 0
+        kind = _ai_kind(cmd.args, engine)
+        for number in range(1, min(wanted, engine.max_players - 1) + 1):
+            seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=kind))
+        created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, tuple(seats))
         created = self._set_pace(created, chosen, zone)
-        return [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+        out = [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+        if wanted > engine.max_players - 1:
+            out.append(
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("{game} takes at most {high} players, so I added {bots} AI players.").format(
+                        game=ui.title(t), high=engine.max_players, bots=engine.max_players - 1
+                    ),
+                )
+            )
+        return out
 
     def _set_pace(self, match: MatchRec, chosen: pace.Pace, zone: str | None) -> MatchRec:
         """The match's pace (its meta; the engine never sees it), and the room's time zone."""
@@ -783,17 +912,22 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
             return [self._reply(msg, t, self._who_may_lobby(t, "ai"))]
         engine = self.games[match.game]
+        count = max(1, cmd.count or 1)
         if cmd.name == "add_ai":
             if len(match.seats) >= engine.max_players:
                 return [self._reply(msg, t, t.gettext("The table is full."))]
             kind = _ai_kind(cmd.args, engine)
-            number = 1 + sum(1 for s in match.seats if s.ai)
-            seats = (*match.seats, SeatRec(seat=len(match.seats), name=f"Botti {number}", ai=kind))
+            added = list(match.seats)
+            for _ in range(min(count, engine.max_players - len(match.seats))):
+                number = 1 + sum(1 for s in added if s.ai)
+                added.append(SeatRec(seat=len(added), name=f"Botti {number}", ai=kind))
+            seats = tuple(added)
         else:
             bots = [s for s in match.seats if s.ai]
             if not bots:
                 return [self._reply(msg, t, t.gettext("There is no AI player to remove."))]
-            remaining = [s for s in match.seats if s is not bots[-1]]
+            gone = {id(s) for s in bots[-count:]}
+            remaining = [s for s in match.seats if id(s) not in gone]
             seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
         if not self.repo.update_lobby(match.id, match.version, seats):
             raise Conflict(lobby=True)
@@ -1225,6 +1359,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
         engine = self.games[match.game]
         ui = self.uis[match.game]
         names = tuple(s.name for s in match.seats)
+        self._remember_refusal(match, seat, code, params)
         reason = ui.reason_text(code, params, RenderContext(t, names, seat, match.options))
         private_info = not self._group_safe(ui, engine, state, seat)
         hint = self._hint(match, seat, t, private=msg.private or private_info)

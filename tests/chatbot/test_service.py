@@ -168,7 +168,7 @@ def test_meta_commands_are_recognised_in_both_languages():
         "peru": "cancel",
         "lopeta peli": "cancel",
         "tila": "status",
-        "kenen vuoro": "status",
+        "kenen vuoro": "ask",
         "apua": "help",
         "/help": "help",
         "kieli en": "lang",

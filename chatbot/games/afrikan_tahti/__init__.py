@@ -14,13 +14,15 @@ topics and refusal texts), :mod:`.render` (the table and the private panel), :mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
+from chatbot.games.afrikan_tahti.situation import situation
+from chatbot.games.afrikan_tahti.topic_words import TOPIC_WORDS
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.model import View
@@ -46,6 +48,12 @@ class AfrikanTahtiUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return texts.ALL_TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {

@@ -10,13 +10,15 @@ public view (see ``render.py``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
+from chatbot.games.coloretto_amazonas.situation import situation
+from chatbot.games.coloretto_amazonas.topic_words import TOPIC_WORDS
 from engines.coloretto_amazonas.model import OVER, PrivateView, PublicView
 from engines.contract import Event
 
@@ -33,6 +35,12 @@ class ColorettoAmazonasUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return texts.TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {"suojakortti": "protection_mode", "suoja": "protection_mode", "pakan_loppu": "deck_end",

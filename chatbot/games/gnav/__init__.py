@@ -8,14 +8,16 @@ from views: the group's from the public view, a seat's private messages from tha
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.gnav import buttons, parser, records, render
+from chatbot.games.gnav.situation import situation
 from chatbot.games.gnav.texts import TOPICS
+from chatbot.games.gnav.topic_words import TOPIC_WORDS
 from engines.contract import Event
 
 
@@ -31,6 +33,12 @@ class GnavUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return dict(parser.OPTION_WORDS)

@@ -6,14 +6,16 @@ reasons), ``buttons`` (labels, rows, what the group may see), ``parser`` (text -
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.majavajengi import buttons, parser, records, render
+from chatbot.games.majavajengi.situation import situation
 from chatbot.games.majavajengi.texts import TOPICS
+from chatbot.games.majavajengi.topic_words import TOPIC_WORDS
 from engines.contract import Event
 from engines.majavajengi.model import MajavajengiSeatView, MajavajengiView
 
@@ -28,6 +30,12 @@ class MajavajengiUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {"kierrokset": "rounds", "kierroksia": "rounds", "muistiapu": "memory_aid",

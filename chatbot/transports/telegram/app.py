@@ -395,6 +395,7 @@ class TelegramTransport:
             lang_hint=user.language_code,
             message_id=str(msg.message_id),
             update_key=str(update.update_id),
+            addressed=self.addressed(msg.text, msg.reply_to_message),
         )
         await self.runtime.handle(inbound)
 
@@ -497,6 +498,15 @@ class TelegramTransport:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)
+
+    def addressed(self, text: str, reply_to: Any = None) -> bool:
+        """Whether a group text is meant for the bot (issue #15): a command, a mention of it, or a
+        reply to one of its messages; such a text always gets an answer."""
+        if text.strip().startswith("/") or (self._mention is not None and self._mention.search(text)):
+            return True
+        replied = getattr(reply_to, "from_user", None)
+        bot_id = getattr(self.sender.bot, "id", None)
+        return replied is not None and bot_id is not None and getattr(replied, "id", None) == bot_id
 
     def clean_text(self, text: str) -> str | None:
         """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot; a
