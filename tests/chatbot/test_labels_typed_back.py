@@ -1,0 +1,68 @@
+"""Every button label a player can be shown, typed back as text, is that button's own action (issue #15,
+DESIGN.md §4: the words on the buttons are commands too), in every game and in both languages.
+
+The states are those of real AI games; the buttons are the rows each game's UI lays out for the seat to
+act, in Finnish and in English, and the label is parsed as the speaker's own words in the private chat.
+A player sees the labels in their own language; for Gnav, Majavajengi and Coloretto a label typed by a
+speaker of the other language reads the same too (Afrikan Tähti's labels carry place and card names
+whose other-language forms are the language's own, so the check there is per language).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chatbot.core.i18n import translator
+from chatbot.core.parsing import Parsed
+from chatbot.core.ports import RenderContext
+from chatbot.games import UIS
+from engines import GAMES
+
+NAMES = ("Matti", "Liisa", "Botti 1", "Botti 2")
+GAME_STATES = {"gnav": (6, 400), "majavajengi": (3, 400), "coloretto_amazonas": (1, 300), "afrikan_tahti": (2, 250)}
+CROSS_LANGUAGE = {"gnav", "majavajengi", "coloretto_amazonas"}
+
+
+def _states(game: str):
+    engine = GAMES[game]
+    games, per_game = GAME_STATES[game]
+    for g in range(games):
+        state = engine.new_game(3, f"labels-{g}", None)
+        rng = random.Random(g)
+        for _ in range(per_game):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            yield state, seat
+            legal = engine.legal_actions(state, seat)
+            action = rng.choice(list(legal)) if rng.random() < 0.3 else engine.ai_action(
+                "random", engine.view(state, seat), legal, rng
+            )
+            state, _ = engine.apply(state, seat, action)
+
+
+@pytest.mark.parametrize("game", sorted(GAME_STATES))
+def test_every_button_label_typed_back_is_that_button(game):
+    from chatbot.core.parsing import ParseContext
+
+    ui, engine = UIS[game], GAMES[game]
+    checked, wrong = 0, []
+    for state, seat in _states(game):
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        view = engine.view(state, seat)
+        names = NAMES[:3]
+        for label_lang in ("fi", "en"):
+            rows = ui.button_rows(legal, view, RenderContext(translator(label_lang), names, seat))
+            speakers = ("fi", "en") if game in CROSS_LANGUAGE else (label_lang,)
+            for speaker in speakers:
+                ctx = ParseContext(speaker, seat, legal, view, names, private=True)
+                for row in rows:
+                    for label, notation in row:
+                        checked += 1
+                        result = ui.parse(label, ctx)
+                        if not (isinstance(result, Parsed) and result.actions[0] == notation):
+                            wrong.append((label_lang, speaker, label, notation, result))
+    assert checked > 100
+    assert not wrong, wrong[:10]
