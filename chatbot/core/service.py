@@ -1064,6 +1064,11 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             return t.gettext("Your options are in our private chat.")
         rctx = RenderContext(t, names, seat, match.options)
         view = engine.view(state, seat)
+        phrases = [ui.action_phrase(n, view, rctx) for n in legal]
+        if phrases and all(phrases):
+            # "Voit koputtaa tai lopettaa vuorosi." (issue #15): words in a sentence, not button labels
+            options = t.format_list(_dedupe([p for p in phrases if p])[:8], style="or")
+            return t.gettext("You can {options}.").format(options=options)
         labels = _dedupe([ui.action_label(n, view, rctx) for n in legal])
         return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
 

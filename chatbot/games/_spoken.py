@@ -29,15 +29,66 @@ YES, NO, PASS = "yes", "no", "pass"
 #: whole messages that answer a prompt: folded, lower-case, punctuation dropped
 ANSWERS: dict[str, tuple[str, ...]] = {
     YES: (
-        "ok", "okei", "okey", "oki", "okk", "okok", "joo", "juu", "jep", "jes", "jees", "kyllä", "kylla",
-        "käy", "kay", "käy se", "se käy", "sopii", "selvä", "selva", "hyvä", "hyva", "mennään", "mennaan",
-        "joo joo", "no joo", "ok kiitos", "joo kiitos", "kyllä kiitos", "yes", "yeah", "yep", "yup",
-        "sure", "okay", "fine", "ok sure", "yes please", "sounds good", "go ahead", "do it",
-    ),  # fmt: skip
+        "ok",
+        "okei",
+        "okey",
+        "oki",
+        "okk",
+        "okok",
+        "joo",
+        "juu",
+        "jep",
+        "jes",
+        "jees",
+        "kyllä",
+        "kylla",
+        "käy",
+        "kay",
+        "käy se",
+        "se käy",
+        "sopii",
+        "selvä",
+        "selva",
+        "hyvä",
+        "hyva",
+        "mennään",
+        "mennaan",
+        "joo joo",
+        "no joo",
+        "ok kiitos",
+        "joo kiitos",
+        "kyllä kiitos",
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "sure",
+        "okay",
+        "fine",
+        "ok sure",
+        "yes please",
+        "sounds good",
+        "go ahead",
+        "do it",
+    ),
     NO: (
-        "ei", "en", "eipä", "eipa", "ei kiitos", "ei tarvi", "ei tarvii", "ei käy", "ei kay", "en halua",
-        "no", "nope", "nah", "no thanks", "no thank you", "not now",
-    ),  # fmt: skip
+        "ei",
+        "en",
+        "eipä",
+        "eipa",
+        "ei kiitos",
+        "ei tarvi",
+        "ei tarvii",
+        "ei käy",
+        "ei kay",
+        "en halua",
+        "no",
+        "nope",
+        "nah",
+        "no thanks",
+        "no thank you",
+        "not now",
+    ),
     PASS: ("pass", "passaan", "passi", "passataan", "ohi", "skip", "skippaan", "ohitan"),
 }
 _ANSWER_OF = {fold(" ".join(tokens(w))): kind for kind, words in ANSWERS.items() for w in words}
@@ -54,17 +105,50 @@ def answer_word(text: str) -> str | None:
 MODAL_QUESTIONS = frozenset(
     fold(w)
     for w in (
-        "voinko", "voisinko", "voiks", "voinks", "saanko", "saisinko", "saako", "saanks", "pitäisikö",
-        "pitäiskö", "pitäisköhän", "pitäisikohän", "pitääkö", "kannattaako", "kannattaisiko",
-        "kannattaisko", "kannattaaks", "täytyykö", "viitsinkö", "uskallanko", "olisiko", "oisko",
-        "onko", "onks", "mitäs", "entäs", "entä",
-    )  # fmt: skip
+        "voinko",
+        "voisinko",
+        "voiks",
+        "voinks",
+        "saanko",
+        "saisinko",
+        "saako",
+        "saanks",
+        "pitäisikö",
+        "pitäiskö",
+        "pitäisköhän",
+        "pitäisikohän",
+        "pitääkö",
+        "kannattaako",
+        "kannattaisiko",
+        "kannattaisko",
+        "kannattaaks",
+        "täytyykö",
+        "viitsinkö",
+        "uskallanko",
+        "olisiko",
+        "oisko",
+        "onko",
+        "onks",
+        "mitäs",
+        "entäs",
+        "entä",
+    )
 )
 #: English openings of a question about a move (not a move)
 EN_QUESTION_OPENINGS = (
-    ("can", "i"), ("could", "i"), ("should", "i"), ("shall", "i"), ("may", "i"), ("do", "i"),
-    ("is", "it"), ("what", "if"), ("would", "it"), ("am", "i"), ("must", "i"), ("is", "that"),
-)  # fmt: skip
+    ("can", "i"),
+    ("could", "i"),
+    ("should", "i"),
+    ("shall", "i"),
+    ("may", "i"),
+    ("do", "i"),
+    ("is", "it"),
+    ("what", "if"),
+    ("would", "it"),
+    ("am", "i"),
+    ("must", "i"),
+    ("is", "that"),
+)
 _CLITICS = ("kohan", "kaan", "ko", "ks")  # folded: -kö/-köhän fold to -ko/-kohan
 
 
@@ -76,7 +160,9 @@ def _clitic_stem(word: str) -> str | None:
     return None
 
 
-def is_question_word(word: str, lemmatizer: Lemmatizer, lexicon: Lexicon | None = None, lang: str = "fi") -> bool:
+def is_question_word(
+    word: str, lemmatizer: Lemmatizer, lexicon: Lexicon | None = None, lang: str = "fi"
+) -> bool:
     """A -ko/-kö (-köhän, spoken -ks) question of a verb: "vaihdanko", "pidänkö", "otanks", "pitäisköhän".
     The word without the clitic must be a real word that is not a number ("tokaks" is *as the
     second*, "Marokko" and "pakko" have no stem)."""
@@ -103,7 +189,10 @@ def is_question(text: str, items: Sequence[Item], lexicon: Lexicon, lang: str) -
         return True
     if tuple(words[:2]) in EN_QUESTION_OPENINGS:
         return True
-    return any(len(it.words) == 1 and is_question_word(it.words[0], lexicon.lemmatizer, lexicon, lang) for it in items)
+    return any(
+        len(it.words) == 1 and is_question_word(it.words[0], lexicon.lemmatizer, lexicon, lang)
+        for it in items
+    )
 
 
 def without_false_questions(items: Sequence[Item]) -> list[Item]:
@@ -158,13 +247,28 @@ def fold_doubts(items: Sequence[Item], strict: Lexicon, lang: str) -> list[Item]
 
 #: spoken numerals and their written forms ("yhen" -> "yhden")
 SPOKEN_NUMERALS = {
-    "yhen": "yhden", "yhelle": "yhdelle", "yhellä": "yhdellä", "kahen": "kahden", "kahelle": "kahdelle",
-    "kuuen": "kuuden", "kaheksan": "kahdeksan", "yheksän": "yhdeksän", "kymmenen": "kymmenen",
-}  # fmt: skip
+    "yhen": "yhden",
+    "yhelle": "yhdelle",
+    "yhellä": "yhdellä",
+    "kahen": "kahden",
+    "kahelle": "kahdelle",
+    "kuuen": "kuuden",
+    "kaheksan": "kahdeksan",
+    "yheksän": "yhdeksän",
+    "kymmenen": "kymmenen",
+}
 _POSITION_STEMS = {
-    "ykkös": "ykkösen", "kakkos": "kakkosen", "kolmos": "kolmosen", "nelos": "nelosen", "vitos": "vitosen",
-    "kutos": "kutosen", "eka": "ekan", "toka": "tokan", "vika": "vikan", "viimeis": "viimeisen",
-}  # fmt: skip
+    "ykkös": "ykkösen",
+    "kakkos": "kakkosen",
+    "kolmos": "kolmosen",
+    "nelos": "nelosen",
+    "vitos": "vitosen",
+    "kutos": "kutosen",
+    "eka": "ekan",
+    "toka": "tokan",
+    "vika": "vikan",
+    "viimeis": "viimeisen",
+}
 _SLOT_NOUNS = ("paik", "kort", "kohda", "kohta", "kohd", "slot", "rivi")
 
 

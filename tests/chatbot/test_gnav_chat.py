@@ -151,12 +151,12 @@ def test_the_private_panel_shows_the_own_card_and_what_an_exchange_taught():
     state = ENGINE.new_game(4, "t", Options(), decks=[["n2", "n7", "n9", "n10"]], rotation=3)
     state, events = ENGINE.apply(state, 0, ENGINE.parse_notation("ask"))
     mine = [e for e in events if e.to == (0,)]
-    assert fi_events(mine, seat=0) == ["Vaihto pelaajan Liisa kanssa: sait kortin [VII]."]
+    assert fi_events(mine, seat=0) == ["Sinä ja Liisa vaihdoitte kortit: sait kortin [VII]."]
     panel = UI.render_private(ENGINE.view(state, 0), RenderContext(FI, NAMES, 0))
     assert "Korttisi: [VII]" in panel and "Tiedät: Liisa [II]" in panel and "Elämäsi: ❤️×3" in panel
     theirs = UI.render_private(ENGINE.view(state, 1), RenderContext(FI, NAMES, 1))
     assert "Korttisi: [II]" in theirs and "Tiedät: Matti [VII]" in theirs
-    assert "pyyntö menee ensin pelaajalle Pekka" in theirs
+    assert "pyyntö menee ensin vasemmalle naapurillesi, joka on nyt Pekka" in theirs
     dealer = UI.render_private(ENGINE.view(state, 3), RenderContext(FI, NAMES, 3))
     assert "Korttisi: [X]" in dealer and "Tiedät" not in dealer and "Jakajana" in dealer
 
@@ -165,13 +165,13 @@ def test_a_person_in_an_exchange_gets_the_card_and_the_knowledge_in_private():
     table = Table(seed="gnav-private")
     lobby(table, "matti")
     for _ in range(200):
-        if finished(table) or any("Vaihto pelaajan" in t for t in table.private_texts("matti")):
+        if finished(table) or any("vaihdoitte kortit" in t for t in table.private_texts("matti")):
             break
         prompt = table.prompt_for("matti")
         ask = next(b.data for row in prompt.buttons for b in row if b.data.endswith(":ask"))
         table.press("matti", ask)
-    swap = next(t for t in table.private_texts("matti") if "Vaihto pelaajan" in t)
-    partner = re.search(r"Vaihto pelaajan (.+?) kanssa: sait kortin (\[[^\]]+\])", swap)
+    swap = next(t for t in table.private_texts("matti") if "vaihdoitte kortit" in t)
+    partner = re.search(r"Sinä ja (.+?) vaihdoitte kortit: sait kortin (\[[^\]]+\])", swap)
     assert partner and f"Korttisi: {partner.group(2)}" in swap
     assert re.search(rf"Tiedät: .*{re.escape(partner.group(1))} \[", swap)
 
@@ -372,7 +372,7 @@ def test_refusals_in_chat_name_the_reason_and_the_way_forward():
     dealer = state.order[state.turn] == state.order[-1]
     out = table.say("matti", "otan pakasta" if not dealer else "kop kop")
     expected = "Vain jakaja voi vaihtaa pakasta." if not dealer else "Vain narrin saanut pelaaja koputtaa."
-    assert expected in out[0].text and "Voit nyt: Pidän ja Vaihdan" in out[0].text
+    assert expected in out[0].text and "Voit pitää korttisi tai pyytää vaihtoa." in out[0].text
     assert state_of(table).ply == state.ply  # nothing changed
     out = table.say("matti", "seuraava jako")
     assert "alkaa itsestään" in out[0].text

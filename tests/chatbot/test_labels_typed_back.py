@@ -21,7 +21,12 @@ from chatbot.games import UIS
 from engines import GAMES
 
 NAMES = ("Matti", "Liisa", "Botti 1", "Botti 2")
-GAME_STATES = {"gnav": (6, 400), "majavajengi": (3, 400), "coloretto_amazonas": (1, 300), "afrikan_tahti": (2, 250)}
+GAME_STATES = {
+    "gnav": (6, 400),
+    "majavajengi": (3, 400),
+    "coloretto_amazonas": (1, 300),
+    "afrikan_tahti": (2, 250),
+}
 CROSS_LANGUAGE = {"gnav", "majavajengi", "coloretto_amazonas"}
 
 
@@ -37,8 +42,10 @@ def _states(game: str):
             seat = engine.to_act(state)[0]
             yield state, seat
             legal = engine.legal_actions(state, seat)
-            action = rng.choice(list(legal)) if rng.random() < 0.3 else engine.ai_action(
-                "random", engine.view(state, seat), legal, rng
+            action = (
+                rng.choice(list(legal))
+                if rng.random() < 0.3
+                else engine.ai_action("random", engine.view(state, seat), legal, rng)
             )
             state, _ = engine.apply(state, seat, action)
 

@@ -112,6 +112,34 @@ OFFER_BUTTONS = 6
 # --------------------------------------------------------------------------------------------------
 
 
+def phrase(notation: str, view: View, ctx: RenderContext) -> str | None:
+    """The words after "You can" in a hint, one per kind of base-game action ("roll the die", "fly");
+    None for the expansion's actions, whose labels name their cards."""
+    t = ctx.t
+    if expansion_of(view) is not None:
+        return None
+    match notation.split():
+        case ["start", _]:
+            return t.gettext("choose where you start")
+        case ["roll"]:
+            return t.gettext("roll the die")
+        case ["board", _] | ["free_sail", _]:
+            return t.gettext("sail")
+        case ["fly", _]:
+            return t.gettext("fly")
+        case ["flip"]:
+            return t.gettext("flip the token")
+        case ["flip_roll"]:
+            return t.gettext("try to flip the token by the die")
+        case ["stay"]:
+            return t.gettext("stay where you are")
+        case ["end_phase"] if view.phase == "after_move":
+            return t.gettext("leave the token as it is")
+        case ["move", *_]:
+            return t.gettext("move your pawn as far as the die shows")
+    return None
+
+
 def label(notation: str, view: View, ctx: RenderContext) -> str:
     """A short button label for a legal action; a notation this module does not know as it is."""
     t = ctx.t

@@ -245,12 +245,14 @@ class AfrikanTahtiParser:
         if typed in ctx.legal:
             return Parsed((typed,))  # a notation typed as is ("move p12", "fly cairo")
         r = self.read(text, ctx.lang, ctx.seat_names)
-        if r.question or is_question(text, self._scan(text, ctx.lang, ctx.seat_names), self.lexicon, ctx.lang):
+        if r.question or is_question(
+            text, self._scan(text, ctx.lang, ctx.seat_names), self.lexicon, ctx.lang
+        ):
             return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
-        answer = answer_word(text)
-        if answer is not None and ctx.view.phase == AFTER_MOVE and ctx.view.x is None and ctx.legal:
+        word = answer_word(text)
+        if word is not None and ctx.view.phase == AFTER_MOVE and ctx.view.x is None and ctx.legal:
             # "ok", "joo", "ei", "pass": the answer to "flip the token?"
-            return Parsed(("flip",) if answer == YES_ANSWER else ("end_phase",))
+            return Parsed(("flip",) if word == YES_ANSWER else ("end_phase",))
         view = ctx.view
         if view.x is not None and ctx.seat is not None:
             answer = self.expansion.parse(text, ctx)

@@ -588,8 +588,16 @@ class ColorettoParser:
         if giving and r.has(KEEP) and not gives_to_self:
             # "pidän tukaanin ja annan sen Liisalle" keeps and gives away: ask which
             given = self._give(r, ctx, choices, to_self=False, missing_card=kinds is None)
-            gifts = given.candidates if isinstance(given, Ambiguous) else given.actions if isinstance(given, Parsed) else ()
-            return _meant([*(Play(k) for k in choices), *(CODEC.read(n) for n in gifts)], ctx, "action", ask=True)
+            gifts = (
+                given.candidates
+                if isinstance(given, Ambiguous)
+                else given.actions
+                if isinstance(given, Parsed)
+                else ()
+            )
+            return _meant(
+                [*(Play(k) for k in choices), *(CODEC.read(n) for n in gifts)], ctx, "action", ask=True
+            )
         if giving or gives_to_self:
             return self._give(r, ctx, choices, to_self=gives_to_self, missing_card=kinds is None)
         plays: list[Action] = [Play(k) for k in choices]

@@ -31,6 +31,21 @@ def action_label(notation: str, view: View | None, ctx: RenderContext) -> str:
     return notation
 
 
+def action_phrase(notation: str, view: View | None, ctx: RenderContext) -> str | None:
+    """The words after "You can" in a hint: "keep your card", "ask for a swap"."""
+    t = ctx.t
+    match notation:
+        case Keep.NOTATION:
+            return t.pgettext("gnav", "keep your card")
+        case Knock.NOTATION:
+            return t.pgettext("gnav", "knock")
+        case Ask.NOTATION:
+            if view is not None and view.phase == TURN and view.order[view.turn] == view.dealer:
+                return t.pgettext("gnav", "swap with the stock")
+            return t.pgettext("gnav", "ask for a swap")
+    return None
+
+
 def group_actions(legal: Sequence[str]) -> tuple[str, ...]:
     """Keeping or asking says nothing about the card; a knock would show the fool, so it stays private."""
     return tuple(n for n in legal if n != Knock.NOTATION)

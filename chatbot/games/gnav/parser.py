@@ -37,7 +37,14 @@ from functools import lru_cache
 
 from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading, fold
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
-from chatbot.games._spoken import YES, Unfolded, answer_word, fold_doubts, is_question, without_false_questions
+from chatbot.games._spoken import (
+    YES,
+    Unfolded,
+    answer_word,
+    fold_doubts,
+    is_question,
+    without_false_questions,
+)
 from engines.gnav.model import MATADORS, TURN, Ask, Keep, Knock, View, rank_of
 
 KEEP, ASK, KNOCK = Keep.NOTATION, Ask.NOTATION, Knock.NOTATION

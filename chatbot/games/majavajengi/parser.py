@@ -89,9 +89,29 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
         DRAW: ("nostaa", "nosto", "uusi kortti"),
         TAKE: ("ottaa", "napata", "poimia"),
-        EXCHANGE: ("vaihtaa", "vaihto", "vaihtokortti", "vaihdella", "swapata", "swappaan", "swappaa", "vaihetaan"),
+        EXCHANGE: (
+            "vaihtaa",
+            "vaihto",
+            "vaihtokortti",
+            "vaihdella",
+            "swapata",
+            "swappaan",
+            "swappaa",
+            "vaihetaan",
+        ),
         # "menee kolmospaikalle", "kelpaa": the held card goes into the row
-        PUT: ("laittaa", "panna", "pistää", "pitää", "korvata", "sijoittaa", "asettaa", "mennä", "kelvata", "kelpaa"),
+        PUT: (
+            "laittaa",
+            "panna",
+            "pistää",
+            "pitää",
+            "korvata",
+            "sijoittaa",
+            "asettaa",
+            "mennä",
+            "kelvata",
+            "kelpaa",
+        ),
         KEEPING: ("pitää",),
         DISCARD: ("hylätä", "hyljätä", "heittää", "poistaa", "dumpata", "dumppaan", "dumppaa"),
         AWAY: ("pois", "roska", "roskis", "roskiin", "roskikseen"),
@@ -123,7 +143,16 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "vilkasta",
         ),
         CONTINUE: ("jatkaa",),
-        STOP: ("lopettaa", "riittää", "ei enempää", "ei enää", "stop", "stoppi", "seis", "lopettaa nostaminen"),
+        STOP: (
+            "lopettaa",
+            "riittää",
+            "ei enempää",
+            "ei enää",
+            "stop",
+            "stoppi",
+            "seis",
+            "lopettaa nostaminen",
+        ),
         KNOCK: ("koputtaa", "koputus", "kop", "koputella", "koputeta"),
         NO_KNOCK: ("ilman koputusta",),  # "en koputa", "ei koputusta" are negated KNOCK
         DONE: ("valmis", "lopettaa vuoro", "vuoro loppu", "ohi", "siinä kaikki"),
@@ -358,7 +387,12 @@ class MajavajengiParser:
         if reading.question or is_question(text, items, self.lexicon, ctx.lang):
             return NotUnderstood()  # "miten kurkistus toimii?" is for the rules, not a move
         answer = answer_word(text)
-        if answer is not None and not reading.is_command and ctx.seat is not None and ctx.view.turn == ctx.seat:
+        if (
+            answer is not None
+            and not reading.is_command
+            and ctx.seat is not None
+            and ctx.view.turn == ctx.seat
+        ):
             answered = _answer(answer, ctx.view.phase)
             if answered is not None:
                 return answered
@@ -414,7 +448,11 @@ class MajavajengiParser:
             or r.denies(USE, PUT, WANT, EXCHANGE, PEEK, TAKE)
             or r.has(DISCARD_PILE)  # "poistoon", "laita poistopakkaan": the discard pile is where it goes
         )
-        if declines and (r.has(KEEPING) or (r.has(PUT, EXCHANGE) and r.own_positions())) and r.has(DISCARD, AWAY):
+        if (
+            declines
+            and (r.has(KEEPING) or (r.has(PUT, EXCHANGE) and r.own_positions()))
+            and r.has(DISCARD, AWAY)
+        ):
             # "pidän tän ja heitän pois" keeps and gives away: ask
             return Ambiguous(_written(*at.of(Replace), *at.of(Discard)), "keep_or_discard")
         if declines:
@@ -575,9 +613,13 @@ def _answer(answer: str, phase: str) -> ParseResult | None:
     "joo" asks which (one more, or stop?); at the end of the turn "ei" and "pass" end it without a
     knock and "ok" asks (knock, or end?). Elsewhere the words are read as they are (``None``)."""
     if phase == DRAW2_NEXT:
-        return Parsed(_written(Stop())) if answer != YES else Ambiguous(_written(Next(), Stop()), "draw_or_stop")
+        return (
+            Parsed(_written(Stop())) if answer != YES else Ambiguous(_written(Next(), Stop()), "draw_or_stop")
+        )
     if phase == TURN_END:
-        return Parsed(_written(End())) if answer != YES else Ambiguous(_written(Knock(), End()), "knock_or_end")
+        return (
+            Parsed(_written(End())) if answer != YES else Ambiguous(_written(Knock(), End()), "knock_or_end")
+        )
     return None
 
 
