@@ -298,3 +298,14 @@ def _written_word(word: str) -> str | None:
             if fold(rest).startswith(_SLOT_NOUNS):
                 return f"{genitive} {rest}"
     return None
+
+
+def abessive_negated(items: Sequence[Item]) -> list[Item]:
+    """Items with the abessive infinitive read as a negation: "jätän kiekon kääntämättä", "jätän
+    koputtamatta", "jätän vaihtamatta" say *not* to turn, knock or swap (the lemmatiser gives the verb)."""
+    return [
+        dataclasses.replace(it, negated=True)
+        if len(it.words) == 1 and it.concepts and fold(it.words[0]).endswith(("matta", "mata"))
+        else it
+        for it in items
+    ]

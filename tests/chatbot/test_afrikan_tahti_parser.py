@@ -339,6 +339,7 @@ SPOKEN_FI = [
     ("pass", "after_move", "end_phase"),
     ("ei tarvii", "after_move", "end_phase"),
     ("en avaa", "after_move", "end_phase"),
+    ("jätän kiekon kääntämättä", "after_move", "end_phase"),  # the abessive says *not* to flip
     # where the rolled move ends
     ("mennään Kairoon", "egypt_5", "move cairo"),
     ("kävelen Kairoon", "egypt_5", "move cairo"),
@@ -556,3 +557,7 @@ def test_a_command_of_the_phase_is_no_answer_to_a_question_on_the_table(parser):
     result = parser.parse("heitä pois ratsu", ctx)
     assert result == NotLegal("wrong_prompt", (("prompt", "danger"),)), result
     assert parser.parse("heitä nopat", ctx) == Parsed(("roll",))  # the answer itself is understood
+
+
+def test_enough_spoken_inputs():
+    assert len(SPOKEN_FI) >= 55 and len(SPOKEN_EN) >= 15  # issue #15

@@ -403,6 +403,7 @@ def check(parser: ColorettoParser, scenario: str, seat: int, lang: str, text: st
 
 def test_enough_cases():
     assert len(FINNISH) >= 60 and len(ENGLISH) >= 30
+    assert len(SPOKEN_FI) >= 50 and len(SPOKEN_EN) >= 15  # issue #15
 
 
 @pytest.mark.parametrize(

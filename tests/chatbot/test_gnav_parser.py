@@ -251,6 +251,7 @@ SPOKEN_FI = [
     ("en tarvii vaihtaa", TURN, KEEP),
     ("ei tarvii vaihtaa", TURN, KEEP),
     ("en mä vaihda", TURN, KEEP),
+    ("jätän vaihtamatta", TURN, KEEP),  # the abessive says *not* to swap
     ("jään", TURN, KEEP),
     ("nyt pidän", TURN, KEEP),
     ("kyllä mä pidän tän", TURN, KEEP),
@@ -380,6 +381,7 @@ def test_parse(parser, text, lang, at, expected):
 def test_enough_inputs():
     assert len(FI) >= 40
     assert len(EN) >= 20
+    assert len(SPOKEN_FI) >= 60 and len(SPOKEN_EN) >= 20  # issue #15
 
 
 #: the refusals the parser gives itself (its docstring says why); every other reason is the engine's

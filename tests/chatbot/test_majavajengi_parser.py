@@ -506,6 +506,7 @@ SPOKEN_FI = [
     ("koputan pöytään", END, P("knock")),
     ("en koputa vielä", END, P("end")),
     ("ei koputeta", END, P("end")),
+    ("jätän koputtamatta", END, P("end")),  # the abessive says *not* to knock
     ("lopetan vuoron", END, P("end")),
     ("seuraava pelaaja", END, P("end")),
     ("ei", END, P("end")),
@@ -618,6 +619,7 @@ def test_parse(parser, text, lang, at, expected):
 def test_enough_inputs():
     assert len(FI) >= 80
     assert len(EN) >= 40
+    assert len(SPOKEN_FI) >= 80 and len(SPOKEN_EN) >= 25  # issue #15
 
 
 #: the refusals no engine check can give (see the parser's docstring)

@@ -409,10 +409,17 @@ def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
     """The legal action whose button label the text repeats (with its "#2" if two read alike),
     or None. Hand cards, offers and window settings typed in the group are refused there."""
     key = _label_key(text)
-    if not key or not ctx.legal:
+    if not key or not ctx.legal or text.rstrip().endswith("?"):  # a question is never a move
         return None
-    rctx = RenderContext(translator(ctx.lang), tuple(ctx.seat_names), ctx.seat)
-    found = [n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key]
+    found: list[str] = []
+    # the speaker's language first; a label of the other language is that button too
+    for lang in dict.fromkeys((ctx.lang, "fi", "en")):
+        rctx = RenderContext(translator(lang), tuple(ctx.seat_names), ctx.seat)
+        found = [
+            n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key
+        ]
+        if found:
+            break
     if len(set(found)) != 1:
         return None
     if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:

@@ -278,6 +278,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         FLIP: (
             "kääntää",
+            "kääntämättä",  # "jätän kiekon kääntämättä": the abessive denies it (see _spoken)
             "kiekko",
             "merkki",
             "aarre",

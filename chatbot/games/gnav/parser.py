@@ -40,6 +40,7 @@ from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContex
 from chatbot.games._spoken import (
     YES,
     Unfolded,
+    abessive_negated,
     answer_word,
     fold_doubts,
     is_question,
@@ -111,6 +112,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "byta",
             "byter",
             "byt",
+            "vaihtamatta",  # the abessive: denied (see _spoken.abessive_negated)
         ),
         STOCK: ("pakka", "pakasta", "nostaa", "nostopakka"),
         TAKE: ("ottaa", "napata"),
@@ -122,7 +124,13 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         CONFIRM: ("silti", "kuitenkin", "varmasti", "vaikka", "matadori lähtee", "matadori lähteköön"),
         ADVICE: ("kannattaa", "pitäisi", "täytyä", "pitäisikö", "kannattaako"),
         CARD: ("kortti", "korttini", "tämä", "tähän", "tästä", "tässä", "tää"),
-        WANT: ("haluta", "tahtoa", "aikoa"),
+        WANT: (
+            "haluta",
+            "tahtoa",
+            "aikoa",
+            "jättää",
+            "jätän",
+        ),  # "jätän vaihtamatta" keeps: jättää is no typo of a move
         CHAT: (
             "peli",
             "hyvä",
@@ -239,7 +247,7 @@ class GnavReading(Reading):
     @classmethod
     def read(cls, items: Sequence[Item], text: str, lexicon: Lexicon, lang: str) -> GnavReading:
         items = without_false_questions(items)
-        reading = cls.of(_within_reach_of_negation(items), question=QUESTION)
+        reading = cls.of(abessive_negated(_within_reach_of_negation(items)), question=QUESTION)
         reading.question = (
             reading.question
             or ADVICE in reading.said

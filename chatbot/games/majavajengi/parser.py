@@ -37,7 +37,14 @@ from typing import TypeVar
 
 from chatbot.core.nlp import OWN, QUESTION, SEP, Item, Lemmatizer, Lexicon, Reading
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
-from chatbot.games._spoken import YES, answer_word, is_question, without_false_questions, written
+from chatbot.games._spoken import (
+    YES,
+    abessive_negated,
+    answer_word,
+    is_question,
+    without_false_questions,
+    written,
+)
 from engines.majavajengi.model import (
     CODEC,
     DRAW2_NEXT,
@@ -382,7 +389,7 @@ class MajavajengiParser:
 
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
         text = written(text)  # "tokaks", "ykköspaikalle", "yhen"
-        items = without_false_questions(self.lexicon.scan(text, ctx.lang, ctx.seat_names))
+        items = abessive_negated(without_false_questions(self.lexicon.scan(text, ctx.lang, ctx.seat_names)))
         reading = MajavajengiReading.of(items, question=QUESTION)
         if reading.question or is_question(text, items, self.lexicon, ctx.lang):
             return NotUnderstood()  # "miten kurkistus toimii?" is for the rules, not a move
