@@ -309,3 +309,19 @@ def abessive_negated(items: Sequence[Item]) -> list[Item]:
         else it
         for it in items
     ]
+
+
+def without_word_typos(items: Sequence[Item], lemmatizer: Lemmatizer) -> list[Item]:
+    """Items without the typo readings of words that are words of their own: "jätän" is *jättää*, not
+    a typo of "jaan" (*deal*), so it means nothing here rather than another move (DESIGN.md §4)."""
+    out = []
+    for it in items:
+        if (
+            it.fuzzy
+            and it.concepts
+            and len(it.words) == 1
+            and lemmatizer.readings(it.words[0]) - {it.words[0]}
+        ):
+            it = dataclasses.replace(it, concepts=frozenset(), fuzzy=False)
+        out.append(it)
+    return out

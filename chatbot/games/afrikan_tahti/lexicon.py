@@ -294,6 +294,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         STAY: (
             "pysyä",
             "odottaa",
+            "odotella",
             "jäädä",
             "paikallaan",
             "paikallasi",

@@ -38,7 +38,13 @@ from functools import lru_cache
 from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.games._spoken import YES as YES_ANSWER
-from chatbot.games._spoken import abessive_negated, answer_word, is_question, without_false_questions
+from chatbot.games._spoken import (
+    abessive_negated,
+    answer_word,
+    is_question,
+    without_false_questions,
+    without_word_typos,
+)
 from chatbot.games.afrikan_tahti.lexicon import (
     BUY,
     COMMANDS,
@@ -238,9 +244,10 @@ class AfrikanTahtiParser:
         return AtReading.of(self._scan(text, lang, names), question=QUESTION)
 
     def _scan(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
-        return abessive_negated(
-            without_false_questions(self.lexicon.scan(text.replace("-", " "), lang, names))
+        scanned = without_word_typos(
+            self.lexicon.scan(text.replace("-", " "), lang, names), self.lexicon.lemmatizer
         )
+        return abessive_negated(without_false_questions(scanned))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         typed = " ".join(text.casefold().split())

@@ -50,7 +50,7 @@ from chatbot.core.nlp import (
     match_seat,
 )
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
-from chatbot.games._spoken import is_question, without_false_questions, written
+from chatbot.games._spoken import is_question, without_false_questions, without_word_typos, written
 from engines.coloretto_amazonas.model import (
     CODEC,
     GIFT,
@@ -544,7 +544,10 @@ class ColorettoParser:
         view = ctx.view
         hand = tuple(kind_of(c) for c in view.hand) if isinstance(view, PrivateView) else ()
         text = written(text)  # "tokakortti", "kakkoskortin"
-        scanned = without_false_questions(self.lexicon.scan(text, ctx.lang, ctx.seat_names))
+        scanned = without_word_typos(
+            self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
+        )
+        scanned = without_false_questions(scanned)
         if is_question(text, scanned, self.lexicon, ctx.lang):
             return NotUnderstood()  # "pelaanko tukaanin?", "can I give the frog to Liisa": not a move
         items = receivers_named(scanned, ctx.seat_names, ctx.seat)

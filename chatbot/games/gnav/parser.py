@@ -45,6 +45,7 @@ from chatbot.games._spoken import (
     fold_doubts,
     is_question,
     without_false_questions,
+    without_word_typos,
 )
 from engines.gnav.model import MATADORS, TURN, Ask, Keep, Knock, View, rank_of
 
@@ -326,7 +327,7 @@ class GnavParser:
         self.strict = Lexicon(WORDS, Unfolded(self.lexicon.lemmatizer))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
-        items = self.lexicon.scan(text, ctx.lang, ctx.seat_names)
+        items = without_word_typos(self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer)
         result = self._parse(items, text, ctx)
         as_typed = fold_doubts(items, self.strict, ctx.lang)
         if as_typed is not None and self._parse(as_typed, text, ctx) != result:

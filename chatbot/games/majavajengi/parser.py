@@ -43,6 +43,7 @@ from chatbot.games._spoken import (
     answer_word,
     is_question,
     without_false_questions,
+    without_word_typos,
     written,
 )
 from engines.majavajengi.model import (
@@ -389,7 +390,10 @@ class MajavajengiParser:
 
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
         text = written(text)  # "tokaks", "ykköspaikalle", "yhen"
-        items = abessive_negated(without_false_questions(self.lexicon.scan(text, ctx.lang, ctx.seat_names)))
+        scanned = without_word_typos(
+            self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
+        )
+        items = abessive_negated(without_false_questions(scanned))
         reading = MajavajengiReading.of(items, question=QUESTION)
         if reading.question or is_question(text, items, self.lexicon, ctx.lang):
             return NotUnderstood()  # "miten kurkistus toimii?" is for the rules, not a move
