@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from chatbot.core.nlp import OWN, QUESTION, Item, Lemmatizer, Lexicon, fold, number_words, tokens
+from chatbot.core.nlp import NEG, OWN, QUESTION, Item, Lemmatizer, Lexicon, fold, number_words, tokens
 
 YES, NO, PASS = "yes", "no", "pass"
 
@@ -323,5 +323,33 @@ def without_word_typos(items: Sequence[Item], lemmatizer: Lemmatizer) -> list[It
             and lemmatizer.readings(it.words[0]) - {it.words[0]}
         ):
             it = dataclasses.replace(it, concepts=frozenset(), fuzzy=False)
+        out.append(it)
+    return out
+
+
+#: words that leave the decision open ("ehkä vaihdan", "maybe I'll swap"): the bot asks, never moves
+HEDGES = frozenset(
+    fold(w) for w in ("ehkä", "ehka", "kenties", "mahdollisesti", "varmaan", "maybe", "perhaps", "possibly")
+)
+
+
+def is_hedged(text: str) -> bool:
+    """Whether the message leaves its own decision open: "ehkä vaihdan", "maybe I'll keep it"."""
+    words = [fold(w) for w in tokens(text)]
+    return any(w in HEDGES for w in words) or "en tiedä" in " ".join(tokens(text)) or "dunno" in words
+
+
+def negation_once(items: Sequence[Item], commands: frozenset[str]) -> list[Item]:
+    """A negation denies the first command word after it only: "en lennä, heitän noppaa" denies the
+    flight and rolls (the comma, dropped by the normaliser, would otherwise carry the "en" on)."""
+    out: list[Item] = []
+    spent = False
+    for it in items:
+        if it.has(NEG):
+            spent = False
+        elif it.negated and spent:
+            it = dataclasses.replace(it, negated=False)
+        elif it.negated and it.concepts & commands:
+            spent = True
         out.append(it)
     return out

@@ -356,6 +356,14 @@ SPOKEN_FI = [
     ("lennänks Kairoon", "suakin_500", "-"),
     ("voinko lentää Kairoon", "suakin_500", "-"),
     ("kannattaako kääntää", "timbuktu", "-"),
+    ("ehkä lennän Kairoon", "suakin_500", "-"),  # the choice is still open
+    # a negation denies one move: "don't fly, roll"
+    ("en lennä, heitän noppaa", "suakin_500", "roll"),
+    ("Aloitan Kairosta.", "setup", "start cairo"),
+    ("Lähden Tangerista", "setup", "start tangier"),
+    ("Maksan 100 puntaa ja käännän kiekon", "timbuktu", "flip"),
+    ("purjehdin ilmaiseks Kongoon", "goldcoast_0", "free_sail congo"),
+    ("kävelen neljä askelta Tunisin suuntaan", "junction_4", "move p110"),
 ]
 
 SPOKEN_EN = [
@@ -378,6 +386,9 @@ SPOKEN_EN = [
     ("head to Darfur", "egypt_5", "move dar_fur"),
     ("can I fly to Cairo?", "suakin_500", "-"),
     ("should I flip", "timbuktu", "-"),
+    ("I'll start in Cairo", "setup", "start cairo"),
+    ("four steps toward Tunis", "junction_4", "move p110"),
+    ("maybe I'll fly to Cairo", "suakin_500", "-"),
 ]
 
 

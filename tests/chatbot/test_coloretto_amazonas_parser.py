@@ -301,6 +301,14 @@ SPOKEN_FI = [
     ("A", 0, "voinko antaa sammakon Liisalle?", None),
     ("A", 0, "pidän tukaanin ja annan sen Liisalle", KEEP_OR_GIVE),
     ("A", 0, "ok", None),
+    ("A", 0, "ehkä pelaan tukaanin", None),  # the choice is still open
+    ("A", 0, "pelaan kolmannen kortin", "play G5"),
+    (
+        "A",
+        0,
+        "annan sammakon Liisalle, pidän tukaanin",
+        ("?", "play G5", "play P2", "give G5 seat1", "give P2 seat1"),
+    ),
     # the receiver of a gift: one-word answers, colloquial and polite forms, clipped typing
     ("GIFT1", 1, "otan sen", "accept"),
     ("GIFT1", 1, "kelpaa", "accept"),
@@ -344,6 +352,9 @@ SPOKEN_EN = [
     ("GIFT1", 1, "I don't want it", REFUSE_1),
     ("GIFT2", 1, "nope, remove the tapir", "refuse G3"),
     ("GIFT3", 1, "nope", "refuse P4"),
+    ("GIFT3", 1, "nah", "refuse P4"),
+    ("A", 0, "play my third card", "play G5"),
+    ("A", 0, "maybe I'll play the toucan", None),
 ]
 
 

@@ -308,6 +308,8 @@ SPOKEN_FI = [
     ("vaihdetaanko", TURN, QUESTION),
     ("pitäisköhän vaihtaa", TURN, QUESTION),
     ("pidän?", TURN, QUESTION),
+    ("ehkä vaihdan", TURN, QUESTION),  # the choice is still open: the two choices back
+    ("en tiedä, pidänkö", TURN, QUESTION),
     ("pidän tän ja vaihdan", TURN, CLARIFY),
     ("en pidä, vaihdan", TURN, ASK),
     # the button labels typed back
@@ -339,6 +341,7 @@ SPOKEN_EN = [
     ("ok", TURN, CHAT),
     ("should i keep?", TURN, QUESTION),
     ("keep and swap", TURN, CLARIFY),
+    ("maybe I'll swap", TURN, QUESTION),
     ("Swap with the stock", DEALER, ASK),
     ("Swap (give the matador away)", MATADOR_DM, ASK),
 ]

@@ -350,7 +350,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         HERE: ("here", "where i am", "right here"),
         VIA_BEFORE: ("via", "through", "by way of", "past"),
         STEP: ("step", "steps", "dot", "space"),
-        START: ("begin", "choose", "pick", "starting"),
+        START: ("begin", "choose", "pick", "starting", "start in", "start from", "start at"),
         FROM: ("from",),
         YES: ("yes", "yeah", "sure", "yep"),
     },

@@ -41,7 +41,9 @@ from chatbot.games._spoken import YES as YES_ANSWER
 from chatbot.games._spoken import (
     abessive_negated,
     answer_word,
+    is_hedged,
     is_question,
+    negation_once,
     without_false_questions,
     without_word_typos,
 )
@@ -247,16 +249,15 @@ class AfrikanTahtiParser:
         scanned = without_word_typos(
             self.lexicon.scan(text.replace("-", " "), lang, names), self.lexicon.lemmatizer
         )
-        return abessive_negated(without_false_questions(scanned))
+        return negation_once(abessive_negated(without_false_questions(scanned)), frozenset(COMMANDS))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         typed = " ".join(text.casefold().split())
         if typed in ctx.legal:
             return Parsed((typed,))  # a notation typed as is ("move p12", "fly cairo")
         r = self.read(text, ctx.lang, ctx.seat_names)
-        if r.question or is_question(
-            text, self._scan(text, ctx.lang, ctx.seat_names), self.lexicon, ctx.lang
-        ):
+        scanned = self._scan(text, ctx.lang, ctx.seat_names)
+        if r.question or is_question(text, scanned, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
         word = answer_word(text)
         if word is not None and ctx.view.phase == AFTER_MOVE and ctx.view.x is None and ctx.legal:

@@ -50,7 +50,7 @@ from chatbot.core.nlp import (
     match_seat,
 )
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
-from chatbot.games._spoken import is_question, without_false_questions, without_word_typos, written
+from chatbot.games._spoken import is_hedged, is_question, without_false_questions, without_word_typos, written
 from engines.coloretto_amazonas.model import (
     CODEC,
     GIFT,
@@ -349,7 +349,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         TAKE: ("take", "take it", "took"),
         ACCEPT: ("accept", "accepted", "i accept"),
         YES: ("yes", "ok", "okay", "sure", "fine", "yep", "yeah", "alright"),
-        REFUSE: ("refuse", "reject", "decline", "no thanks", "no thank you", "refused"),
+        REFUSE: ("refuse", "reject", "decline", "no thanks", "no thank you", "refused", "nah", "nope"),
         REMOVE: ("remove", "drop", "discard", "ditch", "throw away", "throw out", "get rid of"),
         AWAY: ("away",),
         WANT: ("want",),
@@ -548,7 +548,7 @@ class ColorettoParser:
             self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
         )
         scanned = without_false_questions(scanned)
-        if is_question(text, scanned, self.lexicon, ctx.lang):
+        if is_question(text, scanned, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "pelaanko tukaanin?", "can I give the frog to Liisa": not a move
         items = receivers_named(scanned, ctx.seat_names, ctx.seat)
         r = ColorettoReading.of(items).for_hand(len(hand))

@@ -43,6 +43,7 @@ from chatbot.games._spoken import (
     abessive_negated,
     answer_word,
     fold_doubts,
+    is_hedged,
     is_question,
     without_false_questions,
     without_word_typos,
@@ -253,6 +254,7 @@ class GnavReading(Reading):
             reading.question
             or ADVICE in reading.said
             or is_question(text, items, lexicon, lang)
+            or is_hedged(text)  # "ehkä vaihdan": the choice is still open
             or any(_clitic_question(item, lexicon, lang) for item in items)
         )
         return reading

@@ -41,6 +41,7 @@ from chatbot.games._spoken import (
     YES,
     abessive_negated,
     answer_word,
+    is_hedged,
     is_question,
     without_false_questions,
     without_word_typos,
@@ -395,7 +396,7 @@ class MajavajengiParser:
         )
         items = abessive_negated(without_false_questions(scanned))
         reading = MajavajengiReading.of(items, question=QUESTION)
-        if reading.question or is_question(text, items, self.lexicon, ctx.lang):
+        if reading.question or is_question(text, items, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "miten kurkistus toimii?" is for the rules, not a move
         answer = answer_word(text)
         if (
