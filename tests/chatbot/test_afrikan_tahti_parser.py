@@ -572,3 +572,13 @@ def test_a_command_of_the_phase_is_no_answer_to_a_question_on_the_table(parser):
 
 def test_enough_spoken_inputs():
     assert len(SPOKEN_FI) >= 55 and len(SPOKEN_EN) >= 15  # issue #15
+
+
+def test_a_lone_ok_in_the_group_flips_no_token(parser):
+    """A flip costs money: a one-word yes counts in private, where it can only answer the bot."""
+    ctx, _state, _seat = situation("after_move", "fi")
+    group = ParseContext(ctx.lang, ctx.seat, ctx.legal, ctx.view, ctx.seat_names, private=False)
+    assert not isinstance(parser.parse("ok", group), Parsed)
+    assert not isinstance(parser.parse("joo", group), Parsed)
+    assert parser.parse("ok", ctx) == Parsed(("flip",))
+    assert parser.parse("ei", group) == Parsed(("end_phase",))

@@ -261,8 +261,11 @@ class AfrikanTahtiParser:
             return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
         word = answer_word(text)
         if word is not None and ctx.view.phase == AFTER_MOVE and ctx.view.x is None and ctx.legal:
-            # "ok", "joo", "ei", "pass": the answer to "flip the token?"
-            return Parsed(("flip",) if word == YES_ANSWER else ("end_phase",))
+            # "ok", "joo", "ei", "pass": the answer to "flip the token?"; a lone "ok" in the group may
+            # answer someone else, and a flip costs money, so a yes counts only in private
+            if word != YES_ANSWER:
+                return Parsed(("end_phase",))
+            return Parsed(("flip",)) if ctx.private else NotUnderstood()
         view = ctx.view
         if view.x is not None and ctx.seat is not None:
             answer = self.expansion.parse(text, ctx)
