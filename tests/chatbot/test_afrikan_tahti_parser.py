@@ -330,6 +330,7 @@ SPOKEN_FI = [
     ("koitan nopalla", "timbuktu_0", "flip_roll"),
     ("heitän kiekon nopalla", "timbuktu_0", "flip_roll"),
     ("yritetään nopalla", "timbuktu_0", "flip_roll"),
+    ("kokeillaan nopalla", "timbuktu_0", "flip_roll"),
     ("heitän noppaa", "timbuktu_0", "?roll,flip_roll"),  # to move, or for the token? ask
     # after the move: one-word answers to "flip the token?"
     ("joo", "after_move", "flip"),

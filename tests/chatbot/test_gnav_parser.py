@@ -252,6 +252,11 @@ SPOKEN_FI = [
     ("ei tarvii vaihtaa", TURN, KEEP),
     ("en mä vaihda", TURN, KEEP),
     ("jätän vaihtamatta", TURN, KEEP),  # the abessive says *not* to swap
+    ("en mä viitti vaihtaa", TURN, KEEP),  # "mä" does not carry the swap out of the negation's reach
+    ("no mä pidän sit tän", TURN, KEEP),
+    ("okei vaihdetaan vaan", TURN, ASK),
+    ("otan riskin ja vaihdan", TURN, ASK),
+    ("vaihtoon!", TURN, ASK),
     ("jään", TURN, KEEP),
     ("nyt pidän", TURN, KEEP),
     ("kyllä mä pidän tän", TURN, KEEP),

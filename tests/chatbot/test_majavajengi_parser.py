@@ -513,6 +513,9 @@ SPOKEN_FI = [
     ("ok", END, ask("knock_or_end", "knock", "end")),
     ("kannattaako koputtaa", END, NotUnderstood()),
     ("ehkä koputan", END, NotUnderstood()),
+    ("vuoro vaihtuu", END, P("end")),
+    ("otan sen avoimen kakkoseks", START, P("take 2")),
+    ("tää tokalle paikalle", NUM, P("replace 2")),
     ("laitan sen paikalle kolme", NUM, P("replace 3")),
     ("vaihdan nelosen", NUM, P("replace 4")),
     ("laita se nelospaikalle ja koputa", NUM, P("replace 4", "knock")),
@@ -554,6 +557,7 @@ SPOKEN_EN = [
     ("should I knock", END, NotUnderstood()),
     ("put it in slot three", NUM, P("replace 3")),
     ("discard it and knock", NUM, P("discard", "knock")),
+    ("chuck it", NUM, P("discard")),  # not a typo of "check"
     ("Draw", START, P("draw")),
     ("Take discard → 2", START, P("take 2")),
     ("Put in place 3", NUM, P("replace 3")),

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading, fold
+from chatbot.core.nlp import FILLER, NEG, OWN, QUESTION, Item, Lemmatizer, Lexicon, Reading, fold
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.games._spoken import (
     YES,
@@ -132,6 +132,10 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "aikoa",
             "jättää",
             "jätän",
+            "viitsiä",  # "en mä viitti vaihtaa"
+            "viitti",
+            "tarvita",
+            "tarvii",
         ),  # "jätän vaihtamatta" keeps: jättää is no typo of a move
         CHAT: (
             "peli",
@@ -287,14 +291,18 @@ class GnavReading(Reading):
 def _within_reach_of_negation(items: Sequence[Item]) -> list[Item]:
     """Spec §8.2 item 4: a negation counts for the two words after it ("en halua vaihtaa"), so a "no"
     early in a longer message does not turn a later swap word into a keep; and for one move word only
-    ("en pidä, vaihdan" keeps nothing and asks for a swap)."""
+    ("en pidä, vaihdan" keeps nothing and asks for a swap). "mä", "sit" and the like do not count as
+    words here ("en mä viitti vaihtaa" keeps)."""
     out = []
     last_neg = -10
     spent = False
-    for index, item in enumerate(items):
+    words = 0  # the words counted so far, fillers and "mä" left out
+    for item in items:
+        if not item.has(FILLER, OWN) or item.has(NEG):
+            words += 1
         if item.has(NEG):
-            last_neg, spent = index, False
-        if item.negated and (index - last_neg > 2 or spent):
+            last_neg, spent = words, False
+        if item.negated and (words - last_neg > 2 or spent):
             item = dataclasses.replace(item, negated=False)
         if item.negated and item.concepts & COMMANDS:
             spent = True

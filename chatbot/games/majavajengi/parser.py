@@ -164,7 +164,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         KNOCK: ("koputtaa", "koputus", "kop", "koputella", "koputeta"),
         NO_KNOCK: ("ilman koputusta",),  # "en koputa", "ei koputusta" are negated KNOCK
-        DONE: ("valmis", "lopettaa vuoro", "vuoro loppu", "ohi", "siinä kaikki"),
+        DONE: ("valmis", "lopettaa vuoro", "vuoro loppu", "ohi", "siinä kaikki", "vuoro vaihtuu"),
         NEXT: ("seuraava",),
         MORE: ("lisää", "lisä", "vielä", "vielä yksi", "yksi lisää", "uudestaan", "uudelleen"),
         WANT: ("haluta", "tahtoa", "tarvita", "tarvii", "tarvi"),
@@ -180,7 +180,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         EXCHANGE: ("swap", "switch", "trade", "exchange"),
         PUT: ("put", "place", "keep", "replace", "set", "swap into", "swap it into"),
         KEEPING: ("keep",),
-        DISCARD: ("discard", "throw", "threw", "toss", "bin", "reject", "dump", "ditch", "trash"),
+        DISCARD: ("discard", "throw", "threw", "toss", "bin", "reject", "dump", "ditch", "trash", "chuck"),
         AWAY: ("away", "in the bin"),
         SKIP: ("skip", "pass", "decline", "no thanks", "no thank you"),
         USE: ("use", "play", "activate"),
