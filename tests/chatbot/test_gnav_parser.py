@@ -257,6 +257,10 @@ SPOKEN_FI = [
     ("okei vaihdetaan vaan", TURN, ASK),
     ("otan riskin ja vaihdan", TURN, ASK),
     ("vaihtoon!", TURN, ASK),
+    ("annan tän eteenpäin", TURN, ASK),
+    ("en halua luopua tästä", TURN, KEEP),
+    ("pidän kiinni tästä kortista", TURN, KEEP),
+    ("I'll pass it on", TURN, CLARIFY),  # "pass" may be standing or passing the card on: ask
     ("jään", TURN, KEEP),
     ("nyt pidän", TURN, KEEP),
     ("kyllä mä pidän tän", TURN, KEEP),

@@ -115,6 +115,8 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "byter",
             "byt",
             "vaihtamatta",  # the abessive: denied (see _spoken.abessive_negated)
+            "luopua",  # "en halua luopua tästä" keeps
+            "eteenpäin",  # "annan tän eteenpäin"
         ),
         STOCK: ("pakka", "pakasta", "nostaa", "nostopakka"),
         TAKE: ("ottaa", "napata"),
