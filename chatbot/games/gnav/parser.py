@@ -8,7 +8,11 @@ finding the move than *not* finding one where none was meant (spec §8.2):
   two choices back (``Ambiguous(("keep", "ask"), "question")``);
 - a negation within two words before a swap word keeps ("en vaihda", "don't swap"); a negated keep word
   ("en pidä tästä") or keep and swap words together, or "pass", ask back (``missing="keep_or_ask"``);
-- "jään pois", "lopetan", "quit" leave the table: never a move; chat about the game is not a move either.
+- "jään pois", "lopetan", "quit" leave the table: never a move; chat about the game is not a move either;
+- a word typed without ä/ö that is another word as typed asks back: "jaa" is *deal* as typed and *jää*
+  (keep) folded, so it is never read as a keep (issue #15; :func:`chatbot.games._spoken.fold_doubts`);
+- a one-word answer ("ok", "joo", "ei", "pass") knocks when the knock is the only move, and on a turn asks
+  back in private (in the group it is talk); a hedge ("ehkä vaihdan") is a question.
 
 The parser returns the move meant even when it is not allowed now; the engine's ``check`` gives the reason
 (a knock on an ordinary turn, a keep while a fool must knock, a resting or eliminated speaker). When the
