@@ -149,7 +149,7 @@ EN_QUESTION_OPENINGS = (
     ("must", "i"),
     ("is", "that"),
 )
-_CLITICS = ("kohan", "kaan", "ko", "ks")  # folded: -kö/-köhän fold to -ko/-kohan
+_CLITICS = ("kohan", "ko", "ks")  # folded: -kö/-köhän fold to -ko/-kohan ("-kaan" is no question)
 
 
 def _clitic_stem(word: str) -> str | None:

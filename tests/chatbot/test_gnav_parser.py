@@ -258,6 +258,9 @@ SPOKEN_FI = [
     ("otan riskin ja vaihdan", TURN, ASK),
     ("vaihtoon!", TURN, ASK),
     ("annan tän eteenpäin", TURN, ASK),
+    ("en vaihdakaan", TURN, KEEP),  # -kaan/-kään is no question clitic
+    ("pidänkin", TURN, KEEP),
+    ("vaihdankin sittenkin", TURN, ASK),
     ("en halua luopua tästä", TURN, KEEP),
     ("pidän kiinni tästä kortista", TURN, KEEP),
     ("I'll pass it on", TURN, CLARIFY),  # "pass" may be standing or passing the card on: ask
