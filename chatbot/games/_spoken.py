@@ -353,3 +353,24 @@ def negation_once(items: Sequence[Item], commands: frozenset[str]) -> list[Item]
             spent = True
         out.append(it)
     return out
+
+
+_CLITIC_ENDINGS = ("kaan", "kään", "kin", "han", "hän", "pa", "pä")
+
+
+def without_clitics(text: str, lemmatizer: Lemmatizer) -> str:
+    """``text`` with the clitics -kin, -kaan/-kään, -han/-hän, -pa/-pä taken off the words that the
+    lemmatiser knows only without them ("pidänkin" -> "pidän" for the word-form table, which lists no
+    clitic forms; Voikko reads both)."""
+    out = []
+    for word in text.split():
+        bare = word.strip(".,!?;:()\"'")
+        low = bare.casefold()
+        for clitic in _CLITIC_ENDINGS:
+            stem = low[: -len(clitic)]
+            if low.endswith(clitic) and len(stem) >= 3 and lemmatizer.readings(low) == {low}:
+                if lemmatizer.readings(stem) - {stem}:
+                    word = word.replace(bare, bare[: len(stem)])
+                break
+        out.append(word)
+    return " ".join(out)

@@ -50,7 +50,14 @@ from chatbot.core.nlp import (
     match_seat,
 )
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
-from chatbot.games._spoken import is_hedged, is_question, without_false_questions, without_word_typos, written
+from chatbot.games._spoken import (
+    is_hedged,
+    is_question,
+    without_clitics,
+    without_false_questions,
+    without_word_typos,
+    written,
+)
 from engines.coloretto_amazonas.model import (
     CODEC,
     GIFT,
@@ -543,7 +550,7 @@ class ColorettoParser:
     def parse(self, text: str, ctx: ParseContext[PublicView]) -> ParseResult:
         view = ctx.view
         hand = tuple(kind_of(c) for c in view.hand) if isinstance(view, PrivateView) else ()
-        text = written(text)  # "tokakortti", "kakkoskortin"
+        text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokakortti", "kakkoskortin"
         scanned = without_word_typos(
             self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
         )

@@ -49,6 +49,7 @@ from chatbot.games._spoken import (
     fold_doubts,
     is_hedged,
     is_question,
+    without_clitics,
     without_false_questions,
     without_word_typos,
 )
@@ -343,6 +344,7 @@ class GnavParser:
         self.strict = Lexicon(WORDS, Unfolded(self.lexicon.lemmatizer))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        text = without_clitics(text, self.lexicon.lemmatizer)  # "pidänkin" for the word-form table
         items = without_word_typos(self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer)
         result = self._parse(items, text, ctx)
         as_typed = fold_doubts(items, self.strict, ctx.lang)

@@ -43,6 +43,7 @@ from chatbot.games._spoken import (
     answer_word,
     is_hedged,
     is_question,
+    without_clitics,
     without_false_questions,
     without_word_typos,
     written,
@@ -390,7 +391,7 @@ class MajavajengiParser:
         self.lexicon = Lexicon(WORDS, lemmatizer)
 
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
-        text = written(text)  # "tokaks", "ykköspaikalle", "yhen"
+        text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokaks", "ykköspaikalle", "yhen"
         scanned = without_word_typos(
             self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
         )
