@@ -303,6 +303,8 @@ SPOKEN_FI = [
     ("A", 0, "ok", None),
     ("A", 0, "ehkä pelaan tukaanin", None),  # the choice is still open
     ("A", 0, "pelaan kolmannen kortin", "play G5"),
+    ("A", 0, "sammakko pöytään", "play G5"),
+    ("A", 0, "tukaani omaan riviin", "play P2"),
     (
         "A",
         0,

@@ -302,6 +302,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "rivistäni",
             "rivit",
             "riveistä",
+            "pöytään",  # "sammakko pöytään": into the own row
         ),
         CARD: (
             "kortti",
