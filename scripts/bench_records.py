@@ -1,7 +1,8 @@
 """Figures: how long statistics, history and a replay take (issue #16), on a real database.
 
     .venv/bin/python scripts/bench_records.py                     # SQLite file in a temp dir
-    .venv/bin/python scripts/bench_records.py --matches 5000 --url postgresql+psycopg2://…
+    .venv/bin/python scripts/bench_records.py --db postgres       # a throwaway PostgreSQL cluster
+    .venv/bin/python scripts/bench_records.py --matches 5000 --db postgresql+psycopg2://…
 
 One group gets ``--matches`` finished matches of every game (two to four seats: six people and AI
 players, each match with its stored result), stored through the repository as the core stores them.
@@ -15,6 +16,7 @@ it shows one step of the replay kept in memory; both are printed, with the numbe
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
@@ -23,6 +25,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchlib import percentile, reset_postgres, throwaway_postgres
 
 from chatbot.compose import new_core
 from chatbot.core.ports import OVER, SeatRec
@@ -35,11 +39,6 @@ from engines.contract import rng_for
 PLATFORM = "bench"
 GROUP = "g1"
 PEOPLE = ["anna", "bertta", "ceder", "david", "eero", "fanni"]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def figures(game: str, scores: list[int], winner: int, rng: random.Random) -> list[dict]:
@@ -131,10 +130,17 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--players", type=int, default=4, help="seats of the replayed Afrikan Tähti match")
-    parser.add_argument("--url", default=None)
+    parser.add_argument("--db", default="sqlite", help="sqlite, postgres (a throwaway cluster) or a URL")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.url or f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        if args.db == "sqlite":
+            url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
+        elif args.db == "postgres":
+            url, _pid = stack.enter_context(throwaway_postgres())
+        else:
+            url = args.db
+            if url.startswith("postgres"):
+                reset_postgres(url)
         repo = SqlRepository(url)
         core = new_core(repo, seed="bench")
         fill(repo, args.matches, random.Random(16))

@@ -448,10 +448,12 @@ class GameUI(ABC):
         """A PNG of the table where a picture reads better than text."""
         return None
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
         """Per seat, the numbers and codes of the game's own measure in a finished match (the
-        public view of its final state), kept with the result for the statistics, e.g.
-        ``[{"total": 12}, {"total": 19}]``; [] when the game has none."""
+        public view of its final state and the match's public events in order), kept with the
+        result for the statistics, e.g. ``[{"total": 12}, {"total": 19}]``; [] when it has none."""
         return []
 
     def figures_text(

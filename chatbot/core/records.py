@@ -7,8 +7,8 @@
 * "tilastot" / "stats" in a group: per game, the matches played and won by each person of the group,
   the game's own measure, and a leaderboard; AI seats apart. "omat tilastot" / "my stats": one
   person's figures over every group and game, in private.
-* "historia" / "history": the room's latest finished matches with their ids (in private: the
-  asker's own).
+* "historia" / "history": the room's latest finished matches with their ids and dates (the day in
+  the room's time zone), each with a button that replays it (in private: the asker's own matches).
 * "näytä peli 12" / "replay 12": a finished match stepped through from its action log, computed by
   the engine from ``(options, seed, actions)``: one message edited in place, with the public table
   and what happened at each step. The match is over, so what each seat saw in private is shown too;
@@ -17,7 +17,10 @@
 
 A replay message is a session in the key/value store: ``replay`` ``<match>:<n>`` holds the chat it
 was posted in and the step it shows. Its buttons carry ``<match>:<target step>:~<n>``, so a press
-moves only that message, only in its own chat, and pressing an old button again does no harm.
+moves only that message, only in its own chat, and pressing an old button again does no harm; the
+history's buttons carry ``<match>:0:~0`` (a new replay, where the history was shown). Typed step words
+("seuraava", "edellinen", "alkuun", "loppuun") move the chat's latest replay, unless the speaker plays
+a running game there (the same words are moves in several games).
 """
 
 from __future__ import annotations
@@ -29,9 +32,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date
 
@@ -53,7 +55,7 @@ from chatbot.core.ports import (
 )
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Speaker
-from engines.codec import encode
+from engines.codec import decode, encode
 from engines.contract import Engine, Event
 
 log = logging.getLogger(__name__)
@@ -72,8 +74,6 @@ REPLAY_MEMORY = 8
 REPLAY_TEXT_LIMIT = 3500
 #: version of the stored result's layout
 RESULT_VERSION = 1
-#: a room's time zone (kv, by room id; set with the pace options of issue #16), else Helsinki's
-NS_ROOM_ZONE, DEFAULT_ZONE = "room-zone", "Europe/Helsinki"
 
 #: typed words that step the chat's latest replay ("seuraava", "next"…; see commands.py): where to
 REPLAY_STEPS = {
@@ -140,6 +140,9 @@ class Records:
     def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         raise NotImplementedError  # BotCore
 
+    def _zone(self, room_id: int) -> Any:
+        raise NotImplementedError  # Timers: the room's time zone (its pace options), else Helsinki's
+
     # ------------------------------------------------------------------------------------------
     # results
 
@@ -157,7 +160,7 @@ class Records:
         if outcome is None:
             return None
         try:
-            figures = ui.result_figures(engine.view(state, None), outcome)
+            figures = ui.result_figures(engine.view(state, None), outcome, self._public_log(match, engine))
         except Exception:  # a game's measure must not stop a match from ending
             log.exception("no figures for match %s", match.id)
             figures = []
@@ -169,6 +172,17 @@ class Records:
             "low_wins": bool(outcome.low_wins),
             "figures": json.loads(json.dumps(encode(list(figures)))),
         }
+
+    def _public_log(self, match: MatchRec, engine: Engine) -> list[Event]:
+        """The public events of every stored action of the match, in order."""
+        types = {**engine.types, "Event": Event}
+        out: list[Event] = []
+        for rec in self.repo.actions(match.id):
+            for raw in rec.events:
+                event = decode(raw, types)
+                if isinstance(event, Event) and event.public:
+                    out.append(event)
+        return out
 
     def _result_of(self, fin: FinishedRec) -> dict[str, Any] | None:
         """The stored result, or (a match that ended before results were stored) the one made now
@@ -389,7 +403,7 @@ class Records:
             names = [s.name for s in fin.seats]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
             when = format_date(
-                datetime.fromtimestamp(fin.finished_at, self._room_zone(fin.room_id)),
+                datetime.fromtimestamp(fin.finished_at, self._zone(fin.room_id)),
                 format="medium",
                 locale=t.locale,
             )
@@ -408,16 +422,6 @@ class Records:
             t.gettext("Watch a game again with its button, or write “replay {id}”.").format(id=found[0].id)
         )
         return "\n".join(lines), [f.id for f in found]
-
-    def _room_zone(self, room_id: int) -> tzinfo:
-        """The room's time zone for dates, else Helsinki's, else UTC (no time zone database)."""
-        for name in (self.repo.kv_get(NS_ROOM_ZONE, str(room_id)), DEFAULT_ZONE):
-            if isinstance(name, str) and 0 < len(name) <= 64:
-                try:
-                    return ZoneInfo(name)
-                except (ZoneInfoNotFoundError, ValueError, OSError):
-                    continue
-        return UTC
 
     # --- replay --------------------------------------------------------------------------------
     def _replay_command(

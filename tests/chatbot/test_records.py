@@ -445,10 +445,25 @@ MEASURES = {
         "best win with 2 lives left",
     ),
     "afrikan_tahti": (
-        [{"rounds": 20, "how": "star"}, {"rounds": 14, "how": "horseshoe"}, {"rounds": 30}],
-        [{"rounds": 20, "how": "star"}, {"rounds": 14, "how": "horseshoe"}],
-        "1 tähdellä ja 1 hevosenkengällä, nopein voitto 14 kierroksessa",
-        "1 with the Star and 1 with a horseshoe, fastest win in 14 rounds",
+        [
+            {"rounds": 20, "how": "star", "found": "self"},
+            {"rounds": 18, "how": "star", "found": "self"},
+            {"rounds": 25, "how": "star", "found": "other"},
+            {"rounds": 14, "how": "horseshoe"},
+            {"rounds": 30, "how": "limit"},
+            {"rounds": 30},
+        ],
+        [
+            {"rounds": 20, "how": "star", "found": "self"},
+            {"rounds": 18, "how": "star", "found": "self"},
+            {"rounds": 25, "how": "star", "found": "other"},
+            {"rounds": 14, "how": "horseshoe"},
+            {"rounds": 30, "how": "limit"},
+        ],
+        "2 itse löydetyllä tähdellä, 1 toiselta viedyllä tähdellä, 1 hevosenkengällä ja 1 kierrosrajalla, "
+        "nopein voitto 14 kierroksessa",
+        "2 with a Star they found, 1 with a Star taken from another, 1 with a horseshoe, and 1 at the "
+        "round limit, fastest win in 14 rounds",
     ),
 }
 
@@ -512,3 +527,58 @@ def test_a_replay_message_stays_one_message_however_much_happened(monkeypatch):
     assert len(cut) < len(full) and replay_body(cut).endswith(replay_body(full).split("\n\n", 1)[-1])
     body = full.split("\n\n")[-1]
     assert cut.endswith(body) and "🔒" not in cut and "▸ …" in cut
+
+
+@pytest.mark.parametrize("options", [{"expansion": False}, {}], ids=["base", "retkikunnat"])
+def test_afrikan_tahti_tells_how_the_winner_won_and_who_found_the_star(options):
+    """The result (made from the final state and the public log when first asked) says whether the
+    winner won with the Star they found, one taken from another, a horseshoe or at the round limit."""
+    from tests.chatbot.finished import finished_match
+
+    table = Table(seed="star")
+    match_id = finished_match(
+        table.repo, PLATFORM, "g5", [("a", "Anna"), ("b", "Bertta")], "afrikan_tahti", options
+    )
+    lines = table.say("c", "tilastot", group="g5")[0].text.splitlines()  # not a player: names stay
+    result = table.repo.finished_matches(room_id=table.repo.room(PLATFORM, "g5").id)[0].result
+    assert result is not None
+    winner = result["winners"][0]
+    figure = result["figures"][winner]
+    finder = [
+        dict(e["params"])["seat"]
+        for a in table.repo.actions(match_id)
+        for e in a.events
+        if e.get("code") == "star_found"
+    ]
+    if figure["how"] == "star":
+        assert figure["found"] == ("self" if finder[-1] == winner else "other")
+    phrase = {
+        ("star", "self"): "1 itse löydetyllä tähdellä",
+        ("star", "other"): "1 toiselta viedyllä tähdellä",
+        ("horseshoe", None): "1 hevosenkengällä",
+        ("limit", None): "1 kierrosrajalla",
+    }[(figure["how"], figure.get("found"))]
+    name = ["Anna", "Bertta"][winner]
+    assert f"1. {name}: 1 peli, 1 voitto, {phrase}" in "\n".join(lines)
+    if options == {"expansion": False}:
+        assert figure == {"rounds": figure["rounds"], "how": "star", "found": "self"}  # this seed's game
+
+
+def test_without_a_number_the_latest_finished_match_is_replayed_and_stats_in_private_are_ones_own(two_groups):
+    table, ids, _running = two_groups
+    out = table.say("pekka", "näytä peli", group=G2)  # no game runs in G2 now
+    assert out[0].text.startswith(f"🎬 Uusinta: peli {max(ids[G2])}, ")
+    out = table.say("pekka", "replay", private=True)
+    assert out[0].text.startswith(f"🎬 Uusinta: peli {max(ids[G2])}, ") and out[0].user_id == "pekka"
+    assert table.say("pekka", "näytä peli kolme", group=G2)[0].text.startswith(
+        "Mikä peli? Kirjoita sen numero"
+    )
+    mine = table.say("pekka", "tilastot", private=True)[0].text
+    assert (
+        mine.startswith("📊 Omat tilastosi, Pekka: ")
+        and mine == table.say("pekka", "omat tilastot", private=True)[0].text
+    )
+    assert (
+        table.say("uusi", "omat tilastot", private=True)[0].text
+        == "Et ole vielä pelannut yhtään peliä loppuun."
+    )

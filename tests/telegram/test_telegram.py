@@ -693,6 +693,8 @@ def test_commands_and_mentions(tg):
                 "saannot",
                 "kieli",
                 "tila",
+                "tilastot",
+                "historia",
                 "apua",
             ]
             assert [c["command"] for c in commands[("default", "en")]] == [
@@ -702,6 +704,8 @@ def test_commands_and_mentions(tg):
                 "rules",
                 "lang",
                 "status",
+                "stats",
+                "history",
                 "help",
             ]
             assert ("default", "") in commands
