@@ -1097,11 +1097,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
                     for c in candidates[:8]
                 ]
                 labels = t.format_list([ui.action_label(c, view, rctx) for c in candidates[:8]], style="or")
+                question = t.gettext("Which one do you mean: {options}?").format(options=labels)
+                phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
+                if all(phrases) and len(set(phrases)) == len(phrases) > 1:
+                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels
+                    said = [p for p in phrases if p]
+                    options = t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    question = t.gettext("Do you want to {options}?").format(options=options)
                 return [
                     self._reply(
                         msg,
                         t,
-                        t.gettext("Which one do you mean: {options}?").format(options=labels),
+                        question,
                         buttons,
                         private=True if private_info else None,
                     )

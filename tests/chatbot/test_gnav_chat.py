@@ -427,3 +427,26 @@ def test_match_stored_under_the_old_id_continues(tmp_path):
     table.play_randomly(random.Random(7))
     assert finished(table)
     assert table.repo.match(before.id).game == "gnav"
+
+
+def test_jaa_on_ones_own_turn_asks_and_keeps_nothing():
+    """Issue #15: "jaa" (deal) typed on one's own turn once applied *keep*, read as a folded *jää*. Now the
+    bot asks in words, with the two buttons, and nothing changes until the player chooses."""
+    table = Table(seed="gnav-jaa")
+    lobby(table, "matti", bots=("botti",))
+    for _ in range(20):
+        if "matti" in table.acting_users() or finished(table):
+            break
+        table.run_due()
+    assert table.acting_users() == ["matti"]
+    before = table.match().version
+    out = table.say("matti", "jaa", private=True)
+    # the dealer's other choice is the stock
+    assert out[0].text in (
+        "Haluatko pitää korttisi vai pyytää vaihtoa?",
+        "Haluatko pitää korttisi vai vaihtaa pakasta?",
+    )
+    assert [b.data.split(":")[-1] for row in out[0].buttons for b in row] == ["keep", "ask"]
+    assert table.match().version == before
+    out = table.say("matti", "vaihdan", private=True)
+    assert table.match().version > before
