@@ -448,5 +448,5 @@ def test_jaa_on_ones_own_turn_asks_and_keeps_nothing():
     )
     assert [b.data.split(":")[-1] for row in out[0].buttons for b in row] == ["keep", "ask"]
     assert table.match().version == before
-    out = table.say("matti", "vaihdan", private=True)
+    table.say("matti", "pidän", private=True)
     assert table.match().version > before
