@@ -59,6 +59,11 @@ class Seating:
     def _deal(self, match: MatchRec, room: RoomRec, seats: Sequence[SeatRec]) -> list[Outbound]:
         raise NotImplementedError  # BotCore
 
+    def _join(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd_tokens: Sequence[str] = ()
+    ) -> list[Outbound]:
+        raise NotImplementedError  # BotCore
+
     # --- filling the table ---------------------------------------------------------------------
 
     def _usual_table(self, engine: Engine) -> int:
@@ -167,6 +172,8 @@ class Seating:
         active = self.repo.active_match(room.id)
         if active is not None:
             if active.status == LOBBY and (active.meta.get("rematch") or {}).get("of") == old.id:
+                if not any(s.user_id == sp.user.id for s in active.seats):
+                    return self._join(msg, sp, t, active)  # left the rematch's lobby, and is back
                 return self._rematch_yes(msg, sp, t, active, room)
             title = self.uis[active.game].title(t)
             return [
@@ -202,15 +209,20 @@ class Seating:
         self, msg: Inbound, sp: Speaker, t: Translator, lobby: MatchRec, room: RoomRec
     ) -> list[Outbound]:
         """A seated person says yes to the rematch lobby."""
+        if sp.user.id in {int(u) for u in (lobby.meta.get("rematch") or {}).get("yes", [])}:
+            return [self._reply(msg, t, t.gettext("You are in already; waiting for the others."))]
+        return self._rematch_start_or_wait(self._said_yes(lobby, sp.user.id), room)
+
+    def _said_yes(self, lobby: MatchRec, user_id: int) -> MatchRec:
         info = dict(lobby.meta.get("rematch") or {})
         yes = [int(u) for u in info.get("yes", [])]
-        if sp.user.id in yes:
-            return [self._reply(msg, t, t.gettext("You are in already; waiting for the others."))]
-        info["yes"] = [*yes, sp.user.id]
+        if user_id in yes:
+            return lobby
+        info["yes"] = [*yes, user_id]
         self.repo.set_meta(lobby.id, "rematch", info)
         updated = self.repo.match(lobby.id)
         assert updated is not None
-        return self._rematch_start_or_wait(updated, room)
+        return updated
 
     def _rematch_waiting(self, match: MatchRec) -> list[SeatRec]:
         """The seats of people who have not said yes to the rematch yet ([] for other lobbies)."""

@@ -761,6 +761,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
             raise Conflict(lobby=True)
         updated = self.repo.match(match.id)
         assert updated is not None
+        if updated.meta.get("rematch"):  # joining a rematch's lobby is a yes to it
+            return self._rematch_start_or_wait(self._said_yes(updated, sp.user.id), sp.room)
         return self._lobby_messages(updated, sp.room)
 
     def _unique_name(self, match: MatchRec, name: str) -> str:

@@ -47,8 +47,9 @@ def test_majavajengi_round_scores_stay_after_the_next_moves():
     chat, delivered = chat_after("majavajengi_2p_fi", "golden-fi")
     table_now = next(text for text in chat if "🦫 Majavajengi – kierros" in text)
     for round_ in (1, 2):
-        kept = [text for text in chat if f"Kierroksen {round_} pisteet" in text and text.startswith("Kortit")]
-        assert len(kept) == 1, round_  # one message of its own, with the revealed cards
+        kept = [text for text in chat if text.startswith(f"🦫 Kierroksen {round_} tulos:")]
+        assert len(kept) == 1, round_  # one message of its own, with the revealed cards and scores
+        assert "Kortit käännetään näkyviin:" in kept[0] and f"Kierroksen {round_} pisteet" in kept[0]
     # the table message itself moved on: round 1 is no longer in it
     assert "Kierroksen 1 pisteet" not in table_now
     # and the result message came before the table that first told it was edited away
@@ -103,6 +104,7 @@ def test_the_console_shows_each_round_result_once_and_in_order():
     assert text.index("Kierroksen 2 pisteet") < text.index("🏆")
     # the revealed cards come with the result, once each round
     assert text.count("Kortit käännetään näkyviin:") == 2
+    assert text.count("🦫 Kierroksen 1 tulos:") == text.count("🦫 Kierroksen 2 tulos:") == 1
     json.dumps(text)  # printable
 
 

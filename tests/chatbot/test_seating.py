@@ -104,7 +104,9 @@ def test_a_rematch_starts_with_the_same_seats_options_and_pace():
     # someone who did not play, and the press outside the room, change nothing
     table.press("pekka", data, private=False)
     table.press("matti", data, private=True)
-    assert table.match() is None
+    other = table.press("matti", data, private=False, group="g2")
+    assert "ei toimi täällä" in other[0].text
+    assert table.match() is None and table.repo.active_match(table.repo.room("test", "g2").id) is None
     out = table.press("matti", data, private=False)
     lobby = table.match()
     assert lobby.status == LOBBY and lobby.id != first.id
@@ -154,7 +156,10 @@ def test_a_typed_rematch_and_a_player_who_declines():
     assert table.match().status == LOBBY and "Liisa" in out[0].text  # waits for Liisa's yes
     table.say("liisa", "poistu")  # Liisa will not play: Matti alone cannot, so the lobby waits
     assert table.match().status == LOBBY and len(table.match().seats) == 1
-    assert table.say("pekka", "rematch") and table.match().status == LOBBY  # not seated: refused
+    table.say("liisa", "pelataan uudestaan")  # she changes her mind: back in, and it starts
+    assert table.match().status == RUNNING and len(table.match().seats) == 2
+    table.say("matti", "peru")
+    assert table.say("pekka", "rematch") and table.match() is None  # not seated: refused
 
 
 def test_a_rematch_gives_a_seat_back_to_its_person_but_not_to_one_who_left():
@@ -178,3 +183,18 @@ def test_a_rematch_gives_a_seat_back_to_its_person_but_not_to_one_who_left():
     assert lobby.status == LOBBY  # Matti has not said yes yet
     table.say("matti", "liity")
     assert table.repo.match(lobby.id).status == RUNNING
+
+
+def test_a_rematch_and_a_daily_pace_on_either_database(db_url):
+    """The rematch's lobby, its pace and its start happen in one unit each, on SQLite and PostgreSQL."""
+    table = Table(url=db_url, seed="seating-db")
+    table.say("matti", "uusi coloretto tahti=päivä hiljaa=22-8")
+    table.say("matti", "aloita")
+    first = table.match()
+    table.play_randomly(random.Random(5))
+    [(_, data)] = buttons_of([final_message(table)])
+    table.press("matti", data, private=False)
+    again = table.match()
+    assert again.id != first.id and again.status == RUNNING
+    assert again.meta["pace"] == first.meta["pace"] and again.meta["pace"]["quiet"] == [1320, 480]
+    assert [(s.name, s.ai) for s in again.seats] == [(s.name, s.ai) for s in first.seats]

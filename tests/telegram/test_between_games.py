@@ -30,7 +30,7 @@ def test_round_scores_stay_in_the_group_and_a_rematch_starts_by_buttons(tg):
                 kept = [
                     text
                     for text in shown
-                    if text.startswith("Kortit") and f"Kierroksen {round_} pisteet" in text
+                    if text.startswith(f"🦫 Kierroksen {round_} tulos:") and "Kortit" in text
                 ]
                 assert len(kept) == 1, (round_, shown[-4:])
             assert "Kierroksen 1 pisteet" not in table  # the table moved on past round 1

@@ -695,6 +695,7 @@ def test_commands_and_mentions(tg):
                 "tila",
                 "tilastot",
                 "historia",
+                "uusinta",
                 "apua",
             ]
             assert [c["command"] for c in commands[("default", "en")]] == [
@@ -706,6 +707,7 @@ def test_commands_and_mentions(tg):
                 "status",
                 "stats",
                 "history",
+                "rematch",
                 "help",
             ]
             assert ("default", "") in commands

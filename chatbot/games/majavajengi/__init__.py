@@ -67,7 +67,12 @@ class MajavajengiUI(GameUI):
         """A round's end as one message that stays: the revealed cards, the specials replaced, the
         round's scores (the table message is edited by the next move)."""
         lines = render.events([e for e in events if e.code in ROUND_RESULT], ctx)
-        return ["\n".join(lines)] if lines else []
+        if not lines:
+            return []
+        round_ = next((e.p["round"] for e in events if e.code == "round_scored" and "round" in e.p), None)
+        if round_ is not None:
+            lines.insert(0, ctx.t.gettext("🦫 The result of round {round}:").format(round=round_))
+        return ["\n".join(lines)]
 
     def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
         return ctx.t.ngettext("{n} point", "{n} points", score).format(n=ctx.t.format_number(score))

@@ -79,6 +79,7 @@ COMMANDS = (
     ("tila", "status", "show the table"),
     ("tilastot", "stats", "who has won, game by game"),
     ("historia", "history", "the games played here, to watch again"),
+    ("uusinta", "rematch", "the finished game again with the same players"),
     ("apua", "help", "help and commands"),
 )
 
@@ -94,6 +95,9 @@ def _describe(t: i18n.Translator, msgid: str) -> str:
         "show the table": t.gettext("show the table"),
         "who has won, game by game": t.gettext("who has won, game by game"),
         "the games played here, to watch again": t.gettext("the games played here, to watch again"),
+        "the finished game again with the same players": t.gettext(
+            "the finished game again with the same players"
+        ),
         "help and commands": t.gettext("help and commands"),
     }
     return texts[msgid]
