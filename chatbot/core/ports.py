@@ -389,6 +389,12 @@ class GameUI(ABC):
     def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
         """A short button label for a legal action."""
 
+    def action_phrase(self, notation: str, view: Any, ctx: RenderContext) -> str | None:
+        """What a legal action does, as the words that follow "You can" in a hint ("knock", "end your
+        turn"; fi "koputtaa", "lopettaa vuorosi"), so that the hint is a sentence rather than a list of
+        button labels. Actions of one kind may share a phrase. None: no phrase, the labels are listed."""
+        return None
+
     def button_rows(self, legal: Sequence[str], view: Any, ctx: RenderContext) -> list[list[tuple[str, str]]]:
         """Rows of (label, notation) for the legal actions; games may group them better."""
         rows: list[list[tuple[str, str]]] = []

@@ -1233,11 +1233,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                     for c in candidates[:8]
                 ]
                 labels = t.format_list([ui.action_label(c, view, rctx) for c in candidates[:8]], style="or")
+                question = t.gettext("Which one do you mean: {options}?").format(options=labels)
+                phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
+                if all(phrases) and len(set(phrases)) == len(phrases) > 1:
+                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels
+                    said = [p for p in phrases if p]
+                    options = t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    question = t.gettext("Do you want to {options}?").format(options=options)
                 return [
                     self._reply(
                         msg,
                         t,
-                        t.gettext("Which one do you mean: {options}?").format(options=labels),
+                        question,
                         buttons,
                         private=True if private_info else None,
                     )
@@ -1277,6 +1284,11 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return t.gettext("Your options are in our private chat.")
         rctx = RenderContext(t, names, seat, match.options)
         view = engine.view(state, seat)
+        phrases = [ui.action_phrase(n, view, rctx) for n in legal]
+        if phrases and all(phrases):
+            # "Voit koputtaa tai lopettaa vuorosi." (issue #15): words in a sentence, not button labels
+            options = t.format_list(_dedupe([p for p in phrases if p])[:8], style="or")
+            return t.gettext("You can {options}.").format(options=options)
         labels = _dedupe([ui.action_label(n, view, rctx) for n in legal])
         return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
 

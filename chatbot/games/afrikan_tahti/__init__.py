@@ -132,6 +132,9 @@ class AfrikanTahtiUI(GameUI):
     def action_label(self, notation: str, view: View, ctx: RenderContext) -> str:
         return buttons.label(notation, view, ctx)
 
+    def action_phrase(self, notation: str, view: View, ctx: RenderContext) -> str | None:
+        return buttons.phrase(notation, view, ctx)
+
     def button_rows(
         self, legal: Sequence[str], view: View, ctx: RenderContext
     ) -> list[list[tuple[str, str]]]:

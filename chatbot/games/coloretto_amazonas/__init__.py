@@ -59,6 +59,9 @@ class ColorettoAmazonasUI(GameUI):
     def action_label(self, notation: str, view: PublicView, ctx: RenderContext) -> str:
         return buttons.label(notation, ctx)
 
+    def action_phrase(self, notation: str, view: PublicView, ctx: RenderContext) -> str | None:
+        return buttons.phrase(notation, ctx)
+
     def button_rows(
         self, legal: Sequence[str], view: PublicView, ctx: RenderContext
     ) -> list[list[tuple[str, str]]]:

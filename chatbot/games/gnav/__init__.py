@@ -75,6 +75,9 @@ class GnavUI(GameUI):
     def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
         return buttons.action_label(notation, view, ctx)
 
+    def action_phrase(self, notation: str, view: Any, ctx: RenderContext) -> str | None:
+        return buttons.action_phrase(notation, view, ctx)
+
     def group_actions(self, legal: Sequence[str], public_view: Any) -> tuple[str, ...]:
         return buttons.group_actions(legal)
 

@@ -53,6 +53,9 @@ class MajavajengiUI(GameUI):
     def action_label(self, notation: str, view: MajavajengiView, ctx: RenderContext) -> str:
         return buttons.label(notation, view, ctx)
 
+    def action_phrase(self, notation: str, view: MajavajengiView, ctx: RenderContext) -> str | None:
+        return buttons.phrase(notation, ctx)
+
     def button_rows(
         self, legal: Sequence[str], view: MajavajengiView, ctx: RenderContext
     ) -> list[list[tuple[str, str]]]:
