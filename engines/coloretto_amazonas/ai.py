@@ -48,13 +48,16 @@ STRONG_BUDGET = 24
 
 
 def easy_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
-    """A casual player: it looks at the points on the table now, not at what rows promise or at the
-    cards still to come, and now and then (one decision in four) takes its second or third idea."""
+    """A casual player: it plays for its own rows and looks at the points on the table now, not at
+    what rows promise, at the cards still to come or at what a gift does to the others (it hands a
+    card on mostly to get rid of it), and now and then (one decision in four) takes its second or
+    third idea."""
     if len(legal) == 1:
         return legal[0]
     ai = _Smart(view)
     ai.POTENTIAL = 0.0
     ai.HAND = 0.0
+    ai.RIVALRY = 0.1
     ranked = sorted(legal, key=lambda a: ai.value(a) + rng.random() * 1e-6, reverse=True)
     if len(ranked) > 1 and rng.random() < 0.25:
         return ranked[rng.randrange(1, min(3, len(ranked)))]
@@ -180,6 +183,7 @@ class _Smart:
     _base: list[tuple[int, float]]  # score and potential of every seat at the table as given
     _base_free = -1  # bonus cards free then (-1: not yet counted)
     POTENTIAL = 0.5  # weight of the positional term
+    RIVALRY = 1.0  # 1: the others' points count as much as the own (less: a casual player's own game)
     HAND = 0.3  # weight of what the kept cards promise
     EXPOSURE = 0.04
 
@@ -252,7 +256,10 @@ class _Smart:
         score = [base[s][0] if base is not None and s != changed else self.score(s) for s in range(self.n)]
         mine = score[self.me]
         others = [score[s] for s in range(self.n) if s != self.me]
-        margin = mine - 0.6 * max(others) - 0.4 * sum(others) / len(others)
+        if self.RIVALRY == 1.0:
+            margin = mine - 0.6 * max(others) - 0.4 * sum(others) / len(others)
+        else:
+            margin = mine - self.RIVALRY * max(others)
         if ended:
             best = max(others)
             return margin + (_WIN if mine > best else -_WIN if mine < best else 0.0)
