@@ -43,8 +43,10 @@ COLOUR_KINDS: dict[str, tuple[str, ...]] = {c: tuple(k for k in KINDS if k[0] ==
 
 #: the strong player: the smart player's best few actions, each played out in sampled worlds
 STRONG_TOP = 4
-#: worlds per decision: STRONG_BUDGET divided by the seats (a count, not a clock: decisions repeat exactly)
-STRONG_BUDGET = 24
+#: worlds per decision (a count, not a clock: decisions repeat exactly)
+STRONG_WORLDS = 12
+#: the other seats' turns played out after the action (at two seats: until the own next turn)
+STRONG_TURNS = 1
 
 
 def easy_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
@@ -79,8 +81,8 @@ def smart_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> A
 
 def strong_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
     """Determinised look-ahead: the smart player's best ``STRONG_TOP`` actions are each tried in
-    ``STRONG_BUDGET / players`` worlds sampled from the seat's view (the other hands and the draw pile dealt from
-    the unseen cards), the table plays on as smart players until the seat's next turn, and the action
+    ``STRONG_WORLDS`` worlds sampled from the seat's view (the other hands and the draw pile dealt from
+    the unseen cards), the table plays on as smart players for the next seat's turn, and the action
     with the best average standing is taken (the smart player's measure, a won or lost game counting
     most). It sees what the smart player does not: what the others will answer (a duplicate handed back,
     a row completed first) and what the next card may bring."""
@@ -93,14 +95,14 @@ def strong_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> 
         return ranked[0]
     totals = dict.fromkeys(ranked, 0.0)
     me = view.seat
-    for _ in range(max(4, STRONG_BUDGET // view.players)):
+    for _ in range(STRONG_WORLDS):
         world = _sample_world(view, rng)
         if world is None:
             return ranked[0]
         for action in ranked:
             w = _clone(world)
             act(w, me, action)
-            _play_on(w, me)
+            _play_on(w, me, STRONG_TURNS)
             totals[action] += _standing(w, me)
     return max(ranked, key=lambda a: totals[a] + 1e-3 * prior[a])
 
@@ -158,15 +160,18 @@ def _clone(w: ColorettoWork) -> ColorettoWork:
     return twin
 
 
-def _play_on(w: ColorettoWork, me: Seat) -> None:
-    """Smart players for every seat until ``me`` is to play its next turn (or the game is over)."""
+def _play_on(w: ColorettoWork, me: Seat, turns: int) -> None:
+    """Smart players for the other seats' next ``turns`` turns (a gift's answer belongs to the turn),
+    stopping early when ``me`` is to play again or the game is over."""
     state = cast(State, w)  # the working copy has the state's fields, which is all the rules read
     for _ in range(2 * w.players + 2):
         if w.phase == OVER:
             return
         seat = to_act(state)[0]
-        if seat == me and w.phase == TURN:
-            return
+        if w.phase == TURN:
+            if seat == me or turns == 0:
+                return
+            turns -= 1
         legal = legal_actions(state, seat)
         ai = _Smart.of_work(w, seat)
         act(w, seat, max(legal, key=ai.value))
