@@ -52,6 +52,20 @@ for _name, _words in {
     "map": ["kartta", "map", "lauta", "kuva", "picture"],
     "options": ["asetukset", "asetus", "options", "option", "settings"],
     "back": ["palaan", "back", "rejoin"],
+    # statistics, history and replay (issue #16); the step words act only on a replay shown in the
+    # chat and only when the speaker is not in a running game (they are moves in several games)
+    "stats": ["tilastot", "tilasto", "stats", "statistics", "leaderboard"],
+    "my_stats": ["tilastoni", "omattilastot", "mystats"],
+    "history": ["historia", "pelihistoria", "history"],
+    "replay": ["replay", "naytapeli"],
+    "replay_next": ["seuraava", "next"],
+    "replay_previous": ["edellinen", "previous", "prev"],
+    "replay_end": ["loppuun", "end"],
+    "replay_start": ["alkuun"],
+    # issue #16: the answer to "fill the empty seats?" and a new game with the same players
+    "fill": ["tayta", "taytetaan", "fill"],
+    "as_is": ["pelataan_nain", "as_is"],  # the slash forms (/pelataan_nain): ASCII, one word
+    "rematch": ["rematch", "revanssi", "uusinta", "uusintapeli"],
 }.items():
     for _w in _words:
         _WORDS[_w] = _name
@@ -111,6 +125,42 @@ _PHRASES: dict[str, str] = {
     "i'm back": "back",
     "im back": "back",
     "back again": "back",
+    "omat tilastot": "my_stats",
+    "omat tilastoni": "my_stats",
+    "minun tilastoni": "my_stats",
+    "mun tilastot": "my_stats",
+    "my stats": "my_stats",
+    "my statistics": "my_stats",
+    "nayta tilastot": "stats",
+    "show stats": "stats",
+    "nayta historia": "history",
+    "show history": "history",
+    "nayta peli": "replay",
+    "katso peli": "replay",
+    "replay game": "replay",
+    "show game": "replay",
+}
+
+#: whole texts (folded) that are meta commands (issue #16): the answers to "fill the empty seats
+#: with AI players, or play as we are?" and a new game with the same players
+_WHOLE: dict[str, str] = {
+    "pelataan nain": "as_is",
+    "pelataan nain vain": "as_is",
+    "as we are": "as_is",
+    "play as we are": "as_is",
+    "as is": "as_is",
+    "tayta tekoalylla": "fill",
+    "tayta tekoalyilla": "fill",
+    "tayta paikat": "fill",
+    "fill with ai": "fill",
+    "fill with bots": "fill",
+    "fill the seats": "fill",
+    "uusi peli samoilla pelaajilla": "rematch",
+    "samoilla pelaajilla": "rematch",
+    "pelataan uudestaan": "rematch",
+    "pelataan uudelleen": "rematch",
+    "play again": "rematch",
+    "same players again": "rematch",
 }
 
 #: "lisää vahva botti", "add strong bot": an AI level between the verb and the noun (folded words)
@@ -201,6 +251,9 @@ def parse_command(text: str) -> Command | None:
     words = norm.split()
     typed = body.split()
     folded = [fold(w) for w in words]
+    whole = _WHOLE.get(" ".join(folded))
+    if whole is not None:
+        return Command(whole)
     seat_command = _seat_command(words, folded, typed)
     if seat_command is not None:
         return seat_command

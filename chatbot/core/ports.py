@@ -75,6 +75,19 @@ class ActionRec:
     events: list[Any]
 
 
+@dataclass(frozen=True, slots=True)
+class FinishedRec:
+    """A finished match for statistics and history (issue #16): its seats, when it ended (epoch
+    seconds) and its stored result (None: not made yet, a match that ended before results were kept)."""
+
+    id: int
+    room_id: int
+    game: str
+    seats: tuple[SeatRec, ...]
+    finished_at: float
+    result: dict[str, Any] | None
+
+
 class Repository(Protocol):
     def user(self, platform: str, ext_id: str, name: str) -> UserRec: ...
     def find_user(self, platform: str, ext_id: str) -> UserRec | None: ...
@@ -124,6 +137,12 @@ class Repository(Protocol):
     ) -> bool: ...
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]: ...
     def set_meta(self, match_id: int, key: str, value: Any) -> None: ...
+
+    # statistics, history and replay (issue #16)
+    def finished_matches(
+        self, room_id: int | None = None, user_id: int | None = None, limit: int | None = None
+    ) -> list[FinishedRec]: ...
+    def set_result(self, match_id: int, finished_at: float, result: dict[str, Any]) -> None: ...
 
     def kv_get(self, namespace: str, key: str) -> Any: ...
     def kv_set(self, namespace: str, key: str, value: Any) -> None: ...
@@ -414,8 +433,28 @@ class GameUI(ABC):
         edited in place): a duel's result, a winner. Only public events are passed."""
         return []
 
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        """A seat's number in the final standings, saying what it is ("38 pistettä", "2 elämää
+        jäljellä"); the public view of the finished game may add how it was made up."""
+        return ctx.t.format_number(score)
+
     def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
         """A PNG of the table where a picture reads better than text."""
+        return None
+
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        """Per seat, the numbers and codes of the game's own measure in a finished match (the
+        public view of its final state and the match's public events in order), kept with the
+        result for the statistics, e.g. ``[{"total": 12}, {"total": 19}]``; [] when it has none."""
+        return []
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        """One player's measure over their matches of this game ("lowest total 12"): ``figures`` of
+        every match they played, ``wins`` of those they won; None when there is nothing to say."""
         return None
 
     def option_words(self) -> dict[str, str]:

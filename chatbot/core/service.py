@@ -19,20 +19,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core import i18n
+from chatbot.core import i18n, pace
 from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator, normalise_language
-from chatbot.core.nlp import Lemmatizer, fold
+from chatbot.core.nlp import Lemmatizer, fold, normalise
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.core.ports import (
     CANCELLED,
     LOBBY,
     OVER,
+    REMIND,
     RUNNING,
     Answer,
+    Deadline,
     GameUI,
     MatchRec,
     Members,
@@ -44,7 +46,9 @@ from chatbot.core.ports import (
     UserRec,
 )
 from chatbot.core.private import PrivateChats, start_payload
+from chatbot.core.records import RECORD_COMMANDS, REPLAY_MARK, Records
 from chatbot.core.roles import SEAT_COMMANDS, Roles
+from chatbot.core.seating import Seating
 from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker
@@ -84,7 +88,7 @@ _WHY_FILLER = {
 }
 
 
-class BotCore(Timers, PrivateChats, Roles, Groups):
+class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -143,6 +147,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         self._recovered = False
         self._started_workers: set[str] = set()
         self._pruned_at = 0.0
+        #: replays of finished matches being stepped through (issue #16)
+        self._replays: OrderedDict[tuple[int, int], Any] = OrderedDict()
+        self._replays_lock = threading.Lock()
 
     # ------------------------------------------------------------------------------------------
     # entry points
@@ -337,6 +344,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             return self._map(msg, sp, t)
         if name == "status":
             return self._status(msg, sp, t)
+        if name in RECORD_COMMANDS:
+            return self._records_command(msg, sp, t, cmd)
         if msg.private and sp.room is None:
             match = self._private_match(sp.user)
             if name in {"leave", "cancel"} and match is not None:
@@ -357,10 +366,16 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         assert sp.room is not None
         match = self.repo.active_match(sp.room.id)
         if name == "new":
-            ui = game_named(cmd.args, self.uis.values()) if cmd.args else None
+            # the game's name, not an option's words ("tahti=päivä" names no "tähti")
+            named = normalise(" ".join(x for x in cmd.tokens if "=" not in x)).split()
+            ui = game_named(named, self.uis.values()) if named else None
             if ui is None and cmd.args and match is not None and match.status == RUNNING:
                 return None  # "uusi kortti" during a game is a game command, not "new game"
             return self._new(msg, sp, t, match, ui, cmd)
+        if name == "rematch":
+            return self._rematch(msg, sp, t, self._last_finished(sp.room))
+        if name in {"fill", "as_is"} and (match is None or match.status != LOBBY):
+            return None  # words of the fill question mean nothing else outside a lobby
         if match is None:
             return [
                 self._reply(
@@ -379,6 +394,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             return self._lobby_options(msg, sp, t, match, cmd)
         if name == "start":
             return self._start(msg, sp, t, match)
+        if name in {"fill", "as_is"}:
+            return self._start(msg, sp, t, match, fill=name == "fill")
         if name in {"leave", "cancel"}:
             return self._leave_or_cancel(msg, sp, t, match, name)
         if name == "back":
@@ -399,7 +416,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
                 "• kick NAME, give NAME’s seat to a bot, restore NAME – for the one who set up the game "
                 "and the group’s admins"
             ),
+            t.gettext(
+                "• rematch – the finished game again with the same players; “new GAME pace=daily” for a game "
+                "played over days"
+            ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
+            t.gettext(
+                "• stats, my stats, history – who has won, what was played; replay N – watch a finished game again"
+            ),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
         ]
@@ -546,7 +570,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             return [self._reply(msg, t, t.gettext("Which game shall we play?") + "\n" + self._games_text(t))]
         engine = self.games[ui.game_id]
         try:
-            options = self._parse_options(ui, engine, cmd.tokens)
+            typed_pace, game_tokens = pace.split_options(cmd.tokens)
+            chosen, zone = pace.apply_options(pace.Pace(), typed_pace)
+            options = self._parse_options(ui, engine, game_tokens)
         except (ValueError, TypeError, ArithmeticError):
             typed = t.format_list([x for x in cmd.tokens if "=" in x])
             return [
@@ -568,7 +594,19 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
         seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
+        created = self._set_pace(created, chosen, zone)
         return [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+
+    def _set_pace(self, match: MatchRec, chosen: pace.Pace, zone: str | None) -> MatchRec:
+        """The match's pace (its meta; the engine never sees it), and the room's time zone."""
+        if zone is not None:
+            self.repo.kv_set(pace.NS_ROOM_ZONE, str(match.room_id), zone)
+        if chosen == pace.Pace.from_meta(match.meta.get("pace")):
+            return match
+        self.repo.set_meta(match.id, "pace", chosen.to_meta())
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return updated
 
     def _lobby_options(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
@@ -581,6 +619,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         changes = [x for x in cmd.tokens if "=" in x]
         if not changes:
             shown = ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            chosen = pace.Pace.from_meta(match.meta.get("pace"))
+            if chosen.chosen:
+                shown += " · " + (pace.describe(chosen, t, self.remind_after, self.act_after) or "")
             return [
                 self._reply(
                     msg,
@@ -593,7 +634,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
             return [self._reply(msg, t, self._who_may_lobby(t, "options"))]
         try:
-            options = {**match.options, **self._parse_options(ui, engine, changes)}
+            typed_pace, changes_of_game = pace.split_options(changes)
+            chosen, zone = pace.apply_options(pace.Pace.from_meta(match.meta.get("pace")), typed_pace)
+            options = {**match.options, **self._parse_options(ui, engine, changes_of_game)}
             engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
         except (ValueError, TypeError, ArithmeticError):
             return [
@@ -609,7 +652,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             raise Conflict(lobby=True)
         updated = self.repo.match(match.id)
         assert updated is not None
-        return self._lobby_messages(updated, sp.room)
+        return self._lobby_messages(self._set_pace(updated, chosen, zone), sp.room)
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
@@ -636,6 +679,10 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         ui = self.uis[match.game]
         engine = self.games[match.game]
         names = t.format_list([s.name + (f" 🤖 ({_ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
+        rematch, rematch_button = self._rematch_lines(match, t)
+        paced = pace.describe(
+            pace.Pace.from_meta(match.meta.get("pace")), t, self.remind_after, self.act_after
+        )
         text = "\n".join(
             [
                 t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
@@ -643,15 +690,23 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
                 ),
                 t.gettext("Seated: {names}").format(names=names),
                 *([shown] if (shown := ui.options_text(match.options, t)) else []),
-                t.gettext(
-                    "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
-                    "(or write /join, /start). Type your moves as replies to my messages."
-                )
-                if room.platform in self.addressed_only
-                else t.gettext(
-                    "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
-                ),
+                *([paced] if paced else []),
+                *rematch,
             ]
+            + (
+                []
+                if rematch_button
+                else [
+                    t.gettext(
+                        "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
+                        "(or write /join, /start). Type your moves as replies to my messages."
+                    )
+                    if room.platform in self.addressed_only
+                    else t.gettext(
+                        "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
+                    )
+                ]
+            )
         )
         v = match.version
         buttons = [
@@ -661,6 +716,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
                 Button(t.gettext("Start"), f"{match.id}:{v}:@start"),
             ]
         ]
+        if rematch_button:
+            buttons = [rematch_button]
         return [
             Outbound(
                 room.platform,
@@ -685,6 +742,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         # "liity Liisa" takes one more seat under another name: one person may play several seats
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
         extra_name = " ".join(x for x in cmd_tokens if x.casefold() not in {"as", "nimellä", "nimella"})
+        if not extra_name and any(s.user_id == sp.user.id for s in self._rematch_waiting(match)):
+            return self._rematch_yes(msg, sp, t, match, sp.room)  # "Olen mukana" in a rematch lobby
         if any(s.user_id == sp.user.id for s in match.seats) and not extra_name:
             return [
                 self._reply(
@@ -740,20 +799,36 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         assert updated is not None
         return self._lobby_messages(updated, sp.room)
 
-    def _start(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+    def _start(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, fill: bool | None = None
+    ) -> list[Outbound]:
+        """ "aloita": deal, after asking once whether to fill the empty seats of a table smaller than
+        the game's usual one (``fill`` is the answer: "täytä" / "pelataan näin")."""
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("The game is already running."))]
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
             return [self._reply(msg, t, self._who_may_lobby(t, "start"))]
+        waiting = self._rematch_waiting(match)
+        if waiting:
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext(
+                        "Waiting for {names} to say yes to the new game (“join”); whoever will not play writes "
+                        "“leave”."
+                    ).format(names=t.format_list([s.name for s in waiting])),
+                )
+            ]
+        seats = self._seats_to_deal(match, fill)
+        if seats is None:
+            return self._fill_question(match, sp.room)
+        return self._deal(match, sp.room, seats)
+
+    def _deal(self, match: MatchRec, room: RoomRec, seats: Sequence[SeatRec]) -> list[Outbound]:
+        """The lobby becomes a running match with these seats."""
         engine = self.games[match.game]
-        seats = list(match.seats)
-        target = (
-            max(engine.min_players, engine.default_players) if len(seats) < engine.min_players else len(seats)
-        )
-        while len(seats) < target:
-            number = 1 + sum(1 for s in seats if s.ai)
-            seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=engine.default_ai))
         options = engine.options_from_dict(match.options)
         seed = self._match_seed(match)
         state = engine.new_game(len(seats), seed, options)
@@ -762,7 +837,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         started = self.repo.match(match.id)
         assert started is not None
         events = engine.start_events(engine.load(started.state or {}))
-        return self._render_match(started, sp.room, events=events)
+        return self._render_match(started, room, events=events)
 
     def _leave_or_cancel(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, name: str
@@ -808,6 +883,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             self._change_lobby(match, seats)
             updated = self.repo.match(match.id)
             assert updated is not None
+            if updated.meta.get("rematch"):  # the others said yes already: they play without them
+                return self._rematch_start_or_wait(updated, room)
             return self._lobby_messages(updated, room)
         if not humans_left:
             self._change_lobby(match, match.seats, status=CANCELLED)
@@ -1090,6 +1167,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         data = parse_button(msg.button)
         if data is None:
             return not_here
+        if data.notation.startswith(REPLAY_MARK):
+            return self._replay_press(msg, sp, t, data)
         match = self.repo.match(data.match_id)
         if match is None or match.game not in self.games:
             return not_here
@@ -1102,6 +1181,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             # lobby buttons are offered in the room only
             if not in_room:
                 return not_here
+            if data.verb == "rematch":  # the final message's button: the match is over
+                return self._rematch(msg, Speaker(sp.user, sp.lang, room), t, match, pressed=data.version)
             if match.status != LOBBY or data.version != match.version:
                 return stale
             return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale
@@ -1205,9 +1286,13 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             status,
         ):
             raise Conflict()
+        if status == OVER:
+            self._store_result(match, new_state)
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
+        if status == OVER:
+            self._remember_finished(updated)
         return self._render_match(updated, room, events=events, state=new_state)
 
     # ------------------------------------------------------------------------------------------
@@ -1280,7 +1365,12 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         recent = lines[-keep:] if keep > 0 else []
         body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
-        if room.platform in self.addressed_only and engine.outcome(state) is None:
+        outcome = engine.outcome(state)
+        deadlines = self._deadlines(match, state, public_view) if privates else None
+        due = self._due_line(match, deadlines, t) if outcome is None else None
+        if due:
+            text += "\n" + due
+        if room.platform in self.addressed_only and outcome is None:
             text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
         buttons: list[list[Button]] = []
         acting = engine.to_act(state)
@@ -1309,10 +1399,15 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
                 lang=t.lang,
             )
         ]
-        outcome = engine.outcome(state)
         if outcome is not None:
             out.append(
-                Outbound(room.platform, self._final_text(ctx, outcome), chat_id=room.ext_id, lang=t.lang)
+                Outbound(
+                    room.platform,
+                    self._final_text(ctx, outcome, ui, public_view),
+                    chat_id=room.ext_id,
+                    buttons=self._rematch_button(match, t),
+                    lang=t.lang,
+                )
             )
         if privates:
             for rec in match.seats:
@@ -1322,10 +1417,26 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
                 out.extend(
                     self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting, state=state)
                 )
-            self.repo.set_deadlines(match.id, self._deadlines(match, state, public_view))
+            assert deadlines is not None
+            self.repo.set_deadlines(match.id, deadlines)
         return out
 
-    def _final_text(self, ctx: RenderContext, outcome: Any) -> str:
+    def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
+        """When the waited-for person is reminded, on the table of a match whose group chose its
+        pace (the default live table moves on within minutes, and says nothing)."""
+        chosen = pace.Pace.from_meta(match.meta.get("pace"))
+        if not chosen.chosen:
+            return None
+        if deadlines is None:
+            deadlines = self.repo.deadlines(match.id)
+        remind = [d for d in deadlines if d.kind == REMIND]
+        if not remind:
+            return None
+        when = pace.when_text(remind[0].due, self.clock(), self._zone(match.room_id), t)
+        return t.gettext("⏰ Next reminder {when}.").format(when=when)
+
+    def _final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
+        """The winners and the standings, each number saying what it is (points, lives, money)."""
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
         lines = [
@@ -1337,10 +1448,16 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         for s in order:
             lines.append(
                 t.gettext("{rank}. {name}: {score}").format(
-                    rank=outcome.ranks[s], name=ctx.name(s), score=t.format_number(outcome.scores[s])
+                    rank=outcome.ranks[s],
+                    name=ctx.name(s),
+                    score=ui.score_text(s, outcome.scores[s], public_view, ctx),
                 )
             )
-        lines.append(t.gettext("Thanks for playing! Write “new” for another game."))
+        lines.append(
+            t.gettext(
+                "Thanks for playing! “Rematch” plays the same game again with the same players; “new” starts another."
+            )
+        )
         return "\n".join(lines)
 
     def _private_prompt(

@@ -35,9 +35,11 @@ from sqlmodel import Session, col, create_engine, select
 
 from chatbot.core.ports import (
     LOBBY,
+    OVER,
     RUNNING,
     ActionRec,
     Deadline,
+    FinishedRec,
     MatchRec,
     OutboxRow,
     RoomRec,
@@ -52,6 +54,7 @@ from chatbot.storage.tables import (
     ChatClaim,
     KeyValue,
     Match,
+    MatchResult,
     MessageRef,
     Outbox,
     Room,
@@ -162,6 +165,7 @@ _ACT, _KV, _OUT, _CLAIM, _REF, _DL, _SEEN = (
     DeadlineRow.__table__,  # type: ignore[attr-defined]
     SeenUpdate.__table__,  # type: ignore[attr-defined]
 )
+_RES = MatchResult.__table__  # type: ignore[attr-defined]
 
 
 def _bp(name: str) -> Any:
@@ -838,6 +842,67 @@ class SqlRepository:
             c.execute(self.sql.meta_set, {"i": match_id, "mv": meta})
         self._refresh(match_id, meta=meta)
 
+    # --- results of finished matches (issue #16) ---------------------------------------------
+    def finished_matches(
+        self, room_id: int | None = None, user_id: int | None = None, limit: int | None = None
+    ) -> list[FinishedRec]:
+        """Finished matches, the latest first: of one room, of one user (a seat of theirs, in any
+        room), or all; only what statistics and history read (two queries, however many matches)."""
+        m, res, seat = _M, _RES, _SEAT
+        stmt = (
+            core_select(m.c.id, m.c.room_id, m.c.game, m.c.updated_at, res.c.finished_at, res.c.result)
+            .select_from(m.outerjoin(res, res.c.match_id == m.c.id))
+            .where(m.c.status == OVER)
+            .order_by(m.c.id.desc())
+        )
+        if room_id is not None:
+            stmt = stmt.where(m.c.room_id == room_id)
+        if user_id is not None:
+            stmt = stmt.where(m.c.id.in_(core_select(seat.c.match_id).where(seat.c.user_id == user_id)))
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        seats_of = (
+            core_select(seat.c.match_id, seat.c.seat, seat.c.name, seat.c.user_id, seat.c.ai)
+            .where(seat.c.match_id.in_(bindparam("ids", expanding=True)))
+            .order_by(seat.c.match_id, seat.c.seat)
+        )
+        with self._conn() as c:
+            rows = c.execute(stmt).all()
+            seats: dict[int, list[SeatRec]] = {}
+            if rows:
+                for x in c.execute(seats_of, {"ids": [r.id for r in rows]}):
+                    seats.setdefault(x.match_id, []).append(
+                        SeatRec(seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai)
+                    )
+        return [
+            FinishedRec(
+                id=row.id,
+                room_id=row.room_id,
+                game=row.game,
+                seats=tuple(seats.get(row.id, ())),
+                finished_at=_epoch(row.finished_at or row.updated_at),
+                result=dict(row.result) if row.result is not None else None,
+            )
+            for row in rows
+        ]
+
+    def set_result(self, match_id: int, finished_at: float, result: dict[str, Any]) -> None:
+        """The result of a finished match (written again, it replaces the one before)."""
+        stmt = self._insert(_RES)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["match_id"],
+            set_={"finished_at": stmt.excluded.finished_at, "result": stmt.excluded.result},
+        )
+        with self._conn() as c:
+            c.execute(
+                stmt,
+                {
+                    "match_id": match_id,
+                    "finished_at": datetime.fromtimestamp(finished_at, UTC),
+                    "result": dict(result),
+                },
+            )
+
     # --- key/value ---------------------------------------------------------------------------
     def kv_get(self, namespace: str, key: str) -> Any:
         with self._conn() as c:
@@ -1121,6 +1186,11 @@ class SqlRepository:
         with self._conn() as c:
             value = c.execute(self.sql.next_due).scalar()
             return float(value) if value is not None else None
+
+
+def _epoch(at: datetime) -> float:
+    """Epoch seconds of a stored time (SQLite gives it back without its zone, which is UTC)."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
 def _new_id(result: Any) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games.afrikan_tahti import buttons, events, names, parser, render, texts
+from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.model import View
@@ -102,6 +102,9 @@ class AfrikanTahtiUI(GameUI):
     def headlines(self, events_: Sequence[Event], ctx: RenderContext) -> list[str]:
         return events.headlines(events_, ctx)
 
+    def score_text(self, seat: int, score: int, public_view: View, ctx: RenderContext) -> str:
+        return ctx.t.gettext("{money} in cash").format(money=names.money(score, ctx.t))
+
     def render_private(self, view: View, ctx: RenderContext) -> str | None:
         return render.private(view, ctx)
 
@@ -166,6 +169,16 @@ class AfrikanTahtiUI(GameUI):
     def cards_in(self, text: str) -> list[str]:
         # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
         return names.cards_in(text)
+
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        return records.figures_text(figures, wins, t)
 
 
 UI = AfrikanTahtiUI()

@@ -16,7 +16,7 @@ from typing import Any
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games.coloretto_amazonas import buttons, parser, render, texts
+from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
 from engines.coloretto_amazonas.model import OVER, PrivateView, PublicView
 from engines.contract import Event
 
@@ -65,6 +65,10 @@ class ColorettoAmazonasUI(GameUI):
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
+    def score_text(self, seat: int, score: int, public_view: PublicView, ctx: RenderContext) -> str:
+        """The points with how they were made: "65 pistettä (rivit 7 + pinot 52 + bonukset 6)"."""
+        return render.final_score(seat, score, public_view, ctx)
+
     def cards_in(self, text: str) -> list[str]:
         """The bracketed animals of a text without their colour markers ("[🟦 piraija]" -> "piraija"),
         so that an event's card and a row's card count as the same animal."""
@@ -78,6 +82,16 @@ class ColorettoAmazonasUI(GameUI):
         from chatbot.games.coloretto_amazonas import picture  # Pillow only when a picture is made
 
         return picture.table_png(view, ctx)
+
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        return records.figures_text(figures, wins, t)
 
 
 UI = ColorettoAmazonasUI()

@@ -12,7 +12,7 @@ from typing import Any
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games.majavajengi import buttons, parser, render
+from chatbot.games.majavajengi import buttons, parser, records, render
 from chatbot.games.majavajengi.texts import TOPICS
 from engines.contract import Event
 from engines.majavajengi.model import MajavajengiSeatView, MajavajengiView
@@ -60,8 +60,30 @@ class MajavajengiUI(GameUI):
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
         return parser.parse(text, ctx)
 
+    def headlines(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        """A round's end as one message that stays: the revealed cards, the specials replaced, the
+        round's scores (the table message is edited by the next move)."""
+        lines = render.events([e for e in events if e.code in ROUND_RESULT], ctx)
+        return ["\n".join(lines)] if lines else []
+
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        return ctx.t.ngettext("{n} point", "{n} points", score).format(n=ctx.t.format_number(score))
+
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        return records.figures_text(figures, wins, t)
+
+
+#: the events of a round's end, told again as a message of its own
+ROUND_RESULT = frozenset({"revealed", "special_replaced", "round_scored"})
 
 UI = MajavajengiUI()

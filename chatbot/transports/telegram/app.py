@@ -77,6 +77,8 @@ COMMANDS = (
     ("saannot", "rules", "explain the rules"),
     ("kieli", "lang", "choose the language"),
     ("tila", "status", "show the table"),
+    ("tilastot", "stats", "who has won, game by game"),
+    ("historia", "history", "the games played here, to watch again"),
     ("apua", "help", "help and commands"),
 )
 
@@ -90,6 +92,8 @@ def _describe(t: i18n.Translator, msgid: str) -> str:
         "explain the rules": t.gettext("explain the rules"),
         "choose the language": t.gettext("choose the language"),
         "show the table": t.gettext("show the table"),
+        "who has won, game by game": t.gettext("who has won, game by game"),
+        "the games played here, to watch again": t.gettext("the games played here, to watch again"),
         "help and commands": t.gettext("help and commands"),
     }
     return texts[msgid]
