@@ -259,6 +259,18 @@ def finish_gnav(engine: Engine, state: Any, hero: int, f: Figures) -> None:
     f.add("hero lives lost", float(lost[hero]))
 
 
+def finish_coloretto(engine: Engine, state: Any, hero: int, f: Figures) -> None:
+    out = engine.outcome(state)
+    assert out is not None
+    f.add("plies per game", state.ply)
+    f.add("hero score", out.scores[hero])
+    f.add("winner's score", max(out.scores))
+    f.add(
+        "hero's margin to the best other",
+        out.scores[hero] - max(x for k, x in enumerate(out.scores) if k != hero),
+    )
+
+
 def finish_at(engine: Engine, state: Any, hero: int, f: Figures) -> None:
     view = engine.view(state, None)
     f.add("rounds", view.round)
@@ -319,6 +331,8 @@ def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
         finish_gnav(engine, state, hero, f)
     elif game == "afrikan_tahti":
         finish_at(engine, state, hero, f)
+    elif game == "coloretto_amazonas":
+        finish_coloretto(engine, state, hero, f)
     return {"share": share, "figures": dict(f.numbers), "times": dict(times), "cpu": dict(cpu)}
 
 
