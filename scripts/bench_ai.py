@@ -5,7 +5,9 @@
 A cell seats one player of level A against ``players - 1`` players of B (the reference, or a lower
 level), rotating A's seat game by game, so the fair share of A is ``1 / players``. It prints A's share
 of the wins (a shared first place counts as a fraction) with a 95 % Wilson interval, the behaviour
-figures of each game, and the decision times of the levels (median and p99 in milliseconds).
+figures of each game, and the decision times of the levels (median and p99 in milliseconds, wall clock
+and the process's own CPU time, with the load average: on a shared machine the wall clock also counts
+the other processes' turns).
 
 The reference players are written here from the rules, not from the engines' AIs, and see only their
 seat's view: they play as a careful person does (remember their own cards, keep high and ask low...).
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -256,6 +259,18 @@ def finish_gnav(engine: Engine, state: Any, hero: int, f: Figures) -> None:
     f.add("hero lives lost", float(lost[hero]))
 
 
+def finish_coloretto(engine: Engine, state: Any, hero: int, f: Figures) -> None:
+    out = engine.outcome(state)
+    assert out is not None
+    f.add("plies per game", state.ply)
+    f.add("hero score", out.scores[hero])
+    f.add("winner's score", max(out.scores))
+    f.add(
+        "hero's margin to the best other",
+        out.scores[hero] - max(x for k, x in enumerate(out.scores) if k != hero),
+    )
+
+
 def finish_at(engine: Engine, state: Any, hero: int, f: Figures) -> None:
     view = engine.view(state, None)
     f.add("rounds", view.round)
@@ -294,14 +309,16 @@ def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
     f = Figures()
     watch = MajavajengiWatch(hero, f) if game == "majavajengi" else None
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)  # the process's own time: a shared machine's load aside
     while engine.outcome(state) is None:
         seat = engine.to_act(state)[0]
         legal = engine.legal_actions(state, seat)
         view = engine.view(state, seat)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = policies[seat](view, legal, engine.ai_rng(state, seat))
         if len(legal) > 1:
             times[names[seat]].append((time.perf_counter() - t0) * 1000)
+            cpu[names[seat]].append((time.process_time() - c0) * 1000)
         state, events = engine.apply(state, seat, action)
         if watch is not None:
             watch.step(state, seat, action, events)
@@ -314,7 +331,9 @@ def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
         finish_gnav(engine, state, hero, f)
     elif game == "afrikan_tahti":
         finish_at(engine, state, hero, f)
-    return {"share": share, "figures": dict(f.numbers), "times": dict(times)}
+    elif game == "coloretto_amazonas":
+        finish_coloretto(engine, state, hero, f)
+    return {"share": share, "figures": dict(f.numbers), "times": dict(times), "cpu": dict(cpu)}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -366,11 +385,14 @@ def run(
         lo, hi = wilson(wins, games)
         figures: dict[str, list[float]] = defaultdict(list)
         times: dict[str, list[float]] = defaultdict(list)
+        cpu: dict[str, list[float]] = defaultdict(list)
         for o in outs:
             for k, v in o["figures"].items():
                 figures[k].extend(v)
             for k, v in o["times"].items():
                 times[k].extend(v)
+            for k, v in o["cpu"].items():
+                cpu[k].extend(v)
         extra = {}
         if figures.get("lives lost"):
             lost, mine = sum(figures["lives lost"]), sum(figures["hero lives lost"])
@@ -396,11 +418,14 @@ def run(
                 k: {
                     "median": round(statistics.median(v), 2),
                     "p99": round(sorted(v)[int(0.99 * (len(v) - 1))], 2),
+                    "cpu_median": round(statistics.median(cpu[k]), 2),
+                    "cpu_p99": round(sorted(cpu[k])[int(0.99 * (len(cpu[k]) - 1))], 2),
                     "n": len(v),
                 }
                 for k, v in sorted(times.items())
                 if v
             },
+            "load": round(os.getloadavg()[0], 1),
         }
         results.append(row)
         print(_line(row), flush=True)
@@ -413,11 +438,14 @@ def _line(row: dict) -> str:
     if "deals safe" in row:
         a, b = row["deals safe ci95"]
         figs += f"\n    deals without a life lost {row['deals safe']:.3f} [{a:.3f}, {b:.3f}]"
-    ms = ", ".join(f"{k} {v['median']}/{v['p99']} ms" for k, v in row["ms"].items())
+    ms = ", ".join(
+        f"{k} {v['median']}/{v['p99']} ms (cpu {v['cpu_median']}/{v['cpu_p99']})"
+        for k, v in row["ms"].items()
+    )
     return (
         f"{row['game']} {row['players']}p  {row['a']:>9} vs {row['b']:<9} win {row['win']:.3f} "
         f"[{lo:.3f}, {hi:.3f}] (fair {row['fair']:.2f}, {row['games']} games, {row['seconds']} s)"
-        f"\n    {figs}\n    decision median/p99: {ms}"
+        f"\n    {figs}\n    decision median/p99 (load {row['load']}): {ms}"
     )
 
 

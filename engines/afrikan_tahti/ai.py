@@ -1,5 +1,4 @@
-"""The AI players of Afrikan Tähti: ``random``, ``easy``, ``normal`` = ``smart`` (and ``strong``, which
-for now plays as ``normal``) (the base game's in :mod:`.base.ai`,
+"""The AI players of Afrikan Tähti: ``random``, ``easy``, ``normal`` = ``smart``, ``strong`` (the base game's in :mod:`.base.ai`,
 Retkikunnat's in :mod:`.retkikunnat.ai`), and the idle default of a seat whose time ran out. A policy
 gets only its seat's view, its legal actions and a seeded generator."""
 
@@ -18,6 +17,15 @@ def smart_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     if view.x is not None:  # a Retkikunnat game
         return retkikunnat_ai.smart(view, legal, rng)
     return base_ai.smart(view, legal, rng)
+
+
+def strong_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
+    """The strong player (:mod:`engines.afrikan_tahti.ai_strong`): in Retkikunnat it plans where to go
+    by what a token is worth per turn of travel and keeps the cards its expedition lacks; in the base
+    game it plays as ``normal``."""
+    from engines.afrikan_tahti.ai_strong import strong
+
+    return strong(view, legal, rng)
 
 
 def easy_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
@@ -53,6 +61,6 @@ AIS: dict[str, AIPolicy] = {
     "random": random_policy,
     "easy": easy_policy,
     "normal": smart_policy,
-    "strong": smart_policy,  # [decided] for now the strong level plays as normal (no search yet)
+    "strong": strong_policy,
     "smart": smart_policy,
 }

@@ -38,7 +38,7 @@ from typing import TypeAlias
 
 from engines.codec import types_of
 from engines.coloretto_amazonas import model, rules
-from engines.coloretto_amazonas.ai import easy_policy, smart_policy
+from engines.coloretto_amazonas.ai import easy_policy, smart_policy, strong_policy
 from engines.coloretto_amazonas.model import CODEC, Action, PublicView, State
 from engines.contract import Engine, Event, Outcome, Seat, random_policy
 
@@ -57,7 +57,7 @@ class ColorettoAmazonas(Engine):
         "random": random_policy,
         "easy": easy_policy,
         "normal": smart_policy,
-        "strong": smart_policy,
+        "strong": strong_policy,
         "smart": smart_policy,
     }
     default_ai = "smart"

@@ -297,6 +297,13 @@ class ColorettoWork(Work[State]):
 def perform(state: State, seat: Seat, action: object) -> tuple[State, tuple[Event, ...]]:
     """Carry out an action already known to be legal; ``ply`` goes up by one."""
     w = ColorettoWork(state)
+    act(w, seat, action)
+    w.ply += 1
+    return w.freeze(), tuple(w.events)
+
+
+def act(w: ColorettoWork, seat: Seat, action: object) -> None:
+    """The action's changes on a working copy (the strong AI's rollouts call it on quiet copies)."""
     match action:
         case Play(kind=kind):
             card = _take_from_hand(w, seat, kind)
@@ -360,8 +367,6 @@ def perform(state: State, seat: Seat, action: object) -> tuple[State, tuple[Even
             _draw_and_pass(w, gift.giver)
         case _:
             raise IllegalAction("unknown_action")
-    w.ply += 1
-    return w.freeze(), tuple(w.events)
 
 
 def _take_from_hand(w: ColorettoWork, seat: Seat, kind: str) -> str:

@@ -410,11 +410,19 @@ def sample_world(v: View, rng: Random, frame: GnavWork | None = None) -> GnavWor
     mine = 1 << me
     for c in range(CARDS):
         know[c] &= ~mine
+    # the own matador is public only once the table saw it (passed by or refusing a request); the others'
+    # matadors the seat knows were shown (a matador never changes hands)
+    own = hands[me]
+    shown_own = any(
+        (e.code == "passed_by" and e["seat"] == me) or (e.code == "refused" and e["holder"] == me)
+        for e in v.history
+        if e.to is None
+    )
     for c in located:
         know[c] |= mine
         # [decided] the view does not mark which known cards are public; known fools and matadors are
         # (an AI never gives a matador away), and so are the face-up aside cards
-        if c >> 1 == FOOL or c >> 1 >= HOUSE:
+        if c >> 1 == FOOL or (c >> 1 >= HOUSE and (c != own or shown_own)):
             know[c] |= PUBLIC
     for s in ordinary_seats:
         know[hands[s]] |= ORDINARY
