@@ -27,6 +27,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from chatbot.core.nlp import (
     DIGIT,
@@ -39,10 +40,12 @@ from chatbot.core.nlp import (
     Lexicon,
     default_lemmatizer,
     detect_language,
+    english_stems,
     fold,
     is_question,
     match_seat,
     normalise,
+    numeral_value,
     tokens,
 )
 
@@ -640,6 +643,78 @@ def find_game(
                     best = (game_id, i, n)
                     break
     return best
+
+
+#: "ilman laajennusta", "without the expansion", "no expansion": the flag after it is off
+_WITHOUT = frozenset({"ilman", "without", "no"})
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def option_phrases(
+    text: str,
+    counts: Mapping[str, str],
+    flags: Mapping[str, tuple[str, Any]],
+    lemmatizer: Lemmatizer,
+) -> str:
+    """``text`` with the options said in words written as typed options, for the game it names:
+    a number and a counted noun ("kahdella kierroksella", "3 rounds", "viidellä elämällä") becomes
+    ``rounds=2``, a flag word in any form ("pikapelinä") ``quick_game=on``, and "ilman" / "without"
+    before a flag that turns something on ("ilman laajennusta", "without the expansion") turns it
+    off. ``counts`` maps counted nouns (base forms, English singulars, or a stem that case endings
+    follow) to option keys; ``flags`` are the game's option words (:meth:`GameUI.option_flags`).
+    Other words stay as typed."""
+    typed = text.split()
+
+    def lookup(word: str, table: Mapping[str, Any]) -> Any:
+        w = normalise(word)
+        if not w:
+            return None
+        forms = {w, fold(w), *english_stems(w), *lemmatizer.readings(w)}
+        for form in forms:
+            hit = table.get(form, table.get(fold(form)))
+            if hit is not None:
+                return hit
+        # without Voikko, a case ending on a known stem: "pikapeliä", "kierroksella" (stem "kierrok")
+        folded = fold(w)
+        for key, hit in table.items():
+            if len(key) >= 5 and folded.startswith(key) and len(folded) - len(key) <= 5:
+                return hit
+        return None
+
+    folded_counts = {fold(k.casefold()): v for k, v in counts.items()}
+    folded_flags = {fold(k.casefold()): v for k, v in flags.items()}
+    out: list[str] = []
+    i = 0
+    while i < len(typed):
+        word = typed[i]
+        low = fold(normalise(word))
+        if "=" in word or not low:
+            out.append(word)
+            i += 1
+            continue
+        number = numeral_value(low) if i + 1 < len(typed) else None
+        if number is not None:
+            key = lookup(typed[i + 1], folded_counts)
+            if key is not None:
+                out.append(f"{key}={number}")
+                i += 2
+                continue
+        if low in _WITHOUT:
+            j = i + 1
+            while j < len(typed) and fold(normalise(typed[j])) in _ARTICLES:
+                j += 1
+            flag = lookup(typed[j], folded_flags) if j < len(typed) else None
+            if flag is not None and flag[1] is True:
+                out.append(f"{flag[0]}=off")
+                i = j + 1
+                continue
+        flag = lookup(word, folded_flags)
+        if flag is not None and low not in folded_flags and isinstance(flag[1], bool):
+            out.append(f"{flag[0]}={'on' if flag[1] else 'off'}")  # "pikapelinä": a form of the word
+        else:
+            out.append(word)
+        i += 1
+    return " ".join(out)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -488,6 +488,11 @@ class GameUI(ABC):
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""
         return {}
 
+    def option_counts(self) -> dict[str, str]:
+        """Nouns that count an option when said in words ("kahdella kierroksella", "3 rounds"): base
+        form or English singular -> engine option key."""
+        return {}
+
     def option_flags(self) -> dict[str, tuple[str, Any]]:
         """Bare words after the game's name that set an option ("uusi afrikan tähti pikapeli"):
         word -> (engine option key, value)."""

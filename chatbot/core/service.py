@@ -309,6 +309,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
         addressed = msg.private or msg.addressed
+        text = self._options_in_words(text)
         command = parse_command(
             text,
             self._game_names(),

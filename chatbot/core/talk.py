@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core import i18n
-from chatbot.core.commands import Command
+from chatbot.core.commands import Command, find_game, option_phrases
 from chatbot.core.i18n import Translator
-from chatbot.core.nlp import Lemmatizer, detect_language
+from chatbot.core.nlp import Lemmatizer, detect_language, normalise
 from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Speaker
@@ -66,6 +66,15 @@ class Talk:
     # --- the game names the command parser looks for --------------------------------------------
     def _game_names(self) -> dict[str, tuple[str, ...]]:
         return {gid: (*ui.aliases, gid) for gid, ui in self.uis.items() if gid in self.games}
+
+    def _options_in_words(self, text: str) -> str:
+        """A text that names a game with its options said in words ("pelataan majavajengiä kahdella
+        kierroksella", "afrikan tähti ilman laajennusta") gets them as typed options (``rounds=2``)."""
+        found = find_game(normalise(text).split(), self._game_names(), self.lemmatizer)
+        if found is None:
+            return text
+        ui = self.uis[found[0]]
+        return option_phrases(text, ui.option_counts(), ui.option_flags(), self.lemmatizer)
 
     def _option_words(self) -> frozenset[str]:
         """Option words that may follow a game's name ("uusi afrikan tähti pikapeli")."""

@@ -9,8 +9,9 @@ for it are picked with a seeded generator from the sentences below, written for 
 or is taken as another move than the one meant, stops it with an error, so these transcripts also pin
 that the parser reads every one of them.
 
-The lobby lines use the forms the lobby understands on this branch ("uusi peli gnav", "lisää botti",
-"aloitetaan"); the lobby's own natural forms are issue #15 items 1-3, not these transcripts.
+The lobby is natural sentences too ("Pelataan gnavia kolmella elämällä!", "Lisää kolme bottia",
+"Nyt aloitetaan"), options said in words; the generator stops when the lobby did not end in a running
+game with the seats and options meant.
 
 ``test_golden.py`` replays the ``*.in.jsonl`` files through the script transport and compares the output
 with ``*.out.jsonl``.
@@ -243,7 +244,14 @@ Phrase = Callable[[str, Any, list[str], str, random.Random], str]
 
 
 def drive(
-    game: str, seed: str, lang: str, lobby: list[str], phrase: Phrase, ai: str, private: set[str]
+    game: str,
+    seed: str,
+    lang: str,
+    lobby: list[str],
+    phrase: Phrase,
+    ai: str,
+    private: set[str],
+    options: dict[str, Any],
 ) -> list[dict]:
     """Play one game; returns the input lines. Raises when a sentence is not taken as the move meant."""
     rng = random.Random(seed)
@@ -258,6 +266,9 @@ def drive(
         send(
             {"user": USER, "chat": "group", "text": text, "lang": lang, **({"seed": seed} if i == 0 else {})}
         )
+    running = core.repo.running_matches()
+    if len(running) != 1 or running[0].game != game or running[0].options != options:
+        raise RuntimeError(f"{game}: the lobby lines {lobby!r} did not start the game meant: {running}")
     engine = core.games[game]
     for _ in range(3000):
         running = core.repo.running_matches()
@@ -293,46 +304,51 @@ GAMES_TO_MAKE: dict[str, dict[str, Any]] = {
         game="gnav",
         seed="natural-natural_gnav_fi-14",
         lang="fi",
-        lobby=["uusi peli gnav elämät=3", "lisää botti", "lisää botti", "lisää botti", "aloitetaan"],
+        lobby=["Pelataan gnavia kolmella elämällä!", "Lisää kolme bottia", "Aloitetaan peli"],
         phrase=gnav_phrase,
         ai="sensible",
         private={"knock"},
+        options={"lives": 3},
     ),
     "natural_gnav_en": dict(
         game="gnav",
         seed="natural-natural_gnav_en-3",
         lang="en",
-        lobby=["new gnav lives=3", "add bot", "add bot", "add bot", "start"],
+        lobby=["Let's play gnav with three lives", "Add three bots please", "OK, let's start"],
         phrase=gnav_phrase,
         ai="sensible",
         private={"knock"},
+        options={"lives": 3},
     ),
     "natural_majavajengi_fi": dict(
         game="majavajengi",
         seed="natural-majavajengi-fi-1",
         lang="fi",
-        lobby=["uusi peli majavajengi kierrokset=2", "lisää botti", "aloitetaan"],
+        lobby=["Pelataan majavajengiä kahdella kierroksella", "Ota yksi botti mukaan", "Aloitetaan!"],
         phrase=majavajengi_phrase,
         ai="normal",
         private=set(),
+        options={"rounds": 2},
     ),
     "natural_coloretto_fi": dict(
         game="coloretto_amazonas",
         seed="natural-coloretto-fi-1",
         lang="fi",
-        lobby=["uusi peli coloretto", "lisää botti", "aloitetaan"],
+        lobby=["Pelataanko colorettoa?", "Lisää yksi botti", "No aloitetaan sitten"],
         phrase=coloretto_phrase,
         ai="normal",
         private=set(),
+        options={},
     ),
     "natural_afrikan_tahti_fi": dict(
         game="afrikan_tahti",
         seed="natural-tahti-fi-1",
         lang="fi",
-        lobby=["uusi peli afrikan tähti laajennus=ei", "lisää botti", "aloitetaan"],
+        lobby=["Pelataan afrikan tähteä ilman laajennusta", "Lisää tekoälypelaaja", "Nyt aloitetaan"],
         phrase=tahti_phrase,
         ai="smart",
         private=set(),
+        options={"expansion": False},
     ),
 }
 

@@ -80,6 +80,9 @@ class AfrikanTahtiUI(GameUI):
             "quick": ("quick_game", True),
             "retkikunnat": ("expansion", True),
             "retkikunnilla": ("expansion", True),
+            "retkikunta": ("expansion", True),
+            "retkikun": ("expansion", True),  # the stem of "retkikuntia", "retkikunnilla"
+            "laajennuks": ("expansion", True),
             "laajennus": ("expansion", True),
             "laajennuksella": ("expansion", True),
             "expansion": ("expansion", True),

@@ -40,6 +40,9 @@ class GnavUI(GameUI):
     def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
         return situation(topic, view, ctx, about)
 
+    def option_counts(self) -> dict[str, str]:
+        return {"elämä": "lives", "henki": "lives", "henge": "lives", "life": "lives", "lives": "lives"}
+
     def option_words(self) -> dict[str, str]:
         return dict(parser.OPTION_WORDS)
 

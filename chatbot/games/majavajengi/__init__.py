@@ -37,6 +37,9 @@ class MajavajengiUI(GameUI):
     def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
         return situation(topic, view, ctx, about)
 
+    def option_counts(self) -> dict[str, str]:
+        return {"kierros": "rounds", "kierrok": "rounds", "round": "rounds"}
+
     def option_words(self) -> dict[str, str]:
         return {"kierrokset": "rounds", "kierroksia": "rounds", "muistiapu": "memory_aid",
                 "aloittaja": "next_round_start"}  # fmt: skip

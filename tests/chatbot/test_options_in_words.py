@@ -1,0 +1,74 @@
+"""Options said in words when a game is set up ("kahdella kierroksella", "ilman laajennusta"), #15."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatbot.compose import new_core
+from chatbot.core.commands import option_phrases
+from chatbot.core.nlp import Lemmatizer
+from chatbot.storage import SqlRepository
+from chatbot.transports.script import run_lines
+
+CASES = [
+    ("fi", "pelataan majavajengiä kahdella kierroksella", "majavajengi", {"rounds": 2}),
+    ("fi", "Haluaisin pelata majavajengiä kolmella kierroksella", "majavajengi", {"rounds": 3}),
+    ("fi", "uusi majavajengi 4 kierrosta", "majavajengi", {"rounds": 4}),
+    ("fi", "Pelataan gnavia viidellä elämällä", "gnav", {"lives": 5}),
+    ("fi", "uusi afrikan tähti ilman laajennusta", "afrikan_tahti", {"expansion": False}),
+    ("fi", "Pelataan afrikan tähteä pikapelinä", "afrikan_tahti", {"quick_game": True}),
+    (
+        "fi",
+        "Pelataan afrikan tähteä ilman retkikuntia, pikapelinä",
+        "afrikan_tahti",
+        {"expansion": False, "quick_game": True},
+    ),
+    ("en", "let's play beaver gang with two rounds", "majavajengi", {"rounds": 2}),
+    ("en", "new gnav with 2 lives and 3 bots", "gnav", {"lives": 2}),
+    ("en", "let's play afrikan tahti without the expansion", "afrikan_tahti", {"expansion": False}),
+    ("fi", "uusi gnav kolme bottia", "gnav", {}),  # bots are seats, not an option
+    ("fi", "uusi majavajengi kierrokset=2", "majavajengi", {"rounds": 2}),  # the typed form still
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "game", "options"), CASES)
+def test_a_game_set_up_with_its_options_in_words(lang, text, game, options):
+    core = new_core(SqlRepository("sqlite://"), seed="words")
+    out = list(run_lines(core, [json.dumps({"user": "matti", "chat": "group", "text": text, "lang": lang})]))
+    assert out, "the lobby is shown"
+    match = core.repo.match(1)  # the one match of this fresh database
+    assert match is not None
+    assert match.game == game
+    assert match.options == options
+
+
+@pytest.mark.parametrize("backend", ["voikko", "table"])
+def test_the_rewrite_leaves_other_words_alone(backend):
+    try:
+        lem = Lemmatizer(backend=backend)
+    except Exception:
+        pytest.skip(f"{backend} is not available here")
+    counts = {"kierros": "rounds", "round": "rounds"}
+    flags = {"pikapeli": ("quick_game", True)}
+    assert option_phrases("lisää kaksi bottia", counts, flags, lem) == "lisää kaksi bottia"
+    assert (
+        option_phrases("uusi majavajengi kierrokset=3", counts, flags, lem) == "uusi majavajengi kierrokset=3"
+    )
+    assert option_phrases("two rounds please", counts, flags, lem) == "rounds=2 please"
+    assert option_phrases("ilman pikapeliä", counts, flags, lem) == "quick_game=off"
+    assert option_phrases("pikapeli", counts, flags, lem) == "pikapeli"  # the listed word as typed
+
+
+def test_options_in_words_without_voikko():
+    """The word-form table does not know every compound's forms: a case ending on a known stem."""
+    lem = Lemmatizer(backend="table")
+    counts = {"kierros": "rounds", "kierrok": "rounds"}
+    flags = {
+        "pikapeli": ("quick_game", True),
+        "laajennus": ("expansion", True),
+        "laajennuks": ("expansion", True),
+    }
+    text = "uusi majavajengi kahdella kierroksella ilman laajennusta pikapelinä"
+    assert option_phrases(text, counts, flags, lem) == "uusi majavajengi rounds=2 expansion=off quick_game=on"
