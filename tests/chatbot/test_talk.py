@@ -188,6 +188,7 @@ def test_own_situation_private_when_hidden_public_when_public():
     sent = len(table.sent)
     out = say(table, "liisa", "paljonko mulla on elämiä?")
     assert out and out[0].chat_id == GROUP and "Sinulla on 3 elämää jäljellä" in out[0].text
+    assert "Liisa (3)" in out[0].text  # a number beside a name that may end in one ("Botti 1")
     out = say(table, "liisa", "mikä mun kortti on")
     private = [o for o in out if o.user_id == "liisa"]
     group = [o for o in out if o.chat_id == GROUP]

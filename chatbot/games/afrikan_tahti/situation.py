@@ -20,7 +20,7 @@ def situation(topic: str, view: Any, ctx: RenderContext, about: str = "") -> Sit
             return Situation(
                 t.gettext("You have {money}.").format(money=money(view.pawns[seat].cash, t)), False
             )
-        cash = ", ".join(f"{ctx.name(s)} {money(p.cash, t)}" for s, p in enumerate(view.pawns))
+        cash = ", ".join(f"{ctx.name(s)} ({money(p.cash, t)})" for s, p in enumerate(view.pawns))
         return Situation(cash, hidden=False)
     if topic == "position":
         if mine and view.pawns[seat].node is None:
@@ -29,7 +29,7 @@ def situation(topic: str, view: Any, ctx: RenderContext, about: str = "") -> Sit
             return Situation(t.gettext("You are {where}.").format(where=where(view.pawns[seat], t)), False)
         return None
     if topic == "score":
-        cash = ", ".join(f"{ctx.name(s)} {money(p.cash, t)}" for s, p in enumerate(view.pawns))
+        cash = ", ".join(f"{ctx.name(s)} ({money(p.cash, t)})" for s, p in enumerate(view.pawns))
         return Situation(t.gettext("Money: {cash}.").format(cash=cash), hidden=False)
     if topic == "holder" and any(w in fold(normalise(about)) for w in ("tah", "star")):
         if view.star_holder is None:

@@ -12,7 +12,7 @@ from chatbot.core.ports import RenderContext, Situation
 def situation(topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
     t = ctx.t
     if topic == "score":
-        scores = ", ".join(f"{ctx.name(s.seat)} {s.score}" for s in view.seats)
+        scores = ", ".join(f"{ctx.name(s.seat)} ({s.score})" for s in view.seats)
         return Situation(
             t.gettext("Points from the open rows so far (stacks are counted at the end): {scores}.").format(
                 scores=scores

@@ -12,7 +12,7 @@ def situation(topic: str, view: Any, ctx: RenderContext, about: str = "") -> Sit
     t = ctx.t
     seat = ctx.seat
     if topic in {"lives", "score"}:
-        lives = ", ".join(f"{ctx.name(s)} {view.lives[s]}" for s in range(view.players))
+        lives = ", ".join(f"{ctx.name(s)} ({view.lives[s]})" for s in range(view.players))
         text = t.gettext("Lives left: {lives}.").format(lives=lives)
         if seat is not None and 0 <= seat < view.players:
             text += " " + t.gettext("You have {left}.").format(left=lives_left(view.lives[seat], t))

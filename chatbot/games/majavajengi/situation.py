@@ -11,7 +11,7 @@ from chatbot.core.ports import RenderContext, Situation
 def situation(topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
     t = ctx.t
     if topic == "score":
-        scores = ", ".join(f"{ctx.name(s)} {view.totals[s]}" for s in range(view.players))
+        scores = ", ".join(f"{ctx.name(s)} ({view.totals[s]})" for s in range(view.players))
         text = t.gettext("Points so far (the lowest wins): {scores}.").format(scores=scores)
         if ctx.seat is not None and 0 <= ctx.seat < view.players:
             points = view.totals[ctx.seat]
