@@ -198,6 +198,9 @@ class Runtime:
         self._running = False
         self._stopping = False
         self._serial_lock = asyncio.Lock()
+        #: False from a database failure until the next committed update (a transport answers a press
+        #: before the core has decided only while the database works: otherwise the apology is the answer)
+        self.storage_ok = True
 
     # ------------------------------------------------------------------------------------------
     # the core's thread
@@ -333,6 +336,7 @@ class Runtime:
         before the deliverer is woken, so that it is not queued behind the rows' bookkeeping; it is
         awaited before ``handle`` returns."""
         outs, taken = await self.call(self._handle_and_take, msg, take)
+        self.storage_ok = getattr(outs, "committed", True) is not False
         if getattr(outs, "duplicate", False):
             self.stats.duplicates += 1
             log.info("duplicate update %s ignored", getattr(msg, "update_key", None))
@@ -482,6 +486,7 @@ class Runtime:
 
     def _storage_error(self, where: str, exc: BaseException) -> None:
         self.stats.storage_errors += 1
+        self.storage_ok = False
         if isinstance(exc, StorageUnavailable):
             log.warning("%s: the database is unavailable (%s); trying again", where, exc)
         else:

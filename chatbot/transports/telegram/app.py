@@ -10,10 +10,13 @@ notice with the deep link ``https://t.me/<bot>?start=join-<match>`` in the group
 
 UX choices:
 
-* a button press is answered (answerCallbackQuery) as soon as the core has committed (AI moves
-  and delivery come after); when the core's whole answer is one short plain reply to the presser
+* the first press of a player's live private prompt (the newest one, of a match that has not
+  moved on since) is answered (answerCallbackQuery) at once, while the core decides: it is almost
+  surely applied. Any other press is answered as soon as the core has committed (AI moves and
+  delivery come after); when the core's whole answer is one short plain reply to the presser
   ("that button is stale", "it is not your turn"), it is shown as the callback's toast instead of a
-  chat message, so wrong presses do not clutter the group;
+  chat message, so wrong presses do not clutter the group. While the database is away every press
+  waits for the core, so its apology is the toast;
 * only the newest private prompt keeps its buttons, and a prompt loses them as soon as its match
   moves on (the player acted by text, in the group, or it is someone else's turn now).
 """
@@ -59,6 +62,7 @@ from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
 from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds, split_chat, utf16_len
+from chatbot.transports.telegram.request import bot_request
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +227,8 @@ class TelegramTransport:
         builder = (
             ApplicationBuilder()
             .token(token)
-            .connection_pool_size(POOL_SIZE)
+            .request(bot_request(POOL_SIZE))
+            .get_updates_request(bot_request(1))
             .post_init(self._post_init)
             .post_stop(self._post_stop)
         )
@@ -441,6 +446,15 @@ class TelegramTransport:
             lang_hint=user.language_code,
             update_key=str(update.update_id),
         )
+        if self.runtime.storage_ok and self.sender.take_live_press(chat.id, message.message_id, query.data):
+            # the live prompt's first press: answered at once, while the core decides (the rare
+            # press the core refuses after all, a race with a timer, is then answered as a message)
+            answering = asyncio.ensure_future(self._answer(query, None))
+            try:
+                await self.runtime.handle(inbound)
+            finally:
+                await answering
+            return
         toast: list[str] = []
 
         def take(outs: list[Outbound]) -> Outbound | None:

@@ -181,6 +181,9 @@ class Sender:
         self.latest: dict[int, int] = {}
         #: the newest private prompt per user chat: {"id", "match", "row"}
         self.prompts: dict[int, dict[str, Any]] = {}
+        #: private prompts already pressed once since they were sent (chat -> message id): a second
+        #: press of the same prompt is a double tap, answered only after the core has decided
+        self.pressed: dict[int, int] = {}
         #: the newest delivered table row per match, so an older prompt loses its buttons
         self.tables: dict[int, int] = {}
         #: remember/recall prompt records across restarts (set by the transport)
@@ -387,6 +390,22 @@ class Sender:
 
     # ------------------------------------------------------------------------------------------
     # prompts
+
+    def take_live_press(self, chat_id: int, message_id: int, data: str) -> bool:
+        """Whether a press of ``data`` on ``message_id`` in a private chat is a first press of the
+        chat's live prompt (the newest prompt, of a match that has not moved on since it was
+        delivered): the core will almost surely apply it, so it can be answered before the core has
+        decided. Counts as that prompt's one press."""
+        record = self.prompts.get(chat_id)
+        if chat_id <= 0 or record is None or record.get("id") != message_id:
+            return False
+        if self.pressed.get(chat_id) == message_id:
+            return False
+        found = BUTTON_DATA.match(data)
+        if found is None or int(found[1]) != record.get("match"):
+            return False
+        self.pressed[chat_id] = message_id
+        return True
 
     async def _new_prompt(self, chat_id: int, message_id: int, match_id: int, row: int) -> None:
         """Only the newest private prompt keeps its buttons: strip the one before."""
