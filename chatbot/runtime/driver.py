@@ -19,11 +19,13 @@ keeps transcripts deterministic.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
 import os
 import socket
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -117,6 +119,11 @@ class Settings:
     delivery_thread: bool = True
     #: seconds a sender keeps an emptied chat's claim for the next answer (no new claim needed)
     linger: float = 2.0
+    #: the interpreter's thread switch interval while the core runs on threads of its own (None:
+    #: Python's 5 ms). The core's and the delivery's threads hold the GIL for CPU-bound stretches
+    #: (rendering, decoding); meanwhile the event loop, which sends the answers, waits up to the
+    #: interval before it may run again
+    switch_interval: float | None = float(os.environ.get("CHATBOT_SWITCH_INTERVAL", "0.001")) or None
 
 
 @dataclass(slots=True)
@@ -140,6 +147,58 @@ class Stats:
 
 def _is_group(chat: str) -> bool:
     return ":g:" in chat
+
+
+#: seconds after a person's update during which its chat's rows count as fresh answers
+FRESH_FOR = 10.0
+
+
+class _Slots:
+    """The requests in flight (at most ``size``), fresh answers first: a row of a chat that answers a
+    person just now takes a free slot before any waiting backlog row, and the backlog never holds
+    the last ``reserve`` slots. After a restart with a thousand chats to send, a new command's
+    answer thus starts at once instead of queueing behind them (issue #12)."""
+
+    def __init__(self, size: int, reserve: int) -> None:
+        self.size = size
+        self.reserve = min(reserve, size - 1)
+        self.used = 0
+        self._fresh: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._backlog: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    def _may(self, fresh: bool) -> bool:
+        if fresh:
+            return self.used < self.size
+        return not self._fresh and self.used < self.size - self.reserve
+
+    async def acquire(self, fresh: bool) -> None:
+        queue = self._fresh if fresh else self._backlog
+        if not queue and self._may(fresh):
+            self.used += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.append(future)
+        try:
+            await future
+        except BaseException:
+            if future.done() and not future.cancelled():
+                self.release()  # granted while being cancelled: hand it on
+            elif future in queue:
+                queue.remove(future)
+            raise
+
+    def release(self) -> None:
+        self.used -= 1
+        self._grant()
+
+    def _grant(self) -> None:
+        for queue, fresh in ((self._fresh, True), (self._backlog, False)):
+            while queue and self._may(fresh):
+                future = queue.popleft()
+                if future.done():
+                    continue
+                self.used += 1
+                future.set_result(None)
 
 
 class Runtime:
@@ -193,7 +252,9 @@ class Runtime:
         #: when the deadline loop looks next (clock seconds); inf while it is looking
         self._due_at = float("inf")
         self._idle = asyncio.Event()
-        self._slots = asyncio.Semaphore(self.settings.max_in_flight)
+        self._slots = _Slots(self.settings.max_in_flight, max(1, self.settings.max_in_flight // 4))
+        #: chats that answered a person just now, until when (monotonic): sent before the backlog
+        self._fresh: dict[str, float] = {}
         self._in_flight = 0
         self._running = False
         self._stopping = False
@@ -253,6 +314,8 @@ class Runtime:
         if self.settings.serial:
             await self.drain()
             return
+        if self.settings.switch_interval and not self.settings.inline:
+            sys.setswitchinterval(min(sys.getswitchinterval(), self.settings.switch_interval))
         self._tasks = [
             asyncio.create_task(self._claim_loop(), name=f"{self.platform}-claims"),
             asyncio.create_task(self._deadline_loop(), name=f"{self.platform}-deadlines"),
@@ -374,7 +437,13 @@ class Runtime:
         if due is not None and due < self._due_at:
             self._due_wake.set()
         claim = False
+        limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
+        fresh_until = time.monotonic() + FRESH_FOR
         for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
+            self._fresh[chat] = fresh_until
+            if limiter is not None and not limiter.off:
+                limiter.mark_fresh(chat, FRESH_FOR)
+                limiter.mark_fresh(":".join(chat.split(":")[:3]), FRESH_FOR)  # a forum topic's group
             poke = self._pokes.get(chat)
             if chat in self._senders and poke is not None:
                 self._lingering.discard(chat)  # busy again from now on (idle() must see it)
@@ -509,8 +578,21 @@ class Runtime:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._claim_wake.wait(), self.settings.poll_every)
 
+    def _is_fresh(self, chat: str) -> bool:
+        until = self._fresh.get(chat)
+        if until is None:
+            return False
+        if until > time.monotonic():
+            return True
+        del self._fresh[chat]
+        return False
+
     async def _claim_round(self) -> None:
-        room = self.settings.max_chats - len(self._senders)
+        # a sender lingering on its emptied chat takes no room; a chat that answers a person just
+        # now is claimed even when the room is full (the claim lists the freshest rows first)
+        busy = sum(1 for c in self._senders if c not in self._lingering)
+        wanted = sum(1 for c in list(self._fresh) if c not in self._senders and self._is_fresh(c))
+        room = max(self.settings.max_chats - busy, min(wanted, self.settings.max_chats))
         if room <= 0:
             return
         asked = time.monotonic()
@@ -753,7 +835,8 @@ class Runtime:
         limited = limiter is not None and not getattr(self.transport, "limits_calls", False)
         if limiter is not None and limited:
             await limiter.acquire(row.chat, _is_group(row.chat))
-        async with self._slots:
+        await self._slots.acquire(self._is_fresh(row.chat))
+        try:
             self._in_flight += 1
             self.stats.max_in_flight_seen = max(self.stats.max_in_flight_seen, self._in_flight)
             try:
@@ -763,6 +846,8 @@ class Runtime:
                 self._in_flight -= 1
                 if limiter is not None and limited:
                     limiter.done(row.chat)
+        finally:
+            self._slots.release()
 
     # ------------------------------------------------------------------------------------------
     # serial delivery (console, script)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -30,7 +31,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SAEngine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlmodel import Session, col, create_engine, select
 
 from chatbot.core.ports import (
@@ -94,6 +95,37 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+#: seconds a pooled PostgreSQL connection may sit unused before it is tested as it is taken again
+IDLE_PING_AFTER = 1.0
+
+
+def _ping_idle(engine: SAEngine, idle_after: float = IDLE_PING_AFTER) -> None:
+    """Test a pooled connection as it is taken only when it has sat unused over ``idle_after``
+    seconds (a database restarted meanwhile left it dead), instead of ``pool_pre_ping``'s round
+    trip at every checkout (issue #12: one per statement group of every update). A connection in
+    steady use is not tested: if the database goes away under it, its statement fails, the update
+    gets the outage apology and SQLAlchemy invalidates the whole pool, so the connections after
+    are new ones."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < idle_after:
+            return
+        try:
+            cursor = dbapi.cursor()
+            try:
+                cursor.execute("SELECT 1")
+            finally:
+                cursor.close()
+        except Exception as exc:  # the pool drops it and connects anew (up to three times)
+            raise DisconnectionError(str(exc)) from exc
 
 
 def _now() -> datetime:
@@ -346,8 +378,6 @@ class SqlRepository:
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT}
         else:
-            # after an outage the pooled connections are dead: test each one as it is taken
-            kwargs["pool_pre_ping"] = True
             # a statement that waits longer than this for a row lock fails (an apology, not a hang)
             kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
         self.engine: SAEngine = create_engine(self.url, **kwargs)
@@ -355,6 +385,9 @@ class SqlRepository:
         self.sql = _Statements(self.dialect)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            # after an outage the pooled connections are dead: test those that sat unused
+            _ping_idle(self.engine)
         self._local = threading.local()
         #: what ``outbox_pending`` read along (the chat and key of each row, the refs of the keys), so
         #: that delivering a row needs no read; only the chat's one sender uses them
