@@ -52,6 +52,16 @@ for _name, _words in {
     "map": ["kartta", "map", "lauta", "kuva", "picture"],
     "options": ["asetukset", "asetus", "options", "option", "settings"],
     "back": ["palaan", "back", "rejoin"],
+    # statistics, history and replay (issue #16); the step words act only on a replay shown in the
+    # chat and only when the speaker is not in a running game (they are moves in several games)
+    "stats": ["tilastot", "tilasto", "stats", "statistics", "leaderboard"],
+    "my_stats": ["tilastoni", "omattilastot", "mystats"],
+    "history": ["historia", "pelihistoria", "history"],
+    "replay": ["replay", "naytapeli"],
+    "replay_next": ["seuraava", "next"],
+    "replay_previous": ["edellinen", "previous", "prev"],
+    "replay_end": ["loppuun", "end"],
+    "replay_start": ["alkuun"],
 }.items():
     for _w in _words:
         _WORDS[_w] = _name
@@ -111,6 +121,20 @@ _PHRASES: dict[str, str] = {
     "i'm back": "back",
     "im back": "back",
     "back again": "back",
+    "omat tilastot": "my_stats",
+    "omat tilastoni": "my_stats",
+    "minun tilastoni": "my_stats",
+    "mun tilastot": "my_stats",
+    "my stats": "my_stats",
+    "my statistics": "my_stats",
+    "nayta tilastot": "stats",
+    "show stats": "stats",
+    "nayta historia": "history",
+    "show history": "history",
+    "nayta peli": "replay",
+    "katso peli": "replay",
+    "replay game": "replay",
+    "show game": "replay",
 }
 
 #: "lisää vahva botti", "add strong bot": an AI level between the verb and the noun (folded words)

@@ -75,6 +75,16 @@ class ActionRec:
     events: list[Any]
 
 
+@dataclass(frozen=True, slots=True)
+class FinishedRec:
+    """A finished match for statistics and history (issue #16): the match without its state,
+    when it ended (epoch seconds) and its stored result (None: not made yet, an older match)."""
+
+    match: MatchRec
+    finished_at: float
+    result: dict[str, Any] | None
+
+
 class Repository(Protocol):
     def user(self, platform: str, ext_id: str, name: str) -> UserRec: ...
     def find_user(self, platform: str, ext_id: str) -> UserRec | None: ...
@@ -124,6 +134,12 @@ class Repository(Protocol):
     ) -> bool: ...
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]: ...
     def set_meta(self, match_id: int, key: str, value: Any) -> None: ...
+
+    # statistics, history and replay (issue #16)
+    def finished_matches(
+        self, room_id: int | None = None, user_id: int | None = None, limit: int | None = None
+    ) -> list[FinishedRec]: ...
+    def set_result(self, match_id: int, finished_at: float, result: dict[str, Any]) -> None: ...
 
     def kv_get(self, namespace: str, key: str) -> Any: ...
     def kv_set(self, namespace: str, key: str, value: Any) -> None: ...
@@ -416,6 +432,19 @@ class GameUI(ABC):
 
     def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
         """A PNG of the table where a picture reads better than text."""
+        return None
+
+    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+        """Per seat, the numbers and codes of the game's own measure in a finished match (the
+        public view of its final state), kept with the result for the statistics, e.g.
+        ``[{"total": 12}, {"total": 19}]``; [] when the game has none."""
+        return []
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        """One player's measure over their matches of this game ("lowest total 12"): ``figures`` of
+        every match they played, ``wins`` of those they won; None when there is nothing to say."""
         return None
 
     def option_words(self) -> dict[str, str]:

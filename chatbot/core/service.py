@@ -44,6 +44,7 @@ from chatbot.core.ports import (
     UserRec,
 )
 from chatbot.core.private import PrivateChats, start_payload
+from chatbot.core.records import RECORD_COMMANDS, REPLAY_MARK, Records
 from chatbot.core.roles import SEAT_COMMANDS, Roles
 from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
@@ -84,7 +85,7 @@ _WHY_FILLER = {
 }
 
 
-class BotCore(Timers, PrivateChats, Roles, Groups):
+class BotCore(Timers, PrivateChats, Roles, Groups, Records):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -143,6 +144,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         self._recovered = False
         self._started_workers: set[str] = set()
         self._pruned_at = 0.0
+        #: replays of finished matches being stepped through (issue #16)
+        self._replays: OrderedDict[tuple[int, int], Any] = OrderedDict()
+        self._replays_lock = threading.Lock()
 
     # ------------------------------------------------------------------------------------------
     # entry points
@@ -337,6 +341,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             return self._map(msg, sp, t)
         if name == "status":
             return self._status(msg, sp, t)
+        if name in RECORD_COMMANDS:
+            return self._records_command(msg, sp, t, cmd)
         if msg.private and sp.room is None:
             match = self._private_match(sp.user)
             if name in {"leave", "cancel"} and match is not None:
@@ -400,6 +406,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
                 "and the group’s admins"
             ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
+            t.gettext("• stats, my stats, history – who wins; replay N – watch a finished game again"),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
         ]
@@ -635,7 +642,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         t = i18n.translator(room.lang or "fi")
         ui = self.uis[match.game]
         engine = self.games[match.game]
-        names = t.format_list([s.name + (" 🤖" if s.ai else "") for s in match.seats])
+        names = t.format_list([s.name + (f" 🤖 ({_ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
         text = "\n".join(
             [
                 t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
@@ -1090,6 +1097,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
         data = parse_button(msg.button)
         if data is None:
             return not_here
+        if data.notation.startswith(REPLAY_MARK):
+            return self._replay_press(msg, sp, t, data)
         match = self.repo.match(data.match_id)
         if match is None or match.game not in self.games:
             return not_here
@@ -1205,6 +1214,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups):
             status,
         ):
             raise Conflict()
+        if status == OVER:
+            self._store_result(match, new_state)
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
@@ -1428,6 +1439,17 @@ _AI_WORDS: dict[str, tuple[str, ...]] = {
     "vaikea": ("strong", "smart"),
     "hard": ("strong", "smart"),
 }
+
+
+def _ai_level(kind: str, t: Translator) -> str:
+    """The level word of an AI seat's policy for the lobby, "Botti 1 🤖 (vahva)" (issue #18)."""
+    if kind in ("easy", "helppo"):
+        return t.pgettext("AI level", "easy")
+    if kind in ("strong", "vahva"):
+        return t.pgettext("AI level", "strong")
+    if kind == "random":
+        return t.pgettext("AI level", "random")
+    return t.pgettext("AI level", "normal")  # smart, sensible, normal: the default level
 
 
 def _ai_kind(args: Sequence[str], engine: Engine) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import bindparam, case, delete, event, func, inspect, text, tuple_, update
+from sqlalchemy import bindparam, case, delete, event, func, inspect, null, text, tuple_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -36,9 +36,11 @@ from sqlmodel import Session, col, create_engine, select
 
 from chatbot.core.ports import (
     LOBBY,
+    OVER,
     RUNNING,
     ActionRec,
     Deadline,
+    FinishedRec,
     MatchRec,
     OutboxRow,
     RoomRec,
@@ -53,6 +55,7 @@ from chatbot.storage.tables import (
     ChatClaim,
     KeyValue,
     Match,
+    MatchResult,
     MessageRef,
     Outbox,
     Room,
@@ -194,6 +197,7 @@ _ACT, _KV, _OUT, _CLAIM, _REF, _DL, _SEEN = (
     DeadlineRow.__table__,  # type: ignore[attr-defined]
     SeenUpdate.__table__,  # type: ignore[attr-defined]
 )
+_RES = MatchResult.__table__  # type: ignore[attr-defined]
 
 
 def _bp(name: str) -> Any:
@@ -871,6 +875,76 @@ class SqlRepository:
             c.execute(self.sql.meta_set, {"i": match_id, "mv": meta})
         self._refresh(match_id, meta=meta)
 
+    # --- results of finished matches (issue #16) ---------------------------------------------
+    def finished_matches(
+        self, room_id: int | None = None, user_id: int | None = None, limit: int | None = None
+    ) -> list[FinishedRec]:
+        """Finished matches, the latest first: of one room, of one user (a seat of theirs, in any
+        room), or all; without their states (statistics read the stored results)."""
+        m, r, res, seat = _M, _R, _RES, _SEAT
+        stmt = (
+            core_select(
+                m.c.id,
+                m.c.room_id,
+                m.c.game,
+                m.c.options,
+                m.c.seed,
+                m.c.version,
+                m.c.status,
+                m.c.host_user_id,
+                m.c.meta,
+                null().label("state"),
+                r.c.platform.label("room_platform"),
+                r.c.ext_id.label("room_ext_id"),
+                r.c.lang.label("room_lang"),
+                m.c.updated_at,
+                res.c.finished_at,
+                res.c.result,
+            )
+            .select_from(m.join(r, r.c.id == m.c.room_id).outerjoin(res, res.c.match_id == m.c.id))
+            .where(m.c.status == OVER)
+            .order_by(m.c.id.desc())
+        )
+        if room_id is not None:
+            stmt = stmt.where(m.c.room_id == room_id)
+        if user_id is not None:
+            stmt = stmt.where(m.c.id.in_(core_select(seat.c.match_id).where(seat.c.user_id == user_id)))
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        unit = self._unit()
+        kept = dict(unit.matches) if unit is not None else {}
+        with self._conn() as c:
+            rows = c.execute(stmt).all()
+            recs = self._match_recs(c, rows)
+        if unit is not None:  # records without their states are not the unit's copies of matches
+            unit.matches.clear()
+            unit.matches.update(kept)
+        return [
+            FinishedRec(
+                match=rec,
+                finished_at=_epoch(row.finished_at or row.updated_at),
+                result=dict(row.result) if row.result is not None else None,
+            )
+            for rec, row in zip(recs, rows, strict=True)
+        ]
+
+    def set_result(self, match_id: int, finished_at: float, result: dict[str, Any]) -> None:
+        """The result of a finished match (written again, it replaces the one before)."""
+        stmt = self._insert(_RES)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["match_id"],
+            set_={"finished_at": stmt.excluded.finished_at, "result": stmt.excluded.result},
+        )
+        with self._conn() as c:
+            c.execute(
+                stmt,
+                {
+                    "match_id": match_id,
+                    "finished_at": datetime.fromtimestamp(finished_at, UTC),
+                    "result": dict(result),
+                },
+            )
+
     # --- key/value ---------------------------------------------------------------------------
     def kv_get(self, namespace: str, key: str) -> Any:
         with self._conn() as c:
@@ -1154,6 +1228,11 @@ class SqlRepository:
         with self._conn() as c:
             value = c.execute(self.sql.next_due).scalar()
             return float(value) if value is not None else None
+
+
+def _epoch(at: datetime) -> float:
+    """Epoch seconds of a stored time (SQLite gives it back without its zone, which is UTC)."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
 def _new_id(result: Any) -> int:

@@ -79,6 +79,16 @@ class ActionLog(SQLModel, table=True):
     at: datetime = Field(default_factory=_now)
 
 
+class MatchResult(SQLModel, table=True):
+    """A finished match's result (issue #16): when it ended, and the figures the statistics read
+    (places, scores, winners and the game's own measure per seat), written with its last action.
+    Matches finished before this table existed have none; the core makes it when first asked."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    finished_at: datetime = Field(index=True)
+    result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
 class KeyValue(SQLModel, table=True):
     """Small transport state: sync tokens, direct-room ids, message ids to edit."""
 

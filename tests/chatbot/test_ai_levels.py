@@ -50,3 +50,18 @@ def test_the_lobby_seats_the_level_asked_for(game, words, ai):
     table.say("matti", f"uusi {game}")
     table.say("matti", words)
     assert table.match().seats[-1].ai == ai
+
+
+def test_the_lobby_shows_each_ai_seats_level_in_the_rooms_language():
+    table = Table(seed="levels")
+    table.say("matti", "uusi gnav")
+    table.say("matti", "lisää vahva botti")
+    table.say("matti", "lisää helppo botti")
+    table.say("matti", "lisää botti")
+    assert "Botti 1 🤖 (vahva), Botti 2 🤖 (helppo) ja Botti 3 🤖 (normaali)" in table.group_texts()[-1]
+
+    english = Table(seed="levels")
+    english.say("alice", "new coloretto amazonas", lang="en")
+    english.say("alice", "add strong bot", lang="en")
+    english.say("alice", "add bot", lang="en")
+    assert "Alice, Botti 1 🤖 (strong), and Botti 2 🤖 (normal)" in english.group_texts()[-1]

@@ -20,15 +20,24 @@ CASES = sorted(p.name.removesuffix(".in.jsonl") for p in HERE.glob("*.in.jsonl")
 SEEDS = {"majavajengi_2p_fi": "golden-fi", "majavajengi_4p_en": "golden-en"}
 
 
+def first_line(name: str) -> dict:
+    return json.loads((HERE / f"{name}.in.jsonl").read_text(encoding="utf-8").splitlines()[0])
+
+
 def seed_of(name: str) -> str:
-    first = json.loads((HERE / f"{name}.in.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    return first.get("seed") or SEEDS.get(name, "golden")
+    return first_line(name).get("seed") or SEEDS.get(name, "golden")
+
+
+def clock_of(name: str) -> dict:
+    """A fixed clock where the first line gives one (transcripts that show dates)."""
+    at = first_line(name).get("clock")
+    return {"clock": lambda: float(at)} if at is not None else {}
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_golden_transcript(name):
     lines = (HERE / f"{name}.in.jsonl").read_text(encoding="utf-8").splitlines()
-    core = new_core(SqlRepository("sqlite://"), seed=seed_of(name))
+    core = new_core(SqlRepository("sqlite://"), seed=seed_of(name), **clock_of(name))
     got = [json.dumps(x, ensure_ascii=False) for x in run_lines(core, lines)]
     expected_path = HERE / f"{name}.out.jsonl"
     if os.environ.get("UPDATE_GOLDEN") or not expected_path.exists():

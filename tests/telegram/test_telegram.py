@@ -712,6 +712,13 @@ def test_commands_and_mentions(tg):
             # a plain /start in private is Telegram's bot start: the help text
             await h.say(BERTTA, "/start", chat=BERTTA)
             await h.server.wait_for(lambda: h.server.bot_messages(BERTTA), 5, "help in private")
+            # a mention goes out of the text and nothing else: the rest keeps its line breaks
+            bot = f"@{h.server.username}"
+            clean = h.transport.clean_text
+            assert clean(f"{bot} nostan\nja sitten koputan") == "nostan\nja sitten koputan"
+            assert clean(f"kiitos {bot}, hyvä peli\n\nuusiksi?") == "kiitos hyvä peli\n\nuusiksi?"
+            assert clean(f"{bot.upper()}: liity") == "liity"
+            assert clean("sähköposti matti@example.org") == "sähköposti matti@example.org"
 
     run(body())
 

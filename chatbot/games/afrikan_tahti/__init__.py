@@ -20,7 +20,7 @@ from typing import Any
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games.afrikan_tahti import buttons, events, names, parser, render, texts
+from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.model import View
@@ -166,6 +166,14 @@ class AfrikanTahtiUI(GameUI):
     def cards_in(self, text: str) -> list[str]:
         # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
         return names.cards_in(text)
+
+    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome)
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        return records.figures_text(figures, wins, t)
 
 
 UI = AfrikanTahtiUI()

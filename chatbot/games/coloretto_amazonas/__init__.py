@@ -16,7 +16,7 @@ from typing import Any
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games.coloretto_amazonas import buttons, parser, render, texts
+from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
 from engines.coloretto_amazonas.model import OVER, PrivateView, PublicView
 from engines.contract import Event
 
@@ -78,6 +78,14 @@ class ColorettoAmazonasUI(GameUI):
         from chatbot.games.coloretto_amazonas import picture  # Pillow only when a picture is made
 
         return picture.table_png(view, ctx)
+
+    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome)
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        return records.figures_text(figures, wins, t)
 
 
 UI = ColorettoAmazonasUI()

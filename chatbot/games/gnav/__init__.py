@@ -14,7 +14,7 @@ from typing import Any
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic
-from chatbot.games.gnav import buttons, parser, render
+from chatbot.games.gnav import buttons, parser, records, render
 from chatbot.games.gnav.texts import TOPICS
 from engines.contract import Event
 
@@ -62,6 +62,14 @@ class GnavUI(GameUI):
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
+
+    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome)
+
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
+    ) -> str | None:
+        return records.figures_text(figures, wins, t)
 
 
 UI = GnavUI()
