@@ -137,6 +137,8 @@ class Stats:
     failed: int = 0
     given_up: int = 0
     toasts: int = 0
+    #: rows an earlier process had sent without knowing it, found on the platform after a restart
+    recovered: int = 0
     deadline_steps: int = 0
     storage_errors: int = 0
     max_in_flight_seen: int = 0
@@ -840,7 +842,12 @@ class Runtime:
             self._in_flight += 1
             self.stats.max_in_flight_seen = max(self.stats.max_in_flight_seen, self._in_flight)
             try:
-                result: str | None = await self.transport.deliver(row.out, ref, txn or f"ob{row.id}")
+                txn = txn or f"ob{row.id}"
+                if row.id > 0 and not self.settings.serial:
+                    found, new_ref = await self._find_sent(row, ref, txn)
+                    if found:
+                        return new_ref
+                result: str | None = await self.transport.deliver(row.out, ref, txn)
                 return result
             finally:
                 self._in_flight -= 1
@@ -848,6 +855,27 @@ class Runtime:
                     limiter.done(row.chat)
         finally:
             self._slots.release()
+
+    async def _find_sent(self, row: OutboxRow, ref: str | None, txn: str) -> tuple[bool, str | None]:
+        """Before a new message is sent: a row that an earlier attempt may have sent (its process
+        died before the platform's answer was committed) is looked for on the platform first
+        (``transport.find_sent``), and found is done without a second send. Otherwise the
+        transport's note of where the message will land is stored (``transport.send_note``) before
+        it is sent: the platform has no idempotency key, so this is how a send after a crash
+        finds out whether the one before it arrived."""
+        find = getattr(self.transport, "find_sent", None)
+        if row.sending is not None and find is not None:
+            found, new_ref = await find(row.out, ref, row.sending, txn)
+            if found:
+                self.stats.recovered += 1
+                return True, new_ref
+        note_of = getattr(self.transport, "send_note", None)
+        mark = getattr(self.store, "outbox_sending", None)
+        if note_of is not None and mark is not None:
+            note = note_of(row.out, ref)
+            if note is not None:
+                await self.book(mark, row.id, note)
+        return False, None
 
     # ------------------------------------------------------------------------------------------
     # serial delivery (console, script)

@@ -336,6 +336,12 @@ class TelegramTransport:
         # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
         # own messages and mentions; the core then says so in the lobby and on the table
         self.group_text_visible = bool(app.bot.can_read_all_group_messages)
+        notes = getattr(self.runtime.store, "outbox_notes", None)
+        if notes is not None:
+            try:  # where the process before sent last: the message ids to look after on a restart
+                self.sender.learn(await self.runtime.book(notes, PLATFORM))
+            except Exception as exc:  # the database is away: learnt from the next messages instead
+                log.warning("could not read the outbox's send notes: %s", exc)
         await self._set_commands(app)
         await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 
@@ -368,6 +374,12 @@ class TelegramTransport:
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         return await self.sender.deliver(out, ref, txn)
 
+    def send_note(self, out: Outbound, ref: str | None) -> dict[str, Any] | None:
+        return self.sender.send_note(out, ref)
+
+    async def find_sent(self, out: Outbound, ref: str | None, note: Any, txn: str) -> tuple[bool, str | None]:
+        return await self.sender.find_sent(out, ref, note, txn)
+
     # ------------------------------------------------------------------------------------------
     # updates
 
@@ -378,7 +390,7 @@ class TelegramTransport:
             return
         user = msg.from_user
         chat = msg.chat
-        self.sender.seen(chat.id, msg.message_id)
+        self.sender.seen(chat.id, msg.message_id, chat.type == ChatType.SUPERGROUP)
         text = self.clean_text(msg.text)
         if text is None:
             return
@@ -436,6 +448,7 @@ class TelegramTransport:
             return
         user = query.from_user
         chat = message.chat
+        self.sender.seen(chat.id, message.message_id, chat.type == ChatType.SUPERGROUP)
         inbound = Inbound(
             PLATFORM,
             str(user.id),
