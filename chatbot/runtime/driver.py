@@ -123,7 +123,7 @@ class Settings:
     #: Python's 5 ms). The core's and the delivery's threads hold the GIL for CPU-bound stretches
     #: (rendering, decoding); meanwhile the event loop, which sends the answers, waits up to the
     #: interval before it may run again
-    switch_interval: float | None = float(os.environ.get("CHATBOT_SWITCH_INTERVAL", "0.001")) or None
+    switch_interval: float | None = 0.001
 
 
 @dataclass(slots=True)
