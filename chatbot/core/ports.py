@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -77,10 +77,13 @@ class ActionRec:
 
 @dataclass(frozen=True, slots=True)
 class FinishedRec:
-    """A finished match for statistics and history (issue #16): the match without its state,
-    when it ended (epoch seconds) and its stored result (None: not made yet, an older match)."""
+    """A finished match for statistics and history (issue #16): its seats, when it ended (epoch
+    seconds) and its stored result (None: not made yet, a match that ended before results were kept)."""
 
-    match: MatchRec
+    id: int
+    room_id: int
+    game: str
+    seats: tuple[SeatRec, ...]
     finished_at: float
     result: dict[str, Any] | None
 
@@ -334,6 +337,14 @@ class RuleTopic:
     title: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """An answer about the asker's situation; ``hidden`` when only the asker may see it."""
+
+    text: str
+    hidden: bool
+
+
 class GameUI(ABC):
     """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``."""
 
@@ -351,6 +362,19 @@ class GameUI(ABC):
     def rule_topics(self) -> Sequence[RuleTopic]:
         """Every rule explanation topic of the spec, the overview (goal) first."""
 
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        """More words that lead to a rule topic (topic key -> synonyms, any language, base forms),
+        beside the topic's own keywords and its title: "kaksintaistelu" for the duel."""
+        return {}
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        """The answer to a question about one's own situation from ``view`` (the asker's view, or
+        the public one when the asker has no seat): ``topic`` is ``hand``, ``money``, ``score``,
+        ``lives``, ``position``, ``turn``, ``holder`` (``about`` is what is asked for: "kenellä on
+        suojakortti") or ``learnt``. None when the game has no such thing; the core then shows the
+        private prompt or the table."""
+        return None
+
     @abstractmethod
     def render_table(self, view: Any, ctx: RenderContext) -> str:
         """The public table from the public view: one glance tells whose turn it is and what changed."""
@@ -367,6 +391,12 @@ class GameUI(ABC):
     @abstractmethod
     def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
         """A short button label for a legal action."""
+
+    def action_phrase(self, notation: str, view: Any, ctx: RenderContext) -> str | None:
+        """What a legal action does, as the words that follow "You can" in a hint ("knock", "end your
+        turn"; fi "koputtaa", "lopettaa vuorosi"), so that the hint is a sentence rather than a list of
+        button labels. Actions of one kind may share a phrase. None: no phrase, the labels are listed."""
+        return None
 
     def button_rows(self, legal: Sequence[str], view: Any, ctx: RenderContext) -> list[list[tuple[str, str]]]:
         """Rows of (label, notation) for the legal actions; games may group them better."""
@@ -433,14 +463,21 @@ class GameUI(ABC):
         edited in place): a duel's result, a winner. Only public events are passed."""
         return []
 
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        """A seat's number in the final standings, saying what it is ("38 pistettä", "2 elämää
+        jäljellä"); the public view of the finished game may add how it was made up."""
+        return ctx.t.format_number(score)
+
     def render_image(self, view: Any, ctx: RenderContext) -> bytes | None:
         """A PNG of the table where a picture reads better than text."""
         return None
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
         """Per seat, the numbers and codes of the game's own measure in a finished match (the
-        public view of its final state), kept with the result for the statistics, e.g.
-        ``[{"total": 12}, {"total": 19}]``; [] when the game has none."""
+        public view of its final state and the match's public events in order), kept with the
+        result for the statistics, e.g. ``[{"total": 12}, {"total": 19}]``; [] when it has none."""
         return []
 
     def figures_text(

@@ -7,8 +7,8 @@
 * "tilastot" / "stats" in a group: per game, the matches played and won by each person of the group,
   the game's own measure, and a leaderboard; AI seats apart. "omat tilastot" / "my stats": one
   person's figures over every group and game, in private.
-* "historia" / "history": the room's latest finished matches with their ids (in private: the
-  asker's own).
+* "historia" / "history": the room's latest finished matches with their ids and dates (the day in
+  the room's time zone), each with a button that replays it (in private: the asker's own matches).
 * "näytä peli 12" / "replay 12": a finished match stepped through from its action log, computed by
   the engine from ``(options, seed, actions)``: one message edited in place, with the public table
   and what happened at each step. The match is over, so what each seat saw in private is shown too;
@@ -17,7 +17,10 @@
 
 A replay message is a session in the key/value store: ``replay`` ``<match>:<n>`` holds the chat it
 was posted in and the step it shows. Its buttons carry ``<match>:<target step>:~<n>``, so a press
-moves only that message, only in its own chat, and pressing an old button again does no harm.
+moves only that message, only in its own chat, and pressing an old button again does no harm; the
+history's buttons carry ``<match>:0:~0`` (a new replay, where the history was shown). Typed step words
+("seuraava", "edellinen", "alkuun", "loppuun") move the chat's latest replay, unless the speaker plays
+a running game there (the same words are moves in several games).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from babel.dates import format_date
@@ -52,7 +55,7 @@ from chatbot.core.ports import (
 )
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Speaker
-from engines.codec import encode
+from engines.codec import decode, encode
 from engines.contract import Engine, Event
 
 log = logging.getLogger(__name__)
@@ -67,6 +70,8 @@ HISTORY_SIZE = 10
 LEADERBOARD_SIZE = 10
 #: computed replays kept in memory (a replay is stepped through press by press)
 REPLAY_MEMORY = 8
+#: the longest text of a replay message (Telegram's limit is 4096 UTF-16 units; emoji take two)
+REPLAY_TEXT_LIMIT = 3500
 #: version of the stored result's layout
 RESULT_VERSION = 1
 
@@ -135,6 +140,9 @@ class Records:
     def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         raise NotImplementedError  # BotCore
 
+    def _zone(self, room_id: int) -> Any:
+        raise NotImplementedError  # Timers: the room's time zone (its pace options), else Helsinki's
+
     # ------------------------------------------------------------------------------------------
     # results
 
@@ -152,7 +160,7 @@ class Records:
         if outcome is None:
             return None
         try:
-            figures = ui.result_figures(engine.view(state, None), outcome)
+            figures = ui.result_figures(engine.view(state, None), outcome, self._public_log(match, engine))
         except Exception:  # a game's measure must not stop a match from ending
             log.exception("no figures for match %s", match.id)
             figures = []
@@ -165,22 +173,33 @@ class Records:
             "figures": json.loads(json.dumps(encode(list(figures)))),
         }
 
+    def _public_log(self, match: MatchRec, engine: Engine) -> list[Event]:
+        """The public events of every stored action of the match, in order."""
+        types = {**engine.types, "Event": Event}
+        out: list[Event] = []
+        for rec in self.repo.actions(match.id):
+            for raw in rec.events:
+                event = decode(raw, types)
+                if isinstance(event, Event) and event.public:
+                    out.append(event)
+        return out
+
     def _result_of(self, fin: FinishedRec) -> dict[str, Any] | None:
         """The stored result, or (a match that ended before results were stored) the one made now
         from its final state, and stored."""
         if fin.result is not None:
             return fin.result
-        full = self.repo.match(fin.match.id)
-        engine = self.games.get(fin.match.game)
+        full = self.repo.match(fin.id)
+        engine = self.games.get(fin.game)
         if full is None or full.state is None or engine is None:
             return None
         try:
             result = self._result_from(full, engine.load(full.state))
         except Exception:  # an old snapshot the engine cannot read any more
-            log.exception("cannot read the final state of match %s", fin.match.id)
+            log.exception("cannot read the final state of match %s", fin.id)
             return None
         if result is not None:
-            self.repo.set_result(fin.match.id, fin.finished_at, result)
+            self.repo.set_result(fin.id, fin.finished_at, result)
         return result
 
     def _finished(
@@ -188,7 +207,7 @@ class Records:
     ) -> list[tuple[FinishedRec, dict]]:
         out = []
         for fin in self.repo.finished_matches(room_id=room_id, user_id=user_id):
-            if fin.match.game not in self.uis:
+            if fin.game not in self.uis:
                 continue
             result = self._result_of(fin)
             if result is not None:
@@ -213,7 +232,9 @@ class Records:
             note = t.gettext("I sent your statistics to you in private.")
             return [self._reply(msg, t, text, private=True), self._reply(msg, t, note)]
         if cmd.name == "history":
-            return [self._reply(msg, t, self._history_text(msg, sp, t))]
+            text, listed = self._history_text(msg, sp, t)
+            buttons = [Button(f"🎬 {i}", f"{i}:0:{REPLAY_MARK}0") for i in listed]
+            return [self._reply(msg, t, text, [buttons[:5], buttons[5:]])]
         if cmd.name == "replay":
             return self._replay_command(msg, sp, t, cmd)
         if cmd.name in REPLAY_STEPS:
@@ -229,11 +250,11 @@ class Records:
         ais: dict[str, _Tally] = {}
         names: dict[int, str] = {}
         for fin, result in finished:
-            game = fin.match.game
+            game = fin.game
             winners = set(result.get("winners") or ())
             figures = list(result.get("figures") or ())
             seats_of: dict[int | None, list[int]] = {}
-            for seat in fin.match.seats:
+            for seat in fin.seats:
                 seats_of.setdefault(seat.user_id, []).append(seat.seat)
             for user_id, seats in seats_of.items():
                 if user_id is None:
@@ -302,17 +323,25 @@ class Records:
                 )
         for game in self._game_order(people, ais):
             ui = self.uis[game]
-            count = sum(1 for fin, _r in finished if fin.match.game == game)
+            count = sum(1 for fin, _r in finished if fin.game == game)
             lines += [
                 "",
                 t.ngettext("{game} – {n} game", "{game} – {n} games", count).format(
                     game=ui.title(t), n=t.format_number(count)
                 ),
             ]
-            for rank, tally in _ranked(list(people.get(game, {}).values())):
+            ranked = _ranked(list(people.get(game, {}).values()))
+            for rank, tally in ranked[:LEADERBOARD_SIZE]:
                 lines.append(
                     t.gettext("{rank}. {name}: {figures}").format(
                         rank=rank, name=tally.name, figures=self._figures_line(tally, game, t)
+                    )
+                )
+            if len(ranked) > LEADERBOARD_SIZE:
+                more = len(ranked) - LEADERBOARD_SIZE
+                lines.append(
+                    t.ngettext("… and {n} more player", "… and {n} more players", more).format(
+                        n=t.format_number(more)
                     )
                 )
             if game in ais:
@@ -335,7 +364,7 @@ class Records:
         people, _ais = self._tallies(finished, only_user=user.id)
         played = sum(tallies[user.id].played for tallies in people.values() if user.id in tallies)
         won = sum(tallies[user.id].won for tallies in people.values() if user.id in tallies)
-        groups = len({fin.match.room_id for fin, _r in finished})
+        groups = len({fin.room_id for fin, _r in finished})
         lines = [
             t.gettext("📊 Your statistics, {name}: {games}, {wins} ({groups})").format(
                 name=user.name,
@@ -355,7 +384,8 @@ class Records:
         return "\n".join(lines)
 
     # --- history -------------------------------------------------------------------------------
-    def _history_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
+    def _history_text(self, msg: Inbound, sp: Speaker, t: Translator) -> tuple[str, list[int]]:
+        """The text, and the ids of the matches it lists (each gets a button that replays it)."""
         if sp.room is not None:
             found = self.repo.finished_matches(room_id=sp.room.id, limit=HISTORY_SIZE)
             empty = t.gettext("No game has been played to the end in this group yet. Start one with “new”.")
@@ -364,18 +394,22 @@ class Records:
             found = self.repo.finished_matches(user_id=sp.user.id, limit=HISTORY_SIZE)
             empty = t.gettext("You have not played a game to the end yet.")
             title = t.gettext("📜 Your latest games")
-        found = [f for f in found if f.match.game in self.uis]
+        found = [f for f in found if f.game in self.uis]
         if not found:
-            return empty
+            return empty, []
         lines = [title]
         for fin in found:
             result = self._result_of(fin) or {}
-            names = [s.name for s in fin.match.seats]
+            names = [s.name for s in fin.seats]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
-            when = format_date(datetime.fromtimestamp(fin.finished_at, UTC), format="medium", locale=t.locale)
+            when = format_date(
+                datetime.fromtimestamp(fin.finished_at, self._zone(fin.room_id)),
+                format="medium",
+                locale=t.locale,
+            )
             line = t.gettext("#{id} {game} · {date} · {players}").format(
-                id=fin.match.id,
-                game=self.uis[fin.match.game].title(t),
+                id=fin.id,
+                game=self.uis[fin.game].title(t),
                 date=when,
                 players=t.format_list(names),
             )
@@ -384,8 +418,10 @@ class Records:
                     names=t.format_list(winners)
                 )
             lines.append(line)
-        lines.append(t.gettext("Watch a game again: “replay {id}”.").format(id=found[0].match.id))
-        return "\n".join(lines)
+        lines.append(
+            t.gettext("Watch a game again with its button, or write “replay {id}”.").format(id=found[0].id)
+        )
+        return "\n".join(lines), [f.id for f in found]
 
     # --- replay --------------------------------------------------------------------------------
     def _replay_command(
@@ -416,15 +452,9 @@ class Records:
                     else t.gettext("You have not played a game to the end yet.")
                 )
                 return [self._reply(msg, t, text)]
-            number = latest[0].match.id
+            number = latest[0].id
         match = self.repo.match(number)
-        # another group's match is not even said to exist; in private, a match one played in
-        visible = match is not None and (
-            match.room_id == sp.room.id
-            if sp.room is not None
-            else any(s.user_id == sp.user.id for s in match.seats) or _left_owner(match, sp.user.id)
-        )
-        if match is None or not visible or match.game not in self.games:
+        if match is None or not self._visible(match, sp):
             return [
                 self._reply(
                     msg,
@@ -454,6 +484,19 @@ class Records:
                     ),
                 )
             ]
+        return [self._open_replay(msg, t, match)]
+
+    def _visible(self, match: MatchRec, sp: Speaker) -> bool:
+        """Whether the speaker may see this match here: in a group, the group's own matches (another
+        group's match is not even said to exist); in private, a match they played in."""
+        if match.game not in self.games:
+            return False
+        if sp.room is not None:
+            return match.room_id == sp.room.id
+        return any(s.user_id == sp.user.id for s in match.seats) or _left_owner(match, sp.user.id)
+
+    def _open_replay(self, msg: Inbound, t: Translator, match: MatchRec) -> Outbound:
+        """A new replay message of a finished match in the sender's chat, at its start."""
         probe = self._reply(msg, t, "")
         chat = chat_of(probe)
         n = int(self.repo.kv_get(NS_REPLAY_SEQ, str(match.id)) or 0) + 1
@@ -461,7 +504,7 @@ class Records:
         session = {"chat": chat, "step": 0, "lang": t.lang}
         self.repo.kv_set(NS_REPLAY, f"{match.id}:{n}", session)
         self.repo.kv_set(NS_REPLAY_LAST, chat, f"{match.id}:{n}")
-        return [self._replay_message(probe, match, n, 0, t)]
+        return self._replay_message(probe, match, n, 0, t)
 
     def _replay_typed(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         """ "seuraava" / "next" and the like step the chat's latest replay, unless the speaker is in a
@@ -507,6 +550,11 @@ class Records:
         n_text = data.notation[len(REPLAY_MARK) :]
         if not n_text.isascii() or not n_text.isdigit() or len(n_text) > 9:
             return not_here
+        if int(n_text) == 0:  # a button of the history: a new replay of that match, here
+            listed = self.repo.match(data.match_id)
+            if listed is None or listed.status != OVER or not self._visible(listed, sp):
+                return not_here
+            return [self._open_replay(msg, t, listed)]
         key = f"{data.match_id}:{int(n_text)}"
         session = self.repo.kv_get(NS_REPLAY, key)
         probe = self._reply(msg, t, "", private=msg.private)
@@ -605,15 +653,28 @@ class Records:
             before = engine.view(replay.steps[step - 1][0], seat)
             label = ui.action_label(notation, before, RenderContext(t, names, seat, match.options))
             public = [t.gettext("{name}: {action}").format(name=ctx.name(seat), action=label)]
-        lines += [f"▸ {x}" for x in public]
+        news = [f"▸ {x}" for x in public]
         # the match is over: what each seat saw in private may be shown now
+        hidden = []
         for seat in range(len(names)):
             mine = [e for e in events if e.to is not None and seat in e.to]
             if mine:
                 seat_ctx = RenderContext(t, names, seat, match.options)
                 for x in ui.render_events(mine, seat_ctx):
-                    lines.append(t.gettext("🔒 {name}: {line}").format(name=names[seat], line=x))
-        lines += ["", ui.render_table(engine.view(state, None), ctx)]
+                    hidden.append(t.gettext("🔒 {name}: {line}").format(name=names[seat], line=x))
+        body = ui.render_table(engine.view(state, None), ctx)
+        # one message that is edited, never split: what happened is cut before the table is
+        room = REPLAY_TEXT_LIMIT - len(lines[0]) - len(body) - 200
+        if len("\n".join(news + hidden)) > room:
+            hidden = []
+        if len("\n".join(news)) > room:  # the latest lines of what happened, after a "…"
+            kept: list[str] = []
+            for line in reversed(news):
+                if len("\n".join([line, *kept])) > room - 4:
+                    break
+                kept.insert(0, line)
+            news = ["▸ …", *kept]
+        lines += [*news, *hidden, "", body]
         if replay.problem is not None:
             kind, ply = replay.problem
             if kind == "illegal":

@@ -188,6 +188,8 @@ class Roles:
             )
             self._change_lobby(match, seats, status=RUNNING)
             self.repo.set_meta(match.id, "away", away)
+            if kicked:  # not taken along into a rematch (issue #16) unless given the seat back
+                self.repo.set_meta(match.id, "kicked", [*(match.meta.get("kicked") or []), seat.user_id])
             text = tg.gettext("{admin} gave {name}’s seat to an AI player.").format(
                 admin=sp.user.name, name=seat.name
             )

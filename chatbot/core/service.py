@@ -19,20 +19,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core import i18n
+from chatbot.core import i18n, pace
 from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
 from chatbot.core.commands import Command, parse_command
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator, normalise_language
-from chatbot.core.nlp import Lemmatizer, fold
+from chatbot.core.nlp import Lemmatizer, fold, normalise
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.core.ports import (
     CANCELLED,
     LOBBY,
     OVER,
+    REMIND,
     RUNNING,
     Answer,
+    Deadline,
     GameUI,
     MatchRec,
     Members,
@@ -46,6 +48,8 @@ from chatbot.core.ports import (
 from chatbot.core.private import PrivateChats, start_payload
 from chatbot.core.records import RECORD_COMMANDS, REPLAY_MARK, Records
 from chatbot.core.roles import SEAT_COMMANDS, Roles
+from chatbot.core.seating import Seating
+from chatbot.core.talk import Talk
 from chatbot.core.timers import Timers
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker
@@ -66,7 +70,23 @@ EVENT_MEMORY = 20_000
 
 
 #: "miksi en voi kääntää?" / "why can't I flip?": the question words before the move
-_WHY = {"miksi", "why"}
+_WHY = {"miksi", "miks", "miksei", "why"}
+#: "miksi?", "miksi ei käy?", "why not?": a bare "why" that asks about the last refused move
+_BARE_WHY = {
+    "ei",
+    "en",
+    "not",
+    "kay",
+    "onnistu",
+    "toimi",
+    "mennyt",
+    "menny",
+    "that",
+    "so",
+    "nyt",
+    "sitten",
+    "noin",
+}
 _WHY_FILLER = {
     "en",
     "et",
@@ -85,7 +105,7 @@ _WHY_FILLER = {
 }
 
 
-class BotCore(Timers, PrivateChats, Roles, Groups, Records):
+class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
     """Transport-agnostic bot: ``handle`` one inbound message, ``run_due`` what is due.
 
     Every answer and change is one transaction through the repository's unit: the change, the
@@ -288,12 +308,52 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         payload = start_payload(text) if msg.private else None
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
-        command = parse_command(text)
+        addressed = msg.private or msg.addressed
+        command = parse_command(
+            text,
+            self._game_names(),
+            lang,
+            addressed=addressed,
+            lemmatizer=self.lemmatizer,
+            known=self._option_words(),
+            names=self._seat_names(msg, speaker),
+        )
+        if command is not None and command.weak and self._game_reads(msg, speaker, t, text):
+            command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
         if command is not None:
             handled = self._command(msg, speaker, t, command)
             if handled is not None:
                 return handled
-        return self._game_text(msg, speaker, t, text)
+        out = self._game_text(msg, speaker, t, text)
+        if not out and addressed:
+            # addressed to the bot and not understood: never silence, a hint of what is possible now
+            return [self._reply(msg, t, self._possible_now(msg, speaker, t))]
+        return out
+
+    def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
+        match = self._context_match(msg, sp)
+        return tuple(s.name for s in match.seats) if match is not None else ()
+
+    def _game_reads(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> bool:
+        """Whether the running game of the speaker's seat reads ``text`` as a move of its own."""
+        match = self._context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            return False
+        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        if seat is None:
+            return False
+        engine, ui = self.games[match.game], self.uis[match.game]
+        state = engine.load(match.state)
+        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        ctx = ParseContext(
+            lang=t.lang,
+            seat=seat,
+            legal=legal,
+            view=engine.view(state, seat),
+            seat_names=tuple(s.name for s in match.seats),
+            private=msg.private,
+        )
+        return not isinstance(ui.parse(text, ctx), NotUnderstood)
 
     def _reply(
         self,
@@ -328,11 +388,25 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
     def _command(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         name = cmd.name
         if name == "help":
-            return [self._reply(msg, t, self._help_text(msg, sp, t))]
+            th = self._question_translator(sp, cmd.raw_args, cmd) if cmd.lang and not cmd.slash else t
+            return [self._reply(msg, th, self._help_text(msg, sp, th))]
         if name == "lang":
             return self._set_language(msg, sp, cmd)
         if name == "rules":
-            return [self._reply(msg, t, self._rules_text(msg, sp, t, cmd))]
+            tq = self._question_translator(sp, cmd.raw_args, cmd)
+            answer = self._rules_text(msg, sp, tq, cmd)
+            if answer is None:
+                return []  # a question to someone else in a group: not the bot's
+            return [self._reply(msg, tq, answer)]
+        if name == "ask":
+            tq = self._question_translator(sp, cmd.raw_args, cmd)
+            situation = self._situation(msg, sp, tq, cmd)
+            if situation is not None:
+                return situation
+            answer = self._rules_text(msg, sp, tq, replace(cmd, name="rules"))
+            return [self._reply(msg, tq, answer)] if answer is not None else []
+        if name == "unsure":
+            return self._unsure(msg, t, cmd)
         if name == "games":
             return [self._reply(msg, t, self._games_text(t))]
         if name == "hand":
@@ -348,7 +422,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             if name in {"leave", "cancel"} and match is not None:
                 return self._leave_or_cancel(msg, sp, t, match, name)
             if name == "new":
-                if cmd.args and game_named(cmd.args, self.uis.values()) is None and match is not None:
+                if cmd.game is None and cmd.weak and match is not None:
                     return None  # "uusi kortti" in a private chat during a game is a game command
                 return [
                     self._reply(
@@ -363,10 +437,20 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         assert sp.room is not None
         match = self.repo.active_match(sp.room.id)
         if name == "new":
-            ui = game_named(cmd.args, self.uis.values()) if cmd.args else None
-            if ui is None and cmd.args and match is not None and match.status == RUNNING:
+            ui = self.uis.get(cmd.game) if cmd.game else None
+            if ui is None and cmd.slash:
+                # the game's name, not an option's words ("tahti=päivä" names no "tähti")
+                named = normalise(" ".join(x for x in cmd.tokens if "=" not in x)).split()
+                ui = game_named(named, self.uis.values()) if named else None
+            if ui is None and cmd.weak and match is not None and match.status == RUNNING:
                 return None  # "uusi kortti" during a game is a game command, not "new game"
+            if ui is None and cmd.weak and not (msg.private or msg.addressed):
+                return None  # "uusi kortti" said in a group without a game: chat
             return self._new(msg, sp, t, match, ui, cmd)
+        if name == "rematch":
+            return self._rematch(msg, sp, t, self._last_finished(sp.room))
+        if name in {"fill", "as_is"} and (match is None or match.status != LOBBY):
+            return None  # words of the fill question mean nothing else outside a lobby
         if match is None:
             return [
                 self._reply(
@@ -385,6 +469,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             return self._lobby_options(msg, sp, t, match, cmd)
         if name == "start":
             return self._start(msg, sp, t, match)
+        if name in {"fill", "as_is"}:
+            return self._start(msg, sp, t, match, fill=name == "fill")
         if name in {"leave", "cancel"}:
             return self._leave_or_cancel(msg, sp, t, match, name)
         if name == "back":
@@ -405,8 +491,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 "• kick NAME, give NAME’s seat to a bot, restore NAME – for the one who set up the game "
                 "and the group’s admins"
             ),
+            t.gettext(
+                "• rematch – the finished game again with the same players; “new GAME pace=daily” for a game "
+                "played over days"
+            ),
             t.gettext("• rules [topic] – explanations, or ask: “how does peek work?”"),
-            t.gettext("• stats, my stats, history – who wins; replay N – watch a finished game again"),
+            t.gettext(
+                "• stats, my stats, history – who has won, what was played; replay N – watch a finished game again"
+            ),
             t.gettext("• language fi / language en – choose your language"),
             t.gettext("In a game, write what you want to do, or use the buttons."),
         ]
@@ -431,7 +523,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         return t.gettext("Games:") + "\n" + "\n".join(f"• {n}" for n in names)
 
     def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
-        wanted = normalise_language(cmd.args[0]) if cmd.args else None
+        wanted = normalise_language(cmd.tokens[0]) if cmd.tokens else None
         t_now = i18n.translator(sp.lang)
         if wanted is None:
             return [
@@ -448,10 +540,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         t = i18n.translator(wanted)
         return [self._reply(msg, t, t.gettext("I will speak English with you."))]
 
-    def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str:
+    def _rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
+        """The rule explanation a question asks for; "why" questions from the engine's refusal of
+        the move they name, the last refused move, or the last events with the rule behind them.
+        None for a question said in a group to someone else (no topic, not addressed)."""
         why = self._why_text(msg, sp, t, cmd)
         if why is not None:
             return why
+        asks_why = bool(cmd.args) and fold(cmd.args[0]) in _WHY
+        if asks_why and all(fold(w) in _WHY | _BARE_WHY | _WHY_FILLER for w in cmd.args):
+            last = self._last_refusal_text(msg, sp, t)
+            if last is not None:
+                return last
         match = self._context_match(msg, sp)
         current = match.game if match else None
         words = [w for w in cmd.args]
@@ -464,8 +564,30 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             else []
         )
         if topics and (named is None or len(words) > 1):
+            distinct = list(dict.fromkeys(topic.key for _, topic in topics))
+            if len(distinct) > 1 and len(distinct) <= 4:
+                # two rules fit as well: ask rather than guess
+                titles = [t.gettext(topic.title) for _, topic in topics if topic.title]
+                if len(titles) == len(distinct):
+                    return t.gettext("Do you mean {options}? Ask again with its name.").format(
+                        options=t.format_list(titles, style="or")
+                    )
             found, topic = topics[0]
-            return f"{found.title(t)} – {t.gettext(topic.text)}"
+            text = f"{found.title(t)} – {t.gettext(topic.text)}"
+            if asks_why and match is not None and match.status == RUNNING and match.state is not None:
+                recent = self._last_events_lines(match, t)
+                if recent:
+                    text = t.gettext("What happened last: {events}").format(events=recent) + "\n\n" + text
+            return text
+        overview_asked = bool(cmd.args) and fold(cmd.args[0]) in {
+            "saannot",
+            "saanto",
+            "rules",
+            "rule",
+            "ohjeet",
+        }
+        if not (msg.private or msg.addressed or cmd.slash or named or overview_asked):
+            return None  # a question in the group to someone else
         ui = self.uis.get(current) if current else None
         if ui is None:
             return t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self._games_text(t)
@@ -481,6 +603,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 ),
             ]
         )
+
+    def _last_events_lines(self, match: MatchRec, t: Translator) -> str:
+        """The public events of the last few moves, as the table told them."""
+        engine, ui = self.games[match.game], self.uis[match.game]
+        names = tuple(s.name for s in match.seats)
+        events = [e for batch in self._recent_public_events(match, engine)[-3:] for e in batch]
+        lines = ui.render_events(events, RenderContext(t, names, None, match.options)) if events else []
+        return " ".join(lines[-4:])
 
     def _why_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
         """ "miksi en voi kääntää?": the engine's refusal of that move for the speaker now, or None
@@ -553,7 +683,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             return [self._reply(msg, t, t.gettext("Which game shall we play?") + "\n" + self._games_text(t))]
         engine = self.games[ui.game_id]
         try:
-            options = self._parse_options(ui, engine, cmd.tokens)
+            typed_pace, game_tokens = pace.split_options(cmd.tokens)
+            chosen, zone = pace.apply_options(pace.Pace(), typed_pace)
+            options = self._parse_options(ui, engine, game_tokens)
         except (ValueError, TypeError, ArithmeticError):
             typed = t.format_list([x for x in cmd.tokens if "=" in x])
             return [
@@ -573,9 +705,37 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             self.repo.set_room_lang(room.id, sp.lang)
             room = self.repo.room_by_id(room.id)
         seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
-        seats = (SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id),)
-        created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, seats)
-        return [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+        seats = [SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id)]
+        # "uus gnav 5 bottia": the AI players asked for, as many as the table holds
+        wanted = cmd.count or 0
+        kind = _ai_kind(cmd.args, engine)
+        for number in range(1, min(wanted, engine.max_players - 1) + 1):
+            seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=kind))
+        created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, tuple(seats))
+        created = self._set_pace(created, chosen, zone)
+        out = [*self._lobby_messages(created, room), *self._privacy_notice(room)]
+        if wanted > engine.max_players - 1:
+            out.append(
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext("{game} takes at most {high} players, so I added {bots} AI players.").format(
+                        game=ui.title(t), high=engine.max_players, bots=engine.max_players - 1
+                    ),
+                )
+            )
+        return out
+
+    def _set_pace(self, match: MatchRec, chosen: pace.Pace, zone: str | None) -> MatchRec:
+        """The match's pace (its meta; the engine never sees it), and the room's time zone."""
+        if zone is not None:
+            self.repo.kv_set(pace.NS_ROOM_ZONE, str(match.room_id), zone)
+        if chosen == pace.Pace.from_meta(match.meta.get("pace")):
+            return match
+        self.repo.set_meta(match.id, "pace", chosen.to_meta())
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return updated
 
     def _lobby_options(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
@@ -588,6 +748,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         changes = [x for x in cmd.tokens if "=" in x]
         if not changes:
             shown = ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            chosen = pace.Pace.from_meta(match.meta.get("pace"))
+            if chosen.chosen:
+                shown += " · " + (pace.describe(chosen, t, self.remind_after, self.act_after) or "")
             return [
                 self._reply(
                     msg,
@@ -600,7 +763,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
             return [self._reply(msg, t, self._who_may_lobby(t, "options"))]
         try:
-            options = {**match.options, **self._parse_options(ui, engine, changes)}
+            typed_pace, changes_of_game = pace.split_options(changes)
+            chosen, zone = pace.apply_options(pace.Pace.from_meta(match.meta.get("pace")), typed_pace)
+            options = {**match.options, **self._parse_options(ui, engine, changes_of_game)}
             engine.new_game(engine.max_players, "check", engine.options_from_dict(options))
         except (ValueError, TypeError, ArithmeticError):
             return [
@@ -616,7 +781,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             raise Conflict(lobby=True)
         updated = self.repo.match(match.id)
         assert updated is not None
-        return self._lobby_messages(updated, sp.room)
+        return self._lobby_messages(self._set_pace(updated, chosen, zone), sp.room)
 
     def _parse_options(self, ui: GameUI, engine: Engine, args: Sequence[str]) -> dict[str, Any]:
         words = ui.option_words()
@@ -643,6 +808,10 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         ui = self.uis[match.game]
         engine = self.games[match.game]
         names = t.format_list([s.name + (f" 🤖 ({_ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
+        rematch, rematch_button = self._rematch_lines(match, t)
+        paced = pace.describe(
+            pace.Pace.from_meta(match.meta.get("pace")), t, self.remind_after, self.act_after
+        )
         text = "\n".join(
             [
                 t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
@@ -650,15 +819,23 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 ),
                 t.gettext("Seated: {names}").format(names=names),
                 *([shown] if (shown := ui.options_text(match.options, t)) else []),
-                t.gettext(
-                    "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
-                    "(or write /join, /start). Type your moves as replies to my messages."
-                )
-                if room.platform in self.addressed_only
-                else t.gettext(
-                    "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
-                ),
+                *([paced] if paced else []),
+                *rematch,
             ]
+            + (
+                []
+                if rematch_button
+                else [
+                    t.gettext(
+                        "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
+                        "(or write /join, /start). Type your moves as replies to my messages."
+                    )
+                    if room.platform in self.addressed_only
+                    else t.gettext(
+                        "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
+                    )
+                ]
+            )
         )
         v = match.version
         buttons = [
@@ -668,6 +845,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 Button(t.gettext("Start"), f"{match.id}:{v}:@start"),
             ]
         ]
+        if rematch_button:
+            buttons = [rematch_button]
         return [
             Outbound(
                 room.platform,
@@ -692,6 +871,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         # "liity Liisa" takes one more seat under another name: one person may play several seats
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
         extra_name = " ".join(x for x in cmd_tokens if x.casefold() not in {"as", "nimellä", "nimella"})
+        if not extra_name and any(s.user_id == sp.user.id for s in self._rematch_waiting(match)):
+            return self._rematch_yes(msg, sp, t, match, sp.room)  # "Olen mukana" in a rematch lobby
         if any(s.user_id == sp.user.id for s in match.seats) and not extra_name:
             return [
                 self._reply(
@@ -709,6 +890,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             raise Conflict(lobby=True)
         updated = self.repo.match(match.id)
         assert updated is not None
+        if updated.meta.get("rematch"):  # joining a rematch's lobby is a yes to it
+            return self._rematch_start_or_wait(self._said_yes(updated, sp.user.id), sp.room)
         return self._lobby_messages(updated, sp.room)
 
     def _unique_name(self, match: MatchRec, name: str) -> str:
@@ -729,17 +912,22 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
             return [self._reply(msg, t, self._who_may_lobby(t, "ai"))]
         engine = self.games[match.game]
+        count = max(1, cmd.count or 1)
         if cmd.name == "add_ai":
             if len(match.seats) >= engine.max_players:
                 return [self._reply(msg, t, t.gettext("The table is full."))]
             kind = _ai_kind(cmd.args, engine)
-            number = 1 + sum(1 for s in match.seats if s.ai)
-            seats = (*match.seats, SeatRec(seat=len(match.seats), name=f"Botti {number}", ai=kind))
+            added = list(match.seats)
+            for _ in range(min(count, engine.max_players - len(match.seats))):
+                number = 1 + sum(1 for s in added if s.ai)
+                added.append(SeatRec(seat=len(added), name=f"Botti {number}", ai=kind))
+            seats = tuple(added)
         else:
             bots = [s for s in match.seats if s.ai]
             if not bots:
                 return [self._reply(msg, t, t.gettext("There is no AI player to remove."))]
-            remaining = [s for s in match.seats if s is not bots[-1]]
+            gone = {id(s) for s in bots[-count:]}
+            remaining = [s for s in match.seats if id(s) not in gone]
             seats = tuple(replace(s, seat=i) for i, s in enumerate(remaining))
         if not self.repo.update_lobby(match.id, match.version, seats):
             raise Conflict(lobby=True)
@@ -747,20 +935,36 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         assert updated is not None
         return self._lobby_messages(updated, sp.room)
 
-    def _start(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+    def _start(
+        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, fill: bool | None = None
+    ) -> list[Outbound]:
+        """ "aloita": deal, after asking once whether to fill the empty seats of a table smaller than
+        the game's usual one (``fill`` is the answer: "täytä" / "pelataan näin")."""
         assert sp.room is not None
         if match.status != LOBBY:
             return [self._reply(msg, t, t.gettext("The game is already running."))]
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):
             return [self._reply(msg, t, self._who_may_lobby(t, "start"))]
+        waiting = self._rematch_waiting(match)
+        if waiting:
+            return [
+                self._reply(
+                    msg,
+                    t,
+                    t.gettext(
+                        "Waiting for {names} to say yes to the new game (“join”); whoever will not play writes "
+                        "“leave”."
+                    ).format(names=t.format_list([s.name for s in waiting])),
+                )
+            ]
+        seats = self._seats_to_deal(match, fill)
+        if seats is None:
+            return self._fill_question(match, sp.room)
+        return self._deal(match, sp.room, seats)
+
+    def _deal(self, match: MatchRec, room: RoomRec, seats: Sequence[SeatRec]) -> list[Outbound]:
+        """The lobby becomes a running match with these seats."""
         engine = self.games[match.game]
-        seats = list(match.seats)
-        target = (
-            max(engine.min_players, engine.default_players) if len(seats) < engine.min_players else len(seats)
-        )
-        while len(seats) < target:
-            number = 1 + sum(1 for s in seats if s.ai)
-            seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=engine.default_ai))
         options = engine.options_from_dict(match.options)
         seed = self._match_seed(match)
         state = engine.new_game(len(seats), seed, options)
@@ -769,7 +973,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         started = self.repo.match(match.id)
         assert started is not None
         events = engine.start_events(engine.load(started.state or {}))
-        return self._render_match(started, sp.room, events=events)
+        return self._render_match(started, room, events=events)
 
     def _leave_or_cancel(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, name: str
@@ -815,6 +1019,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             self._change_lobby(match, seats)
             updated = self.repo.match(match.id)
             assert updated is not None
+            if updated.meta.get("rematch"):  # the others said yes already: they play without them
+                return self._rematch_start_or_wait(updated, room)
             return self._lobby_messages(updated, room)
         if not humans_left:
             self._change_lobby(match, match.seats, status=CANCELLED)
@@ -1027,11 +1233,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                     for c in candidates[:8]
                 ]
                 labels = t.format_list([ui.action_label(c, view, rctx) for c in candidates[:8]], style="or")
+                question = t.gettext("Which one do you mean: {options}?").format(options=labels)
+                phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
+                if all(phrases) and len(set(phrases)) == len(phrases) > 1:
+                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels
+                    said = [p for p in phrases if p]
+                    options = t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    question = t.gettext("Do you want to {options}?").format(options=options)
                 return [
                     self._reply(
                         msg,
                         t,
-                        t.gettext("Which one do you mean: {options}?").format(options=labels),
+                        question,
                         buttons,
                         private=True if private_info else None,
                     )
@@ -1071,6 +1284,11 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             return t.gettext("Your options are in our private chat.")
         rctx = RenderContext(t, names, seat, match.options)
         view = engine.view(state, seat)
+        phrases = [ui.action_phrase(n, view, rctx) for n in legal]
+        if phrases and all(phrases):
+            # "Voit koputtaa tai lopettaa vuorosi." (issue #15): words in a sentence, not button labels
+            options = t.format_list(_dedupe([p for p in phrases if p])[:8], style="or")
+            return t.gettext("You can {options}.").format(options=options)
         labels = _dedupe([ui.action_label(n, view, rctx) for n in legal])
         return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
 
@@ -1111,6 +1329,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
             # lobby buttons are offered in the room only
             if not in_room:
                 return not_here
+            if data.verb == "rematch":  # the final message's button: the match is over
+                return self._rematch(msg, Speaker(sp.user, sp.lang, room), t, match, pressed=data.version)
             if match.status != LOBBY or data.version != match.version:
                 return stale
             return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale
@@ -1151,6 +1371,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         engine = self.games[match.game]
         ui = self.uis[match.game]
         names = tuple(s.name for s in match.seats)
+        self._remember_refusal(match, seat, code, params)
         reason = ui.reason_text(code, params, RenderContext(t, names, seat, match.options))
         private_info = not self._group_safe(ui, engine, state, seat)
         hint = self._hint(match, seat, t, private=msg.private or private_info)
@@ -1219,6 +1440,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
+        if status == OVER:
+            self._remember_finished(updated)
         return self._render_match(updated, room, events=events, state=new_state)
 
     # ------------------------------------------------------------------------------------------
@@ -1291,7 +1514,12 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         recent = lines[-keep:] if keep > 0 else []
         body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
-        if room.platform in self.addressed_only and engine.outcome(state) is None:
+        outcome = engine.outcome(state)
+        deadlines = self._deadlines(match, state, public_view) if privates else None
+        due = self._due_line(match, deadlines, t) if outcome is None else None
+        if due:
+            text += "\n" + due
+        if room.platform in self.addressed_only and outcome is None:
             text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
         buttons: list[list[Button]] = []
         acting = engine.to_act(state)
@@ -1320,10 +1548,15 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 lang=t.lang,
             )
         ]
-        outcome = engine.outcome(state)
         if outcome is not None:
             out.append(
-                Outbound(room.platform, self._final_text(ctx, outcome), chat_id=room.ext_id, lang=t.lang)
+                Outbound(
+                    room.platform,
+                    self._final_text(ctx, outcome, ui, public_view),
+                    chat_id=room.ext_id,
+                    buttons=self._rematch_button(match, t),
+                    lang=t.lang,
+                )
             )
         if privates:
             for rec in match.seats:
@@ -1333,10 +1566,26 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
                 out.extend(
                     self._private_prompt(match, room, rec.seat, mine, force=rec.seat in acting, state=state)
                 )
-            self.repo.set_deadlines(match.id, self._deadlines(match, state, public_view))
+            assert deadlines is not None
+            self.repo.set_deadlines(match.id, deadlines)
         return out
 
-    def _final_text(self, ctx: RenderContext, outcome: Any) -> str:
+    def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
+        """When the waited-for person is reminded, on the table of a match whose group chose its
+        pace (the default live table moves on within minutes, and says nothing)."""
+        chosen = pace.Pace.from_meta(match.meta.get("pace"))
+        if not chosen.chosen:
+            return None
+        if deadlines is None:
+            deadlines = self.repo.deadlines(match.id)
+        remind = [d for d in deadlines if d.kind == REMIND]
+        if not remind:
+            return None
+        when = pace.when_text(remind[0].due, self.clock(), self._zone(match.room_id), t)
+        return t.gettext("⏰ Next reminder {when}.").format(when=when)
+
+    def _final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
+        """The winners and the standings, each number saying what it is (points, lives, money)."""
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
         lines = [
@@ -1348,10 +1597,16 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records):
         for s in order:
             lines.append(
                 t.gettext("{rank}. {name}: {score}").format(
-                    rank=outcome.ranks[s], name=ctx.name(s), score=t.format_number(outcome.scores[s])
+                    rank=outcome.ranks[s],
+                    name=ctx.name(s),
+                    score=ui.score_text(s, outcome.scores[s], public_view, ctx),
                 )
             )
-        lines.append(t.gettext("Thanks for playing! Write “new” for another game."))
+        lines.append(
+            t.gettext(
+                "Thanks for playing! “Rematch” plays the same game again with the same players; “new” starts another."
+            )
+        )
         return "\n".join(lines)
 
     def _private_prompt(

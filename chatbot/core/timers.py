@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core import i18n
+from chatbot.core import i18n, pace
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import (
     AI_TURN,
@@ -134,9 +134,21 @@ class Timers:
                     self.repo.set_meta(match.id, "window", {"key": key, "due": due})
                 out.append(Deadline(match.id, WINDOW, due, match.version, humans))
             else:
-                out.append(Deadline(match.id, REMIND, now + self.remind_after, match.version, humans))
-                out.append(Deadline(match.id, IDLE_MOVE, now + self.act_after, match.version, humans))
+                # the match's pace (issue #16): live, daily or off, and the room's quiet hours
+                chosen = pace.Pace.from_meta(match.meta.get("pace"))
+                remind, act = pace.waits(chosen, self.remind_after, self.act_after)
+                zone = self._zone(match.room_id) if chosen.quiet else None
+                for kind, wait in ((REMIND, remind), (IDLE_MOVE, act)):
+                    if wait is not None:
+                        due = now + wait
+                        if zone is not None:
+                            due = pace.out_of_quiet(due, chosen.quiet, zone)
+                        out.append(Deadline(match.id, kind, due, match.version, humans))
         return out
+
+    def _zone(self, room_id: int) -> Any:
+        """The room's time zone (``vyöhyke=…`` once given), else Helsinki's."""
+        return pace.zone_of(self.repo.kv_get(pace.NS_ROOM_ZONE, str(room_id)))
 
     def _schedule(self, match: MatchRec) -> None:
         assert match.state is not None

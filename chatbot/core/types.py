@@ -33,6 +33,9 @@ class Inbound:
     lang_hint: str | None = None
     message_id: str | None = None
     update_key: str | None = None
+    #: in a group: the message mentions the bot, answers one of its messages or names it; such a
+    #: text always gets an answer (a hint when it is not understood), other group chat may not
+    addressed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

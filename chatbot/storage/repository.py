@@ -26,7 +26,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import bindparam, case, delete, event, func, inspect, null, text, tuple_, update
+from sqlalchemy import bindparam, case, delete, event, func, inspect, text, tuple_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -885,28 +885,11 @@ class SqlRepository:
         self, room_id: int | None = None, user_id: int | None = None, limit: int | None = None
     ) -> list[FinishedRec]:
         """Finished matches, the latest first: of one room, of one user (a seat of theirs, in any
-        room), or all; without their states (statistics read the stored results)."""
-        m, r, res, seat = _M, _R, _RES, _SEAT
+        room), or all; only what statistics and history read (two queries, however many matches)."""
+        m, res, seat = _M, _RES, _SEAT
         stmt = (
-            core_select(
-                m.c.id,
-                m.c.room_id,
-                m.c.game,
-                m.c.options,
-                m.c.seed,
-                m.c.version,
-                m.c.status,
-                m.c.host_user_id,
-                m.c.meta,
-                null().label("state"),
-                r.c.platform.label("room_platform"),
-                r.c.ext_id.label("room_ext_id"),
-                r.c.lang.label("room_lang"),
-                m.c.updated_at,
-                res.c.finished_at,
-                res.c.result,
-            )
-            .select_from(m.join(r, r.c.id == m.c.room_id).outerjoin(res, res.c.match_id == m.c.id))
+            core_select(m.c.id, m.c.room_id, m.c.game, m.c.updated_at, res.c.finished_at, res.c.result)
+            .select_from(m.outerjoin(res, res.c.match_id == m.c.id))
             .where(m.c.status == OVER)
             .order_by(m.c.id.desc())
         )
@@ -916,21 +899,29 @@ class SqlRepository:
             stmt = stmt.where(m.c.id.in_(core_select(seat.c.match_id).where(seat.c.user_id == user_id)))
         if limit is not None:
             stmt = stmt.limit(limit)
-        unit = self._unit()
-        kept = dict(unit.matches) if unit is not None else {}
+        seats_of = (
+            core_select(seat.c.match_id, seat.c.seat, seat.c.name, seat.c.user_id, seat.c.ai)
+            .where(seat.c.match_id.in_(bindparam("ids", expanding=True)))
+            .order_by(seat.c.match_id, seat.c.seat)
+        )
         with self._conn() as c:
             rows = c.execute(stmt).all()
-            recs = self._match_recs(c, rows)
-        if unit is not None:  # records without their states are not the unit's copies of matches
-            unit.matches.clear()
-            unit.matches.update(kept)
+            seats: dict[int, list[SeatRec]] = {}
+            if rows:
+                for x in c.execute(seats_of, {"ids": [r.id for r in rows]}):
+                    seats.setdefault(x.match_id, []).append(
+                        SeatRec(seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai)
+                    )
         return [
             FinishedRec(
-                match=rec,
+                id=row.id,
+                room_id=row.room_id,
+                game=row.game,
+                seats=tuple(seats.get(row.id, ())),
                 finished_at=_epoch(row.finished_at or row.updated_at),
                 result=dict(row.result) if row.result is not None else None,
             )
-            for rec, row in zip(recs, rows, strict=True)
+            for row in rows
         ]
 
     def set_result(self, match_id: int, finished_at: float, result: dict[str, Any]) -> None:

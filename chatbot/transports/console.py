@@ -54,6 +54,7 @@ class ConsoleTable:
         self.out = out
         self.lang = lang
         self.buttons: list[Button] = []
+        self.buttons_private = False
         self.transport = ConsoleTransport()
         self.runtime = serial_runtime(core, self.transport)
         self._loop = asyncio.new_event_loop()
@@ -62,26 +63,40 @@ class ConsoleTable:
     def show(self, batch: list[Outbound]) -> None:
         """Print one step's messages. The console already showed earlier steps as they happened,
         so the table is printed in full only when it is the person's turn (or on request); other
-        steps print just their news lines."""
+        steps print just their news (an event and the lines that continue it: the cards revealed).
+        A message of its own that repeats the table's news (a round's result, kept in the chat
+        apart from the edited table) is printed once, in its place among the table's news."""
         prompt = any(o.private and o.buttons for o in batch)
-        for msg in batch:
+        news = {line for o in batch if _is_table(o) for line in _news(o.text, fresh_only=False)}
+        # a result message's heading ("🐦 Jaon 2 tulos:") goes before its first line on the table
+        headings: dict[str, str] = {}
+        told: set[int] = set()
+        for i, msg in enumerate(batch):
             lines = msg.text.splitlines()
-            if (
-                not msg.private
-                and msg.key
-                and msg.key.startswith("table:")
-                and not prompt
-                and any(line.startswith("▸") for line in lines)
-            ):
-                lines = [line for line in lines if line.startswith("▸")]
+            if msg.private or msg.key or not lines:
+                continue
+            if set(lines) <= news:
+                told.add(i)
+            elif len(lines) > 1 and set(lines[1:]) <= news:
+                told.add(i)
+                headings[lines[1]] = lines[0]
+        for i, msg in enumerate(batch):
+            if i in told:
+                continue  # told among the table's news lines of this step
+            lines = msg.text.splitlines()
+            if _is_table(msg) and not prompt and any(line.startswith("▸") for line in lines):
+                lines = _news(msg.text, fresh_only=True, marked=True)
             elif not msg.private:
-                lines = [line for line in lines if not line.startswith("·")]
+                lines = _without_recent(lines)
+            if _is_table(msg) and headings:
+                lines = _with_headings(lines, headings)
             t = i18n.translator(msg.lang)
             where = "🔒 " + t.gettext("Private") if msg.private else "🎲 " + t.gettext("Table")
             self.out.write(f"\n{'─' * 8} {where} {'─' * 8}\n" + "\n".join(lines).strip() + "\n")
             flat = [b for row in msg.buttons for b in row]
             if flat and (msg.private or not prompt):
                 self.buttons = flat
+                self.buttons_private = msg.private
                 self.out.write("  ".join(f"[{i}] {b.label}" for i, b in enumerate(flat, 1)) + "\n")
         self.out.flush()
 
@@ -90,12 +105,14 @@ class ConsoleTable:
         button = None
         if text.isdigit() and self.buttons and 1 <= int(text) <= len(self.buttons):
             button = self.buttons[int(text) - 1].data
+        # a private prompt's button acts only in the private chat it was shown in (issue #13)
+        private = button is not None and self.buttons_private
         msg = Inbound(
             PLATFORM,
             self.user_id,
             self.name,
-            ROOM,
-            private=False,
+            self.user_id if private else ROOM,
+            private=private,
             text=None if button else text,
             button=button,
             lang_hint=self.lang,
@@ -140,6 +157,49 @@ class ConsoleTable:
                     self.send(line)
         finally:
             self.close()
+
+
+def _is_table(msg: Outbound) -> bool:
+    return not msg.private and bool(msg.key) and (msg.key or "").startswith("table:")
+
+
+def _news(text: str, fresh_only: bool, marked: bool = False) -> list[str]:
+    """The event lines above a table (before its first blank line), each with the lines that
+    continue it; only the fresh ones ("▸") with ``fresh_only``; without their marks unless ``marked``."""
+    out: list[str] = []
+    keep = False
+    for line in text.split("\n\n", 1)[0].splitlines():
+        if line.startswith(("▸", "·")):
+            keep = line.startswith("▸") or not fresh_only
+            line = line if marked else line[1:].strip()
+        if keep:
+            out.append(line)
+    return out
+
+
+def _with_headings(lines: list[str], headings: dict[str, str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        heading = headings.get(line[1:].strip() if line.startswith("▸") else line)
+        if heading is not None and line.startswith("▸"):
+            out.append(f"▸ {heading}")
+        out.append(line)
+    return out
+
+
+def _without_recent(lines: list[str]) -> list[str]:
+    """A table without the lines of earlier steps ("·" and the lines that continue them)."""
+    out: list[str] = []
+    recent = False
+    for line in lines:
+        if line.startswith("·"):
+            recent = True
+            continue
+        if line.startswith("▸") or not line.strip():
+            recent = False
+        if not recent:
+            out.append(line)
+    return out
 
 
 def _default_name() -> str:

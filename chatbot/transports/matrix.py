@@ -701,9 +701,16 @@ class MatrixBot:
         if relation.get("rel_type") == "m.replace":
             return  # an edit of an earlier message: the original was already answered
         text = event.body or ""
+        # addressed to the bot (issue #15): a reply to its message, a mention (a pill, or its name
+        # in front of the text)
+        addressed = (
+            "m.in_reply_to" in relation and text.startswith(f"> <{self.user_id}>")
+        ) or self.user_id in ((content.get("m.mentions") or {}).get("user_ids") or ())
         if "m.in_reply_to" in relation:
             text = strip_reply_fallback(text)
-        text = strip_mention(text, self._own_names(room_id))
+        stripped = strip_mention(text, self._own_names(room_id))
+        addressed = addressed or stripped != text.strip()
+        text = stripped
         sender = event.sender
         private = self._dms.get(sender) == room_id
         name = self._display_name(room_id, sender)
@@ -715,6 +722,7 @@ class MatrixBot:
             private=private,
             text=text,
             message_id=event.event_id,
+            addressed=addressed,
         )
         self._reply_rooms[event.event_id] = room_id
         while len(self._reply_rooms) > 2000:

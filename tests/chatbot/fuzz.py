@@ -121,6 +121,18 @@ WORDS = [
     "uusi gnav lives=1e309",
     "uusi majavajengi =",
     "uusi x=y=z",
+    # issue #16: the fill question, rematch and pace
+    "täytä",
+    "pelataan näin",
+    "fill",
+    "as we are",
+    "uusi peli samoilla pelaajilla",
+    "rematch",
+    "uusi gnav tahti=päivä sijainen=kyllä hiljaa=22-8",
+    "uusi majavajengi pace=off",
+    "uusi gnav tahti=joskus",
+    "asetukset hiljaa=25-99",
+    "asetukset vyöhyke=Mars/Olympus",
 ]
 CRAFTED = [
     "²:0:x",
@@ -142,6 +154,10 @@ CRAFTED = [
     "2:1:@add_ai",
     "0:0:@join",
     "1:0:@remove_ai",
+    "1:0:@fill",
+    "1:1:@as_is",
+    "1:5:@rematch",
+    "2:0:@rematch",
 ]
 
 

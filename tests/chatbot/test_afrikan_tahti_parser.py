@@ -284,13 +284,125 @@ EN = [
     ("good morning everyone", "cairo", "-"),
 ]
 
+# --- spoken, written and polite forms, as players write them (issue #15) --------------------------
 
-@pytest.mark.parametrize(("text", "name", "expected"), FI, ids=[f"fi:{t}@{s}" for t, s, _ in FI])
+SPOKEN_FI = [
+    # declaring: the roll in every form
+    ("heitän noppaa", "cairo", "roll"),
+    ("heitetään", "cairo", "roll"),
+    ("heitäs noppaa", "cairo", "roll"),
+    ("mä heitän", "cairo", "roll"),
+    ("nakkaan noppaa", "cairo", "roll"),
+    ("rollaan", "cairo", "roll"),
+    ("Haluaisin heittää noppaa.", "cairo", "roll"),
+    ("Heittäisin", "cairo", "roll"),
+    ("lähdetään liikkeelle", "cairo", "roll"),
+    ("minä heittää noppa", "cairo", "roll"),
+    ("kävelen Saharaan", "cairo", "roll|move sahara"),
+    # flights and voyages
+    ("lennetään Kairoon", "suakin_500", "fly cairo"),
+    ("lentäisin Kairoon", "suakin_500", "fly cairo"),
+    ("Haluaisin lentää Kairoon.", "suakin_500", "fly cairo"),
+    ("mä lennän kairoon", "suakin_500", "fly cairo"),
+    ("lenna kairoon", "suakin_500", "fly cairo"),
+    ("otan lennon Kairoon", "suakin_500", "fly cairo"),
+    ("lentsikalla Kairoon", "suakin_500", "fly cairo"),
+    ("lennä Kairo", "suakin_500", "fly cairo"),
+    ("minä lentää Kairoon", "suakin_500", "fly cairo"),
+    ("purjehdin Tangeriin", "canary_200", "board tangier"),
+    ("seilaan Tangeriin", "canary_200", "board tangier"),
+    ("otan laivan Tangeriin", "canary_200", "board tangier"),
+    ("Haluaisin purjehtia Tangeriin.", "canary_200", "board tangier"),
+    ("purjehtisin Tangeriin", "canary_200", "board tangier"),
+    # staying
+    ("pysyn", "cairo", "stay"),
+    ("mä pysyn paikallani", "cairo", "stay"),
+    ("odotellaan", "cairo", "stay"),
+    ("jään odottamaan", "cairo", "stay"),
+    # the token: paid, or by the die when broke
+    ("käännetään kiekko", "timbuktu", "flip"),
+    ("avaan kiekon", "timbuktu", "flip"),
+    ("ostan kiekon", "timbuktu", "flip"),
+    ("Haluaisin kääntää kiekon.", "timbuktu", "flip"),
+    ("kääntäisin merkin", "timbuktu", "flip"),
+    ("kaanna kiekko", "timbuktu", "flip"),
+    ("yritän nopalla", "timbuktu_0", "flip_roll"),
+    ("koitan nopalla", "timbuktu_0", "flip_roll"),
+    ("heitän kiekon nopalla", "timbuktu_0", "flip_roll"),
+    ("yritetään nopalla", "timbuktu_0", "flip_roll"),
+    ("kokeillaan nopalla", "timbuktu_0", "flip_roll"),
+    ("heitän noppaa", "timbuktu_0", "?roll,flip_roll"),  # to move, or for the token? ask
+    # after the move: one-word answers to "flip the token?"
+    ("joo", "after_move", "flip"),
+    ("ok", "after_move", "flip"),
+    ("käy", "after_move", "flip"),
+    ("joo käännä", "after_move", "flip"),
+    ("pass", "after_move", "end_phase"),
+    ("ei tarvii", "after_move", "end_phase"),
+    ("en avaa", "after_move", "end_phase"),
+    ("jätän kiekon kääntämättä", "after_move", "end_phase"),  # the abessive says *not* to flip
+    # where the rolled move ends
+    ("mennään Kairoon", "egypt_5", "move cairo"),
+    ("kävelen Kairoon", "egypt_5", "move cairo"),
+    ("Kairoon asti", "egypt_5", "move cairo"),
+    ("mä meen Darfuriin", "egypt_5", "move dar_fur"),
+    ("pysähdyn tähän", "egypt_5", "move egypt"),
+    ("minä mennä Kairo", "egypt_5", "move cairo"),
+    ("kävelen Marokon suuntaan", "junction_4", "move morocco"),
+    # captured, at sea
+    ("yritän päästä vapaaksi", "captured", "roll"),
+    ("jatketaan", "sea_free", "free_sail suakin"),
+    # questions are not moves
+    ("heitänkö?", "cairo", "-"),
+    ("lennänks Kairoon", "suakin_500", "-"),
+    ("voinko lentää Kairoon", "suakin_500", "-"),
+    ("kannattaako kääntää", "timbuktu", "-"),
+    ("ehkä lennän Kairoon", "suakin_500", "-"),  # the choice is still open
+    # a negation denies one move: "don't fly, roll"
+    ("en lennä, heitän noppaa", "suakin_500", "roll"),
+    ("Aloitan Kairosta.", "setup", "start cairo"),
+    ("Lähden Tangerista", "setup", "start tangier"),
+    ("Maksan 100 puntaa ja käännän kiekon", "timbuktu", "flip"),
+    ("purjehdin ilmaiseks Kongoon", "goldcoast_0", "free_sail congo"),
+    ("kävelen neljä askelta Tunisin suuntaan", "junction_4", "move p110"),
+]
+
+SPOKEN_EN = [
+    ("I'll roll", "cairo", "roll"),
+    ("let's roll", "cairo", "roll"),
+    ("roll it", "cairo", "roll"),
+    ("I'd like to roll the dice", "cairo", "roll"),
+    ("I'll fly to Cairo", "suakin_500", "fly cairo"),
+    ("take a flight to Cairo", "suakin_500", "fly cairo"),
+    ("I'll sail to Tangier", "canary_200", "board tangier"),
+    ("I'll stay here", "cairo", "stay"),
+    ("flip it", "after_move", "flip"),
+    ("yes", "after_move", "flip"),
+    ("nope", "after_move", "end_phase"),
+    ("pass", "after_move", "end_phase"),
+    ("no thanks", "after_move", "end_phase"),
+    ("try with the die", "timbuktu_0", "flip_roll"),
+    ("walk to Cairo", "egypt_5", "move cairo"),
+    ("I'll stop here", "egypt_5", "move egypt"),
+    ("head to Darfur", "egypt_5", "move dar_fur"),
+    ("can I fly to Cairo?", "suakin_500", "-"),
+    ("should I flip", "timbuktu", "-"),
+    ("I'll start in Cairo", "setup", "start cairo"),
+    ("four steps toward Tunis", "junction_4", "move p110"),
+    ("maybe I'll fly to Cairo", "suakin_500", "-"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"), FI + SPOKEN_FI, ids=[f"fi:{t}@{s}" for t, s, _ in FI + SPOKEN_FI]
+)
 def test_finnish(parser, text, name, expected):
     _check_row(parser, text, name, expected, "fi")
 
 
-@pytest.mark.parametrize(("text", "name", "expected"), EN, ids=[f"en:{t}@{s}" for t, s, _ in EN])
+@pytest.mark.parametrize(
+    ("text", "name", "expected"), EN + SPOKEN_EN, ids=[f"en:{t}@{s}" for t, s, _ in EN + SPOKEN_EN]
+)
 def test_english(parser, text, name, expected):
     _check_row(parser, text, name, expected, "en")
 
@@ -457,3 +569,17 @@ def test_a_command_of_the_phase_is_no_answer_to_a_question_on_the_table(parser):
     result = parser.parse("heitä pois ratsu", ctx)
     assert result == NotLegal("wrong_prompt", (("prompt", "danger"),)), result
     assert parser.parse("heitä nopat", ctx) == Parsed(("roll",))  # the answer itself is understood
+
+
+def test_enough_spoken_inputs():
+    assert len(SPOKEN_FI) >= 55 and len(SPOKEN_EN) >= 15  # issue #15
+
+
+def test_a_lone_ok_in_the_group_flips_no_token(parser):
+    """A flip costs money: a one-word yes counts in private, where it can only answer the bot."""
+    ctx, _state, _seat = situation("after_move", "fi")
+    group = ParseContext(ctx.lang, ctx.seat, ctx.legal, ctx.view, ctx.seat_names, private=False)
+    assert not isinstance(parser.parse("ok", group), Parsed)
+    assert not isinstance(parser.parse("joo", group), Parsed)
+    assert parser.parse("ok", ctx) == Parsed(("flip",))
+    assert parser.parse("ei", group) == Parsed(("end_phase",))

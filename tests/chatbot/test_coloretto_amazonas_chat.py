@@ -141,7 +141,7 @@ def test_a_gift_is_answered_in_the_group_by_text_and_by_its_buttons():
     receiver = table.acting_users()[0]
     # A gift answer reveals nothing: the bot may list the options in the group.
     out = table.say(receiver, "hmm, mitähän tekisin", private=False)
-    assert out and out[0].chat_id == GROUP and "Ota vastaan" in out[0].text
+    assert out and out[0].chat_id == GROUP and "Voit ottaa kortin vastaan tai kieltäytyä" in out[0].text
     out = table.say(receiver, "hyväksyn", private=False)
     assert state_of(table).phase != "GIFT" or state_of(table).ply > state.ply
     assert any("otti vastaan kortin" in o.text for o in out if o.chat_id == GROUP)
@@ -160,7 +160,10 @@ def test_a_refused_command_names_the_reason_in_private_and_changes_nothing():
     out = table.say(acting, "anna kilpikonna toiselle")
     assert out[0].private and "ei ole sellaista eläintä" in out[0].text
     out = table.say(acting, "anna kilpikonna toiselle", private=True)
-    assert "ei ole sellaista eläintä" in out[0].text and "Voit nyt: Pelaa" in out[0].text
+    assert (
+        "ei ole sellaista eläintä" in out[0].text
+        and "Voit pelata kortin riviisi tai antaa kortin toiselle pelaajalle." in out[0].text
+    )
     out = table.say(other, "pelaan tukaanin")
     assert "ei ole sinun vuorosi" in out[0].text.casefold()
     out = table.say(acting, "hyväksyn")

@@ -262,6 +262,103 @@ ENGLISH = [
     ("A", 1, "ok", None),
 ]
 
+# --- spoken, written and polite forms, as players write them (issue #15) --------------------------
+
+KEEP_OR_GIVE = ("?", "play P2", "give P2 seat1")
+REFUSE_1 = ("?", "refuse R1", "refuse R3")
+
+SPOKEN_FI = [
+    ("A", 0, "laitan tukaanin omaan riviin", "play P2"),
+    ("A", 0, "mä pelaan tukaanin", "play P2"),
+    ("A", 0, "pelaan tokan", "play P2"),
+    ("A", 0, "pelaan tokan kortin", "play P2"),
+    ("A", 0, "pelaan kakkoskortin", "play P2"),
+    ("A", 0, "laitan vikan riviin", "play G5"),
+    ("A", 0, "laitan ekan kortin pöytään", "play B2"),
+    ("A", 0, "pidän tukaanin", "play P2"),
+    ("A", 0, "pidän sammakon itelle", "play G5"),
+    ("A", 0, "otan sammakon itelleni", "play G5"),
+    ("A", 0, "Haluaisin pelata tukaanin.", "play P2"),
+    ("A", 0, "Pelaisin piraijan", "play B2"),
+    ("A", 0, "Laittaisin sammakon vihreään riviin.", "play G5"),
+    ("A", 0, "minä pelata tukaani", "play P2"),
+    ("A", 0, "pelaan tukaanin mun riviin", "play P2"),
+    ("A", 0, "pelaan tukaanin riviini", "play P2"),
+    ("A", 0, "annan Liisa piraija", "give B2 seat1"),
+    ("A", 0, "anna Liisa tukaani", "give P2 seat1"),
+    ("A", 0, "Liisa saa sammakon", "give G5 seat1"),
+    ("A", 0, "Liisalle tokakortti", "give P2 seat1"),
+    ("A", 0, "passaan tukaanin Liisalle", "give P2 seat1"),
+    ("A", 0, "tarjoisin tukaanin Liisalle", "give P2 seat1"),
+    ("A", 0, "Antaisin piraijan Liisalle.", "give B2 seat1"),
+    ("A", 0, "annetaan tää piraija Liisalle", "give B2 seat1"),
+    ("A", 0, "lahjotan tukaanin Liisalle", "give P2 seat1"),
+    ("A", 0, "annan Liisalle vikan", "give G5 seat1"),
+    ("A", 0, "anna Liisalle kakkoskortti", "give P2 seat1"),
+    ("A", 0, "annan tukaanin liisalle", "give P2 seat1"),
+    ("A", 0, "pelaanko tukaanin?", None),
+    ("A", 0, "annanko piraijan Liisalle", None),
+    ("A", 0, "voinko antaa sammakon Liisalle?", None),
+    ("A", 0, "pidän tukaanin ja annan sen Liisalle", KEEP_OR_GIVE),
+    ("A", 0, "ok", None),
+    ("A", 0, "ehkä pelaan tukaanin", None),  # the choice is still open
+    ("A", 0, "pelaan kolmannen kortin", "play G5"),
+    ("A", 0, "sammakko pöytään", "play G5"),
+    ("A", 0, "tukaani omaan riviin", "play P2"),
+    (
+        "A",
+        0,
+        "annan sammakon Liisalle, pidän tukaanin",
+        ("?", "play G5", "play P2", "give G5 seat1", "give P2 seat1"),
+    ),
+    # the receiver of a gift: one-word answers, colloquial and polite forms, clipped typing
+    ("GIFT1", 1, "otan sen", "accept"),
+    ("GIFT1", 1, "kelpaa", "accept"),
+    ("GIFT1", 1, "käy mulle", "accept"),
+    ("GIFT1", 1, "joo otetaan", "accept"),
+    ("GIFT1", 1, "ok kiitos", "accept"),
+    ("GIFT1", 1, "pidän sen", "accept"),
+    ("GIFT1", 1, "nappaan sen", "accept"),
+    ("GIFT1", 1, "Otan lahjan mielelläni vastaan.", "accept"),
+    ("GIFT1", 1, "Hyväksyisin", "accept"),
+    ("GIFT1", 1, "hyvaksyn", "accept"),
+    ("GIFT1", 1, "kyllä", "accept"),
+    ("GIFT1", 1, "en tarvii", REFUSE_1),
+    ("GIFT1", 1, "ei käy", REFUSE_1),
+    ("GIFT1", 1, "ei kelpaa", REFUSE_1),
+    ("GIFT1", 1, "en ota, poistan liskon", "refuse R3"),
+    ("GIFT1", 1, "en huoli, heitä anakonda pois", "refuse R1"),
+    ("GIFT1", 1, "poistoon anakonda", "refuse R1"),
+    ("GIFT1", 1, "kieltaydyn, poista kaarme", "refuse R1"),
+    ("GIFT1", 1, "otanko vastaan?", None),
+    ("GIFT2", 1, "ei, heitän tapiirin pois", "refuse G3"),
+    ("GIFT2", 1, "kieltäydyn ja poistan punaaran", "refuse P1"),
+    ("GIFT2", 1, "hylkäisin, poista vihree", "refuse G3"),
+    ("GIFT3", 1, "en tarvii", "refuse P4"),
+    ("GIFT3", 1, "ei kiitos", "refuse P4"),
+]
+
+SPOKEN_EN = [
+    ("A", 0, "I'll play the toucan", "play P2"),
+    ("A", 0, "put my toucan down", "play P2"),
+    ("A", 0, "play my 2nd", "play P2"),
+    ("A", 0, "I'd like to play the frog", "play G5"),
+    ("A", 0, "let's give Liisa the piranha", "give B2 seat1"),
+    ("A", 0, "gonna give the frog to Liisa", "give G5 seat1"),
+    ("A", 0, "should I play the toucan?", None),
+    ("A", 0, "can I give the frog to Liisa", None),
+    ("A", 0, "keep the toucan and give it to Liisa", KEEP_OR_GIVE),
+    ("GIFT1", 1, "sure", "accept"),
+    ("GIFT1", 1, "yep I'll take it", "accept"),
+    ("GIFT1", 1, "nah, drop the iguana", "refuse R3"),
+    ("GIFT1", 1, "I don't want it", REFUSE_1),
+    ("GIFT2", 1, "nope, remove the tapir", "refuse G3"),
+    ("GIFT3", 1, "nope", "refuse P4"),
+    ("GIFT3", 1, "nah", "refuse P4"),
+    ("A", 0, "play my third card", "play G5"),
+    ("A", 0, "maybe I'll play the toucan", None),
+]
+
 
 def _backend(name: str) -> Lemmatizer:
     try:
@@ -319,17 +416,18 @@ def check(parser: ColorettoParser, scenario: str, seat: int, lang: str, text: st
 
 def test_enough_cases():
     assert len(FINNISH) >= 60 and len(ENGLISH) >= 30
+    assert len(SPOKEN_FI) >= 50 and len(SPOKEN_EN) >= 15  # issue #15
 
 
 @pytest.mark.parametrize(
-    ("scenario", "seat", "text", "expected"), [c for c in FINNISH], ids=[c[2] for c in FINNISH]
+    ("scenario", "seat", "text", "expected"), FINNISH + SPOKEN_FI, ids=[c[2] for c in FINNISH + SPOKEN_FI]
 )
 def test_finnish(parser, scenario, seat, text, expected):
     check(parser, scenario, seat, "fi", text, expected)
 
 
 @pytest.mark.parametrize(
-    ("scenario", "seat", "text", "expected"), [c for c in ENGLISH], ids=[c[2] for c in ENGLISH]
+    ("scenario", "seat", "text", "expected"), ENGLISH + SPOKEN_EN, ids=[c[2] for c in ENGLISH + SPOKEN_EN]
 )
 def test_english(parser, scenario, seat, text, expected):
     check(parser, scenario, seat, "en", text, expected)

@@ -25,9 +25,10 @@ EN = translator("en")
 
 
 def lobby(table: Table, *users: str, lang: str = "fi", options: str = "", bots: tuple[str, ...] = ()) -> None:
+    """The table as seated: a smaller table than the usual four answers the fill question "as we are"."""
     words = {
-        "fi": ("uusi gnav", "liity", "lisää botti", "aloita"),
-        "en": ("new gnav", "join", "add bot", "start"),
+        "fi": ("uusi gnav", "liity", "lisää botti", "aloita", "pelataan näin"),
+        "en": ("new gnav", "join", "add bot", "start", "as we are"),
     }[lang]
     table.say(users[0], f"{words[0]} {options}".strip(), lang=lang)
     for user in users[1:]:
@@ -35,6 +36,8 @@ def lobby(table: Table, *users: str, lang: str = "fi", options: str = "", bots: 
     for kind in bots:
         table.say(users[0], f"{words[2]} {kind}".strip(), lang=lang)
     table.say(users[0], words[3], lang=lang)
+    if table.match() is not None and table.match().status == "lobby":
+        table.say(users[0], words[4], lang=lang)
 
 
 def state_of(table: Table):
@@ -80,7 +83,7 @@ def test_a_strong_bot_can_be_added_and_options_come_in_finnish_and_english():
     table = Table(seed="gnav-strong")
     lobby(table, "matti", options="elämät=2", bots=("vahva",))
     seats = table.match().seats
-    assert seats[1].ai == "strong" and len(seats) == 2  # two seats are enough: no filling
+    assert seats[1].ai == "strong" and len(seats) == 2  # played as we are: no filling
     assert state_of(table).lives == (2, 2)
     table.play_randomly(random.Random(1))
     assert finished(table)
@@ -151,12 +154,12 @@ def test_the_private_panel_shows_the_own_card_and_what_an_exchange_taught():
     state = ENGINE.new_game(4, "t", Options(), decks=[["n2", "n7", "n9", "n10"]], rotation=3)
     state, events = ENGINE.apply(state, 0, ENGINE.parse_notation("ask"))
     mine = [e for e in events if e.to == (0,)]
-    assert fi_events(mine, seat=0) == ["Vaihto pelaajan Liisa kanssa: sait kortin [VII]."]
+    assert fi_events(mine, seat=0) == ["Sinä ja Liisa vaihdoitte kortit: sait kortin [VII]."]
     panel = UI.render_private(ENGINE.view(state, 0), RenderContext(FI, NAMES, 0))
     assert "Korttisi: [VII]" in panel and "Tiedät: Liisa [II]" in panel and "Elämäsi: ❤️×3" in panel
     theirs = UI.render_private(ENGINE.view(state, 1), RenderContext(FI, NAMES, 1))
     assert "Korttisi: [II]" in theirs and "Tiedät: Matti [VII]" in theirs
-    assert "pyyntö menee ensin pelaajalle Pekka" in theirs
+    assert "pyyntö menee ensin vasemmalle naapurillesi, joka on nyt Pekka" in theirs
     dealer = UI.render_private(ENGINE.view(state, 3), RenderContext(FI, NAMES, 3))
     assert "Korttisi: [X]" in dealer and "Tiedät" not in dealer and "Jakajana" in dealer
 
@@ -165,13 +168,13 @@ def test_a_person_in_an_exchange_gets_the_card_and_the_knowledge_in_private():
     table = Table(seed="gnav-private")
     lobby(table, "matti")
     for _ in range(200):
-        if finished(table) or any("Vaihto pelaajan" in t for t in table.private_texts("matti")):
+        if finished(table) or any("vaihdoitte kortit" in t for t in table.private_texts("matti")):
             break
         prompt = table.prompt_for("matti")
         ask = next(b.data for row in prompt.buttons for b in row if b.data.endswith(":ask"))
         table.press("matti", ask)
-    swap = next(t for t in table.private_texts("matti") if "Vaihto pelaajan" in t)
-    partner = re.search(r"Vaihto pelaajan (.+?) kanssa: sait kortin (\[[^\]]+\])", swap)
+    swap = next(t for t in table.private_texts("matti") if "vaihdoitte kortit" in t)
+    partner = re.search(r"Sinä ja (.+?) vaihdoitte kortit: sait kortin (\[[^\]]+\])", swap)
     assert partner and f"Korttisi: {partner.group(2)}" in swap
     assert re.search(rf"Tiedät: .*{re.escape(partner.group(1))} \[", swap)
 
@@ -372,7 +375,7 @@ def test_refusals_in_chat_name_the_reason_and_the_way_forward():
     dealer = state.order[state.turn] == state.order[-1]
     out = table.say("matti", "otan pakasta" if not dealer else "kop kop")
     expected = "Vain jakaja voi vaihtaa pakasta." if not dealer else "Vain narrin saanut pelaaja koputtaa."
-    assert expected in out[0].text and "Voit nyt: Pidän ja Vaihdan" in out[0].text
+    assert expected in out[0].text and "Voit pitää korttisi tai pyytää vaihtoa." in out[0].text
     assert state_of(table).ply == state.ply  # nothing changed
     out = table.say("matti", "seuraava jako")
     assert "alkaa itsestään" in out[0].text
@@ -424,3 +427,26 @@ def test_match_stored_under_the_old_id_continues(tmp_path):
     table.play_randomly(random.Random(7))
     assert finished(table)
     assert table.repo.match(before.id).game == "gnav"
+
+
+def test_jaa_on_ones_own_turn_asks_and_keeps_nothing():
+    """Issue #15: "jaa" (deal) typed on one's own turn once applied *keep*, read as a folded *jää*. Now the
+    bot asks in words, with the two buttons, and nothing changes until the player chooses."""
+    table = Table(seed="gnav-jaa")
+    lobby(table, "matti", bots=("botti",))
+    for _ in range(20):
+        if "matti" in table.acting_users() or finished(table):
+            break
+        table.run_due()
+    assert table.acting_users() == ["matti"]
+    before = table.match().version
+    out = table.say("matti", "jaa", private=True)
+    # the dealer's other choice is the stock
+    assert out[0].text in (
+        "Haluatko pitää korttisi vai pyytää vaihtoa?",
+        "Haluatko pitää korttisi vai vaihtaa pakasta?",
+    )
+    assert [b.data.split(":")[-1] for row in out[0].buttons for b in row] == ["keep", "ask"]
+    assert table.match().version == before
+    table.say("matti", "pidän", private=True)
+    assert table.match().version > before

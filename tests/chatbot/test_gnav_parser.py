@@ -66,6 +66,7 @@ class At:
 
 
 TURN = At("turn", _deal(ORDINARY))  # Matti on turn; a request goes to Liisa
+TURN_DM = At("turn-in-private", _deal(ORDINARY), private=True)
 DEALER = At("dealer", _deal(ORDINARY, "keep", "keep", "keep"), seat=3)
 MATADOR_DM = At("matador-in-private", _deal(["cat", "n6", "n7", "n8"]), private=True)
 MATADOR_GROUP = At("matador-in-group", _deal(["cat", "n6", "n7", "n8"]))
@@ -236,6 +237,127 @@ EN = [
     ("hello everyone", TURN, CHAT),
 ]
 
+# --- spoken, written and polite forms, as players write them (issue #15) --------------------------
+
+SPOKEN_FI = [
+    # colloquial verbs and their kin
+    ("pidän tän", TURN, KEEP),
+    ("mä pidän tän kortin", TURN, KEEP),
+    ("pidetään vaan", TURN, KEEP),
+    ("pysyn", TURN, KEEP),
+    ("mä pysyn tässä", TURN, KEEP),
+    ("kelpaa", TURN, KEEP),
+    ("tää kelpaa mulle", TURN, KEEP),
+    ("en tarvii vaihtaa", TURN, KEEP),
+    ("ei tarvii vaihtaa", TURN, KEEP),
+    ("en mä vaihda", TURN, KEEP),
+    ("jätän vaihtamatta", TURN, KEEP),  # the abessive says *not* to swap
+    ("en mä viitti vaihtaa", TURN, KEEP),  # "mä" does not carry the swap out of the negation's reach
+    ("no mä pidän sit tän", TURN, KEEP),
+    ("okei vaihdetaan vaan", TURN, ASK),
+    ("otan riskin ja vaihdan", TURN, ASK),
+    ("vaihtoon!", TURN, ASK),
+    ("annan tän eteenpäin", TURN, ASK),
+    ("en vaihdakaan", TURN, KEEP),  # -kaan/-kään is no question clitic
+    ("pidänkin", TURN, KEEP),
+    ("vaihdankin sittenkin", TURN, ASK),
+    ("en halua luopua tästä", TURN, KEEP),
+    ("pidän kiinni tästä kortista", TURN, KEEP),
+    ("I'll pass it on", TURN, CLARIFY),  # "pass" may be standing or passing the card on: ask
+    ("jään", TURN, KEEP),
+    ("nyt pidän", TURN, KEEP),
+    ("kyllä mä pidän tän", TURN, KEEP),
+    ("seison tässä", TURN, KEEP),
+    ("tyydyn", TURN, KEEP),
+    ("swappaan", TURN, ASK),
+    ("swapataan", TURN, ASK),
+    ("mä vaihdan", TURN, ASK),
+    ("vaihetaan", TURN, ASK),
+    ("vaihto kiitos", TURN, ASK),
+    ("vaihda pliis", TURN, ASK),
+    ("vaihetaan korttia", TURN, ASK),
+    ("nappaan pakasta", DEALER, ASK),
+    ("otan uuden pakasta", DEALER, ASK),
+    ("nostan uuden kortin pakasta", DEALER, ASK),
+    ("vaihdan pakan kanssa", DEALER, ASK),
+    ("kop kop kop", KNOCKING, KNOCK),
+    ("koputetaan", KNOCKING, KNOCK),
+    ("mä koputan", KNOCKING, KNOCK),
+    # clipped phone typing without umlauts; "jaa" is *deal*, not *jää*: never a keep, the bot asks
+    ("pidan tan", TURN, KEEP),
+    ("ma pidan", TURN, KEEP),
+    ("en vaihda tata", TURN, KEEP),
+    ("jaa", TURN, CLARIFY),
+    ("jaan", TURN, CLARIFY),
+    ("jaa kortit", TURN, CLARIFY),
+    ("jaetaan", TURN, no("next_deal_auto")),
+    ("jaan tahan", TURN, KEEP),
+    # polite full sentences and conditionals
+    ("Haluaisin pitää korttini.", TURN, KEEP),
+    ("Pitäisin tämän kortin, kiitos.", TURN, KEEP),
+    ("Haluaisin vaihtaa.", TURN, ASK),
+    ("Vaihtaisin mielelläni korttia.", TURN, ASK),
+    ("Ottaisin kortin pakasta.", DEALER, ASK),
+    # the small slips of a Swedish-speaking Finn
+    ("minä pitää", TURN, KEEP),
+    ("mä haluan pitää tämä kortti", TURN, KEEP),
+    ("minä vaihtaa kortti", TURN, ASK),
+    ("mä haluan vaihda", TURN, ASK),
+    ("jag byter", TURN, ASK),
+    ("jag behåller", TURN, KEEP),
+    # one-word answers to the prompt in front of the player
+    ("ok", KNOCKING, KNOCK),
+    ("joo", KNOCKING, KNOCK),
+    ("ok", TURN_DM, CLARIFY),
+    ("joo", TURN_DM, CLARIFY),
+    ("ei", TURN_DM, CLARIFY),
+    ("käy", TURN_DM, CLARIFY),
+    ("pass", TURN_DM, CLARIFY),
+    ("joo", TURN, CHAT),  # in the group a lone "joo" is talk
+    # a question is never a move; keeping and giving away together asks
+    ("voinko vaihtaa?", TURN, QUESTION),
+    ("voisinko vaihtaa", TURN, QUESTION),
+    ("vaihdetaanko", TURN, QUESTION),
+    ("pitäisköhän vaihtaa", TURN, QUESTION),
+    ("pidän?", TURN, QUESTION),
+    ("ehkä vaihdan", TURN, QUESTION),  # the choice is still open: the two choices back
+    ("en tiedä, pidänkö", TURN, QUESTION),
+    ("pidän tän ja vaihdan", TURN, CLARIFY),
+    ("en pidä, vaihdan", TURN, ASK),
+    # the button labels typed back
+    ("Pidän", TURN, KEEP),
+    ("Vaihdan", TURN, ASK),
+    ("Vaihdan pakan kanssa", DEALER, ASK),
+    ("Kop kop", KNOCKING, KNOCK),
+    ("Vaihdan (matadori lähtee)", MATADOR_DM, ASK),
+]
+
+SPOKEN_EN = [
+    ("I'll keep", TURN, KEEP),
+    ("keeping it", TURN, KEEP),
+    ("I'm good", TURN, KEEP),
+    ("stay put", TURN, KEEP),
+    ("nah I'll keep it", TURN, KEEP),
+    ("I'll stick with this one", TURN, KEEP),
+    ("im keeping this one", TURN, KEEP),
+    ("let's swap", TURN, ASK),
+    ("I'd like to swap", TURN, ASK),
+    ("swap it", TURN, ASK),
+    ("trade with Liisa", TURN, ASK),
+    ("I would like to trade my card", TURN, ASK),
+    ("draw from the deck", DEALER, ASK),
+    ("gimme a new one from the deck", DEALER, ASK),
+    ("knock knock knock", KNOCKING, KNOCK),
+    ("ok", KNOCKING, KNOCK),
+    ("yes", TURN_DM, CLARIFY),
+    ("ok", TURN, CHAT),
+    ("should i keep?", TURN, QUESTION),
+    ("keep and swap", TURN, CLARIFY),
+    ("maybe I'll swap", TURN, QUESTION),
+    ("Swap with the stock", DEALER, ASK),
+    ("Swap (give the matador away)", MATADOR_DM, ASK),
+]
+
 # Both languages are accepted whatever the speaker's language is.
 MIXED = [
     ("no swap", "fi", TURN, KEEP),
@@ -245,8 +367,8 @@ MIXED = [
 ]
 
 ROWS = (
-    [(text, "fi", at, expected) for text, at, expected in FI]
-    + [(text, "en", at, expected) for text, at, expected in EN]
+    [(text, "fi", at, expected) for text, at, expected in FI + SPOKEN_FI]
+    + [(text, "en", at, expected) for text, at, expected in EN + SPOKEN_EN]
     + MIXED
 )
 
@@ -274,6 +396,7 @@ def test_parse(parser, text, lang, at, expected):
 def test_enough_inputs():
     assert len(FI) >= 40
     assert len(EN) >= 20
+    assert len(SPOKEN_FI) >= 60 and len(SPOKEN_EN) >= 20  # issue #15
 
 
 #: the refusals the parser gives itself (its docstring says why); every other reason is the engine's

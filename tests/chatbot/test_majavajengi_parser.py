@@ -419,6 +419,155 @@ EN = [
     ("third", NUM, P("replace 3")),
 ]
 
+# --- spoken, written and polite forms, as players write them (issue #15) --------------------------
+
+KEEP_OR_DISCARD = ask("keep_or_discard", *REPLACES, "discard")
+
+SPOKEN_FI = [
+    # START: colloquial verbs, polite sentences, slips
+    ("nappaan pakasta", START, P("draw")),
+    ("otan uuden kortin pakasta", START, P("draw")),
+    ("mä nostan", START, P("draw")),
+    ("Haluaisin nostaa kortin.", START, P("draw")),
+    ("nostaisin", START, P("draw")),
+    ("minä nostaa kortti", START, P("draw")),
+    ("mä ottaa kortti pakka", START, P("draw")),
+    ("otan avoimen kortin tokaks", START, P("take 2")),
+    ("vaihdan tokaan", START, P("take 2")),
+    ("otan vitosen ja laitan sen vikaks", START, P("take 4")),
+    ("poistopakasta kakkoskortin tilalle", START, P("take 2")),
+    ("otan sen vitosen ykköspaikalle", START, P("take 1")),
+    ("laitan avoimen kortin kolmospaikkaan", START, P("take 3")),
+    ("Otan poistopakan päällimmäisen ja laitan sen toiseksi.", START, P("take 2")),
+    ("Käyttäisin poistopakan kortin paikalle kolme", START, P("take 3")),
+    ("nappaan vitosen nelospaikalle", START, P("take 4")),
+    ("vaihda vika", START, P("take 4")),
+    ("otan poistopakasta tokaan", START, P("take 2")),
+    ("otanko poistopakasta?", START, NotUnderstood()),
+    ("otanks toisen", START, NotUnderstood()),
+    ("ok", START, NotUnderstood()),
+    # HOLDING a number card: positions in every spoken form, and "poistoon"
+    ("laitan sen tokaks", NUM, P("replace 2")),
+    ("laitan sen vikaks", NUM, P("replace 4")),
+    ("vaihdan kakkoskortin", NUM, P("replace 2")),
+    ("ykköspaikalle", NUM, P("replace 1")),
+    ("tää menee kolmospaikalle", NUM, P("replace 3")),
+    ("Laittaisin sen toiseen paikkaan.", NUM, P("replace 2")),
+    ("Haluaisin vaihtaa sen kolmanteen", NUM, P("replace 3")),
+    ("vaihdan vikan", NUM, P("replace 4")),
+    ("swappaan tokan", NUM, P("replace 2")),
+    ("minä laittaa se kakkonen paikka", NUM, P("replace 2")),
+    ("laitan sen 2 paikalle", NUM, P("replace 2")),
+    ("kakkoseks", NUM, P("replace 2")),
+    ("pidän tän tokana", NUM, P("replace 2")),
+    ("poistoon", NUM, P("discard")),
+    ("heitän poistoon", NUM, P("discard")),
+    ("poistopakkaan", NUM, P("discard")),
+    ("dumppaan", NUM, P("discard")),
+    ("en tarvii tätä", NUM, P("discard")),
+    ("ei kelpaa", NUM, P("discard")),
+    ("pois", NUM, P("discard")),
+    ("roskiin tää", NUM, P("discard")),
+    ("heitä se menemään", NUM, P("discard")),
+    ("pidän tän ja heitän pois", NUM, KEEP_OR_DISCARD),
+    ("laitan sen tokaks ja koputan", NUM, P("replace 2", "knock")),
+    ("kurkistan tokan", NUM, no("wrong_card", needed="PEEK")),
+    # HOLDING a Peek
+    ("tsekkaan tokan", PEEK, P("peek 2")),
+    ("katon kolmosen", PEEK, P("peek 3")),
+    ("kattoo vikan", PEEK, P("peek 4")),
+    ("kurkkaan ekaa", PEEK, P("peek 1")),
+    ("vilkasen toista", PEEK, P("peek 2")),
+    ("Haluaisin kurkistaa neljättä korttia.", PEEK, P("peek 4")),
+    ("katotaan kakkoskortti", PEEK, P("peek 2")),
+    ("en tarvii", PEEK, P("discard")),
+    ("pass", PEEK, P("discard")),
+    ("voinko kurkistaa?", PEEK, NotUnderstood()),
+    # HOLDING a Swap
+    ("swappaan mun kakkosen Liisan nelosen kanssa", SWAP, P("swap 2 seat1 4")),
+    ("vaihdan mun tokan Liisan vikaan", SWAP, P("swap 2 seat1 4")),
+    ("vaihdan ekan Pekan kolmoseen", SWAP, P("swap 1 seat2 3")),
+    ("Haluaisin vaihtaa toisen korttini Liisan neljännen kanssa.", SWAP, P("swap 2 seat1 4")),
+    # HOLDING a Draw 2
+    ("käytän tuplanoston", DRAW2, P("draw2")),
+    ("Käyttäisin nosta kaks -kortin", DRAW2, P("draw2")),
+    ("joo käytän", DRAW2, P("draw2")),
+    ("ei käytetä", DRAW2, P("discard")),
+    # DRAW2_NEXT: one more, or enough
+    ("nostan vielä yhen", NEXT, P("next")),
+    ("otan vielä yhden", NEXT, P("next")),
+    ("riittää mulle", NEXT, P("stop")),
+    ("no nyt riittää", NEXT, P("stop")),
+    ("ei", NEXT, P("stop")),
+    ("joo", NEXT, ask("draw_or_stop", "next", "stop")),
+    # TURN_END: knock or not
+    ("mä koputan", END, P("knock")),
+    ("kop", END, P("knock")),
+    ("koputan pöytään", END, P("knock")),
+    ("en koputa vielä", END, P("end")),
+    ("ei koputeta", END, P("end")),
+    ("jätän koputtamatta", END, P("end")),  # the abessive says *not* to knock
+    ("lopetan vuoron", END, P("end")),
+    ("seuraava pelaaja", END, P("end")),
+    ("ei", END, P("end")),
+    ("ok", END, ask("knock_or_end", "knock", "end")),
+    ("kannattaako koputtaa", END, NotUnderstood()),
+    ("ehkä koputan", END, NotUnderstood()),
+    ("vuoro vaihtuu", END, P("end")),
+    ("otan sen avoimen kakkoseks", START, P("take 2")),
+    ("tää tokalle paikalle", NUM, P("replace 2")),
+    ("laitan sen paikalle kolme", NUM, P("replace 3")),
+    ("vaihdan nelosen", NUM, P("replace 4")),
+    ("laita se nelospaikalle ja koputa", NUM, P("replace 4", "knock")),
+    ("otan sen viitosen tokaks", START, P("take 2")),
+    ("Vaihda Liisan vika mun ekaan", SWAP, P("swap 1 seat1 4")),
+    # the button labels typed back
+    ("Nosta", START, P("draw")),
+    ("Ota poistosta → 2", START, P("take 2")),
+    ("Paikkaan 3", NUM, P("replace 3")),
+    ("Heitä pois", NUM, P("discard")),
+    ("Kurkista 4", PEEK, P("peek 4")),
+    ("Käytä Nosta 2", DRAW2, P("draw2")),
+    ("Nosta vielä", NEXT, P("next")),
+    ("Lopeta nostaminen", NEXT, P("stop")),
+    ("Koputa", END, P("knock")),
+    ("Lopeta vuoro", END, P("end")),
+]
+
+SPOKEN_EN = [
+    ("I'll draw", START, P("draw")),
+    ("draw one", START, P("draw")),
+    ("take the top card", START, ask("position", *TAKES)),
+    ("grab the 5 for my second spot", START, P("take 2")),
+    ("I'd like to take the discard into slot 3", START, P("take 3")),
+    ("put it in my last spot", NUM, P("replace 4")),
+    ("nah, discard it", NUM, P("discard")),
+    ("bin it", NUM, P("discard")),
+    ("I don't need it", NUM, P("discard")),
+    ("keep it and throw it away", NUM, KEEP_OR_DISCARD),
+    ("peek at my third", PEEK, P("peek 3")),
+    ("let me check card 1", PEEK, P("peek 1")),
+    ("swap my 1st with Pekka's 2nd", SWAP, P("swap 1 seat2 2")),
+    ("sure, use it", DRAW2, P("draw2")),
+    ("one more please", NEXT, P("next")),
+    ("that's enough", NEXT, P("stop")),
+    ("no knock, end my turn", END, P("end")),
+    ("knock knock", END, P("knock")),
+    ("can I peek?", PEEK, NotUnderstood()),
+    ("should I knock", END, NotUnderstood()),
+    ("put it in slot three", NUM, P("replace 3")),
+    ("discard it and knock", NUM, P("discard", "knock")),
+    ("chuck it", NUM, P("discard")),  # not a typo of "check"
+    ("Draw", START, P("draw")),
+    ("Take discard → 2", START, P("take 2")),
+    ("Put in place 3", NUM, P("replace 3")),
+    ("Peek at 4", PEEK, P("peek 4")),
+    ("Use Draw 2", DRAW2, P("draw2")),
+    ("Draw again", NEXT, P("next")),
+    ("Stop drawing", NEXT, P("stop")),
+    ("End turn", END, P("end")),
+]
+
 # Both languages are accepted whatever the speaker's language is.
 MIXED = [
     ("no knock", "fi", END, P("end")),
@@ -429,8 +578,8 @@ MIXED = [
 ]
 
 ROWS = (
-    [(text, "fi", at, expected) for text, at, expected in FI]
-    + [(text, "en", at, expected) for text, at, expected in EN]
+    [(text, "fi", at, expected) for text, at, expected in FI + SPOKEN_FI]
+    + [(text, "en", at, expected) for text, at, expected in EN + SPOKEN_EN]
     + MIXED
 )
 
@@ -482,6 +631,7 @@ def test_parse(parser, text, lang, at, expected):
 def test_enough_inputs():
     assert len(FI) >= 80
     assert len(EN) >= 40
+    assert len(SPOKEN_FI) >= 80 and len(SPOKEN_EN) >= 25  # issue #15
 
 
 #: the refusals no engine check can give (see the parser's docstring)

@@ -19,7 +19,7 @@ G1, G2 = "g1", "g2"
 SHORT = {
     "majavajengi": "kierrokset=1",
     "gnav": "elämät=1",
-    "afrikan_tahti": "pikapeli max_rounds=30",
+    "afrikan_tahti": "pikapeli max_rounds=12",
     "coloretto_amazonas": "",
 }
 
@@ -199,7 +199,8 @@ def test_my_statistics_agree_with_the_groups_and_come_in_private(two_groups):
 
 def test_history_lists_the_rooms_finished_matches_newest_first_with_ids(two_groups):
     table, ids, running = two_groups
-    lines = table.say("liisa", "historia", group=G1)[0].text.splitlines()
+    out = table.say("liisa", "historia", group=G1)
+    lines = out[0].text.splitlines()
     assert lines[0] == "📜 Ryhmän viimeisimmät pelit"
     listed = [int(x) for x in re.findall(r"^#(\d+) ", "\n".join(lines), flags=re.M)]
     assert listed == sorted(ids[G1], reverse=True) and running not in listed
@@ -211,13 +212,28 @@ def test_history_lists_the_rooms_finished_matches_newest_first_with_ids(two_grou
         assert (" ja ".join([", ".join(names[:-1]), names[-1]])) in line
         winners = [names[s] for s in outcome.winners]
         assert line.endswith(("voittaja: " if len(winners) == 1 else "voittajat: ") + " ja ".join(winners))
-    assert lines[-1] == f"Katso peli uudelleen: ”näytä peli {listed[0]}”."
-    # in private: one's own matches from both groups
-    own = table.say("pekka", "historia", private=True)[0].text
-    assert [int(x) for x in re.findall(r"^#(\d+) ", own, flags=re.M)] == sorted(ids[G2], reverse=True)
-    assert "Pelejä" not in own and table.say("uusi", "historia", group="g3")[0].text.startswith(
-        "Tässä ryhmässä ei ole vielä pelattu"
+    assert lines[-1] == f"Katso peli uudelleen sen painikkeella tai kirjoita ”näytä peli {listed[0]}”."
+    # each listed match has a button that opens its replay here
+    buttons = {b.label: b.data for row in out[0].buttons for b in row}
+    assert list(buttons) == [f"🎬 {i}" for i in listed]
+    opened = table.press("pekka", buttons[f"🎬 {listed[-1]}"], private=False, group=G1)
+    assert [o.chat_id for o in opened] == [G1] and opened[0].text.startswith(
+        f"🎬 Uusinta: peli {listed[-1]},"
     )
+    assert opened[0].key.startswith(f"replay:{listed[-1]}:")
+    # ... but nowhere else: not in another group, nor in private to someone who did not play it
+    for elsewhere in (
+        table.press("pekka", buttons[f"🎬 {listed[-1]}"], private=False, group=G2),
+        table.press("pekka", buttons[f"🎬 {listed[-1]}"], private=True),
+        table.press("matti", f"{running}:0:~0", private=False, group=G1),
+    ):
+        assert [o.key for o in elsewhere] == [None] and elsewhere[0].text.startswith("Tämä painike ei toimi")
+    # in private: one's own matches from both groups
+    own = table.say("pekka", "historia", private=True)
+    assert [int(x) for x in re.findall(r"^#(\d+) ", own[0].text, flags=re.M)] == sorted(ids[G2], reverse=True)
+    first = next(b.data for row in own[0].buttons for b in row)
+    assert table.press("pekka", first, private=True)[0].text.startswith("🎬 Uusinta")
+    assert table.say("uusi", "historia", group="g3")[0].text.startswith("Tässä ryhmässä ei ole vielä pelattu")
 
 
 def test_results_of_matches_from_before_the_results_table_are_made_when_asked(two_groups):
@@ -254,6 +270,19 @@ def test_a_replay_stepped_to_the_end_shows_every_recorded_public_table(game):
     match_id = play(table, game, G1, people, 3 if game == "gnav" else 0, random.Random(game))
     recorded = table_bodies(table, match_id, G1)
     assert len(recorded) == len(table.repo.actions(match_id)) + 1  # the start and one per action
+    # the result was stored with the last move, with the game's own figures for each seat
+    result = table.repo.finished_matches()[0].result
+    winner = result["figures"][result["winners"][0]]
+    assert (
+        len(result["figures"]) == len(result["ranks"])
+        and set(winner)
+        >= {
+            "majavajengi": {"total"},
+            "gnav": {"lives"},
+            "coloretto_amazonas": {"score"},
+            "afrikan_tahti": {"rounds", "how"},
+        }[game]
+    )
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)
     assert len(out) == 1 and out[0].key == f"replay:{match_id}:1" and out[0].chat_id == G1
     shown = [out[0]]
@@ -369,7 +398,7 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
         )
     table.core._replays.clear()
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
-    assert "⚠️ Uusinta ei päädy tallennettuun loppuasemaan" in out.text
+    assert "⚠️ Uusinta ei päädy tallennettuun lopputilanteeseen" in out.text
     # an action the rules refuse: the replay stops before it and says so
     with table.repo.engine.begin() as conn:
         conn.execute(
@@ -394,3 +423,162 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
         )
     table.core._replays.clear()
     assert "⚠️ Tallennettua" not in table.say("liisa", f"näytä peli {match_id}", group=G1)[0].text
+
+
+MEASURES = {
+    "majavajengi": (
+        [{"total": 31}, {"total": 12}, {"total": 20}],
+        [{"total": 12}],
+        "pienin loppusumma 12",
+        "lowest total 12",
+    ),
+    "coloretto_amazonas": (
+        [{"score": 14}, {"score": 27}],
+        [{"score": 27}],
+        "paras tulos 27",
+        "best score 27",
+    ),
+    "gnav": (
+        [{"lives": 0}, {"lives": 2}, {"lives": 1}],
+        [{"lives": 2}, {"lives": 1}],
+        "parhaassa voitossa 2 elämää jäljellä",
+        "best win with 2 lives left",
+    ),
+    "afrikan_tahti": (
+        [
+            {"rounds": 20, "how": "star", "found": "self"},
+            {"rounds": 18, "how": "star", "found": "self"},
+            {"rounds": 25, "how": "star", "found": "other"},
+            {"rounds": 14, "how": "horseshoe"},
+            {"rounds": 30, "how": "limit"},
+            {"rounds": 30},
+        ],
+        [
+            {"rounds": 20, "how": "star", "found": "self"},
+            {"rounds": 18, "how": "star", "found": "self"},
+            {"rounds": 25, "how": "star", "found": "other"},
+            {"rounds": 14, "how": "horseshoe"},
+            {"rounds": 30, "how": "limit"},
+        ],
+        "2 itse löydetyllä tähdellä, 1 toiselta viedyllä tähdellä, 1 hevosenkengällä ja 1 kierrosrajalla, "
+        "nopein voitto 14 kierroksessa",
+        "2 with a Star they found, 1 with a Star taken from another, 1 with a horseshoe, and 1 at the "
+        "round limit, fastest win in 14 rounds",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(MEASURES))
+def test_each_game_words_its_own_measure(game):
+    from chatbot.core.i18n import translator
+
+    played, wins, fi, en = MEASURES[game]
+    assert UIS[game].figures_text(played, wins, translator("fi")) == fi
+    assert UIS[game].figures_text(played, wins, translator("en")) == en
+    # no win: Gnav and Afrikan Tähti measure wins only
+    alone = UIS[game].figures_text(played[:1], [], translator("fi"))
+    assert (alone is None) == (game in {"gnav", "afrikan_tahti"})
+
+
+def test_history_dates_are_the_rooms_own():
+    """A match that ended at 23.30 UTC ended the next day in Helsinki (a room's default zone), and
+    on that day in the zone the room chose."""
+    from datetime import UTC, datetime
+
+    from chatbot.compose import new_core
+
+    table = Table(seed="zone")
+    late = datetime(2026, 12, 2, 23, 30, tzinfo=UTC).timestamp()
+    table.core = new_core(table.repo, seed="zone", clock=lambda: late)
+    play(table, "majavajengi", G1, ["matti", "liisa"], 0, random.Random(1))
+    assert " · 3.12.2026 · " in table.say("matti", "historia", group=G1)[0].text
+    table.repo.kv_set("room-zone", str(table.repo.room(PLATFORM, G1).id), "America/New_York")
+    assert " · 2.12.2026 · " in table.say("matti", "historia", group=G1)[0].text
+
+
+def test_a_big_group_sees_its_ten_best_and_how_many_more():
+    from tests.chatbot.finished import finished_match
+
+    table = Table(seed="big")
+    people = [(f"p{i}", f"Pelaaja{i:02}") for i in range(12)]
+    for chunk in (people[:6], people[6:]):
+        finished_match(table.repo, PLATFORM, "g9", chunk)
+    lines = table.say("p0", "tilastot", group="g9")[0].text.splitlines()
+    assert lines[0] == "📊 Ryhmän tilastot: 2 päättynyttä peliä"
+    heading = lines.index("🏅 Eniten voittoja")
+    assert len(lines[heading + 1 : lines.index("", heading)]) == 10
+    block = game_block(lines, _title("majavajengi"))
+    assert len(block) == 11 and block[-1] == "… ja 2 muuta pelaajaa"
+    assert all(re.match(r"\d+\. \w+: 1 peli, [01] voitto", line) for line in block[:-1])
+
+
+def test_a_replay_message_stays_one_message_however_much_happened(monkeypatch):
+    """What happened at a step is cut (the oldest lines first, what was private before that) so that
+    the replay message fits in one Telegram message; the table itself is always whole."""
+    import chatbot.core.records as records
+
+    table = Table(seed="long-step")
+    match_id = play(table, "majavajengi", G1, ["matti", "liisa"], 0, random.Random(3))
+    whole = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
+    end = next(b.data for row in whole.buttons for b in row if b.label == "Loppuun ⏭")
+    full = table.press("liisa", end, private=False)[0].text
+    monkeypatch.setattr(records, "REPLAY_TEXT_LIMIT", len(full) - 40)
+    cut = table.press("liisa", end, private=False)[0].text
+    assert len(cut) < len(full) and replay_body(cut).endswith(replay_body(full).split("\n\n", 1)[-1])
+    body = full.split("\n\n")[-1]
+    assert cut.endswith(body) and "🔒" not in cut and "▸ …" in cut
+
+
+@pytest.mark.parametrize("options", [{"expansion": False}, {}], ids=["base", "retkikunnat"])
+def test_afrikan_tahti_tells_how_the_winner_won_and_who_found_the_star(options):
+    """The result (made from the final state and the public log when first asked) says whether the
+    winner won with the Star they found, one taken from another, a horseshoe or at the round limit."""
+    from tests.chatbot.finished import finished_match
+
+    table = Table(seed="star")
+    match_id = finished_match(
+        table.repo, PLATFORM, "g5", [("a", "Anna"), ("b", "Bertta")], "afrikan_tahti", options
+    )
+    lines = table.say("c", "tilastot", group="g5")[0].text.splitlines()  # not a player: names stay
+    result = table.repo.finished_matches(room_id=table.repo.room(PLATFORM, "g5").id)[0].result
+    assert result is not None
+    winner = result["winners"][0]
+    figure = result["figures"][winner]
+    finder = [
+        dict(e["params"])["seat"]
+        for a in table.repo.actions(match_id)
+        for e in a.events
+        if e.get("code") == "star_found"
+    ]
+    if figure["how"] == "star":
+        assert figure["found"] == ("self" if finder[-1] == winner else "other")
+    phrase = {
+        ("star", "self"): "1 itse löydetyllä tähdellä",
+        ("star", "other"): "1 toiselta viedyllä tähdellä",
+        ("horseshoe", None): "1 hevosenkengällä",
+        ("limit", None): "1 kierrosrajalla",
+    }[(figure["how"], figure.get("found"))]
+    name = ["Anna", "Bertta"][winner]
+    assert f"1. {name}: 1 peli, 1 voitto, {phrase}" in "\n".join(lines)
+    if options == {"expansion": False}:
+        assert figure == {"rounds": figure["rounds"], "how": "star", "found": "self"}  # this seed's game
+
+
+def test_without_a_number_the_latest_finished_match_is_replayed_and_stats_in_private_are_ones_own(two_groups):
+    table, ids, _running = two_groups
+    out = table.say("pekka", "näytä peli", group=G2)  # no game runs in G2 now
+    assert out[0].text.startswith(f"🎬 Uusinta: peli {max(ids[G2])}, ")
+    out = table.say("pekka", "replay", private=True)
+    assert out[0].text.startswith(f"🎬 Uusinta: peli {max(ids[G2])}, ") and out[0].user_id == "pekka"
+    assert table.say("pekka", "näytä peli kolme", group=G2)[0].text.startswith(
+        "Mikä peli? Kirjoita sen numero"
+    )
+    mine = table.say("pekka", "tilastot", private=True)[0].text
+    assert (
+        mine.startswith("📊 Omat tilastosi, Pekka: ")
+        and mine == table.say("pekka", "omat tilastot", private=True)[0].text
+    )
+    assert (
+        table.say("uusi", "omat tilastot", private=True)[0].text
+        == "Et ole vielä pelannut yhtään peliä loppuun."
+    )

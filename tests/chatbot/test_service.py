@@ -64,10 +64,10 @@ def test_bad_command_gets_a_hint_in_the_players_language_and_changes_nothing():
     acting = table.acting_users()[0]
     before = table.match().version
     out = table.say(acting, "banaani", private=True)
-    assert "En ymmärtänyt" in out[0].text and "Nosta" in out[0].text
+    assert "En ymmärtänyt" in out[0].text and "nostaa kortin" in out[0].text
     table.say(acting, "language en", private=True)
     out = table.say(acting, "banana", private=True)
-    assert "I did not understand" in out[0].text and "Draw" in out[0].text
+    assert "I did not understand" in out[0].text and "draw a card" in out[0].text
     assert table.match().version == before
 
 
@@ -168,7 +168,7 @@ def test_meta_commands_are_recognised_in_both_languages():
         "peru": "cancel",
         "lopeta peli": "cancel",
         "tila": "status",
-        "kenen vuoro": "status",
+        "kenen vuoro": "ask",
         "apua": "help",
         "/help": "help",
         "kieli en": "lang",

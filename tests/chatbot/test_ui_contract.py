@@ -110,6 +110,8 @@ def _play(game: str, seed: str, humans: list[str], bots: int, rng: random.Random
     for _ in range(bots):
         table.say(humans[0], "lisää botti")
     table.say(humans[0], "aloita")
+    if table.match().status == "lobby":  # a table smaller than the game's usual one is asked
+        table.say(humans[0], "pelataan näin")
     table.play_randomly(rng)
     return table
 

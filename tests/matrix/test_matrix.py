@@ -200,7 +200,8 @@ async def setup_game(table: Table, command: str = "uusi majavajengi rounds=1", b
 
 
 def scores(final: str) -> dict[str, int]:
-    return {name: int(score) for _, name, score in re.findall(r"^(\d+)\. (.+): (\d+)$", final, re.M)}
+    # "1. Ville: 16 pistettä": the standings say what their numbers are
+    return {name: int(score) for _, name, score in re.findall(r"^(\d+)\. (.+): (\d+) pistettä$", final, re.M)}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -84,6 +84,9 @@ def test_three_people_play_a_whole_match(tg, game, options):
             mid = h.match_id()
             await h.say(ANNA, "aloita")
             await h.settle()
+            if h.core.repo.match(mid).status == "lobby":  # Gnav asks whether to fill its table of four
+                await h.say(ANNA, "pelataan näin")
+                await h.settle()
             moves = await play_by_buttons(h, mid)
             await h.settle()
             group = h.group_texts()

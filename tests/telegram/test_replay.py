@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.chatbot.finished import finished_match
 from tests.telegram.conftest import ANNA, BERTTA, GROUP, Harness, run
-from tests.telegram.test_games import play_by_buttons
 
 pytestmark = pytest.mark.telegram
 
@@ -27,16 +27,8 @@ async def replay_message(h: Harness, count: int):
 def test_replay_buttons_edit_their_own_message(tg):
     async def body():
         async with tg() as h:
-            await h.say(ANNA, "/uusi gnav elämät=1")
-            await h.say(BERTTA, "liity")
-            for _ in range(2):
-                await h.say(ANNA, "lisää botti")
-            await h.settle()
-            mid = h.match_id()
-            await h.say(ANNA, "aloita")
-            await h.settle()
-            await play_by_buttons(h, mid)
-            await h.settle()
+            people = [(str(ANNA), "Anna"), (str(BERTTA), "Bertta")]
+            mid = finished_match(h.core.repo, "telegram", str(GROUP), people)
             await h.say(BERTTA, f"/replay {mid}")
             first = await replay_message(h, 1)
             assert " – alkuasetelma\n" in first.shown

@@ -693,6 +693,9 @@ def test_commands_and_mentions(tg):
                 "saannot",
                 "kieli",
                 "tila",
+                "tilastot",
+                "historia",
+                "uusinta",
                 "apua",
             ]
             assert [c["command"] for c in commands[("default", "en")]] == [
@@ -702,6 +705,9 @@ def test_commands_and_mentions(tg):
                 "rules",
                 "lang",
                 "status",
+                "stats",
+                "history",
+                "rematch",
                 "help",
             ]
             assert ("default", "") in commands

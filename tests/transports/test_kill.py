@@ -197,6 +197,8 @@ class Table:
 
         self.match_id = (await server.wait_for(seated, 30, "Bruno seated")).id
         await server.send(41, GROUP, "/aloita")
+        if game == "gnav":  # two people at a table of four: Gnav asks whether to fill it
+            await server.send(41, GROUP, "/pelataan_nain")
         await server.wait_for(
             lambda: self.repo.match(self.match_id).status != "lobby", 30, "the match to start"
         )

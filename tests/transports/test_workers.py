@@ -180,6 +180,8 @@ class Player:
         self.match_id = match.id
         await self.server.send(self.uid, self.group, "/botti")
         await self.server.send(self.uid, self.group, "/aloita")
+        if self.repo.match(self.match_id).status == "lobby":  # Gnav asks whether to fill the table
+            await self.server.send(self.uid, self.group, "/pelataan_nain")
         # (with an AI seat to move first, a short game may be over already)
         assert self.repo.match(self.match_id).status in {"running", "over"}, f"{self.game} did not start"
         looked = time.monotonic()

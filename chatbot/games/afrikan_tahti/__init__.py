@@ -14,13 +14,15 @@ topics and refusal texts), :mod:`.render` (the table and the private panel), :mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
+from chatbot.games.afrikan_tahti.situation import situation
+from chatbot.games.afrikan_tahti.topic_words import TOPIC_WORDS
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.ai import idle_action
 from engines.afrikan_tahti.model import View
@@ -46,6 +48,12 @@ class AfrikanTahtiUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return texts.ALL_TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {
@@ -102,6 +110,9 @@ class AfrikanTahtiUI(GameUI):
     def headlines(self, events_: Sequence[Event], ctx: RenderContext) -> list[str]:
         return events.headlines(events_, ctx)
 
+    def score_text(self, seat: int, score: int, public_view: View, ctx: RenderContext) -> str:
+        return ctx.t.gettext("{money} in cash").format(money=names.money(score, ctx.t))
+
     def render_private(self, view: View, ctx: RenderContext) -> str | None:
         return render.private(view, ctx)
 
@@ -120,6 +131,9 @@ class AfrikanTahtiUI(GameUI):
     # --- buttons --------------------------------------------------------------------------------
     def action_label(self, notation: str, view: View, ctx: RenderContext) -> str:
         return buttons.label(notation, view, ctx)
+
+    def action_phrase(self, notation: str, view: View, ctx: RenderContext) -> str | None:
+        return buttons.phrase(notation, view, ctx)
 
     def button_rows(
         self, legal: Sequence[str], view: View, ctx: RenderContext
@@ -167,8 +181,10 @@ class AfrikanTahtiUI(GameUI):
         # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
         return names.cards_in(text)
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome)
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator

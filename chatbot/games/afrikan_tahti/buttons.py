@@ -112,6 +112,34 @@ OFFER_BUTTONS = 6
 # --------------------------------------------------------------------------------------------------
 
 
+def phrase(notation: str, view: View, ctx: RenderContext) -> str | None:
+    """The words after "You can" in a hint, one per kind of base-game action ("roll the die", "fly");
+    None for the expansion's actions, whose labels name their cards."""
+    t = ctx.t
+    if expansion_of(view) is not None:
+        return None
+    match notation.split():
+        case ["start", _]:
+            return t.gettext("choose where you start")
+        case ["roll"]:
+            return t.gettext("roll the die")
+        case ["board", _] | ["free_sail", _]:
+            return t.gettext("sail")
+        case ["fly", _]:
+            return t.gettext("fly")
+        case ["flip"]:
+            return t.gettext("flip the token")
+        case ["flip_roll"]:
+            return t.gettext("try to flip the token by the die")
+        case ["stay"]:
+            return t.gettext("stay where you are")
+        case ["end_phase"] if view.phase == "after_move":
+            return t.gettext("leave the token as it is")
+        case ["move", *_]:
+            return t.gettext("move your pawn as far as the die shows")
+    return None
+
+
 def label(notation: str, view: View, ctx: RenderContext) -> str:
     """A short button label for a legal action; a notation this module does not know as it is."""
     t = ctx.t
@@ -381,10 +409,17 @@ def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
     """The legal action whose button label the text repeats (with its "#2" if two read alike),
     or None. Hand cards, offers and window settings typed in the group are refused there."""
     key = _label_key(text)
-    if not key or not ctx.legal:
+    if not key or not ctx.legal or text.rstrip().endswith("?"):  # a question is never a move
         return None
-    rctx = RenderContext(translator(ctx.lang), tuple(ctx.seat_names), ctx.seat)
-    found = [n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key]
+    found: list[str] = []
+    # the speaker's language first; a label of the other language is that button too
+    for lang in dict.fromkeys((ctx.lang, "fi", "en")):
+        rctx = RenderContext(translator(lang), tuple(ctx.seat_names), ctx.seat)
+        found = [
+            n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key
+        ]
+        if found:
+            break
     if len(set(found)) != 1:
         return None
     if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:

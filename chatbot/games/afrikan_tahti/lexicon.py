@@ -209,7 +209,21 @@ VIA_AFTER, VIA_BEFORE = "via_after", "via_before"
 # the lemmatiser reads oddly; English entries match through their stems (rolls, rolled -> roll).
 WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
-        ROLL: ("heittää", "heitto", "noppa", "nopanheitto", "nopalla", "heitä", "heitän"),
+        # spoken "nakkaan noppaa", "rollaan"
+        ROLL: (
+            "heittää",
+            "heitto",
+            "noppa",
+            "nopanheitto",
+            "nopalla",
+            "heitä",
+            "heitän",
+            "nakata",
+            "nakkaan",
+            "rollata",
+            "rollaan",
+            "rollataan",
+        ),
         GO: (
             "liikkua",
             "kävellä",
@@ -227,6 +241,8 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "mee",
             "liiku",
             "lähden liikkeelle",
+            "asti",  # "Kairoon asti"
+            "saakka",
         ),
         STOP: ("pysähtyä", "pysähdyn", "pysähdy"),
         SAIL: (
@@ -246,9 +262,23 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "purjehdi",
         ),
         FREE: ("ilmainen", "ilmaiseksi", "ilmaismatka", "ilman rahaa", "maksutta", "ilmaispurjehdus"),
-        FLY: ("lentää", "lento", "lentokone", "lentäen", "lennolla", "koneella", "lennä", "lennän"),
+        FLY: (
+            "lentää",
+            "lento",
+            "lentokone",
+            "lentäen",
+            "lennolla",
+            "koneella",
+            "lennä",
+            "lennän",
+            "lentsikka",
+            "lentsikalla",
+            "lentskari",
+            "lentskarilla",
+        ),
         FLIP: (
             "kääntää",
+            "kääntämättä",  # "jätän kiekon kääntämättä": the abessive denies it (see _spoken)
             "kiekko",
             "merkki",
             "aarre",
@@ -260,10 +290,22 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "käännän",
         ),
         BUY: ("ostaa", "maksaa"),
-        TRY: ("yrittää", "koettaa", "yritys", "yritän", "yritä"),
+        TRY: (
+            "yrittää",
+            "koettaa",
+            "yritys",
+            "yritän",
+            "yritä",
+            "koittaa",
+            "koitan",
+            "koita",
+            "kokeilla",
+            "kokeillaan",
+        ),
         STAY: (
             "pysyä",
             "odottaa",
+            "odotella",
             "jäädä",
             "paikallaan",
             "paikallasi",
@@ -319,7 +361,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         HERE: ("here", "where i am", "right here"),
         VIA_BEFORE: ("via", "through", "by way of", "past"),
         STEP: ("step", "steps", "dot", "space"),
-        START: ("begin", "choose", "pick", "starting"),
+        START: ("begin", "choose", "pick", "starting", "start in", "start from", "start at"),
         FROM: ("from",),
         YES: ("yes", "yeah", "sure", "yep"),
     },

@@ -37,6 +37,16 @@ from functools import lru_cache
 
 from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.games._spoken import YES as YES_ANSWER
+from chatbot.games._spoken import (
+    abessive_negated,
+    answer_word,
+    is_hedged,
+    is_question,
+    negation_once,
+    without_false_questions,
+    without_word_typos,
+)
 from chatbot.games.afrikan_tahti.lexicon import (
     BUY,
     COMMANDS,
@@ -233,15 +243,29 @@ class AfrikanTahtiParser:
 
     def read(self, text: str, lang: str, names: Sequence[str] = ()) -> AtReading:
         # hyphens and spaces are alike in place names ("Dar-Fur", "Ain Galaka")
-        return AtReading.of(self.lexicon.scan(text.replace("-", " "), lang, names), question=QUESTION)
+        return AtReading.of(self._scan(text, lang, names), question=QUESTION)
+
+    def _scan(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+        scanned = without_word_typos(
+            self.lexicon.scan(text.replace("-", " "), lang, names), self.lexicon.lemmatizer
+        )
+        return negation_once(abessive_negated(without_false_questions(scanned)), frozenset(COMMANDS))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         typed = " ".join(text.casefold().split())
         if typed in ctx.legal:
             return Parsed((typed,))  # a notation typed as is ("move p12", "fly cairo")
         r = self.read(text, ctx.lang, ctx.seat_names)
-        if r.question or text.rstrip().endswith("?"):
+        scanned = self._scan(text, ctx.lang, ctx.seat_names)
+        if r.question or is_question(text, scanned, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "miten lentäminen toimii?" is for the rules, not a move
+        word = answer_word(text)
+        if word is not None and ctx.view.phase == AFTER_MOVE and ctx.view.x is None and ctx.legal:
+            # "ok", "joo", "ei", "pass": the answer to "flip the token?"; a lone "ok" in the group may
+            # answer someone else, and a flip costs money, so a yes counts only in private
+            if word != YES_ANSWER:
+                return Parsed(("end_phase",))
+            return Parsed(("flip",)) if ctx.private else NotUnderstood()
         view = ctx.view
         if view.x is not None and ctx.seat is not None:
             answer = self.expansion.parse(text, ctx)
@@ -319,6 +343,12 @@ class AfrikanTahtiParser:
         dest = _first(r.named)
         if r.has(FLIP) or (r.has(BUY) and not r.has(SAIL) and not dest):
             return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+        if r.has(TRY) and r.has(ROLL) and not dest:
+            return Parsed(("flip_roll",))  # "yritän nopalla": the token by the die
+        simple = turn.legal.simple
+        if r.has(ROLL) and not dest and "flip_roll" in simple and "flip" not in simple and not r.has(GO):
+            # broke on a token: "heitän noppaa" may be the move's roll or the token's: ask
+            return Ambiguous(("roll", "flip_roll"), "how")
         if r.has(FLY):
             return self._fly(dest, turn)
         if r.has(SAIL, FREE) or (r.has(BUY) and dest):

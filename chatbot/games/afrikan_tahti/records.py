@@ -1,6 +1,7 @@
 """Afrikan Tähti's figures for the statistics (issue #16): for the winner, how the game was won
-(with the Star, with a horseshoe once the Star had been found, or at the round limit) and in how
-many rounds; a player's measure counts their wins by kind and names their fastest win."""
+(with the Star they found themselves, with one taken from another player, with a horseshoe once the
+Star had been found, or at the round limit) and in how many rounds; a player's measure counts their
+wins by kind and names their fastest win."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
+from engines.contract import Event
 
 
-def figures(public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+def figures(public_view: Any, outcome: Any, events: Sequence[Event] = ()) -> list[dict[str, Any]]:
     rounds = int(public_view.round)
+    finder = next((e.get("seat") for e in reversed(events) if e.code == "star_found"), None)
     out: list[dict[str, Any]] = []
     for seat in range(len(outcome.ranks)):
         if seat not in outcome.winners:
@@ -19,8 +22,10 @@ def figures(public_view: Any, outcome: Any) -> list[dict[str, Any]]:
         elif public_view.end_reason != "goal":
             out.append({"rounds": rounds, "how": "limit"})
         else:
-            how = "star" if public_view.star_holder == seat else "horseshoe"
-            out.append({"rounds": rounds, "how": how})
+            if public_view.star_holder != seat:
+                out.append({"rounds": rounds, "how": "horseshoe"})
+            else:
+                out.append({"rounds": rounds, "how": "star", "found": "self" if finder == seat else "other"})
     return out
 
 
@@ -30,9 +35,13 @@ def figures_text(
     if not wins:
         return None
     count = {how: sum(1 for f in wins if f.get("how") == how) for how in ("star", "horseshoe", "limit")}
+    taken = sum(1 for f in wins if f.get("how") == "star" and f.get("found") == "other")
     kinds = []
-    if count["star"]:
-        kinds.append(t.gettext("{n} with the Star").format(n=t.format_number(count["star"])))
+    if count["star"] - taken:
+        found = count["star"] - taken
+        kinds.append(t.gettext("{n} with a Star they found").format(n=t.format_number(found)))
+    if taken:
+        kinds.append(t.gettext("{n} with a Star taken from another").format(n=t.format_number(taken)))
     if count["horseshoe"]:
         kinds.append(t.gettext("{n} with a horseshoe").format(n=t.format_number(count["horseshoe"])))
     if count["limit"]:

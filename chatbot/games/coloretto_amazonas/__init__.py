@@ -10,13 +10,15 @@ public view (see ``render.py``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
+from chatbot.games.coloretto_amazonas.situation import situation
+from chatbot.games.coloretto_amazonas.topic_words import TOPIC_WORDS
 from engines.coloretto_amazonas.model import OVER, PrivateView, PublicView
 from engines.contract import Event
 
@@ -33,6 +35,12 @@ class ColorettoAmazonasUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return texts.TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {"suojakortti": "protection_mode", "suoja": "protection_mode", "pakan_loppu": "deck_end",
@@ -51,6 +59,9 @@ class ColorettoAmazonasUI(GameUI):
     def action_label(self, notation: str, view: PublicView, ctx: RenderContext) -> str:
         return buttons.label(notation, ctx)
 
+    def action_phrase(self, notation: str, view: PublicView, ctx: RenderContext) -> str | None:
+        return buttons.phrase(notation, ctx)
+
     def button_rows(
         self, legal: Sequence[str], view: PublicView, ctx: RenderContext
     ) -> list[list[tuple[str, str]]]:
@@ -64,6 +75,10 @@ class ColorettoAmazonasUI(GameUI):
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
+
+    def score_text(self, seat: int, score: int, public_view: PublicView, ctx: RenderContext) -> str:
+        """The points with how they were made: "65 pistettä (rivit 7 + pinot 52 + bonukset 6)"."""
+        return render.final_score(seat, score, public_view, ctx)
 
     def cards_in(self, text: str) -> list[str]:
         """The bracketed animals of a text without their colour markers ("[🟦 piraija]" -> "piraija"),
@@ -79,8 +94,10 @@ class ColorettoAmazonasUI(GameUI):
 
         return picture.table_png(view, ctx)
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome)
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator

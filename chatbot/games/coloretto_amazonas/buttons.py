@@ -33,6 +33,25 @@ def label(notation: str, ctx: RenderContext) -> str:
     return notation
 
 
+def phrase(notation: str, ctx: RenderContext) -> str | None:
+    """The words after "You can" in a hint, one per kind of action."""
+    t = ctx.t
+    try:
+        action = CODEC.read(notation)
+    except BadNotation:
+        return None
+    match action:
+        case Play():
+            return t.gettext("play a card into your row")
+        case Give():
+            return t.gettext("give a card to another player")
+        case Accept():
+            return t.gettext("accept the card")
+        case Refuse():
+            return t.gettext("refuse it and discard an animal from a neighbouring row")
+    return None
+
+
 def rows(legal: Sequence[str], ctx: RenderContext) -> list[list[tuple[str, str]]]:
     """Plays on one row; gifts one row per receiver; accept first, then the refusals in pairs."""
     groups: dict[object, list[str]] = {}

@@ -50,6 +50,14 @@ from chatbot.core.nlp import (
     match_seat,
 )
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.games._spoken import (
+    is_hedged,
+    is_question,
+    without_clitics,
+    without_false_questions,
+    without_word_typos,
+    written,
+)
 from engines.coloretto_amazonas.model import (
     CODEC,
     GIFT,
@@ -236,7 +244,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         THROW: ("heittää", "heitä", "heitän", "heitetään", "viskata"),
         KEEP: ("pitää", "pidä", "pidän", "pidetään"),
-        TAKE: ("ottaa", "ota", "otan", "otetaan"),
+        TAKE: ("ottaa", "ota", "otan", "otetaan", "napata", "nappaan"),
         ACCEPT: (
             "hyväksyä",
             "hyväksy",
@@ -245,8 +253,9 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "ottaa vastaan",
             "vastaanottaa",
             "vastaanotan",
+            "huolia",  # "en huoli" refuses
         ),
-        YES: ("käy", "ok", "okei", "joo", "juu", "kyllä", "selvä", "sopii", "jep"),
+        YES: ("käy", "ok", "okei", "joo", "juu", "kyllä", "selvä", "sopii", "jep", "kelvata", "kelpaa"),
         REFUSE: (
             "hylätä",
             "hyljätä",
@@ -275,8 +284,8 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "heittää pois",
             "dumpata",
         ),
-        AWAY: ("pois", "roskiin", "poistopakkaan"),
-        WANT: ("haluta", "halua", "haluan", "tahtoa"),
+        AWAY: ("pois", "roskiin", "poistopakkaan", "poistoon"),
+        WANT: ("haluta", "halua", "haluan", "tahtoa", "tarvita", "tarvii", "tarvi"),
         ROW: (
             "rivi",
             "rivin",
@@ -293,6 +302,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "rivistäni",
             "rivit",
             "riveistä",
+            "pöytään",  # "sammakko pöytään": into the own row
         ),
         CARD: (
             "kortti",
@@ -308,7 +318,20 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "eläimeni",
         ),
         HAND: ("käsi", "käden", "kädessä", "kädestä", "käteni", "kädessäni", "kädestäni"),
-        SELF: ("itse", "itselle", "itselleni", "itselleen", "minulle", "mulle", "itselläni", "omaksi"),
+        SELF: (
+            "itse",
+            "itselle",
+            "itselleni",
+            "itselleen",
+            "minulle",
+            "mulle",
+            "itselläni",
+            "omaksi",
+            "itelle",
+            "ittelle",
+            "itelleni",
+            "ittelleni",
+        ),
         OPPONENT: (
             "vastustaja",
             "vastustajalle",
@@ -334,7 +357,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         TAKE: ("take", "take it", "took"),
         ACCEPT: ("accept", "accepted", "i accept"),
         YES: ("yes", "ok", "okay", "sure", "fine", "yep", "yeah", "alright"),
-        REFUSE: ("refuse", "reject", "decline", "no thanks", "no thank you", "refused"),
+        REFUSE: ("refuse", "reject", "decline", "no thanks", "no thank you", "refused", "nah", "nope"),
         REMOVE: ("remove", "drop", "discard", "ditch", "throw away", "throw out", "get rid of"),
         AWAY: ("away",),
         WANT: ("want",),
@@ -528,7 +551,14 @@ class ColorettoParser:
     def parse(self, text: str, ctx: ParseContext[PublicView]) -> ParseResult:
         view = ctx.view
         hand = tuple(kind_of(c) for c in view.hand) if isinstance(view, PrivateView) else ()
-        items = receivers_named(self.lexicon.scan(text, ctx.lang, ctx.seat_names), ctx.seat_names, ctx.seat)
+        text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokakortti", "kakkoskortin"
+        scanned = without_word_typos(
+            self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
+        )
+        scanned = without_false_questions(scanned)
+        if is_question(text, scanned, self.lexicon, ctx.lang) or is_hedged(text):
+            return NotUnderstood()  # "pelaanko tukaanin?", "can I give the frog to Liisa": not a move
+        items = receivers_named(scanned, ctx.seat_names, ctx.seat)
         r = ColorettoReading.of(items).for_hand(len(hand))
         if ctx.seat is None or ctx.seat not in view.to_act:
             # not a move to read: the core names who is to act (see the module docstring)
@@ -566,6 +596,19 @@ class ColorettoParser:
                 return NotLegal("wrong_row", (("kind", wrong[0]), ("colour", row)))
             kinds = [k for k in kinds if k[0] == row]
         choices = kinds if kinds is not None else _dedupe(hand)
+        if giving and r.has(KEEP) and not gives_to_self:
+            # "pidän tukaanin ja annan sen Liisalle" keeps and gives away: ask which
+            given = self._give(r, ctx, choices, to_self=False, missing_card=kinds is None)
+            gifts = (
+                given.candidates
+                if isinstance(given, Ambiguous)
+                else given.actions
+                if isinstance(given, Parsed)
+                else ()
+            )
+            return _meant(
+                [*(Play(k) for k in choices), *(CODEC.read(n) for n in gifts)], ctx, "action", ask=True
+            )
         if giving or gives_to_self:
             return self._give(r, ctx, choices, to_self=gives_to_self, missing_card=kinds is None)
         plays: list[Action] = [Play(k) for k in choices]

@@ -179,6 +179,23 @@ def _seat_lines(seat: SeatView, view: PublicView, ctx: RenderContext, over: bool
     return lines
 
 
+def final_score(seat: int, score: int, view: PublicView, ctx: RenderContext) -> str:
+    """A seat's final points and how they were made, for the final standings."""
+    t = ctx.t
+    points = t.ngettext("{n} point", "{n} points", score).format(n=t.format_number(score))
+    me = next((s for s in view.seats if s.seat == seat), None)
+    if me is None:
+        return points
+    score_table = view.options.score_table
+    rows = sum(score_table[len(r.kinds)] for r in me.rows)
+    stacks = sum(score_table[CAPACITY[c]] for c in me.stacks)
+    bonus = sum(view.options.bonus_values[COLOURS.index(c)] for c in me.bonuses)
+    made = t.gettext("rows {rows} + stacks {stacks} + bonus cards {bonus}").format(
+        rows=rows, stacks=stacks, bonus=bonus
+    )
+    return f"{points} ({made})"
+
+
 def private(view: PrivateView, ctx: RenderContext) -> str:
     """The seat's own panel: a gift it may refuse, its numbered hand with what each card would do."""
     t = ctx.t

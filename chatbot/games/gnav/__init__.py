@@ -8,14 +8,16 @@ from views: the group's from the public view, a seat's private messages from tha
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.gnav import buttons, parser, records, render
+from chatbot.games.gnav.situation import situation
 from chatbot.games.gnav.texts import TOPICS
+from chatbot.games.gnav.topic_words import TOPIC_WORDS
 from engines.contract import Event
 
 
@@ -32,6 +34,12 @@ class GnavUI(GameUI):
     def rule_topics(self) -> Sequence[RuleTopic]:
         return TOPICS
 
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
+
     def option_words(self) -> dict[str, str]:
         return dict(parser.OPTION_WORDS)
 
@@ -44,12 +52,31 @@ class GnavUI(GameUI):
     def render_events(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
         return render.event_lines(events, ctx)
 
+    def headlines(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        """A deal's settlement as one message that stays: the cards up, who lost a life, who is out,
+        who rests (the table message is edited by the next move)."""
+        lines = render.event_lines([e for e in events if e.code in SETTLEMENT], ctx)
+        if not lines:
+            return []
+        deal = next((e.p["deal"] for e in events if e.code == "deal_ended" and "deal" in e.p), None)
+        if deal is not None:
+            lines.insert(0, ctx.t.gettext("🐦 The result of deal {deal}:").format(deal=deal))
+        return ["\n".join(lines)]
+
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        if score <= 0:
+            return ctx.t.gettext("no lives left")
+        return render.lives_left(score, ctx.t)
+
     def cards_in(self, text: str) -> list[str]:
         """The bracketed card names without their markers: "[🐎 hevonen]" -> "hevonen"."""
         return [re.sub(r"^\S+ ", "", name) if " " in name else name for name in super().cards_in(text)]
 
     def action_label(self, notation: str, view: Any, ctx: RenderContext) -> str:
         return buttons.action_label(notation, view, ctx)
+
+    def action_phrase(self, notation: str, view: Any, ctx: RenderContext) -> str | None:
+        return buttons.action_phrase(notation, view, ctx)
 
     def group_actions(self, legal: Sequence[str], public_view: Any) -> tuple[str, ...]:
         return buttons.group_actions(legal)
@@ -63,13 +90,19 @@ class GnavUI(GameUI):
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome)
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
     ) -> str | None:
         return records.figures_text(figures, wins, t)
 
+
+#: the events of a deal's end, told again as a message of its own (a life lost to a matador is told
+#: with its refusal, on the table)
+SETTLEMENT = frozenset({"cards_revealed", "deal_settled", "deal_uncontested", "deal_skipped", "match_ended"})
 
 UI = GnavUI()

@@ -18,14 +18,32 @@ def action_label(notation: str, view: View | None, ctx: RenderContext) -> str:
         case Knock.NOTATION:
             return t.pgettext("gnav", "Knock knock")
         case Ask.NOTATION:
-            if view is not None and view.phase == TURN and view.order[view.turn] == view.dealer:
-                return t.pgettext("gnav", "Swap with the stock")
+            dealer = view is not None and view.phase == TURN and view.order[view.turn] == view.dealer
             own = view.own_card if view is not None and view.seat is not None else None
             if own is not None and rank_of(own) in MATADORS:
                 # a press is deliberate, so the label itself is the confirmation of spec G9
+                if dealer:
+                    return t.pgettext("gnav", "Swap with the stock (give the matador away)")
                 return t.pgettext("gnav", "Swap (give the matador away)")
+            if dealer:
+                return t.pgettext("gnav", "Swap with the stock")
             return t.pgettext("gnav", "Swap")
     return notation
+
+
+def action_phrase(notation: str, view: View | None, ctx: RenderContext) -> str | None:
+    """The words after "You can" in a hint: "keep your card", "ask for a swap"."""
+    t = ctx.t
+    match notation:
+        case Keep.NOTATION:
+            return t.pgettext("gnav", "keep your card")
+        case Knock.NOTATION:
+            return t.pgettext("gnav", "knock")
+        case Ask.NOTATION:
+            if view is not None and view.phase == TURN and view.order[view.turn] == view.dealer:
+                return t.pgettext("gnav", "swap with the stock")
+            return t.pgettext("gnav", "ask for a swap")
+    return None
 
 
 def group_actions(legal: Sequence[str]) -> tuple[str, ...]:

@@ -8,7 +8,11 @@ finding the move than *not* finding one where none was meant (spec §8.2):
   two choices back (``Ambiguous(("keep", "ask"), "question")``);
 - a negation within two words before a swap word keeps ("en vaihda", "don't swap"); a negated keep word
   ("en pidä tästä") or keep and swap words together, or "pass", ask back (``missing="keep_or_ask"``);
-- "jään pois", "lopetan", "quit" leave the table: never a move; chat about the game is not a move either.
+- "jään pois", "lopetan", "quit" leave the table: never a move; chat about the game is not a move either;
+- a word typed without ä/ö that is another word as typed asks back: "jaa" is *deal* as typed and *jää*
+  (keep) folded, so it is never read as a keep (issue #15; :func:`chatbot.games._spoken.fold_doubts`);
+- a one-word answer ("ok", "joo", "ei", "pass") knocks when the knock is the only move, and on a turn asks
+  back in private (in the group it is talk); a hedge ("ehkä vaihdan") is a question.
 
 The parser returns the move meant even when it is not allowed now; the engine's ``check`` gives the reason
 (a knock on an ordinary turn, a keep while a fool must knock, a resting or eliminated speaker). When the
@@ -35,8 +39,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading, fold
+from chatbot.core.nlp import FILLER, NEG, OWN, QUESTION, Item, Lemmatizer, Lexicon, Reading, fold
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.games._spoken import (
+    YES,
+    Unfolded,
+    abessive_negated,
+    answer_word,
+    fold_doubts,
+    is_hedged,
+    is_question,
+    without_clitics,
+    without_false_questions,
+    without_word_typos,
+)
 from engines.gnav.model import MATADORS, TURN, Ask, Keep, Knock, View, rank_of
 
 KEEP, ASK, KNOCK = Keep.NOTATION, Ask.NOTATION, Knock.NOTATION
@@ -73,22 +89,61 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "seistä",
             "tyytyä",
             "pito",
+            "pysyä",
+            "kelvata",
+            "kelpaa",
+            "kelpaa mulle",
+            "behålla",
+            "behåller",
+            "jag behåller",
             "står",
             "jeg står",
             "stå",
         ),
         # "vaihda", "vaihdan", "vaihdetaan", "vaihtoa", "pyydän vaihtoa", "vaihtaisin"; Norwegian "bytt"
-        SWAP: ("vaihtaa", "vaihto", "pyytää vaihto", "pyytää", "swapata", "bytt", "bytte", "bytta"),
+        # spoken "swappaan", "vaihetaan"; Swedish "byter", "jag byter"
+        SWAP: (
+            "vaihtaa",
+            "vaihto",
+            "pyytää vaihto",
+            "pyytää",
+            "swapata",
+            "swappaan",
+            "swappaa",
+            "swapataan",
+            "vaihetaan",
+            "vaihetaa",
+            "bytt",
+            "bytte",
+            "bytta",
+            "byta",
+            "byter",
+            "byt",
+            "vaihtamatta",  # the abessive: denied (see _spoken.abessive_negated)
+            "luopua",  # "en halua luopua tästä" keeps
+            "eteenpäin",  # "annan tän eteenpäin"
+        ),
         STOCK: ("pakka", "pakasta", "nostaa", "nostopakka"),
-        TAKE: ("ottaa",),
+        TAKE: ("ottaa", "napata"),
         KNOCKING: ("koputtaa", "koputus", "kop", "kop kop", "koputella"),
         NEXT: ("seuraava", "seuraava jako", "jatkaa", "uusi jako", "jakaa", "jaa"),
         PASS: ("passata", "passi", "passaan", "pass"),
         LEAVE: ("jäädä pois", "lopettaa", "luovuttaa", "poistua", "lähteä"),
-        CONFIRM: ("silti", "kuitenkin", "varmasti", "vaikka"),
+        # "matadori lähtee" is the button's own confirmation typed back (spec G9)
+        CONFIRM: ("silti", "kuitenkin", "varmasti", "vaikka", "matadori lähtee", "matadori lähteköön"),
         ADVICE: ("kannattaa", "pitäisi", "täytyä", "pitäisikö", "kannattaako"),
         CARD: ("kortti", "korttini", "tämä", "tähän", "tästä", "tässä", "tää"),
-        WANT: ("haluta", "tahtoa", "aikoa"),
+        WANT: (
+            "haluta",
+            "tahtoa",
+            "aikoa",
+            "jättää",
+            "jätän",
+            "viitsiä",  # "en mä viitti vaihtaa"
+            "viitti",
+            "tarvita",
+            "tarvii",
+        ),  # "jätän vaihtamatta" keeps: jättää is no typo of a move
         CHAT: (
             "peli",
             "hyvä",
@@ -133,6 +188,11 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "no trade",
             "no swapping",
             "no exchange",
+            "i'm good",
+            "im good",
+            "i'm fine",
+            "stick with",
+            "keeping",
         ),
         SWAP: ("swap", "trade", "exchange", "switch", "bytt", "swap please", "ask"),
         STOCK: ("stock", "draw", "deck", "pile", "the stock", "top card"),
@@ -141,7 +201,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         NEXT: ("next", "next deal", "continue", "go on", "deal", "deal again"),
         PASS: ("pass",),
         LEAVE: ("quit", "leave", "give up", "resign"),
-        CONFIRM: ("anyway", "still", "sure", "really"),
+        CONFIRM: ("anyway", "still", "sure", "really", "give the matador away"),
         ADVICE: ("should", "shall", "can i", "what if", "could", "is it", "do i"),
         CARD: ("card", "my card", "mine"),
         WANT: ("want", "like", "i'd", "would like", "wanna", "i want to"),
@@ -199,11 +259,13 @@ class GnavReading(Reading):
 
     @classmethod
     def read(cls, items: Sequence[Item], text: str, lexicon: Lexicon, lang: str) -> GnavReading:
-        reading = cls.of(_within_reach_of_negation(items), question=QUESTION)
+        items = without_false_questions(items)
+        reading = cls.of(abessive_negated(_within_reach_of_negation(items)), question=QUESTION)
         reading.question = (
             reading.question
-            or text.rstrip().endswith("?")
             or ADVICE in reading.said
+            or is_question(text, items, lexicon, lang)
+            or is_hedged(text)  # "ehkä vaihdan": the choice is still open
             or any(_clitic_question(item, lexicon, lang) for item in items)
         )
         return reading
@@ -223,6 +285,8 @@ class GnavReading(Reading):
         clearly ("passaan", "en pidä tästä", "pidän vai vaihdan"), ``None`` when it says no turn move."""
         asks = self.has(SWAP, STOCK) or (self.has(TAKE) and self.has(STOCK))
         keeps = self.has(STAY) or self.denies(SWAP, STOCK)
+        if self.denies(STAY) and asks and not keeps:
+            return ASK  # "en pidä, vaihdan"
         if self.has(PASS) or self.denies(STAY) or (asks and keeps):
             # "passaan" may mean standing or passing the card on; "en pidä tästä" says no move at all
             return ""
@@ -233,14 +297,22 @@ class GnavReading(Reading):
 
 def _within_reach_of_negation(items: Sequence[Item]) -> list[Item]:
     """Spec §8.2 item 4: a negation counts for the two words after it ("en halua vaihtaa"), so a "no"
-    early in a longer message does not turn a later swap word into a keep."""
+    early in a longer message does not turn a later swap word into a keep; and for one move word only
+    ("en pidä, vaihdan" keeps nothing and asks for a swap). "mä", "sit" and the like do not count as
+    words here ("en mä viitti vaihtaa" keeps)."""
     out = []
     last_neg = -10
-    for index, item in enumerate(items):
+    spent = False
+    words = 0  # the words counted so far, fillers and "mä" left out
+    for item in items:
+        if not item.has(FILLER, OWN) or item.has(NEG):
+            words += 1
         if item.has(NEG):
-            last_neg = index
-        if item.negated and index - last_neg > 2:
+            last_neg, spent = words, False
+        if item.negated and (words - last_neg > 2 or spent):
             item = dataclasses.replace(item, negated=False)
+        if item.negated and item.concepts & COMMANDS:
+            spent = True
         out.append(item)
     return out
 
@@ -269,11 +341,25 @@ class GnavParser:
 
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
         self.lexicon = Lexicon(WORDS, lemmatizer)
+        self.strict = Lexicon(WORDS, Unfolded(self.lexicon.lemmatizer))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
-        items = self.lexicon.scan(text, ctx.lang, ctx.seat_names)
+        text = without_clitics(text, self.lexicon.lemmatizer)  # "pidänkin" for the word-form table
+        items = without_word_typos(self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer)
+        result = self._parse(items, text, ctx)
+        as_typed = fold_doubts(items, self.strict, ctx.lang)
+        if as_typed is not None and self._parse(as_typed, text, ctx) != result:
+            # "jaa" is *deal* as typed and *jää* folded: a guess that changes the move is a question
+            on_turn = set(CHOICE) <= set(ctx.legal)
+            return Ambiguous(CHOICE, "keep_or_ask") if on_turn else NotUnderstood()
+        return result
+
+    def _parse(self, items: Sequence[Item], text: str, ctx: ParseContext[View]) -> ParseResult:
         r = GnavReading.read(items, text, self.lexicon, ctx.lang)
         on_turn = set(CHOICE) <= set(ctx.legal)
+        answer = answer_word(text)
+        if answer is not None and not r.is_command:
+            return _answer(answer, ctx)
         if r.question:
             # "vaihdanko?", "should I swap": the two choices, never a move (and no strategy advice)
             return Ambiguous(CHOICE, "question") if on_turn and r.is_command else NotUnderstood()
@@ -291,6 +377,17 @@ class GnavParser:
         if move is None:
             return NotUnderstood()
         return Parsed((KEEP,)) if move == KEEP else _ask(r, ctx)
+
+
+def _answer(answer: str, ctx: ParseContext[View]) -> ParseResult:
+    """A one-word answer ("ok", "joo", "ei", "pass") to the prompt in front of the speaker: the knock
+    when it is the only move; on a turn, in private, the two choices back (neither is meant more
+    than the other); in the group it is chat."""
+    if ctx.legal == (KNOCK,) and answer == YES:
+        return Parsed((KNOCK,))
+    if set(CHOICE) <= set(ctx.legal) and ctx.private:
+        return Ambiguous(CHOICE, "keep_or_ask")
+    return NotUnderstood()
 
 
 def _off_turn(r: GnavReading, ctx: ParseContext[View]) -> ParseResult:

@@ -194,6 +194,8 @@ def event_lines(seen: Sequence[Event], ctx: RenderContext) -> list[str]:
     used: set[int] = set()  # events already told as part of an earlier line
     cards: tuple[tuple[int, str], ...] = ()  # the seat cards of the last reveal, for the settlement
     departed: tuple[int, ...] = ()
+    # nobody rests in a next deal that never comes: the last settlement says only what is still true
+    ended = any(e.code == "match_ended" for e in events)
     for i, e in enumerate(events):
         if i in used:
             continue
@@ -202,7 +204,7 @@ def event_lines(seen: Sequence[Event], ctx: RenderContext) -> list[str]:
         if e.code == "refused":
             out.extend(_refused(events, i, used, ctx))
         elif e.code == "deal_settled":
-            out.extend(_settled(e, cards, departed, ctx))
+            out.extend(_settled(e, cards, departed, ctx, ended))
         else:
             out.extend(_event(e, ctx))
     return out
@@ -276,7 +278,7 @@ def _refused(events: list[Event], i: int, used: set[int], ctx: RenderContext) ->
 
 
 def _settled(
-    e: Event, cards: tuple[tuple[int, str], ...], departed: tuple[int, ...], ctx: RenderContext
+    e: Event, cards: tuple[tuple[int, str], ...], departed: tuple[int, ...], ctx: RenderContext, ended: bool
 ) -> list[str]:
     """Who lost a life at settlement and why, who is out and who rests (spec §3.7)."""
     t = ctx.t
@@ -299,7 +301,7 @@ def _settled(
         lines.append(text.format(**values))
     for seat in p["eliminated"]:
         lines.append(t.gettext("💀 {name} is out of the match.").format(name=ctx.name(seat)))
-    for seat in p["rests"]:
+    for seat in () if ended else p["rests"]:
         lines.append(
             t.gettext("😴 {name} held the fool and rests in the next deal.").format(name=ctx.name(seat))
         )

@@ -6,14 +6,16 @@ reasons), ``buttons`` (labels, rows, what the group may see), ``parser`` (text -
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic
+from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.majavajengi import buttons, parser, records, render
+from chatbot.games.majavajengi.situation import situation
 from chatbot.games.majavajengi.texts import TOPICS
+from chatbot.games.majavajengi.topic_words import TOPIC_WORDS
 from engines.contract import Event
 from engines.majavajengi.model import MajavajengiSeatView, MajavajengiView
 
@@ -28,6 +30,12 @@ class MajavajengiUI(GameUI):
 
     def rule_topics(self) -> Sequence[RuleTopic]:
         return TOPICS
+
+    def topic_words(self) -> Mapping[str, Sequence[str]]:
+        return TOPIC_WORDS
+
+    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
+        return situation(topic, view, ctx, about)
 
     def option_words(self) -> dict[str, str]:
         return {"kierrokset": "rounds", "kierroksia": "rounds", "muistiapu": "memory_aid",
@@ -45,6 +53,9 @@ class MajavajengiUI(GameUI):
     def action_label(self, notation: str, view: MajavajengiView, ctx: RenderContext) -> str:
         return buttons.label(notation, view, ctx)
 
+    def action_phrase(self, notation: str, view: MajavajengiView, ctx: RenderContext) -> str | None:
+        return buttons.phrase(notation, ctx)
+
     def button_rows(
         self, legal: Sequence[str], view: MajavajengiView, ctx: RenderContext
     ) -> list[list[tuple[str, str]]]:
@@ -60,16 +71,35 @@ class MajavajengiUI(GameUI):
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
         return parser.parse(text, ctx)
 
+    def headlines(self, events: Sequence[Event], ctx: RenderContext) -> list[str]:
+        """A round's end as one message that stays: the revealed cards, the specials replaced, the
+        round's scores (the table message is edited by the next move)."""
+        lines = render.events([e for e in events if e.code in ROUND_RESULT], ctx)
+        if not lines:
+            return []
+        round_ = next((e.p["round"] for e in events if e.code == "round_scored" and "round" in e.p), None)
+        if round_ is not None:
+            lines.insert(0, ctx.t.gettext("🦫 The result of round {round}:").format(round=round_))
+        return ["\n".join(lines)]
+
+    def score_text(self, seat: int, score: int, public_view: Any, ctx: RenderContext) -> str:
+        return ctx.t.ngettext("{n} point", "{n} points", score).format(n=ctx.t.format_number(score))
+
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
 
-    def result_figures(self, public_view: Any, outcome: Any) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome)
+    def result_figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
+    ) -> list[dict[str, Any]]:
+        return records.figures(public_view, outcome, events)
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
     ) -> str | None:
         return records.figures_text(figures, wins, t)
 
+
+#: the events of a round's end, told again as a message of its own
+ROUND_RESULT = frozenset({"revealed", "special_replaced", "round_scored"})
 
 UI = MajavajengiUI()

@@ -37,6 +37,17 @@ from typing import TypeVar
 
 from chatbot.core.nlp import OWN, QUESTION, SEP, Item, Lemmatizer, Lexicon, Reading
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.games._spoken import (
+    YES,
+    abessive_negated,
+    answer_word,
+    is_hedged,
+    is_question,
+    without_clitics,
+    without_false_questions,
+    without_word_typos,
+    written,
+)
 from engines.majavajengi.model import (
     CODEC,
     DRAW2_NEXT,
@@ -71,8 +82,8 @@ A = TypeVar("A", bound=Action)
 DRAW, TAKE, EXCHANGE, PUT, DISCARD, AWAY, SKIP, USE, PEEK = (
     "draw", "take", "exchange", "put", "discard", "away", "skip", "use", "peek",
 )  # fmt: skip
-CONTINUE, STOP, KNOCK, NO_KNOCK, DONE, NEXT, MORE, WANT = (
-    "continue", "stop", "knock", "no_knock", "done", "next", "more", "want",
+CONTINUE, STOP, KNOCK, NO_KNOCK, DONE, NEXT, MORE, WANT, KEEPING = (
+    "continue", "stop", "knock", "no_knock", "done", "next", "more", "want", "keeping",
 )  # fmt: skip
 SLOT, DRAW_PILE, DISCARD_PILE, DRAW2_CARD, SPECIAL = (
     "slot",
@@ -88,9 +99,31 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
         DRAW: ("nostaa", "nosto", "uusi kortti"),
         TAKE: ("ottaa", "napata", "poimia"),
-        EXCHANGE: ("vaihtaa", "vaihto", "vaihtokortti", "vaihdella", "swapata"),
-        PUT: ("laittaa", "panna", "pistää", "pitää", "korvata", "sijoittaa", "asettaa"),
-        DISCARD: ("hylätä", "hyljätä", "heittää", "poistaa", "dumpata"),
+        EXCHANGE: (
+            "vaihtaa",
+            "vaihto",
+            "vaihtokortti",
+            "vaihdella",
+            "swapata",
+            "swappaan",
+            "swappaa",
+            "vaihetaan",
+        ),
+        # "menee kolmospaikalle", "kelpaa": the held card goes into the row
+        PUT: (
+            "laittaa",
+            "panna",
+            "pistää",
+            "pitää",
+            "korvata",
+            "sijoittaa",
+            "asettaa",
+            "mennä",
+            "kelvata",
+            "kelpaa",
+        ),
+        KEEPING: ("pitää",),
+        DISCARD: ("hylätä", "hyljätä", "heittää", "poistaa", "dumpata", "dumppaan", "dumppaa"),
         AWAY: ("pois", "roska", "roskis", "roskiin", "roskikseen"),
         SKIP: ("ohittaa", "passata", "passaan", "antaa olla", "ei kiitos", "ei tarvitse", "skippaan", "skip"),
         USE: ("käyttää", "pelata", "ottaa käyttöön"),
@@ -108,19 +141,38 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "luuppi",
             "kurkkaan",
             "kurkkaus",
+            "tsekata",
+            "tsekkaan",
+            "tsekkaa",
+            "tsekataan",
+            "katon",
+            "kattoo",
+            "katotaan",
+            "kattelen",
+            "vilkasen",
+            "vilkasta",
         ),
         CONTINUE: ("jatkaa",),
-        STOP: ("lopettaa", "riittää", "ei enempää", "ei enää", "stop", "stoppi", "seis"),
-        KNOCK: ("koputtaa", "koputus", "kop", "koputella"),
+        STOP: (
+            "lopettaa",
+            "riittää",
+            "ei enempää",
+            "ei enää",
+            "stop",
+            "stoppi",
+            "seis",
+            "lopettaa nostaminen",
+        ),
+        KNOCK: ("koputtaa", "koputus", "kop", "koputella", "koputeta"),
         NO_KNOCK: ("ilman koputusta",),  # "en koputa", "ei koputusta" are negated KNOCK
-        DONE: ("valmis", "lopettaa vuoro", "vuoro loppu", "ohi", "siinä kaikki"),
+        DONE: ("valmis", "lopettaa vuoro", "vuoro loppu", "ohi", "siinä kaikki", "vuoro vaihtuu"),
         NEXT: ("seuraava",),
         MORE: ("lisää", "lisä", "vielä", "vielä yksi", "yksi lisää", "uudestaan", "uudelleen"),
-        WANT: ("haluta", "tahtoa"),
+        WANT: ("haluta", "tahtoa", "tarvita", "tarvii", "tarvi"),
         SLOT: ("paikka", "kohta", "kortti", "tila", "sija", "paikalle"),
         DRAW_PILE: ("nostopakka", "pakka", "nostopino", "pino"),
         DISCARD_PILE: ("poistopakka", "poisto", "poistopino", "avoin kortti", "päällimmäinen", "avoin"),
-        DRAW2_CARD: ("nostaa 2", "nostaa kaksi", "nostaa kakkonen", "tuplanosto", "nosta2"),
+        DRAW2_CARD: ("nostaa 2", "nostaa kaksi", "nostaa kaks", "nostaa kakkonen", "tuplanosto", "nosta2"),
         SPECIAL: ("erikoiskortti", "erikoinen"),
     },
     "en": {
@@ -128,20 +180,21 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         TAKE: ("take", "took", "grab", "pick", "pick up", "get"),
         EXCHANGE: ("swap", "switch", "trade", "exchange"),
         PUT: ("put", "place", "keep", "replace", "set", "swap into", "swap it into"),
-        DISCARD: ("discard", "throw", "threw", "toss", "bin", "reject", "dump", "ditch", "trash"),
+        KEEPING: ("keep",),
+        DISCARD: ("discard", "throw", "threw", "toss", "bin", "reject", "dump", "ditch", "trash", "chuck"),
         AWAY: ("away", "in the bin"),
         SKIP: ("skip", "pass", "decline", "no thanks", "no thank you"),
         USE: ("use", "play", "activate"),
         PEEK: ("peek", "look", "check", "see", "view", "look at"),
         CONTINUE: ("continue", "go on", "keep going"),
-        STOP: ("stop", "enough", "no more", "that's enough", "halt"),
+        STOP: ("stop", "enough", "no more", "that's enough", "halt", "stop drawing"),
         KNOCK: ("knock", "knock knock"),
         # a phrase, so that it also holds when the speaker's language is Finnish (where "no" = "well")
         NO_KNOCK: ("no knock", "without knocking"),
         DONE: ("done", "finish", "finished", "end", "end turn", "end my turn", "i'm done"),
         NEXT: ("next",),
         MORE: ("another", "more", "again", "one more", "draw again"),
-        WANT: ("want",),
+        WANT: ("want", "need"),
         SLOT: ("slot", "position", "place", "spot", "card", "pos"),
         DRAW_PILE: ("deck", "stock", "draw pile", "pile", "the pile"),
         DISCARD_PILE: (
@@ -264,7 +317,10 @@ def _mention(item: Item, seats: tuple[int, ...] | None, by_slot: bool) -> Mentio
     strong = (
         seats is not None
         or by_slot
-        or any(n.positional or n.possessive or n.case in ("illative", "allative") for n in item.numbers)
+        or any(
+            n.positional or n.possessive or n.case in ("illative", "allative", "translative", "essive")
+            for n in item.numbers
+        )
     )
     another = any(n.base == "toinen" for n in item.numbers)
     return Mention(positions, values[0] if values else None, strong, seats, another)
@@ -335,9 +391,24 @@ class MajavajengiParser:
         self.lexicon = Lexicon(WORDS, lemmatizer)
 
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
-        reading = MajavajengiReading.of(self.lexicon.scan(text, ctx.lang, ctx.seat_names), question=QUESTION)
-        if reading.question or text.rstrip().endswith("?"):
+        text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokaks", "ykköspaikalle", "yhen"
+        scanned = without_word_typos(
+            self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
+        )
+        items = abessive_negated(without_false_questions(scanned))
+        reading = MajavajengiReading.of(items, question=QUESTION)
+        if reading.question or is_question(text, items, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "miten kurkistus toimii?" is for the rules, not a move
+        answer = answer_word(text)
+        if (
+            answer is not None
+            and not reading.is_command
+            and ctx.seat is not None
+            and ctx.view.turn == ctx.seat
+        ):
+            answered = _answer(answer, ctx.view.phase)
+            if answered is not None:
+                return answered
         if not reading.is_command and reading.unknown:
             # Without a command word only bare positions count ("toiseen", "2"), not "odota 5 min".
             return NotUnderstood()
@@ -388,8 +459,15 @@ class MajavajengiParser:
         declines = (
             r.has(DISCARD, AWAY, SKIP)
             or r.denies(USE, PUT, WANT, EXCHANGE, PEEK, TAKE)
-            or (r.has(PUT) and r.has(DISCARD_PILE))
+            or r.has(DISCARD_PILE)  # "poistoon", "laita poistopakkaan": the discard pile is where it goes
         )
+        if (
+            declines
+            and (r.has(KEEPING) or (r.has(PUT, EXCHANGE) and r.own_positions()))
+            and r.has(DISCARD, AWAY)
+        ):
+            # "pidän tän ja heitän pois" keeps and gives away: ask
+            return Ambiguous(_written(*at.of(Replace), *at.of(Discard)), "keep_or_discard")
         if declines:
             return self._discard(r, at)
         positions = r.own_positions()
@@ -541,6 +619,21 @@ class MajavajengiParser:
             # answer stays the one it always was.
             return NotLegal("wrong_phase", (("phase", at.view.phase),))
         return NotUnderstood()
+
+
+def _answer(answer: str, phase: str) -> ParseResult | None:
+    """A one-word answer to the prompt in front of the speaker: after a Draw 2 card "ei" stops and
+    "joo" asks which (one more, or stop?); at the end of the turn "ei" and "pass" end it without a
+    knock and "ok" asks (knock, or end?). Elsewhere the words are read as they are (``None``)."""
+    if phase == DRAW2_NEXT:
+        return (
+            Parsed(_written(Stop())) if answer != YES else Ambiguous(_written(Next(), Stop()), "draw_or_stop")
+        )
+    if phase == TURN_END:
+        return (
+            Parsed(_written(End())) if answer != YES else Ambiguous(_written(Knock(), End()), "knock_or_end")
+        )
+    return None
 
 
 @lru_cache(maxsize=1)

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
+from engines.contract import Event
 
 
-def figures(public_view: Any, outcome: Any) -> list[dict[str, Any]]:
+def figures(public_view: Any, outcome: Any, events: Sequence[Event] = ()) -> list[dict[str, Any]]:
     return [{"total": int(score)} for score in outcome.scores]
 
 

@@ -70,7 +70,7 @@ def table(view: MajavajengiView, ctx: RenderContext) -> str:
         row = view.layouts[seat] if view.revealed else (None,) * 4
         total = view.totals[seat]
         lines.append(
-            t.gettext("{name}: {cards} (total {total}){marks}").format(
+            t.gettext("{name}: {cards} (score so far {total}){marks}").format(
                 name=ctx.name(seat), cards=_slots(row, t), total=t.format_number(total), marks=marks
             )
         )

@@ -81,6 +81,9 @@ COMMANDS = (
     ("saannot", "rules", "explain the rules"),
     ("kieli", "lang", "choose the language"),
     ("tila", "status", "show the table"),
+    ("tilastot", "stats", "who has won, game by game"),
+    ("historia", "history", "the games played here, to watch again"),
+    ("uusinta", "rematch", "the finished game again with the same players"),
     ("apua", "help", "help and commands"),
 )
 
@@ -94,6 +97,11 @@ def _describe(t: i18n.Translator, msgid: str) -> str:
         "explain the rules": t.gettext("explain the rules"),
         "choose the language": t.gettext("choose the language"),
         "show the table": t.gettext("show the table"),
+        "who has won, game by game": t.gettext("who has won, game by game"),
+        "the games played here, to watch again": t.gettext("the games played here, to watch again"),
+        "the finished game again with the same players": t.gettext(
+            "the finished game again with the same players"
+        ),
         "help and commands": t.gettext("help and commands"),
     }
     return texts[msgid]
@@ -404,6 +412,7 @@ class TelegramTransport:
             lang_hint=user.language_code,
             message_id=str(msg.message_id),
             update_key=str(update.update_id),
+            addressed=self.addressed(msg.text, msg.reply_to_message),
         )
         await self.runtime.handle(inbound)
 
@@ -516,6 +525,15 @@ class TelegramTransport:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)
+
+    def addressed(self, text: str, reply_to: Any = None) -> bool:
+        """Whether a group text is meant for the bot (issue #15): a command, a mention of it, or a
+        reply to one of its messages; such a text always gets an answer."""
+        if text.strip().startswith("/") or (self._mention is not None and self._mention.search(text)):
+            return True
+        replied = getattr(reply_to, "from_user", None)
+        bot_id = getattr(self.sender.bot, "id", None)
+        return replied is not None and bot_id is not None and getattr(replied, "id", None) == bot_id
 
     def clean_text(self, text: str) -> str | None:
         """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot; a
