@@ -9,7 +9,9 @@ SQLAlchemy URL of an existing PostgreSQL database (its public schema is emptied 
 threads too) and writes FILE.<thread> stats files.
 
 Both run as child processes against the same fake Bot API server (tests/telegram/fake_api.py) with
-``TELEGRAM_RATE_LIMITS=off``. Four people play Majavajengi in a group: the update trace is real game
+``TELEGRAM_RATE_LIMITS=off``. The bot is as shipped (its Bot API calls on aiohttp,
+``chatbot/transports/telegram/request.py``); the echo bot is plain python-telegram-bot with its
+default request class (httpx). ``TELEGRAM_HTTP=httpx`` in the environment puts the bot on httpx too. Four people play Majavajengi in a group: the update trace is real game
 traffic (private button presses and typed Finnish in the group: "nostan", "koputan", "valmis").
 The bot plays a chunk of the trace live and it is recorded; the echo bot then gets exactly the same
 updates (a text is echoed with sendMessage, a button press answered with answerCallbackQuery);
@@ -238,9 +240,10 @@ def report(label: str, bot_lat: list[float], echo_lat: list[float]) -> None:
     print(f"  ratio: median {bm / em:.2f}x, p99 {bp / ep:.2f}x", flush=True)
     for kind in sorted(BY_KIND["bot"]):
         b, e = BY_KIND["bot"][kind], BY_KIND["echo"].get(kind) or [float("nan")]
+        bk, ek = statistics.median(b), statistics.median(e)
         print(
-            f"  {kind:6} ({len(b)}): bot median {statistics.median(b) * 1000:.1f} ms,"
-            f" echo median {statistics.median(e) * 1000:.1f} ms"
+            f"  {kind:6} ({len(b)}): bot median {bk * 1000:.1f} ms,"
+            f" echo median {ek * 1000:.1f} ms, ratio {bk / ek:.2f}x"
         )
     BY_KIND["bot"].clear()
     BY_KIND["echo"].clear()

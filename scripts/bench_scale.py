@@ -509,7 +509,7 @@ async def part_restart(args: argparse.Namespace, stack: contextlib.ExitStack) ->
         f"  new commands (TELEGRAM_RATE_LIMITS={limits}), first answer: empty database median"
         f" {em * 1000:.1f} ms p99 {percentile(base, 99) * 1000:.1f} ms; after a restart with {n} running"
         f" matches and {rows} pending rows median {bm * 1000:.1f} ms p99 {percentile(lat, 99) * 1000:.1f} ms;"
-        f" ratio {bm / em:.2f}x (target <= 2x)"
+        f" ratio median {bm / em:.2f}x, p99 {percentile(lat, 99) / percentile(base, 99):.2f}x (target <= 2x)"
     )
     span = max(t1 - t0, 1e-6)
     print(

@@ -191,6 +191,9 @@ class OutboxRow:
     chat: str
     out: Any
     attempts: int = 0
+    #: the transport's note written just before it sent this row as a new message (None: never
+    #: tried, or an edit): the message may be on the platform already though the row is not done
+    sending: Any = None
 
 
 #: deadline kinds: an AI seat's move, a reminder, the bot's move for an idle person, a reaction window

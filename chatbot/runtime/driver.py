@@ -19,11 +19,13 @@ keeps transcripts deterministic.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
 import os
 import socket
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -117,6 +119,11 @@ class Settings:
     delivery_thread: bool = True
     #: seconds a sender keeps an emptied chat's claim for the next answer (no new claim needed)
     linger: float = 2.0
+    #: the interpreter's thread switch interval while the core runs on threads of its own (None:
+    #: Python's 5 ms). The core's and the delivery's threads hold the GIL for CPU-bound stretches
+    #: (rendering, decoding); meanwhile the event loop, which sends the answers, waits up to the
+    #: interval before it may run again
+    switch_interval: float | None = 0.001
 
 
 @dataclass(slots=True)
@@ -130,6 +137,8 @@ class Stats:
     failed: int = 0
     given_up: int = 0
     toasts: int = 0
+    #: rows an earlier process had sent without knowing it, found on the platform after a restart
+    recovered: int = 0
     deadline_steps: int = 0
     storage_errors: int = 0
     max_in_flight_seen: int = 0
@@ -140,6 +149,58 @@ class Stats:
 
 def _is_group(chat: str) -> bool:
     return ":g:" in chat
+
+
+#: seconds after a person's update during which its chat's rows count as fresh answers
+FRESH_FOR = 10.0
+
+
+class _Slots:
+    """The requests in flight (at most ``size``), fresh answers first: a row of a chat that answers a
+    person just now takes a free slot before any waiting backlog row, and the backlog never holds
+    the last ``reserve`` slots. After a restart with a thousand chats to send, a new command's
+    answer thus starts at once instead of queueing behind them (issue #12)."""
+
+    def __init__(self, size: int, reserve: int) -> None:
+        self.size = size
+        self.reserve = min(reserve, size - 1)
+        self.used = 0
+        self._fresh: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._backlog: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    def _may(self, fresh: bool) -> bool:
+        if fresh:
+            return self.used < self.size
+        return not self._fresh and self.used < self.size - self.reserve
+
+    async def acquire(self, fresh: bool) -> None:
+        queue = self._fresh if fresh else self._backlog
+        if not queue and self._may(fresh):
+            self.used += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.append(future)
+        try:
+            await future
+        except BaseException:
+            if future.done() and not future.cancelled():
+                self.release()  # granted while being cancelled: hand it on
+            elif future in queue:
+                queue.remove(future)
+            raise
+
+    def release(self) -> None:
+        self.used -= 1
+        self._grant()
+
+    def _grant(self) -> None:
+        for queue, fresh in ((self._fresh, True), (self._backlog, False)):
+            while queue and self._may(fresh):
+                future = queue.popleft()
+                if future.done():
+                    continue
+                self.used += 1
+                future.set_result(None)
 
 
 class Runtime:
@@ -193,11 +254,16 @@ class Runtime:
         #: when the deadline loop looks next (clock seconds); inf while it is looking
         self._due_at = float("inf")
         self._idle = asyncio.Event()
-        self._slots = asyncio.Semaphore(self.settings.max_in_flight)
+        self._slots = _Slots(self.settings.max_in_flight, max(1, self.settings.max_in_flight // 4))
+        #: chats that answered a person just now, until when (monotonic): sent before the backlog
+        self._fresh: dict[str, float] = {}
         self._in_flight = 0
         self._running = False
         self._stopping = False
         self._serial_lock = asyncio.Lock()
+        #: False from a database failure until the next committed update (a transport answers a press
+        #: before the core has decided only while the database works: otherwise the apology is the answer)
+        self.storage_ok = True
 
     # ------------------------------------------------------------------------------------------
     # the core's thread
@@ -250,6 +316,8 @@ class Runtime:
         if self.settings.serial:
             await self.drain()
             return
+        if self.settings.switch_interval and not self.settings.inline:
+            sys.setswitchinterval(min(sys.getswitchinterval(), self.settings.switch_interval))
         self._tasks = [
             asyncio.create_task(self._claim_loop(), name=f"{self.platform}-claims"),
             asyncio.create_task(self._deadline_loop(), name=f"{self.platform}-deadlines"),
@@ -333,6 +401,7 @@ class Runtime:
         before the deliverer is woken, so that it is not queued behind the rows' bookkeeping; it is
         awaited before ``handle`` returns."""
         outs, taken = await self.call(self._handle_and_take, msg, take)
+        self.storage_ok = getattr(outs, "committed", True) is not False
         if getattr(outs, "duplicate", False):
             self.stats.duplicates += 1
             log.info("duplicate update %s ignored", getattr(msg, "update_key", None))
@@ -370,7 +439,13 @@ class Runtime:
         if due is not None and due < self._due_at:
             self._due_wake.set()
         claim = False
+        limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
+        fresh_until = time.monotonic() + FRESH_FOR
         for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
+            self._fresh[chat] = fresh_until
+            if limiter is not None and not limiter.off:
+                limiter.mark_fresh(chat, FRESH_FOR)
+                limiter.mark_fresh(":".join(chat.split(":")[:3]), FRESH_FOR)  # a forum topic's group
             poke = self._pokes.get(chat)
             if chat in self._senders and poke is not None:
                 self._lingering.discard(chat)  # busy again from now on (idle() must see it)
@@ -482,6 +557,7 @@ class Runtime:
 
     def _storage_error(self, where: str, exc: BaseException) -> None:
         self.stats.storage_errors += 1
+        self.storage_ok = False
         if isinstance(exc, StorageUnavailable):
             log.warning("%s: the database is unavailable (%s); trying again", where, exc)
         else:
@@ -504,8 +580,21 @@ class Runtime:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._claim_wake.wait(), self.settings.poll_every)
 
+    def _is_fresh(self, chat: str) -> bool:
+        until = self._fresh.get(chat)
+        if until is None:
+            return False
+        if until > time.monotonic():
+            return True
+        del self._fresh[chat]
+        return False
+
     async def _claim_round(self) -> None:
-        room = self.settings.max_chats - len(self._senders)
+        # a sender lingering on its emptied chat takes no room; a chat that answers a person just
+        # now is claimed even when the room is full (the claim lists the freshest rows first)
+        busy = sum(1 for c in self._senders if c not in self._lingering)
+        wanted = sum(1 for c in list(self._fresh) if c not in self._senders and self._is_fresh(c))
+        room = max(self.settings.max_chats - busy, min(wanted, self.settings.max_chats))
         if room <= 0:
             return
         asked = time.monotonic()
@@ -748,16 +837,45 @@ class Runtime:
         limited = limiter is not None and not getattr(self.transport, "limits_calls", False)
         if limiter is not None and limited:
             await limiter.acquire(row.chat, _is_group(row.chat))
-        async with self._slots:
+        await self._slots.acquire(self._is_fresh(row.chat))
+        try:
             self._in_flight += 1
             self.stats.max_in_flight_seen = max(self.stats.max_in_flight_seen, self._in_flight)
             try:
-                result: str | None = await self.transport.deliver(row.out, ref, txn or f"ob{row.id}")
+                txn = txn or f"ob{row.id}"
+                if row.id > 0 and not self.settings.serial:
+                    found, new_ref = await self._find_sent(row, ref, txn)
+                    if found:
+                        return new_ref
+                result: str | None = await self.transport.deliver(row.out, ref, txn)
                 return result
             finally:
                 self._in_flight -= 1
                 if limiter is not None and limited:
                     limiter.done(row.chat)
+        finally:
+            self._slots.release()
+
+    async def _find_sent(self, row: OutboxRow, ref: str | None, txn: str) -> tuple[bool, str | None]:
+        """Before a new message is sent: a row that an earlier attempt may have sent (its process
+        died before the platform's answer was committed) is looked for on the platform first
+        (``transport.find_sent``), and found is done without a second send. Otherwise the
+        transport's note of where the message will land is stored (``transport.send_note``) before
+        it is sent: the platform has no idempotency key, so this is how a send after a crash
+        finds out whether the one before it arrived."""
+        find = getattr(self.transport, "find_sent", None)
+        if row.sending is not None and find is not None:
+            found, new_ref = await find(row.out, ref, row.sending, txn)
+            if found:
+                self.stats.recovered += 1
+                return True, new_ref
+        note_of = getattr(self.transport, "send_note", None)
+        mark = getattr(self.store, "outbox_sending", None)
+        if note_of is not None and mark is not None:
+            note = note_of(row.out, ref)
+            if note is not None:
+                await self.book(mark, row.id, note)
+        return False, None
 
     # ------------------------------------------------------------------------------------------
     # serial delivery (console, script)

@@ -124,6 +124,12 @@ class RateLimiter:
         #: set by the runtime: chat windows shared with the other workers
         self.shared: SharedWindows | None = None
         self._loaded: set[Hashable] = set()
+        #: chats that answer a person just now, until when (clock): their calls may use the whole
+        #: bot-wide window; any other call (a backlog after a restart, timers, AI seats) leaves
+        #: ``reserve`` of it free, so a fresh answer never queues behind a backlog
+        self._fresh: dict[Hashable, float] = {}
+        overall = self.limits.overall
+        self.reserve = max(1, overall[0] // 5) if overall is not None and overall[0] >= 5 else 0
 
     @property
     def off(self) -> bool:
@@ -148,12 +154,29 @@ class RateLimiter:
         # an open call blocks until it is answered, and a window longer: look again soon
         return max(times[len(times) - count] + period - now, OPEN_POLL)
 
+    def mark_fresh(self, chat_id: Hashable, seconds: float) -> None:
+        """Calls to ``chat_id`` in the next ``seconds`` answer a person (see ``reserve``)."""
+        self._fresh[chat_id] = self._clock() + seconds
+        if len(self._fresh) > 4096:
+            now = self._clock()
+            self._fresh = {c: t for c, t in self._fresh.items() if t > now}
+
+    def is_fresh(self, chat_id: Hashable) -> bool:
+        until = self._fresh.get(chat_id)
+        return until is not None and until > self._clock()
+
+    def _overall_window(self, chat_id: Hashable) -> tuple[int, float] | None:
+        window = self.limits.overall
+        if window is None or not self.reserve or self.is_fresh(chat_id):
+            return window
+        return (window[0] - self.reserve, window[1])
+
     def delay(self, chat_id: Hashable, group: bool) -> float:
         """Seconds until a call to ``chat_id`` would fit (0 when it fits now); records nothing."""
         now = self._clock()
         chat_window = self.limits.per_group if group else self.limits.per_private
         return max(
-            self._wait(self._overall, self.limits.overall, now),
+            self._wait(self._overall, self._overall_window(chat_id), now),
             self._wait(self._chats.get(chat_id), chat_window, now),
         )
 
@@ -169,7 +192,8 @@ class RateLimiter:
             now = self._clock()
             chat_log = self._chats.setdefault(chat_id, deque())
             wait = max(
-                self._wait(self._overall, self.limits.overall, now), self._wait(chat_log, chat_window, now)
+                self._wait(self._overall, self._overall_window(chat_id), now),
+                self._wait(chat_log, chat_window, now),
             )
             if wait <= 0:
                 cell = [now, 1.0]

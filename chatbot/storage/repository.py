@@ -12,8 +12,10 @@ Database outages and lock timeouts surface as :class:`~chatbot.core.ports.Storag
 
 from __future__ import annotations
 
+import json
 import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -30,7 +32,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SAEngine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlmodel import Session, col, create_engine, select
 
 from chatbot.core.ports import (
@@ -97,6 +99,37 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+#: seconds a pooled PostgreSQL connection may sit unused before it is tested as it is taken again
+IDLE_PING_AFTER = 1.0
+
+
+def _ping_idle(engine: SAEngine, idle_after: float = IDLE_PING_AFTER) -> None:
+    """Test a pooled connection as it is taken only when it has sat unused over ``idle_after``
+    seconds (a database restarted meanwhile left it dead), instead of ``pool_pre_ping``'s round
+    trip at every checkout (issue #12: one per statement group of every update). A connection in
+    steady use is not tested: if the database goes away under it, its statement fails, the update
+    gets the outage apology and SQLAlchemy invalidates the whole pool, so the connections after
+    are new ones."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < idle_after:
+            return
+        try:
+            cursor = dbapi.cursor()
+            try:
+                cursor.execute("SELECT 1")
+            finally:
+                cursor.close()
+        except Exception as exc:  # the pool drops it and connects anew (up to three times)
+            raise DisconnectionError(str(exc)) from exc
 
 
 def _now() -> datetime:
@@ -283,7 +316,9 @@ class _Statements:
             where=(_CLAIM.c.until < _bp("w_now")) | (_CLAIM.c.worker == _bp("w_me")),
         )
         self.pending = (
-            core_select(o.c.id, o.c.chat, o.c.key, o.c.payload, o.c.attempts, o.c.not_before, _REF.c.ref)
+            core_select(
+                o.c.id, o.c.chat, o.c.key, o.c.payload, o.c.attempts, o.c.not_before, o.c.sending, _REF.c.ref
+            )
             .select_from(o.outerjoin(_REF, (_REF.c.chat == o.c.chat) & (_REF.c.key == o.c.key)))
             .where(o.c.chat == _bp("c"), o.c.state == PENDING, ~o.c.held)
             .order_by(o.c.id)
@@ -291,6 +326,8 @@ class _Statements:
         )
         self.outbox_key_of = core_select(o.c.chat, o.c.key).where(o.c.id == _bp("i"))
         self.outbox_done = update(o).where(o.c.id == _bp("i")).values(state=DONE)
+        self.outbox_done_sent = update(o).where(o.c.id == _bp("i")).values(state=DONE, sending=_bp("s"))
+        self.outbox_sending = update(o).where(o.c.id == _bp("i")).values(sending=_bp("s"))
         self.outbox_done_keyed = (
             update(o)
             .where(
@@ -350,8 +387,6 @@ class SqlRepository:
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT}
         else:
-            # after an outage the pooled connections are dead: test each one as it is taken
-            kwargs["pool_pre_ping"] = True
             # a statement that waits longer than this for a row lock fails (an apology, not a hang)
             kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
         self.engine: SAEngine = create_engine(self.url, **kwargs)
@@ -359,6 +394,9 @@ class SqlRepository:
         self.sql = _Statements(self.dialect)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            # after an outage the pooled connections are dead: test those that sat unused
+            _ping_idle(self.engine)
         self._local = threading.local()
         #: what ``outbox_pending`` read along (the chat and key of each row, the refs of the keys), so
         #: that delivering a row needs no read; only the chat's one sender uses them
@@ -977,7 +1015,9 @@ class SqlRepository:
                 self._row_keys[row.id] = (row.chat, row.key)
                 if row.key is not None:
                     refs[row.key] = ref
-                out.append(OutboxRow(row.id, row.chat, Outbound.from_json(row.payload), row.attempts))
+                out.append(
+                    OutboxRow(row.id, row.chat, Outbound.from_json(row.payload), row.attempts, row.sending)
+                )
             self._refs[chat] = refs
             return out
 
@@ -992,13 +1032,35 @@ class SqlRepository:
                     return
                 known = (row.chat, row.key)
             chat, key = known
-            if key is None:
+            sent = _sent_note(ref) if key is None else None
+            if sent is not None:  # where the message landed, in place of the send's note
+                c.execute(self.sql.outbox_done_sent, {"i": row_id, "s": sent})
+            elif key is None:
                 c.execute(self.sql.outbox_done, {"i": row_id})
             else:  # this row done and older pending ones of the same key superseded: one statement
                 c.execute(self.sql.outbox_done_keyed, {"c": chat, "k": key, "i": row_id})
                 if ref is not None:
                     c.execute(self.sql.ref_upsert, {"chat": chat, "key": key, "ref": ref})
                     self._refs.setdefault(chat, {})[key] = ref
+
+    def outbox_sending(self, row_id: int, note: Any) -> None:
+        """The row is about to be sent as a new message; ``note`` (JSON) is the transport's, for
+        finding the message after a crash (see :attr:`OutboxRow.sending`)."""
+        with self._conn() as c:
+            c.execute(self.sql.outbox_sending, {"i": row_id, "s": note})
+
+    def outbox_notes(self, platform: str, limit: int = 200) -> list[tuple[str, Any]]:
+        """The newest rows' send notes of ``platform`` (chat, note), newest first: what a transport
+        knew of the platform's message ids when it last sent (kept on done rows too)."""
+        o = _OUT
+        stmt = (
+            core_select(o.c.chat, o.c.sending)
+            .where(o.c.platform == platform, o.c.sending.is_not(None))
+            .order_by(o.c.id.desc())
+            .limit(limit)
+        )
+        with self._conn() as c:
+            return [(row.chat, row.sending) for row in c.execute(stmt).all() if row.sending is not None]
 
     def outbox_superseded(self, row_ids: Sequence[int]) -> None:
         """Rows that will never be sent (a newer row with the same key replaces them)."""
@@ -1191,6 +1253,18 @@ class SqlRepository:
 def _epoch(at: datetime) -> float:
     """Epoch seconds of a stored time (SQLite gives it back without its zone, which is UTC)."""
     return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
+
+
+def _sent_note(ref: str | None) -> dict[str, Any] | None:
+    """A delivered message's reference as a transport writes it, when it is a JSON object with an
+    ``id``: kept as the row's note (see :meth:`SqlRepository.outbox_notes`)."""
+    if not ref or not ref.startswith("{"):
+        return None
+    try:
+        value = json.loads(ref)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and "id" in value else None
 
 
 def _new_id(result: Any) -> int:

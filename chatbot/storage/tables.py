@@ -105,7 +105,7 @@ class Outbox(SQLModel, table=True):
 
     ``state`` is pending, done or superseded (an older edit of the same ``key`` that a newer one
     made pointless); ``held`` rows wait for the recipient to open a private chat; ``not_before``
-    (epoch seconds) delays a retry."""
+    (epoch seconds) delays a retry; ``sending`` marks a send that may have reached the platform."""
 
     __table_args__ = (
         Index("ix_outbox_chat_id", "chat", "id"),
@@ -121,6 +121,9 @@ class Outbox(SQLModel, table=True):
     attempts: int = 0
     not_before: float = 0.0
     held: bool = False
+    #: set just before a new message is sent (the transport's note of where it would land); a
+    #: pending row with it may have reached the platform already (see ``Runtime._deliver``)
+    sending: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class ChatClaim(SQLModel, table=True):

@@ -2,8 +2,9 @@
 
 The real ``Application`` talks to it through ``base_url``. It long-polls ``getUpdates`` with
 ``offset`` and ``timeout``, accepts empty bodies, keeps string parameters raw and JSON-decodes the
-rest, models private chats (chat id = user id) apart from groups, answers 403 to users who never
-opened the bot, 400 "message is not modified" and "message to edit not found", and 429 with
+rest, models private chats (chat id = user id) apart from groups, numbers messages as Telegram does
+(one sequence of the bot's account for private chats and basic groups, one per supergroup: see
+:meth:`FakeTelegram._new_message_id`), answers 403 to users who never opened the bot, 400 "message is not modified" and "message to edit not found", and 429 with
 ``retry_after`` on demand (:meth:`FakeTelegram.fail`). ``getChatMember`` answers from per-group
 statuses (:meth:`FakeTelegram.set_status`; a user not listed is a member).
 
@@ -359,7 +360,13 @@ class FakeTelegram:
         }
 
     def _new_message_id(self, chat_id: int) -> int:
-        return next(self._next_message_id.setdefault(chat_id, itertools.count(1)))
+        """The id of a new message in ``chat_id`` as the Bot API numbers them for this bot: a
+        supergroup (or channel) numbers its own messages 1, 2, 3, …; private chats and basic groups
+        take their ids from one sequence of the bot's own account (its "message box"), so a message
+        in one private chat and the next one in another chat or a basic group have consecutive ids,
+        and every message in a basic group takes one, even one privacy mode keeps from the bot."""
+        space = chat_id if self.groups.get(chat_id, {}).get("type") == "supergroup" else 0
+        return next(self._next_message_id.setdefault(space, itertools.count(1)))
 
     def _store(self, msg: Msg) -> Msg:
         self.messages.setdefault(msg.chat_id, {})[msg.message_id] = msg

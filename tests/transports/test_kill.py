@@ -341,6 +341,30 @@ def check_delivery(repo: SqlRepository, server: FakeTelegram, figures: Figures) 
     assert not missing, f"committed messages never sent: {list(missing)[:3]}"
     # over the whole run so far: a row sent, then killed before it was marked done, is sent again
     figures.duplicate_sends = sum(max(0, shown[k] - n) for k, n in wanted.items())
+    if os.environ.get("KILL_DEBUG"):
+        for k, n in wanted.items():
+            if shown[k] > n:
+                ids = [
+                    m.message_id
+                    for m in server.bot_messages(k[0], include_deleted=True)
+                    if m.history[0][:1000] == k[1]
+                ]
+                with repo.engine.connect() as conn:
+                    notes = conn.execute(text("SELECT id, state, sending, payload FROM outbox")).all()
+                confirmed = set()
+                for r in notes:
+                    note = (
+                        r.sending
+                        if isinstance(r.sending, dict) or r.sending is None
+                        else json.loads(r.sending)
+                    )
+                    if note and "id" in note:
+                        confirmed.add(note["id"])
+                print("DUPLICATE", k[0], n, shown[k], [i for i in ids if i not in confirmed], repr(k[1][:60]))
+                for r in notes:
+                    payload = r.payload if isinstance(r.payload, dict) else json.loads(r.payload)
+                    if payload["text"][:1000] == k[1] and chat_id_of(payload) == k[0]:
+                        print("   row", r.id, r.state, r.sending)
     # keyed messages: the stored reference is a live message showing the newest delivered text
     newest: dict[tuple[str, str], str] = {}
     for r in rows:
@@ -351,6 +375,10 @@ def check_delivery(repo: SqlRepository, server: FakeTelegram, figures: Figures) 
         ref = json.loads(repo.message_ref(chat, key))
         msg = server.messages[chat_id(chat)][ref["id"]]
         assert not msg.deleted and msg.shown == text_[:4096], (chat, key, msg.shown[:80], text_[:80])
+
+
+def chat_id_of(payload: dict) -> int:
+    return int(payload.get("user_id") or payload.get("chat_id"))
 
 
 def _toast(server: FakeTelegram, text_: str) -> bool:

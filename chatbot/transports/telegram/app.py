@@ -10,10 +10,13 @@ notice with the deep link ``https://t.me/<bot>?start=join-<match>`` in the group
 
 UX choices:
 
-* a button press is answered (answerCallbackQuery) as soon as the core has committed (AI moves
-  and delivery come after); when the core's whole answer is one short plain reply to the presser
+* the first press of a player's live private prompt (the newest one, of a match that has not
+  moved on since) is answered (answerCallbackQuery) at once, while the core decides: it is almost
+  surely applied. Any other press is answered as soon as the core has committed (AI moves and
+  delivery come after); when the core's whole answer is one short plain reply to the presser
   ("that button is stale", "it is not your turn"), it is shown as the callback's toast instead of a
-  chat message, so wrong presses do not clutter the group;
+  chat message, so wrong presses do not clutter the group. While the database is away every press
+  waits for the core, so its apology is the toast;
 * only the newest private prompt keeps its buttons, and a prompt loses them as soon as its match
   moves on (the player acted by text, in the group, or it is someone else's turn now).
 """
@@ -59,6 +62,7 @@ from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
 from chatbot.transports.telegram.delivery import Sender, chat_key, retry_seconds, split_chat, utf16_len
+from chatbot.transports.telegram.request import bot_request
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +235,8 @@ class TelegramTransport:
         builder = (
             ApplicationBuilder()
             .token(token)
-            .connection_pool_size(POOL_SIZE)
+            .request(bot_request(POOL_SIZE))
+            .get_updates_request(bot_request(1))
             .post_init(self._post_init)
             .post_stop(self._post_stop)
         )
@@ -339,6 +344,12 @@ class TelegramTransport:
         # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
         # own messages and mentions; the core then says so in the lobby and on the table
         self.group_text_visible = bool(app.bot.can_read_all_group_messages)
+        notes = getattr(self.runtime.store, "outbox_notes", None)
+        if notes is not None:
+            try:  # where the process before sent last: the message ids to look after on a restart
+                self.sender.learn(await self.runtime.book(notes, PLATFORM))
+            except Exception as exc:  # the database is away: learnt from the next messages instead
+                log.warning("could not read the outbox's send notes: %s", exc)
         await self._set_commands(app)
         await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 
@@ -371,6 +382,12 @@ class TelegramTransport:
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         return await self.sender.deliver(out, ref, txn)
 
+    def send_note(self, out: Outbound, ref: str | None) -> dict[str, Any] | None:
+        return self.sender.send_note(out, ref)
+
+    async def find_sent(self, out: Outbound, ref: str | None, note: Any, txn: str) -> tuple[bool, str | None]:
+        return await self.sender.find_sent(out, ref, note, txn)
+
     # ------------------------------------------------------------------------------------------
     # updates
 
@@ -381,7 +398,7 @@ class TelegramTransport:
             return
         user = msg.from_user
         chat = msg.chat
-        self.sender.seen(chat.id, msg.message_id)
+        self.sender.seen(chat.id, msg.message_id, chat.type == ChatType.SUPERGROUP)
         text = self.clean_text(msg.text)
         if text is None:
             return
@@ -440,6 +457,7 @@ class TelegramTransport:
             return
         user = query.from_user
         chat = message.chat
+        self.sender.seen(chat.id, message.message_id, chat.type == ChatType.SUPERGROUP)
         inbound = Inbound(
             PLATFORM,
             str(user.id),
@@ -450,6 +468,14 @@ class TelegramTransport:
             lang_hint=user.language_code,
             update_key=str(update.update_id),
         )
+        if self.runtime.storage_ok and self.sender.take_live_press(chat.id, message.message_id, query.data):
+            # the live prompt's first press: answered at once, before the core decides (the rare
+            # press the core refuses after all, a race with a timer, is then answered as a message).
+            # Answered first, then handed to the core: the core's thread would hold the interpreter
+            # while the answer's request is being written (bench_echo, SQLite: 9.4 ms -> 3.2 ms median)
+            await self._answer(query, None)
+            await self.runtime.handle(inbound)
+            return
         toast: list[str] = []
 
         def take(outs: list[Outbound]) -> Outbound | None:

@@ -25,6 +25,7 @@ than a caption may be follows as a message of its own).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import hashlib
@@ -59,6 +60,14 @@ TABLE_KEY = re.compile(r"table:(\d+)")
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 NETWORK_RETRIES = 3
+#: message ids after a send's note that are looked at for the message after a crash, when nothing
+#: newer is known (a private chat's or basic group's ids come from the bot's one sequence, so a few
+#: other chats' messages may fall between the note and the message)
+PROBE_WINDOW = 8
+#: at most this many ids are looked at for one message
+MAX_PROBES = 24
+#: Bot API ids of supergroups and channels are -100 followed by the channel's id
+SUPERGROUP_BELOW = -1_000_000_000_000
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -179,8 +188,19 @@ class Sender:
         self.bury_after = bury_after
         #: the newest message id seen per chat (incoming or sent), to tell when a table is buried
         self.latest: dict[int, int] = {}
+        #: the newest message ids seen per chat, for a basic group's burial and for probes
+        self.recent: dict[int, collections.deque[int]] = {}
+        #: the newest id known in the bot's own sequence (private chats and basic groups)
+        self.box_top = 0
+        #: the newest ids of messages this process sent, per chat (a probe after a restart skips them)
+        self.sent_here: dict[int, collections.deque[int]] = {}
+        #: chats known to be supergroups (their messages have ids of their own)
+        self.supergroups: set[int] = set()
         #: the newest private prompt per user chat: {"id", "match", "row"}
         self.prompts: dict[int, dict[str, Any]] = {}
+        #: private prompts already pressed once since they were sent (chat -> message id): a second
+        #: press of the same prompt is a double tap, answered only after the core has decided
+        self.pressed: dict[int, int] = {}
         #: the newest delivered table row per match, so an older prompt loses its buttons
         self.tables: dict[int, int] = {}
         #: remember/recall prompt records across restarts (set by the transport)
@@ -188,13 +208,167 @@ class Sender:
         self.load_prompt: Callable[[int], Awaitable[dict[str, Any] | None]] | None = None
         #: move a group's room to the supergroup it became (set by the transport)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
-        self.stats = {"sent": 0, "edited": 0, "skipped": 0, "retry_after": 0, "stripped": 0}
+        self.stats = {"sent": 0, "edited": 0, "skipped": 0, "retry_after": 0, "stripped": 0, "found": 0}
         #: keyboards being removed in the background (cosmetic; not worth delaying a row's "done")
         self.background: set[asyncio.Task[None]] = set()
 
-    def seen(self, chat_id: int, message_id: int) -> None:
+    def seen(self, chat_id: int, message_id: int, supergroup: bool | None = None) -> None:
+        """A message of ``chat_id`` (incoming or sent); ``supergroup`` when the update said the type."""
+        if supergroup:
+            self.supergroups.add(chat_id)
         if message_id > self.latest.get(chat_id, 0):
             self.latest[chat_id] = message_id
+            recent = self.recent.get(chat_id)
+            if recent is None:
+                recent = self.recent[chat_id] = collections.deque(maxlen=max(self.bury_after + 1, 32))
+            recent.append(message_id)
+        if self._space(chat_id) == 0 and message_id > self.box_top:
+            self.box_top = message_id
+
+    # ------------------------------------------------------------------------------------------
+    # message ids: where a new message lands
+
+    def _space(self, chat_id: int) -> int:
+        """Whose sequence numbers ``chat_id``'s messages: a supergroup's own (its id), or the bot's
+        one sequence of private chats and basic groups (0)."""
+        return chat_id if chat_id in self.supergroups or chat_id <= SUPERGROUP_BELOW else 0
+
+    def top(self, chat_id: int) -> int:
+        """The newest message id known in ``chat_id``'s sequence (0: none known)."""
+        return self.box_top if self._space(chat_id) == 0 else self.latest.get(chat_id, 0)
+
+    def _buried(self, chat_id: int, message_id: int) -> bool:
+        """Whether more than ``bury_after`` newer messages are in the group below ``message_id``. A
+        supergroup's ids count its messages; a basic group's ids are the bot's sequence over all its
+        chats, so there the newer messages seen in that group are counted."""
+        if chat_id >= 0:
+            return False
+        if self._space(chat_id) != 0:
+            return self.latest.get(chat_id, 0) - message_id > self.bury_after
+        recent = self.recent.get(chat_id)
+        return recent is not None and sum(1 for m in recent if m > message_id) > self.bury_after
+
+    def learn(self, notes: list[tuple[str, Any]]) -> None:
+        """Where the sends of an earlier process landed or were to land (the notes of the outbox's
+        newest rows): each sequence's newest id until this process sees newer messages, so that a
+        send right after a restart notes an id close to where it lands."""
+        for chat, note in notes:
+            # a pending row's note says after which id it was to land; a done row's, where it did
+            newest = note.get("id", note.get("after")) if isinstance(note, dict) else None
+            if not isinstance(newest, int):
+                continue
+            try:
+                chat_id = split_chat(chat.split(":", 2)[2])[0]
+            except (IndexError, ValueError):
+                continue
+            if note.get("box", True):
+                self.box_top = max(self.box_top, newest)
+            else:
+                self.supergroups.add(chat_id)
+                self.latest[chat_id] = max(self.latest.get(chat_id, 0), newest)
+
+    def _as_sent(self, out: Outbound, row: int) -> tuple[Outbound, int | None]:
+        """``out`` as it goes out (a prompt whose match moved on loses its buttons; a keyed picture
+        whose text is too long for a caption goes as text) and the match of a prompt's buttons."""
+        prompt_match = self._match_of_buttons(out.buttons) if out.user_id is not None else None
+        if prompt_match is not None and self.tables.get(prompt_match, 0) > row:
+            out = replace(out, buttons=())
+            prompt_match = None
+        if out.key is not None and out.image and utf16_len(out.text) > CAPTION_LIMIT:
+            out = replace(out, image=None)
+        return out, prompt_match
+
+    @staticmethod
+    def _one_message(out: Outbound) -> bool:
+        if out.image:
+            return utf16_len(out.text) <= CAPTION_LIMIT
+        return utf16_len(out.text or "…") <= TEXT_LIMIT
+
+    def send_note(self, out: Outbound, ref: str | None) -> dict[str, Any] | None:
+        """What to store before ``out`` is sent as one new message: the newest message id known in
+        its chat's sequence, after which it will land. None for an edit (idempotent as it is) and
+        for a row of several messages (a long text), which is not looked for."""
+        target = out.user_id if out.user_id is not None else out.chat_id
+        if target is None or (out.key is not None and parse_ref(ref) is not None):
+            return None
+        sent, _ = self._as_sent(out, 0)
+        if not self._one_message(sent):
+            return None
+        chat_id = split_chat(target)[0]
+        return {"after": self.top(chat_id), "box": self._space(chat_id) == 0}
+
+    async def find_sent(self, out: Outbound, ref: str | None, note: Any, txn: str) -> tuple[bool, str | None]:
+        """Whether an earlier attempt's message for this row is in the chat, and its reference.
+
+        The Bot API has no idempotency key, but editing a message to exactly what it shows answers
+        "message is not modified", and only the bot's own messages can be edited: so the ids after the
+        note's are edited to the row's own content, one by one, up to the newest id known since (at
+        least ``PROBE_WINDOW``, at most ``MAX_PROBES``). A message of someone else answers "can't be
+        edited", an id of another chat or not used yet "not found". No other message of the bot can be
+        there: a chat's rows are sent one at a time, so the row's message is the bot's only one in its
+        chat after the note."""
+        target = out.user_id if out.user_id is not None else out.chat_id
+        if target is None or not isinstance(note, dict) or not isinstance(note.get("after"), int):
+            return False, None
+        assert self.bot is not None
+        bot = self.bot
+        chat_id, _thread = split_chat(target)
+        row = row_of(txn)
+        sent, prompt_match = self._as_sent(out, row)
+        if not self._one_message(sent):
+            return False, None
+        after = int(note["after"])
+        newest = self.top(chat_id)
+        last = min(max(newest, after + PROBE_WINDOW), after + MAX_PROBES)
+        mine = set(self.sent_here.get(chat_id, ()))  # sent by this process: not the one sought
+        key, group = self._on(chat_id)
+        markup = markup_of(sent.buttons)
+        for message_id in range(after + 1, last + 1):
+            if message_id in mine:
+                continue
+            try:
+                if sent.image:
+                    await self._call(
+                        key,
+                        group,
+                        functools.partial(
+                            bot.edit_message_caption,
+                            chat_id,
+                            message_id,
+                            caption=sent.text,
+                            reply_markup=markup,
+                        ),
+                    )
+                else:
+                    await self._call(
+                        key,
+                        group,
+                        functools.partial(
+                            bot.edit_message_text, sent.text or "…", chat_id, message_id, reply_markup=markup
+                        ),
+                    )
+                log.warning(
+                    "a probe edit of %s/%s went through; taking it as the row's message", chat_id, message_id
+                )
+            except BadRequest as exc:
+                if not is_not_modified(exc):
+                    continue
+            except ChatMigrated:
+                return False, None
+            except Forbidden as exc:
+                raise Blocked(str(exc)) from exc
+            self.stats["found"] += 1
+            log.info("row %s was sent before the restart: message %s/%s", row, chat_id, message_id)
+            self.seen(chat_id, message_id)
+            if prompt_match is not None:
+                self._later(self._new_prompt(chat_id, message_id, prompt_match, row))
+            found = TABLE_KEY.fullmatch(out.key or "")
+            if found and out.chat_id is not None:
+                self._later(self._table_delivered(int(found[1]), row))
+            if out.key is None:
+                return True, json.dumps({"id": message_id, "box": self._space(chat_id) == 0})
+            return True, json.dumps({"id": message_id, **self._wanted(sent)})
+        return False, None
 
     # ------------------------------------------------------------------------------------------
     # the Transport.deliver of Telegram
@@ -216,16 +390,14 @@ class Sender:
             return None
         chat_id, thread = split_chat(target)
         row = row_of(txn)
-        prompt_match = self._match_of_buttons(out.buttons) if out.user_id is not None else None
-        if prompt_match is not None and self.tables.get(prompt_match, 0) > row:
-            out = replace(out, buttons=())  # its match moved on while it waited: the buttons are stale
-            prompt_match = None
+        # a prompt whose match moved on while it waited goes without its stale buttons
+        out, prompt_match = self._as_sent(out, row)
         try:
             if out.key is not None:
                 new_ref = await self._keyed(chat_id, out, parse_ref(ref), thread)
             else:
                 message = await self._send_new(chat_id, out, self._reply_to(chat_id, out), thread)
-                new_ref = json.dumps({"id": message.message_id})
+                new_ref = json.dumps({"id": message.message_id, "box": self._space(chat_id) == 0})
                 if prompt_match is not None:
                     self._later(self._new_prompt(chat_id, message.message_id, prompt_match, row))
         except Forbidden as exc:
@@ -370,6 +542,10 @@ class Sender:
     def _sent(self, chat_id: int, message: Message) -> None:
         self.stats["sent"] += 1
         self.seen(chat_id, message.message_id)
+        here = self.sent_here.get(chat_id)
+        if here is None:
+            here = self.sent_here[chat_id] = collections.deque(maxlen=64)
+        here.append(message.message_id)
 
     async def _strip(self, chat_id: int, message_id: int) -> None:
         assert self.bot is not None
@@ -387,6 +563,22 @@ class Sender:
 
     # ------------------------------------------------------------------------------------------
     # prompts
+
+    def take_live_press(self, chat_id: int, message_id: int, data: str) -> bool:
+        """Whether a press of ``data`` on ``message_id`` in a private chat is a first press of the
+        chat's live prompt (the newest prompt, of a match that has not moved on since it was
+        delivered): the core will almost surely apply it, so it can be answered before the core has
+        decided. Counts as that prompt's one press."""
+        record = self.prompts.get(chat_id)
+        if chat_id <= 0 or record is None or record.get("id") != message_id:
+            return False
+        if self.pressed.get(chat_id) == message_id:
+            return False
+        found = BUTTON_DATA.match(data)
+        if found is None or int(found[1]) != record.get("match"):
+            return False
+        self.pressed[chat_id] = message_id
+        return True
 
     async def _new_prompt(self, chat_id: int, message_id: int, match_id: int, row: int) -> None:
         """Only the newest private prompt keeps its buttons: strip the one before."""
@@ -424,15 +616,10 @@ class Sender:
         key, group = self._on(chat_id)
         if out.image and utf16_len(out.text) > CAPTION_LIMIT:
             out = replace(out, image=None)  # one message per key: the text is the fallback
-        wanted = {
-            "text": digest(out.text),
-            "markup": buttons_json(out.buttons),
-            "photo": bool(out.image),
-            "image": digest(out.image),
-        }
+        wanted = self._wanted(out)
         if record:
             message_id = int(record["id"])
-            buried = chat_id < 0 and self.latest.get(chat_id, 0) - message_id > self.bury_after
+            buried = self._buried(chat_id, message_id)
             same_kind = bool(record.get("photo")) == bool(out.image)
             # a text over one message cannot be edited into place: it goes out anew, split
             fits = bool(out.image) or utf16_len(out.text) <= TEXT_LIMIT
@@ -454,6 +641,16 @@ class Sender:
             return json.dumps({"id": message.message_id, **wanted})
         message = await self._send_new(chat_id, out, None, thread)
         return json.dumps({"id": message.message_id, **wanted})
+
+    @staticmethod
+    def _wanted(out: Outbound) -> dict[str, Any]:
+        """What a keyed message's reference records of its content."""
+        return {
+            "text": digest(out.text),
+            "markup": buttons_json(out.buttons),
+            "photo": bool(out.image),
+            "image": digest(out.image),
+        }
 
     async def _edit(self, chat_id: int, message_id: int, out: Outbound, record: dict[str, Any]) -> None:
         assert self.bot is not None
