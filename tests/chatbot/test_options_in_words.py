@@ -72,3 +72,18 @@ def test_options_in_words_without_voikko():
     }
     text = "uusi majavajengi kahdella kierroksella ilman laajennusta pikapelinä"
     assert option_phrases(text, counts, flags, lem) == "uusi majavajengi rounds=2 expansion=off quick_game=on"
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "shown"),
+    [
+        ("fi", "pelataan majavajengiä kahdella kierroksella", "⚙️ 2 kierrosta"),
+        ("fi", "uusi majavajengi kierrokset=1 muistiapu=on", "⚙️ 1 kierros · muistiapu"),
+        ("fi", "Pelataan gnavia viidellä elämällä", "⚙️ 5 elämää kullakin"),
+        ("en", "new gnav with 1 life", "⚙️ 1 life each"),
+    ],
+)
+def test_the_lobby_says_which_options_were_taken(lang, text, shown):
+    core = new_core(SqlRepository("sqlite://"), seed="words")
+    out = list(run_lines(core, [json.dumps({"user": "matti", "chat": "group", "text": text, "lang": lang})]))
+    assert shown in out[0]["text"].split("\n")

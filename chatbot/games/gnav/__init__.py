@@ -40,6 +40,16 @@ class GnavUI(GameUI):
     def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
         return situation(topic, view, ctx, about)
 
+    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
+        """The lobby's line of options that differ from the defaults ("⚙️ 2 elämää kullakin")."""
+        parts = []
+        lives = options.get("lives", 3)
+        if isinstance(lives, int) and not isinstance(lives, bool) and lives != 3:
+            parts.append(t.ngettext("{n} life each", "{n} lives each", lives).format(n=lives))
+        if options.get("traditional_cat") is True:
+            parts.append(t.gettext("traditional cat"))
+        return "⚙️ " + " · ".join(parts) if parts else None
+
     def option_counts(self) -> dict[str, str]:
         return {"elämä": "lives", "henki": "lives", "henge": "lives", "life": "lives", "lives": "lives"}
 

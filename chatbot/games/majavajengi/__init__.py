@@ -37,6 +37,18 @@ class MajavajengiUI(GameUI):
     def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
         return situation(topic, view, ctx, about)
 
+    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
+        """The lobby's line of options that differ from the defaults ("⚙️ 2 kierrosta · muistiapu")."""
+        parts = []
+        rounds = options.get("rounds", 6)
+        if rounds == "players":
+            parts.append(t.gettext("as many rounds as players"))
+        elif isinstance(rounds, int) and rounds != 6:
+            parts.append(t.ngettext("{n} round", "{n} rounds", rounds).format(n=rounds))
+        if options.get("memory_aid") is True:
+            parts.append(t.gettext("memory aid"))
+        return "⚙️ " + " · ".join(parts) if parts else None
+
     def option_counts(self) -> dict[str, str]:
         return {"kierros": "rounds", "kierrok": "rounds", "round": "rounds"}
 
