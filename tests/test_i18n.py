@@ -34,3 +34,12 @@ def test_plural_forms_follow_the_count():
 def test_unknown_language_falls_back_to_finnish():
     assert translator("xx").lang == "fi"
     assert translator("en-GB").lang == "en"
+
+
+def test_the_choices_of_a_question_are_asked_with_vai_in_finnish():
+    from chatbot.core import i18n
+
+    fi, en = i18n.translator("fi"), i18n.translator("en")
+    assert fi.format_choices(["pisteet", "vihreät eläimet"]) == "pisteet vai vihreät eläimet"
+    assert fi.format_choices(["a", "b", "c"]) == "a, b vai c"
+    assert en.format_choices(["points", "green animals"]) == "points or green animals"

@@ -96,6 +96,16 @@ class Translator:
             self._lists[key] = found
         return found
 
+    def format_choices(self, items: Iterable[str]) -> str:
+        """The choices of a question: "pisteet vai vihreät eläimet" (a Finnish question asks with
+        *vai*; Babel's "or" list says *tai*, right for a statement), "points or green animals"."""
+        text = self.format_list(items, style="or")
+        if self.lang == "fi":
+            head, sep, last = text.rpartition(" tai ")
+            if sep:
+                text = f"{head} vai {last}"
+        return text
+
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
 

@@ -571,7 +571,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                 titles = [t.gettext(topic.title) for _, topic in topics if topic.title]
                 if len(titles) == len(distinct):
                     return t.gettext("Do you mean {options}? Ask again with its name.").format(
-                        options=t.format_list(titles, style="or")
+                        options=t.format_choices(titles)
                     )
             found, topic = topics[0]
             text = f"{found.title(t)} – {t.gettext(topic.text)}"
@@ -1233,7 +1233,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                     [Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
                     for c in candidates[:8]
                 ]
-                labels = t.format_list([ui.action_label(c, view, rctx) for c in candidates[:8]], style="or")
+                labels = t.format_choices([ui.action_label(c, view, rctx) for c in candidates[:8]])
                 question = t.gettext("Which one do you mean: {options}?").format(options=labels)
                 phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
                 if all(phrases) and len(set(phrases)) == len(phrases) > 1:

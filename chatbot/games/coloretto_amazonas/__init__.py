@@ -17,6 +17,7 @@ from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
+from chatbot.games.coloretto_amazonas.animals import ANIMAL_TOPICS
 from chatbot.games.coloretto_amazonas.situation import situation
 from chatbot.games.coloretto_amazonas.topic_words import TOPIC_WORDS
 from engines.coloretto_amazonas.model import OVER, PrivateView, PublicView
@@ -34,7 +35,7 @@ class ColorettoAmazonasUI(GameUI):
         return render.title(t)
 
     def rule_topics(self) -> Sequence[RuleTopic]:
-        return texts.TOPICS
+        return (*texts.TOPICS, *ANIMAL_TOPICS)
 
     def topic_words(self) -> Mapping[str, Sequence[str]]:
         return TOPIC_WORDS

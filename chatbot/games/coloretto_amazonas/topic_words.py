@@ -30,5 +30,13 @@ TOPIC_WORDS: dict[str, tuple[str, ...]] = {
     "coloretto_amazonas.protection.refuser": ("kieltäytyjän", "refuser protection variant"),
     "coloretto_amazonas.stacks_hidden": ("pinot", "pinoja", "face down", "hidden stacks"),
     "coloretto_amazonas.game_end": ("lopettaa peli", "peli päättyy", "peli loppuu", "when does the game end"),
-    "coloretto_amazonas.scoring": ("pisteitä", "laskea pisteet", "worth", "points"),
+    "coloretto_amazonas.scoring": (
+        "pisteitä",
+        "laskea pisteet",
+        "saa pisteitä",
+        "pisteitä saa",
+        "worth",
+        "points",
+        "how many points",
+    ),
 }
