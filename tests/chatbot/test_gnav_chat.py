@@ -408,16 +408,17 @@ def test_a_card_name_is_a_rank_never_an_instance_id():
 def test_match_stored_under_the_old_id_continues(tmp_path):
     """A match stored before the engine id became ``gnav`` (its ``game`` column says "cardavia") goes on
     after the bot starts again on the same database: migration 0003 rewrites the id, no runtime alias."""
-    from sqlalchemy import text
+    from alembic import command
+
+    from chatbot.storage.repository import alembic_config
 
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
     first = Table(url=url, seed="gnav-old-id")
     lobby(first, "matti")
     with first.repo.engine.begin() as connection:
-        connection.execute(text("UPDATE match SET game = 'cardavia' WHERE game = 'gnav'"))
-        # as a database written before the rename: its schema is at the revision before 0003
-        connection.execute(text("UPDATE alembic_version SET version_num = '0002'"))
-        connection.execute(text("DROP TABLE IF EXISTS matchresult"))  # a table of a later revision
+        # as a database written before the rename: every later migration undone, down to 0002
+        # (0003's downgrade writes "cardavia" back)
+        command.downgrade(alembic_config(connection), "0002")
     before = first.match()
     assert before.game == "cardavia"
     press = next(b.data for row in first.prompt_for("matti").buttons for b in row)
