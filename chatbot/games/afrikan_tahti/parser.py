@@ -115,6 +115,7 @@ from engines.afrikan_tahti.model import (
     seat_of,
 )
 from engines.afrikan_tahti.retkikunnat.model import XView
+from engines.codec import BadNotation
 
 SETUP, DECLARE, RELEASE, MOVE, AFTER_MOVE, OVER = "setup", "declare", "release", "move", "after_move", "over"
 
@@ -634,6 +635,15 @@ _HEADS = {
 }
 
 
+def _readable(notation: str) -> bool:
+    """Whether the engine reads ``notation`` at all (a card verb fits only the cards it is for)."""
+    try:
+        ENGINE.parse_notation(notation)
+    except BadNotation:
+        return False
+    return True
+
+
 def x_prompt_of(view: View) -> object | None:
     x: XView | None = view.x
     return x.prompt if x is not None else None
@@ -705,7 +715,7 @@ class ExpansionParser:
                 out.append(f"duel seat{seat} horseshoe")
         for card in r.cards[:1]:
             out.extend(f"{verb} {card}" for verb in ("sell", "use", "discard", "hold", "unhold", "play"))
-        return out
+        return [n for n in out if _readable(n)]  # "play rifle": a rifle is used, never played
 
     def _fits(self, w: list[str], r: ExpansionReading, ctx: ParseContext[View]) -> bool:
         head = w[0]
