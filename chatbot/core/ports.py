@@ -491,6 +491,10 @@ class GameUI(ABC):
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""
         return {}
 
+    def option_example(self, t: Any) -> str:
+        """One option of this game as typed, for "asetukset" ("kierrokset=3"); the pace by default."""
+        return str(t.gettext("pace=daily"))
+
     def option_counts(self) -> dict[str, str]:
         """Nouns that count an option when said in words ("kahdella kierroksella", "3 rounds"): base
         form or English singular -> engine option key."""

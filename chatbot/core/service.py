@@ -748,7 +748,9 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return [self._reply(msg, t, t.gettext("Options can be changed only before the game starts."))]
         changes = [x for x in cmd.tokens if "=" in x]
         if not changes:
-            shown = ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            shown = (ui.options_text(match.options, t) or "").removeprefix("⚙️ ") or (
+                ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
+            )
             chosen = pace.Pace.from_meta(match.meta.get("pace"))
             if chosen.chosen:
                 shown += " · " + (pace.describe(chosen, t, self.remind_after, self.act_after) or "")
@@ -757,8 +759,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                     msg,
                     t,
                     t.gettext(
-                        "Options of this game: {options}. Change them with e.g. “options rounds=3”."
-                    ).format(options=shown),
+                        "Options of this game: {options}. Change them with e.g. “options {example}”."
+                    ).format(options=shown, example=ui.option_example(t)),
                 )
             ]
         if not self.runs_lobby(match, sp.user.id) and not self.is_admin(msg, sp.room):

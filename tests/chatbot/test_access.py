@@ -343,7 +343,7 @@ def test_whoever_runs_the_lobby_may_change_its_options_and_nobody_else():
     assert table.match().options == {"rounds": 2, "memory_aid": True}
     out = table.say("matti", "asetukset kierrokset=99999999999999999999999999")
     assert "Mitään ei muutettu" in out[0].text and table.match().options["rounds"] == 2
-    assert "rounds=2" in table.say("eve", "asetukset")[0].text  # anyone may look
+    assert "2 kierrosta · muistiapu" in table.say("eve", "asetukset")[0].text  # anyone may look, in words
 
 
 def test_inbound_fields_are_cleaned_but_ordinary_messages_pass_as_they_are():

@@ -87,3 +87,24 @@ def test_the_lobby_says_which_options_were_taken(lang, text, shown):
     core = new_core(SqlRepository("sqlite://"), seed="words")
     out = list(run_lines(core, [json.dumps({"user": "matti", "chat": "group", "text": text, "lang": lang})]))
     assert shown in out[0]["text"].split("\n")
+
+
+@pytest.mark.parametrize("lang", ["fi", "en"])
+@pytest.mark.parametrize("game", ["majavajengi", "gnav", "coloretto", "afrikan tähti"])
+def test_the_options_example_works_when_typed_back(game, lang):
+    """ "asetukset" shows the game's options and an example of its own; typed back, it is taken."""
+    core = new_core(SqlRepository("sqlite://"), seed="words")
+
+    def say(text: str) -> str:
+        line = json.dumps({"user": "matti", "chat": "group", "text": text, "lang": lang})
+        outs = list(run_lines(core, [line]))  # the whole answer, AI moves included
+        return outs[0]["text"]
+
+    say(("uusi " if lang == "fi" else "new ") + game)
+    before = (core.repo.match(1).options, core.repo.match(1).meta.get("pace"))
+    shown = say("asetukset" if lang == "fi" else "options")
+    example = shown.rsplit("“", 1)[1].rstrip("”.")
+    assert example.split()[0] in {"asetukset", "options"} and "=" in example
+    answer = say(example)
+    assert "did not understand" not in answer and "ymmärtänyt" not in answer
+    assert (core.repo.match(1).options, core.repo.match(1).meta.get("pace")) != before

@@ -55,6 +55,9 @@ class AfrikanTahtiUI(GameUI):
     def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
         return situation(topic, view, ctx, about)
 
+    def option_example(self, t: Translator) -> str:
+        return t.gettext("quick_game=yes")
+
     def option_words(self) -> dict[str, str]:
         return {
             "laajennus": "expansion",

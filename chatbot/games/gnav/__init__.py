@@ -53,6 +53,9 @@ class GnavUI(GameUI):
     def option_counts(self) -> dict[str, str]:
         return {"elämä": "lives", "henki": "lives", "henge": "lives", "life": "lives", "lives": "lives"}
 
+    def option_example(self, t: Translator) -> str:
+        return t.gettext("lives=2")
+
     def option_words(self) -> dict[str, str]:
         return dict(parser.OPTION_WORDS)
 

@@ -52,6 +52,9 @@ class MajavajengiUI(GameUI):
     def option_counts(self) -> dict[str, str]:
         return {"kierros": "rounds", "kierrok": "rounds", "round": "rounds"}
 
+    def option_example(self, t: Translator) -> str:
+        return t.gettext("rounds=3")
+
     def option_words(self) -> dict[str, str]:
         return {"kierrokset": "rounds", "kierroksia": "rounds", "muistiapu": "memory_aid",
                 "aloittaja": "next_round_start"}  # fmt: skip
