@@ -662,6 +662,7 @@ def option_phrases(
     before a flag that turns something on ("ilman laajennusta", "without the expansion") turns it
     off. ``counts`` maps counted nouns (base forms, English singulars, or a stem that case endings
     follow) to option keys; ``flags`` are the game's option words (:meth:`GameUI.option_flags`).
+    Spoken numerals and clipped cases count ("kahel kierroksel", "viiel elämäl", "kaks kierrosta").
     Other words stay as typed."""
     typed = text.split()
 
@@ -674,12 +675,7 @@ def option_phrases(
             hit = table.get(form, table.get(fold(form)))
             if hit is not None:
                 return hit
-        # without Voikko, a case ending on a known stem: "pikapeliä", "kierroksella" (stem "kierrok")
-        folded = fold(w)
-        for key, hit in table.items():
-            if len(key) >= 5 and folded.startswith(key) and len(folded) - len(key) <= 5:
-                return hit
-        return None
+        return None  # the base forms come from Voikko or the word-form table alike
 
     folded_counts = {fold(k.casefold()): v for k, v in counts.items()}
     folded_flags = {fold(k.casefold()): v for k, v in flags.items()}

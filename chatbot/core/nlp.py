@@ -182,6 +182,7 @@ class Lemmatizer:
             _announced.add(self.backend)
             log.info("Finnish lemmatiser backend: %s", self.backend)
         self._cached_readings = lru_cache(maxsize=16384)(self._readings)
+        self._cached_known = lru_cache(maxsize=16384)(lambda w: bool(self._bases(w) - {w}))
 
     def readings(self, word: str) -> frozenset[str]:
         """Every base form (lower-case) of ``word``, plus the word itself. Ambiguous words keep all
@@ -192,7 +193,24 @@ class Lemmatizer:
         """The inflected forms of ``base`` that the word-form table knows (for typo matching)."""
         return frozenset(self._table.by_base.get(base.casefold(), ()))
 
+    def known(self, word: str) -> bool:
+        """Whether ``word`` is an inflected form of a dictionary word ("alussa" of *alku*): such a word
+        is what it says, never a typo of another ("avussa")."""
+        return self._cached_known(word.casefold())
+
     def _readings(self, word: str) -> frozenset[str]:
+        bases = self._bases(word)
+        if not bases:
+            # spoken Finnish clips the local cases: "kierroksel" (-lla), "botil", "kädes" (-ssä),
+            # "pakast" (-sta); a word that reads as nothing else is read as the full forms too (like
+            # english_stems, over-generating is harmless: readings are looked up in vocabularies)
+            for full in _unclipped(word):
+                bases |= self._bases(full) | {full}
+        if "minä" in bases:
+            bases.discard("mikä")  # "minä" is the pronoun, not the essive of *mikä* (a question word)
+        return frozenset(bases | {word})
+
+    def _bases(self, word: str) -> set[str]:
         bases: set[str] = set()
         if self._voikko is not None:
             with self._lock:
@@ -201,7 +219,25 @@ class Lemmatizer:
         bases.update(self._table.forms.get(word, ()))  # the table is built from Voikko: no conflict
         if word == fold(word):  # perhaps typed with a/o for ä/ö
             bases.update(self._table.folded.get(word, ()))
-        return frozenset(bases | {word})
+        return bases
+
+
+def _unclipped(word: str) -> tuple[str, ...]:
+    """The written forms a clipped spoken case form may stand for: "kierroksel" -> kierroksella,
+    kierrokselle; "kädes" -> kädessä; "pakast" -> pakasta. Only words of four letters or more whose
+    clipped ending follows a vowel."""
+    if len(word) < 4 or not word.isalpha():
+        return ()
+    a = _back_vowel(word)
+    if word.endswith("l") and word[-2] in _VOWELS:
+        return (word + "l" + a, word + "le")
+    if word.endswith("lt") and word[-3] in _VOWELS:
+        return (word + a,)
+    if word.endswith("st") and word[-3] in _VOWELS:
+        return (word + a,)
+    if word.endswith("s") and word[-2] in "eiy" and len(word) >= 5:
+        return (word + "s" + a,)
+    return ()
 
 
 @lru_cache(maxsize=1)
@@ -312,9 +348,12 @@ def _superlative(nom: str) -> dict[str, str]:
 def _with_possessives(forms: dict[str, str]) -> Iterable[tuple[str, str, bool]]:
     """(form, case, possessive) for every case form and its first-person possessive form
     ("kakkoseni", "toiseeni", "korttiani"): the possessive drops a final -n of the genitive and
-    illative, and the nominative shares the genitive's."""
+    illative, and the nominative shares the genitive's. The clipped spoken forms of the local cases
+    come too: "kahel", "tokal" (-lla/-lle), "kolmelt" (-lta)."""
     for case, form in forms.items():
         yield form, case, False
+        if case in ("adessive", "allative", "ablative") and form[-3:-1] in ("ll", "lt"):
+            yield form[:-2] if case != "ablative" else form[:-1], case, False
         if case in ("nominative", "genitive"):
             yield forms["genitive"][:-1] + "ni", case, True
         elif case == "illative":
@@ -347,6 +386,16 @@ _FI_NUMERALS_SPOKEN = {
     8: ("kaheksan",),
     9: ("yheksän",),
     10: ("kymmene",),
+}
+# Spoken declensions: the d of the stem drops ("kahella", "yhen", "viiellä", "kaheksalla").
+_FI_NUMERALS_SPOKEN_DECLINED = {
+    1: ("yks", "yhen", "yhtä", "yhteen", "yhtenä"),
+    2: ("kaks", "kahen", "kahta", "kahteen", "kahtena"),
+    5: ("viis", "viien", "viittä", "viiteen", "viitenä"),
+    6: ("kuus", "kuuen", "kuutta", "kuuteen", "kuutena"),
+    7: ("seittemän", "seittemän", "seittemää", "seittemään", "seittemänä"),
+    8: ("kaheksan", "kaheksan", "kaheksaa", "kaheksaan", "kaheksana"),
+    9: ("yheksän", "yheksän", "yheksää", "yheksään", "yheksänä"),
 }
 _FI_ORDINALS = {
     1: (_nen("ensimmäinen"), _vowel("eka")),
@@ -426,6 +475,9 @@ def _build_number_table() -> dict[str, tuple[NumberWord, ...]]:
         add_declined(value, NUMERAL, [_declension(nom, gen, part, ill, ess)])
         for spoken in _FI_NUMERALS_SPOKEN.get(value, ()):
             add(spoken, NumberWord(value, NUMERAL, nom, "fi", "nominative"))
+        if value in _FI_NUMERALS_SPOKEN_DECLINED:
+            for form, case, possessive in _with_possessives(_declension(*_FI_NUMERALS_SPOKEN_DECLINED[value])):
+                add(form, NumberWord(value, NUMERAL, nom, "fi", case, possessive))
     for value, paradigms in _FI_ORDINALS.items():
         add_declined(value, ORDINAL, paradigms)
     for value, paradigms in _FI_NUMBER_NOUNS.items():
@@ -918,6 +970,7 @@ class Lexicon:
         self._analysers: dict[str, Analyser] = {"fi": self.lemmatizer.readings, "en": english_stems}
         self._words: dict[str, dict[str, set[str]]] = {}
         self._phrases: dict[str, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
+        self._entries: dict[str, set[str]] = {}  # folded word -> the words as listed (for their forms)
         sources = [COMMON_WORDS, words] if common else [words]
         for source in sources:
             for lang, concepts in source.items():
@@ -931,6 +984,7 @@ class Lexicon:
         parts = tuple(fold(w) for w in tokens(entry))
         if len(parts) == 1:
             self._words.setdefault(lang, {}).setdefault(parts[0], set()).add(concept)
+            self._entries.setdefault(parts[0], set()).add(entry.casefold())
         elif parts:
             self._phrases.setdefault(lang, {}).setdefault(parts[0], []).append((parts, concept))
 
@@ -973,7 +1027,10 @@ class Lexicon:
             meanings: dict[str, dict[str, set[str]]] = {}
             for lang, table in self._words.items():
                 for key, concepts in table.items():
-                    forms = {key} | (set(self.lemmatizer.forms_of(key)) if lang == "fi" else set())
+                    # the forms of the word as listed: "älkää" folds to "alkaa", whose forms are not its
+                    forms = {key}
+                    if lang == "fi":
+                        forms.update(f for e in self._entries.get(key, ()) for f in self.lemmatizer.forms_of(e))
                     for form in forms:
                         meanings.setdefault(fold(form), {}).setdefault(lang, set()).update(concepts)
             self._fuzzy = (FuzzyIndex(meanings), meanings)
@@ -1026,7 +1083,7 @@ class Lexicon:
         seats = match_seat(word, names) if names else []
         if seats:
             return Item(i, (word,), seats=tuple(seats), fuzzy=True)
-        concepts = self.fuzzy_concepts(word, lang)
+        concepts = self.fuzzy_concepts(word, lang) if not self.lemmatizer.known(word) else frozenset()
         if concepts:
             return Item(i, (word,), concepts, fuzzy=True)
         numbers = number_words(word, typos=True)

@@ -1144,7 +1144,11 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if match is None or seat is None or match.status != RUNNING:
             return [self._reply(msg, t, t.gettext("You are not playing in a running game."))]
         room = self.repo.room_by_id(match.room_id)
-        return self._private_prompt(match, room, seat, events=(), force=True)
+        out = self._private_prompt(match, room, seat, events=(), force=True)
+        if not msg.private and any(o.private for o in out):
+            # asked in the group: the hand went to the private chat; the group hears only that
+            out = [*out, self._reply(msg, t, t.gettext("I answered you in our private chat."))]
+        return out
 
     # ------------------------------------------------------------------------------------------
     # game commands

@@ -225,6 +225,9 @@ class Unfolded(Lemmatizer):
     def forms_of(self, base: str) -> frozenset[str]:
         return self.base.forms_of(base)
 
+    def known(self, word: str) -> bool:
+        return self.base.known(word)
+
 
 def fold_doubts(items: Sequence[Item], strict: Lexicon, lang: str) -> list[Item] | None:
     """``items`` read without the folded guesses, or ``None`` when no word needed one: a one-word item

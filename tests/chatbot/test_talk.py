@@ -202,6 +202,19 @@ def test_own_situation_private_when_hidden_public_when_public():
     assert len(table.sent) > sent
 
 
+@pytest.mark.parametrize("question", ["mitä mulla on kädessä", "what's in my hand"])
+def test_the_hand_asked_in_the_group_comes_privately_and_the_group_is_told_so(question):
+    table = Table(seed="hand-1")
+    say(table, "matti", "uusi coloretto")
+    say(table, "liisa", "liity")
+    start(table, "matti")
+    out = say(table, "liisa", question)
+    private = [o for o in out if o.user_id == "liisa"]
+    group = [o for o in out if o.chat_id == GROUP]
+    assert private and "sähköankerias" in private[0].text  # her hand, in her private chat
+    assert [o.text for o in group] in (["Vastasin sinulle yksityisviestillä."], ["I answered you in our private chat."])
+
+
 def test_protection_holder_and_money_are_public_answers():
     table = Table(seed="talk-12")
     say(table, "matti", "uusi coloretto")
