@@ -346,7 +346,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     specs = args.spec if args.spec is not None else DEFAULT_SPECS
     if not specs:
-        print("warning: no rules specs found; pass them with --spec (a worktree has no ../shared)", file=sys.stderr)
+        print(
+            "warning: no rules specs found; pass them with --spec (a worktree has no ../shared)",
+            file=sys.stderr,
+        )
     analyser = Analyser()
     vocabulary = read_vocabulary(args.vocabulary)
     vocabulary += [w for w in bases_of(code_words(), analyser) if w not in vocabulary]

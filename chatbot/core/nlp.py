@@ -476,7 +476,9 @@ def _build_number_table() -> dict[str, tuple[NumberWord, ...]]:
         for spoken in _FI_NUMERALS_SPOKEN.get(value, ()):
             add(spoken, NumberWord(value, NUMERAL, nom, "fi", "nominative"))
         if value in _FI_NUMERALS_SPOKEN_DECLINED:
-            for form, case, possessive in _with_possessives(_declension(*_FI_NUMERALS_SPOKEN_DECLINED[value])):
+            for form, case, possessive in _with_possessives(
+                _declension(*_FI_NUMERALS_SPOKEN_DECLINED[value])
+            ):
                 add(form, NumberWord(value, NUMERAL, nom, "fi", case, possessive))
     for value, paradigms in _FI_ORDINALS.items():
         add_declined(value, ORDINAL, paradigms)
@@ -1030,7 +1032,9 @@ class Lexicon:
                     # the forms of the word as listed: "älkää" folds to "alkaa", whose forms are not its
                     forms = {key}
                     if lang == "fi":
-                        forms.update(f for e in self._entries.get(key, ()) for f in self.lemmatizer.forms_of(e))
+                        forms.update(
+                            f for e in self._entries.get(key, ()) for f in self.lemmatizer.forms_of(e)
+                        )
                     for form in forms:
                         meanings.setdefault(fold(form), {}).setdefault(lang, set()).update(concepts)
             self._fuzzy = (FuzzyIndex(meanings), meanings)

@@ -156,7 +156,9 @@ def test_spoken_numerals_have_their_value(word, value):
 
 def test_a_game_set_up_in_spoken_finnish_takes_its_options_and_bots():
     core = new_core(SqlRepository("sqlite://"), seed="words")
-    line = json.dumps({"user": "matti", "chat": "group", "text": "uus gnav kolmel elämäl kahel botil", "lang": "fi"})
+    line = json.dumps(
+        {"user": "matti", "chat": "group", "text": "uus gnav kolmel elämäl kahel botil", "lang": "fi"}
+    )
     assert list(run_lines(core, [line]))
     match = core.repo.match(1)
     assert match is not None and match.game == "gnav" and match.options == {"lives": 3}

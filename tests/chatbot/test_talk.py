@@ -212,7 +212,10 @@ def test_the_hand_asked_in_the_group_comes_privately_and_the_group_is_told_so(qu
     private = [o for o in out if o.user_id == "liisa"]
     group = [o for o in out if o.chat_id == GROUP]
     assert private and "sähköankerias" in private[0].text  # her hand, in her private chat
-    assert [o.text for o in group] in (["Vastasin sinulle yksityisviestillä."], ["I answered you in our private chat."])
+    assert [o.text for o in group] in (
+        ["Vastasin sinulle yksityisviestillä."],
+        ["I answered you in our private chat."],
+    )
 
 
 def test_protection_holder_and_money_are_public_answers():
