@@ -35,6 +35,7 @@ from chatbot.core.nlp import (
     NEG,
     NUMERAL,
     OWN,
+    SEP,
     Item,
     Lemmatizer,
     Lexicon,
@@ -292,7 +293,18 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "ottakaa mukaan",
             "ottakaa minut mukaan",
         ),
-        ADD: ("lisätä", "lisää", "ottaa", "tuoda", "laittaa", "lisäys", "heittää", "pistää"),
+        ADD: (
+            "lisätä",
+            "lisää",
+            "ottaa",
+            "tuoda",
+            "laittaa",
+            "lisäys",
+            "heittää",
+            "pistää",
+            "hakea",
+            "haetaan",
+        ),
         BOT: (
             "botti",
             "botit",
@@ -363,6 +375,10 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "joutua",
             "viittiä",
             "viitsisitkö",
+            "tarvita",
+            "tarvitaan",
+            "tarvii",
+            "tarvis",
         ),
         BE: ("olla", "on", "oon", "olen", "ole", "oot", "ollaan", "ois", "onko"),
         WHERE: ("missä", "missäs", "mis", "missä päin", "sijainti"),
@@ -373,6 +389,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         PLAYER: ("pelaaja", "pelaajaa", "pelaajaksi", "kaveri", "kaveriksi", "vastustaja", "vastustajaa"),
         FILLER: (
             "me",
+            "myö",
             "te",
             "meille",
             "mulle",
@@ -431,6 +448,23 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "kanssa",
             "kera",
             "kaa",
+            # small words a command may open with ("kohta tuun mukaan", "okei aloitetaan")
+            "kohta",
+            "pian",
+            "huomenna",
+            "tänään",
+            "illalla",
+            "myöhemmin",
+            "just",
+            "justiinsa",
+            "ok",
+            "joo",
+            "juu",
+            "jep",
+            "noni",
+            "nonii",
+            "sitte",
+            "taas",
             "sama",
             "niitä",
             "niitä",
@@ -555,6 +589,14 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "to",
             "with",
             "and",
+            "later",
+            "soon",
+            "ok",
+            "okay",
+            "yeah",
+            "then",
+            "just",
+            "also",
         ),
         "level:easy": ("easy", "weak", "beginner"),
         "level:normal": ("normal", "medium", "sensible", "average"),
@@ -745,19 +787,48 @@ class _Said:
     level: str | None
     game: str | None
     level_word: str = ""  # as written ("vahva", "strong"), the argument of add_ai
+    #: the sentence is about someone else: it opens with a name, a word the commands do not know
+    #: ("Pekka tulee mukaan") or a third-person pronoun ("hän liittyy", "it starts")
+    other_subject: bool = False
+    #: a bot is named by its number ("Botti 1:lle sammakko", "bot 2 takes it"): a seat, not a count
+    bot_named: bool = False
+    #: the bot word is a receiver or a source ("botille sammakko", "to the bot"): a move's words
+    bot_receiver: bool = False
 
 
-def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int] | None, lang: str) -> _Said:
+def _read(
+    items: Sequence[Item],
+    typed: Sequence[str],
+    game_span: tuple[int, int] | None,
+    lang: str,
+    lemmatizer: Lemmatizer | None = None,
+) -> _Said:
+    lemmatizer = lemmatizer or default_lemmatizer()
     said: set[str] = set()
     denied: set[str] = set()
     unknown: list[str] = []
     counts: list[int] = []
     level: str | None = None
     level_word = ""
+    first = True
+    other_subject = bot_named = bot_receiver = False
+    previous: Item | None = None
     for item in items:
         if game_span is not None and game_span[0] <= item.start < game_span[0] + game_span[1]:
             continue
+        if first:
+            first = False
+            other_subject = _about_someone_else(item, lemmatizer)
         concepts = set(item.concepts)
+        if BOT in concepts and fold(item.text).endswith(_RECEIVER_ENDINGS):
+            bot_receiver = True
+        if previous is not None and BOT in previous.concepts and item.numbers and not item.concepts:
+            bot_named = True  # "Botti 1:lle", "bot 2": the seat's name, not how many
+            previous = item
+            continue
+        if BOT in concepts and previous is not None and fold(previous.text) in {"to", "for", "from"}:
+            bot_receiver = True
+        previous = item
         if item.fuzzy and len(item.text) < 6:
             concepts = set()  # a short word near a command word is another word ("tulee", "tulen")
         span = range(item.start, min(item.start + len(item.words), len(typed)))
@@ -777,7 +848,60 @@ def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int
             counts.append(2)
         if (not item.known or (not concepts and item.fuzzy)) and item.text not in {"pari", "couple"}:
             unknown.extend(typed[item.start : item.start + len(item.words)])
-    return _Said(said, denied, unknown, counts[0] if counts else None, level, None, level_word)
+    return _Said(
+        said,
+        denied,
+        unknown,
+        counts[0] if counts else None,
+        level,
+        None,
+        level_word,
+        other_subject,
+        bot_named,
+        bot_receiver,
+    )
+
+
+#: what an add-AI command may say besides the bot: the verb, a want, a level, filler
+_ADD_AI_WORDS = frozenset({BOT, ADD, JOIN, WANT, FILLER, OWN, PLAYER, GAME, BE, NEG, SEP, *LEVELS.values()})
+#: the allative and ablative of the bot word ("botille", "koneelta"): a receiver or a source
+_RECEIVER_ENDINGS = ("lle", "lta", "lt")
+#: third-person pronouns: a sentence opening with one is about someone else
+_THIRD_PERSON = frozenset({"han", "he", "she", "they", "hankin", "hanki"})
+
+
+def _about_someone_else(item: Item, lemmatizer: Lemmatizer) -> bool:
+    """Whether the first item makes a third party the subject: a third-person pronoun, a seat's
+    name, or a word that is neither a command word nor an inflected dictionary word, as a name is
+    ("Pekka tulee mukaan", "Botti 1 aloittaa"; "tarvitaan botti" opens with a verb). The small
+    words a command may open with ("kohta", "okei", "no") are known fillers."""
+    if fold(item.text) in _THIRD_PERSON:
+        return True
+    if item.numbers or (item.known and item.concepts):
+        return False
+    return not lemmatizer.known(item.words[0])
+
+
+#: a game span not looked for yet (``parse_command(found=...)``)
+UNSEEN: Any = object()
+
+
+def _body(text: str) -> tuple[str, bool]:
+    """The text without a leading slash or "!" and without the bot's @name after the command."""
+    stripped = text.strip()
+    slash = stripped.startswith(("/", "!"))
+    body = stripped[1:] if slash else stripped
+    return _MENTION.sub(r"\1", body), slash  # "/uusi@pelibotti majavajengi"
+
+
+def game_in(
+    text: str, games: Mapping[str, Sequence[str]], lemmatizer: Lemmatizer
+) -> tuple[str, int, int] | None:
+    """The game ``text`` names, as :func:`parse_command` finds it: (game id, first word, word count)
+    over the words that are not typed options ("tahti=päivä" names no "tähti")."""
+    body, _ = _body(text)
+    named_words = normalise(" ".join(w for w in body.split() if "=" not in w)).split()
+    return find_game(named_words, games, lemmatizer)
 
 
 def parse_command(
@@ -789,6 +913,7 @@ def parse_command(
     lemmatizer: Lemmatizer | None = None,
     known: Collection[str] = (),
     names: Sequence[str] = (),
+    found: tuple[str, int, int] | None = UNSEEN,
 ) -> Command | None:
     """The meta command in ``text``, or None (a game move or chat).
 
@@ -797,12 +922,11 @@ def parse_command(
     group message that neither mentions nor answers the bot: then only a text that reads wholly as
     a command is one. ``known`` are more words (casefolded) that count as understood: the games'
     option words ("pikapeli"). ``names`` are the seats' names at the table: a name is never read as
-    a command word ("anna papukaija Botti 1:lle" gives a card, it adds no bot)."""
+    a command word ("anna papukaija Botti 1:lle" gives a card, it adds no bot). ``found`` is the game
+    span of :func:`game_in` when the caller looked for it already (each message once)."""
     lemmatizer = lemmatizer or default_lemmatizer()
     stripped = text.strip()
-    slash = stripped.startswith(("/", "!"))
-    body = stripped[1:] if slash else stripped
-    body = _MENTION.sub(r"\1", body)  # "/uusi@pelibotti majavajengi"
+    body, slash = _body(text)
     norm = normalise(body)
     if not norm:
         return None
@@ -816,8 +940,8 @@ def parse_command(
     listed = _listed(words, folded, typed) if not slash or _WORDS.get(folded[0]) in _LISTED else None
     if listed is not None:
         return dataclasses.replace(listed, slash=slash)
-    named_words = normalise(" ".join(w for w in body.split() if "=" not in w)).split()
-    found = find_game(named_words, games or {}, lemmatizer)  # "tahti=päivä" names no "tähti"
+    if found is UNSEEN:
+        found = game_in(text, games or {}, lemmatizer)
     game = found[0] if found else None
     if slash:
         name = _WORDS.get(folded[0])
@@ -845,7 +969,7 @@ def parse_command(
     items = lexicon.scan(body, written)
     if names:
         items = _without_names(items, words, names)
-    said = _read(items, typed, (found[1], found[2]) if found else None, written)
+    said = _read(items, typed, (found[1], found[2]) if found else None, written, lemmatizer)
     if known:
         folded_known = {fold(k) for k in known}
         said.unknown = [w for w in said.unknown if fold(normalise(w)) not in folded_known]
@@ -897,7 +1021,7 @@ def _slash_extras(
         return None, None
     plain = normalise(" ".join(w for w in typed if "=" not in w))
     items = _lexicon(lemmatizer).scan(plain, lang)
-    said = _read(items, plain.split(), None, lang)
+    said = _read(items, plain.split(), None, lang, lemmatizer)
     count = said.count if (name != "new" or BOT in said.said) else None
     return count, said.level
 
@@ -946,8 +1070,15 @@ def _decide(
             return None
         if REMOVE in said or AWAY in said:
             return make("remove_ai", count=s.count)
-        if BOT in s.denied:
-            return None
+        if BOT in s.denied or s.bot_receiver or s.other_subject:
+            return None  # "botille sammakko", "Pekka lisää botin": a move's receiver, or not to us
+        if (unknown or BE in said) and not said & {ADD, JOIN}:
+            return None  # "botti voitti", "bots are dumb", "tää botti on hyvä": talk about bots
+        extra = said - _ADD_AI_WORDS
+        if extra and not (ADD in said and extra <= {START}):
+            return None  # "the bot wins", "ota botti 1:n kortti": other things said of a bot
+        if s.bot_named and not (ADD in said and not unknown):
+            return None  # "Botti 1:lle sammakko", "bot 2 takes it": a seat by its name
         args = (s.level_word,) if s.level_word else ()
         return Command("add_ai", args, " ".join(args), args, lang=lang, count=s.count, level=s.level)
 
@@ -957,8 +1088,8 @@ def _decide(
 
     # join: "liity", "mä tuun mukaan", "count me in", "liity Liisa" (a second seat under that name)
     if JOIN in said and JOIN not in s.denied:
-        if loose > 1 and not addressed:
-            return None
+        if (loose > 1 and not addressed) or s.other_subject:
+            return None  # "Pekka tulee mukaan", "hän liittyy": someone else joins, not the speaker
         # "liity Liisa": one more seat under that name; only right after the verb
         named = fold(words[0]) in {"liity", "liityn", "join"} and list(unknown) == list(typed[1:])
         return make("join", toks=unknown if named else ())
@@ -970,6 +1101,8 @@ def _decide(
             return make("unsure", topic="cancel", weak=True) if addressed else None
         return make("cancel", weak=GAME not in said)
     if LEAVE in said:
+        if s.other_subject:
+            return None  # "Matti lähtee pois": news of someone else
         if unknown:
             return make("unsure", topic="leave", weak=True) if addressed else None
         return make("leave", weak=GAME not in said and AWAY not in said)
@@ -1066,6 +1199,8 @@ _FIRST_PERSON = frozenset(
         "ma",
         "maa",
         "mina",
+        "mie",
+        "miun",
         "oon",
         "olen",
         "mulle",

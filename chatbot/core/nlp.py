@@ -823,7 +823,21 @@ COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
         NEG: ("ei", "en", "et", "älä", "älkää", "enkä", "eikä", "etkä", "emme", "ette"),
         SEP: ("ja", "sitten", "sekä", "vaan", "mutta", "enkä", "eikä", "etkä", "jälkeen"),
-        OWN: ("mun", "mu", "minun", "mä", "mää", "minä", "oma", "omaa", "omani", "omaan", "oman"),
+        OWN: (
+            "mun",
+            "mu",
+            "minun",
+            "mä",
+            "mää",
+            "minä",
+            "mie",
+            "miun",
+            "oma",
+            "omaa",
+            "omani",
+            "omaan",
+            "oman",
+        ),
         WITH: ("kanssa",),
         QUESTION: (
             "miten",

@@ -309,7 +309,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
         addressed = msg.private or msg.addressed
-        text = self._options_in_words(text)
+        text, found = self._options_in_words(text)
         command = parse_command(
             text,
             self._game_names(),
@@ -318,6 +318,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             lemmatizer=self.lemmatizer,
             known=self._option_words(),
             names=self._seat_names(msg, speaker),
+            found=found,
         )
         if command is not None and command.weak and self._game_reads(msg, speaker, t, text):
             command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
