@@ -9,7 +9,8 @@ filter. Words of the rules specs (``--spec``) whose analysis hits a vocabulary w
 verbatim, which brings in irregular forms (yhden, kahteen) that no suffix rule makes.
 
 The base words are also taken from the code: every Finnish word of the meta-command vocabulary
-(``chatbot/core/commands.py``) and every word the games count or flag options with
+(``chatbot/core/commands.py``), of the games' parsers and the shared words (``Lexicon.listed_words``)
+and every word the games count or flag options with
 (``GameUI.option_counts`` / ``option_flags``: "kierros", "henki", "laajennus"), by the base forms
 Voikko gives them ("kädessä" brings *käsi*), so that the table reads them as Voikko does and the
 option reading needs no stem guessing.
@@ -290,12 +291,21 @@ def code_words() -> list[str]:
     """The Finnish words the code matches by base form: the meta-command vocabulary and the games'
     option words (see the module docstring)."""
     from chatbot.core.commands import _VOCABULARY
+    from chatbot.core.nlp import Lemmatizer, Lexicon
     from chatbot.games import UIS
+    from chatbot.games.afrikan_tahti.parser import AfrikanTahtiParser, ExpansionParser
+    from chatbot.games.coloretto_amazonas.parser import ColorettoParser
+    from chatbot.games.gnav.parser import GnavParser
+    from chatbot.games.majavajengi.parser import MajavajengiParser
 
     words: list[str] = []
     for entries in _VOCABULARY["fi"].values():
         for entry in entries:
             words.extend(tokens(entry))
+    lemmatizer = Lemmatizer(backend="table")
+    words.extend(Lexicon({}, lemmatizer).listed_words("fi"))  # the shared words (negation, pronouns)
+    for parser in (AfrikanTahtiParser, ExpansionParser, ColorettoParser, GnavParser, MajavajengiParser):
+        words.extend(parser(lemmatizer).lexicon.listed_words("fi"))
     for ui in UIS.values():
         words.extend(w for key in (*ui.option_counts(), *ui.option_flags()) for w in tokens(key))
     return list(dict.fromkeys(words))

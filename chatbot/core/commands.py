@@ -1273,7 +1273,9 @@ def _seat_command(words: list[str], folded: list[str], typed: list[str]) -> Comm
     if n >= 3 and folded[0] in {"anna", "give", "hand", "luovuta"}:
         if folded[1] in _MY_SEAT or (n >= 3 and folded[1] == "my" and folded[2] == "seat"):
             skip = 2 if folded[1] in _MY_SEAT else 3
-            rest = [w for w in words[skip:] if fold(w) not in {"to", "over"}]
+            rest = [w for w in words[skip:] if fold(w) not in {"to", "over", "the", "a", "an"}]
+            if rest and all(fold(w) in _BOT_WORDS for w in rest):
+                return Command("leave")  # "anna paikkani botille": an AI takes the seat, as on leaving
             return Command("hand_over", tuple(rest), " ".join(rest))
         if folded[-1] in _BOT_WORDS and any(w in _SEAT_WORDS or w.endswith("seat") for w in folded):
             rest = [

@@ -111,11 +111,32 @@ class LemmatizerUnavailable(RuntimeError):
     """The requested lemmatiser backend cannot be used here (e.g. libvoikko or voikko-fi missing)."""
 
 
-@dataclass(frozen=True, slots=True)
 class _FormTable:
-    forms: Mapping[str, tuple[str, ...]]  # inflected form -> base forms
-    folded: Mapping[str, tuple[str, ...]]  # fold(form) -> base forms, for a/o typed for ä/ö
-    by_base: Mapping[str, tuple[str, ...]]  # base form -> its inflected forms
+    """The committed word-form table: inflected form -> base forms, the same looked up without ä/ö
+    (for forms that have them), and base form -> forms, built on first use (only typo matching
+    needs it)."""
+
+    def __init__(self, forms: dict[str, tuple[str, ...]]) -> None:
+        self.forms = forms
+        folded: dict[str, set[str]] = {}
+        for form, bases in forms.items():
+            if not _UMLAUT_SET.isdisjoint(form):
+                folded.setdefault(fold(form), set()).update(bases)
+        self.folded = {k: tuple(sorted(v)) for k, v in folded.items()}
+        self._by_base: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def by_base(self) -> Mapping[str, tuple[str, ...]]:
+        if self._by_base is None:
+            by_base: dict[str, list[str]] = {}
+            for form, bases in self.forms.items():
+                for base in bases:
+                    by_base.setdefault(base, []).append(form)
+            self._by_base = {k: tuple(sorted(v)) for k, v in by_base.items()}
+        return self._by_base
+
+
+_UMLAUT_SET = frozenset("äöå")
 
 
 @lru_cache(maxsize=4)
@@ -125,18 +146,7 @@ def _load_table(path: Path) -> _FormTable:
     except FileNotFoundError:
         log.warning("Finnish word-form table %s is missing; lemmatising only with Voikko", path)
         raw = {}
-    forms = {form: tuple(bases) for form, bases in raw.items()}
-    folded: dict[str, set[str]] = {}
-    by_base: dict[str, set[str]] = {}
-    for form, bases in forms.items():
-        folded.setdefault(fold(form), set()).update(bases)
-        for base in bases:
-            by_base.setdefault(base, set()).add(form)
-    return _FormTable(
-        forms,
-        {k: tuple(sorted(v)) for k, v in folded.items()},
-        {k: tuple(sorted(v)) for k, v in by_base.items()},
-    )
+    return _FormTable({form: tuple(bases) for form, bases in raw.items()})
 
 
 def _open_voikko() -> object:
@@ -987,6 +997,7 @@ class Lexicon:
         self._words: dict[str, dict[str, set[str]]] = {}
         self._phrases: dict[str, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
         self._entries: dict[str, set[str]] = {}  # folded word -> the words as listed (for their forms)
+        self._listed: dict[str, dict[str, None]] = {}  # lang -> every word as listed, in order
         sources = [COMMON_WORDS, words] if common else [words]
         for source in sources:
             for lang, concepts in source.items():
@@ -996,7 +1007,13 @@ class Lexicon:
         self._fuzzy: tuple[FuzzyIndex, dict[str, dict[str, set[str]]]] | None = None
         self._keys = lru_cache(maxsize=8192)(self._compute_keys)
 
+    def listed_words(self, lang: str = "fi") -> list[str]:
+        """Every word of the vocabulary as listed, phrases' words too (for building the word-form
+        table: scripts/build_wordforms.py)."""
+        return list(self._listed.get(lang, ()))
+
     def _add(self, lang: str, concept: str, entry: str) -> None:
+        self._listed.setdefault(lang, {}).update(dict.fromkeys(tokens(entry)))
         parts = tuple(fold(w) for w in tokens(entry))
         if len(parts) == 1:
             self._words.setdefault(lang, {}).setdefault(parts[0], set()).add(concept)
@@ -1082,7 +1099,7 @@ class Lexicon:
             item = self._item_at(words, i, lang, names, name_len)
             items.append(item)
             i += len(item.words)
-        return _apply_negation(items)
+        return _apply_negation(items, clause_starts(text))
 
     def _item_at(self, words: Sequence[str], i: int, lang: str, names: Sequence[str], name_len: int) -> Item:
         length, concepts = self._phrase_at(words, i, lang)
@@ -1110,13 +1127,29 @@ class Lexicon:
         return Item(i, (word,))
 
 
-def _apply_negation(items: list[Item]) -> list[Item]:
+_CLAUSE_END = re.compile(r"[,;.!?:]+$")
+
+
+def clause_starts(text: str) -> frozenset[int]:
+    """The indices (into :func:`tokens`) of the words that open a new clause after a comma or a full
+    stop ("ei oo rahaa, heitän": *heitän* is not denied)."""
+    starts: set[int] = set()
+    count = 0
+    for raw in text.split():
+        count += len(normalise(raw).split())
+        if _CLAUSE_END.search(raw.translate(_QUOTES)):
+            starts.add(count)
+    return frozenset(starts)
+
+
+def _apply_negation(items: list[Item], clause_starts: frozenset[int] = frozenset()) -> list[Item]:
     """Mark the items after a negation word as negated, up to the next separator ("en koputa",
-    "don't use it", "hylkään enkä nosta": "enkä" both closes the first part and negates the next)."""
+    "don't use it", "hylkään enkä nosta": "enkä" both closes the first part and negates the next)
+    or the next clause after a comma ("ei oo rahaa, heitän")."""
     out: list[Item] = []
     negating = False
     for item in items:
-        if item.has(SEP):
+        if item.has(SEP) or item.start in clause_starts:
             negating = False
         if item.has(NEG):
             negating = True

@@ -1243,10 +1243,15 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                 labels = t.format_choices([ui.action_label(c, view, rctx) for c in candidates[:8]])
                 question = t.gettext("Which one do you mean: {options}?").format(options=labels)
                 phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
-                if all(phrases) and len(set(phrases)) == len(phrases) > 1:
-                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels
+                if all(phrases) and len(set(phrases)) == len(phrases):
+                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels;
+                    # one choice is a yes-or-no ("Haluatko yrittää kääntää merkin nopalla?")
                     said = [p for p in phrases if p]
-                    options = t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    options = (
+                        said[0]
+                        if len(said) == 1
+                        else t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    )
                     question = t.gettext("Do you want to {options}?").format(options=options)
                 return [
                     self._reply(

@@ -265,22 +265,23 @@ OPTION_ROWS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("en", "gnav with 4 lives", GN, ("lives=4",)),
 ]
 
-#: rule questions: (game, lang, text); the topic key is judged after writing (see fresh_figures)
-RULE_ROWS: list[tuple[str, str, str]] = [
-    (GN, "fi", "mitä narri tekee?"),
-    (GN, "fi", "saako kuninkaalta pyytää vaihtoa?"),
-    (GN, "en", "what does the cuckoo do"),
-    (GN, "en", "how many lives do we start with"),
-    (MJ, "fi", "mitä kurkistuskortti tekee"),
-    (MJ, "fi", "milloin saa koputtaa?"),
-    (MJ, "en", "when can I knock?"),
-    (MJ, "en", "what happens after someone knocks"),
-    (CO, "fi", "mitä suojakortti tekee"),
-    (CO, "fi", "miten pisteet lasketaan"),
-    (CO, "en", "what's the protection card for"),
-    (CO, "en", "how does scoring work"),
-    (AT, "fi", "mitä hevosenkenkä tekee"),
-    (AT, "fi", "paljonko lentäminen maksaa"),
-    (AT, "en", "what does the bandit do"),
-    (AT, "en", "how much does flying cost"),
+#: rule questions: (game, lang, text, the topic meant; a|b where two fit)
+RULE_ROWS: list[tuple[str, str, str, str]] = [
+    (GN, "fi", "mitä narri tekee?", "fool"),
+    (GN, "fi", "saako kuninkaalta pyytää vaihtoa?", "turn"),
+    (GN, "en", "what does the cuckoo do", "matador.cuckoo"),
+    (GN, "en", "how many lives do we start with", "lives"),
+    (MJ, "fi", "mitä kurkistuskortti tekee", "special.peek"),
+    (MJ, "fi", "milloin saa koputtaa?", "knock"),
+    (MJ, "en", "when can I knock?", "knock"),
+    (MJ, "en", "what happens after someone knocks", "knock"),
+    (CO, "fi", "mitä suojakortti tekee", "protection"),
+    (CO, "fi", "miten pisteet lasketaan", "scoring"),
+    (CO, "en", "what's the protection card for", "protection"),
+    (CO, "en", "how does scoring work", "scoring"),
+    (AT, "fi", "mitä hevosenkenkä tekee", "tokens.horseshoe"),
+    (AT, "fi", "paljonko lentäminen maksaa", "move.air"),
+    (AT, "en", "what does the bandit do", "tokens.values"),
+    (AT, "en", "how much does flying cost", "move.air"),
+    (AT, "fi", "mitä varas tekee", "tokens.values"),
 ]

@@ -25,7 +25,7 @@ from tests.chatbot import test_afrikan_tahti_parser as at
 from tests.chatbot import test_coloretto_amazonas_parser as co
 from tests.chatbot import test_gnav_parser as gn
 from tests.chatbot import test_majavajengi_parser as mj
-from tests.chatbot.fresh_corpus import ASK, GAME_ROWS, META_ROWS, NONE, OPTION_ROWS, REFUSE
+from tests.chatbot.fresh_corpus import ASK, GAME_ROWS, META_ROWS, NONE, OPTION_ROWS, REFUSE, RULE_ROWS
 
 PARSERS = {
     "gnav": GnavParser,
@@ -125,6 +125,21 @@ def option_outcomes(lemmatizer: Lemmatizer) -> Iterator[tuple[str, str, str, str
         yield lang, text, RIGHT if ok else MISSED, got
 
 
+def rule_outcomes(lemmatizer: Lemmatizer) -> Iterator[tuple[str, str, str, Any]]:
+    from chatbot.core import explain
+
+    games = {gid: (*ui.aliases, gid) for gid, ui in UIS.items()}
+    for game, lang, text, key in RULE_ROWS:
+        cmd = parse_command(text, games, lang, addressed=True, lemmatizer=lemmatizer)
+        found = []
+        if cmd is not None and cmd.name in {"rules", "ask"}:
+            found = [
+                t.key for _, t in explain.find_topics(cmd.raw_args, [UIS[game]], lemmatizer, prefer=game)
+            ]
+        wanted = {f"{game}.{k}" for k in key.split("|")}
+        yield lang, text, RIGHT if found and set(found) <= wanted else MISSED, found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--failures", action="store_true", help="list the rows that are not right")
@@ -146,6 +161,11 @@ def main() -> None:
             counts[("meta", lang)][outcome] += 1
             if args.failures and outcome != RIGHT:
                 print(f"  {backend} meta {lang} {outcome.upper()}: {text!r} -> {got}")
+        for lang, text, outcome, got in rule_outcomes(lemmatizer):
+            counts.setdefault(("rules", lang), {}).setdefault(outcome, 0)
+            counts[("rules", lang)][outcome] += 1
+            if args.failures and outcome != RIGHT:
+                print(f"  {backend} rules {lang} {outcome.upper()}: {text!r} -> {got}")
         for lang, text, outcome, got in option_outcomes(lemmatizer):
             counts.setdefault(("options", lang), {}).setdefault(outcome, 0)
             counts[("options", lang)][outcome] += 1

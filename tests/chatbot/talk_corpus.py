@@ -143,6 +143,7 @@ META_FI: list[tuple[str, str | None]] = [
     ("minä lähden pois", "leave"),
     ("mie haluun pelata gnavia", "new:gnav"),
     ("minä olen mukana", "join"),
+    ("anna paikkani botille", "leave"),
 ]
 
 META_EN: list[tuple[str, str | None]] = [
