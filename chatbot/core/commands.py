@@ -375,6 +375,12 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "joutua",
             "viittiä",
             "viitsisitkö",
+            "voinko",
+            "voisinko",
+            "saanko",
+            "saisinko",
+            "pääsenkö",
+            "pääsisinkö",
             "tarvita",
             "tarvitaan",
             "tarvii",
@@ -543,6 +549,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "shall",
             "wanna",
             "go",
+            "may",
         ),
         BE: ("be", "is", "am", "are", "i'm", "im"),
         WHERE: ("where", "where's", "wheres"),
@@ -650,7 +657,9 @@ _META_ONLY = frozenset({NEW, GAME, JOIN, BOT, LANG, EN, FI, HELP, RULES, GAMES, 
 
 @lru_cache(maxsize=4)
 def _lexicon(lemmatizer: Lemmatizer) -> Lexicon:
-    return Lexicon(_VOCABULARY, lemmatizer)
+    # typos only of the words as listed: every inflection of *tulla* or *ottaa* would make game
+    # words ("tukaani") near one of them
+    return Lexicon(_VOCABULARY, lemmatizer, fuzzy_forms=False)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -763,8 +772,12 @@ _MENTION = re.compile(r"^(\S+)@\S+")
 #: a request put as a question: "voisitko lisätä botin", "pelataanko gnavia", "could you start"
 _REQUEST = re.compile(
     r"^(voisitko|voitko|voisitteko|voitteko|voisiko|voisko|voiks|viitsisitko|viitsitko|"
-    r"\w+(t|d|n|l|r)aanko|\w+ttaisiko)$"
+    r"\w+(t|d|n|l|r)aanko|\w+ttaisiko|\w{3,}isitko)$"  # "lisäisitkö": would you add
 )
+#: asking leave for oneself: "voisinko liittyä", "saanko tulla mukaan", "could I join"
+_MAY_I = re.compile(r"^(voinko|voisinko|saanko|saisinko|paasenko|paasisinko|voisko\s?ma)$")
+#: what one may ask leave for: joining, an AI player, coming back, one's language
+_MAY_I_COMMANDS = frozenset({"join", "add_ai", "back", "lang"})
 
 
 def _request(folded: Sequence[str]) -> bool:
@@ -776,6 +789,14 @@ def _request(folded: Sequence[str]) -> bool:
         and folded[0] in {"can", "could", "would", "will", "shall"}
         and folded[1] in {"you", "we"}
     )
+
+
+def _may_i(folded: Sequence[str]) -> bool:
+    """Asking leave for oneself ("voisinko liittyä peliin?", "could I join?"): a request when the
+    command is one of :data:`_MAY_I_COMMANDS`, otherwise a question."""
+    if _MAY_I.match(folded[0]):
+        return True
+    return len(folded) > 1 and folded[0] in {"can", "could", "may"} and folded[1] == "i"
 
 
 @dataclass(slots=True)
@@ -977,9 +998,12 @@ def parse_command(
     if LANG in said.said and "en" in words:
         said.said.add(EN)  # "kieli en": the language code, not the negation
     question = is_question(stripped, lemmatizer)
-    if question and not _request(folded):
+    may_i = question and _may_i(folded)
+    if question and not _request(folded) and not may_i:
         return _question(words, typed, said, written)
     command = _decide(words, typed, said, written, addressed)
+    if may_i and command is not None and command.name not in _MAY_I_COMMANDS:
+        command = None  # "voinko vaihtaa jakajan kanssa?": a rule question
     if question and (command is None or command.name == "unsure"):
         return _question(words, typed, said, written)
     if command is None:
@@ -1252,7 +1276,8 @@ def _seat_command(words: list[str], folded: list[str], typed: list[str]) -> Comm
     n = len(folded)
     joined = " ".join(folded)
     if joined in _TAKE:
-        return Command("take_seat")
+        # "otan sen", "I take it" also accept a gift or a card: the running game reads them first
+        return Command("take_seat", weak=not any(w in {"paikan", "paikkasi", "seat"} for w in folded))
     if n >= 2 and folded[0] in _KICK_HEADS:
         rest = [w for w in words[1:] if fold(w) not in {"pelista", "from", "the", "game", "out"}]
         if rest and all(fold(w) in {"bot", "botti", "bots", "ai"} for w in rest):

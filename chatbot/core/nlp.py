@@ -982,7 +982,8 @@ class Lexicon:
     and wins over its parts. English entries match through :func:`english_stems`. Comparison is
     folded, so a/o typed for ä/ö still match. Both languages are always accepted; a word known in the
     speaker's language takes that language's meaning ("no" is a filler in Finnish, a negation in
-    English). :data:`COMMON_WORDS` are merged in unless ``common=False``.
+    English). :data:`COMMON_WORDS` are merged in unless ``common=False``. Typos are matched against
+    the listed words and, unless ``fuzzy_forms=False``, against their forms in the word-form table.
     """
 
     def __init__(
@@ -991,8 +992,10 @@ class Lexicon:
         lemmatizer: Lemmatizer | None = None,
         *,
         common: bool = True,
+        fuzzy_forms: bool = True,
     ) -> None:
         self.lemmatizer = lemmatizer or default_lemmatizer()
+        self._fuzzy_forms = fuzzy_forms
         self._analysers: dict[str, Analyser] = {"fi": self.lemmatizer.readings, "en": english_stems}
         self._words: dict[str, dict[str, set[str]]] = {}
         self._phrases: dict[str, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
@@ -1062,7 +1065,7 @@ class Lexicon:
                 for key, concepts in table.items():
                     # the forms of the word as listed: "älkää" folds to "alkaa", whose forms are not its
                     forms = {key}
-                    if lang == "fi":
+                    if lang == "fi" and self._fuzzy_forms:
                         forms.update(
                             f for e in self._entries.get(key, ()) for f in self.lemmatizer.forms_of(e)
                         )

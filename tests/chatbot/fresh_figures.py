@@ -25,7 +25,17 @@ from tests.chatbot import test_afrikan_tahti_parser as at
 from tests.chatbot import test_coloretto_amazonas_parser as co
 from tests.chatbot import test_gnav_parser as gn
 from tests.chatbot import test_majavajengi_parser as mj
-from tests.chatbot.fresh_corpus import ASK, GAME_ROWS, META_ROWS, NONE, OPTION_ROWS, REFUSE, RULE_ROWS
+from tests.chatbot.fresh_corpus import (
+    ASK,
+    GAME_ROWS,
+    GAME_ROWS_2,
+    META_ROWS,
+    META_ROWS_2,
+    NONE,
+    OPTION_ROWS,
+    REFUSE,
+    RULE_ROWS,
+)
 
 PARSERS = {
     "gnav": GnavParser,
@@ -67,9 +77,9 @@ def grade(result: Any, expected: object, legal: tuple[str, ...]) -> str:
     return RIGHT if expected == NONE else MISSED
 
 
-def game_outcomes(lemmatizer: Lemmatizer) -> Iterator[tuple[str, str, str, str, Any]]:
+def game_outcomes(lemmatizer: Lemmatizer, rows: Any = None) -> Iterator[tuple[str, str, str, str, Any]]:
     parsers = {game: cls(lemmatizer) for game, cls in PARSERS.items()}
-    for game, where, lang, text, expected in GAME_ROWS:
+    for game, where, lang, text, expected in GAME_ROWS + GAME_ROWS_2 if rows is None else rows:
         ctx = context(game, where, lang)
         result = parsers[game].parse(text, ctx)
         yield game, lang, text, grade(result, expected, ctx.legal), result
@@ -98,9 +108,9 @@ def label(command: Any) -> str | None:
     return str(name)
 
 
-def meta_outcomes(lemmatizer: Lemmatizer) -> Iterator[tuple[str, str, str, str | None]]:
+def meta_outcomes(lemmatizer: Lemmatizer, rows: Any = None) -> Iterator[tuple[str, str, str, str | None]]:
     games = {gid: (*ui.aliases, gid) for gid, ui in UIS.items()}
-    for lang, text, expected in META_ROWS:
+    for lang, text, expected in META_ROWS + META_ROWS_2 if rows is None else rows:
         typed = text
         found = find_game(normalise(text).split(), games, lemmatizer)
         if found is not None:  # options said in words, as the core reads them first
@@ -143,7 +153,11 @@ def rule_outcomes(lemmatizer: Lemmatizer) -> Iterator[tuple[str, str, str, Any]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--failures", action="store_true", help="list the rows that are not right")
+    parser.add_argument("--batch", choices=["1", "2", "all"], default="all", help="the first or second batch")
     args = parser.parse_args()
+    game_rows = {"1": GAME_ROWS, "2": GAME_ROWS_2, "all": GAME_ROWS + GAME_ROWS_2}[args.batch]
+    meta_rows = {"1": META_ROWS, "2": META_ROWS_2, "all": META_ROWS + META_ROWS_2}[args.batch]
+    extras = args.batch != "2"  # options and rule questions are in the first batch
     for backend in ("voikko", "table"):
         try:
             lemmatizer = Lemmatizer(backend=backend)
@@ -151,22 +165,22 @@ def main() -> None:
             print(f"{backend}: not available")
             continue
         counts: dict[tuple[str, str], dict[str, int]] = {}
-        for game, lang, text, outcome, result in game_outcomes(lemmatizer):
+        for game, lang, text, outcome, result in game_outcomes(lemmatizer, game_rows):
             counts.setdefault((game, lang), {}).setdefault(outcome, 0)
             counts[(game, lang)][outcome] += 1
             if args.failures and outcome != RIGHT:
                 print(f"  {backend} {game} {lang} {outcome.upper()}: {text!r} -> {result}")
-        for lang, text, outcome, got in meta_outcomes(lemmatizer):
+        for lang, text, outcome, got in meta_outcomes(lemmatizer, meta_rows):
             counts.setdefault(("meta", lang), {}).setdefault(outcome, 0)
             counts[("meta", lang)][outcome] += 1
             if args.failures and outcome != RIGHT:
                 print(f"  {backend} meta {lang} {outcome.upper()}: {text!r} -> {got}")
-        for lang, text, outcome, got in rule_outcomes(lemmatizer):
+        for lang, text, outcome, got in rule_outcomes(lemmatizer) if extras else ():
             counts.setdefault(("rules", lang), {}).setdefault(outcome, 0)
             counts[("rules", lang)][outcome] += 1
             if args.failures and outcome != RIGHT:
                 print(f"  {backend} rules {lang} {outcome.upper()}: {text!r} -> {got}")
-        for lang, text, outcome, got in option_outcomes(lemmatizer):
+        for lang, text, outcome, got in option_outcomes(lemmatizer) if extras else ():
             counts.setdefault(("options", lang), {}).setdefault(outcome, 0)
             counts[("options", lang)][outcome] += 1
             if args.failures and outcome != RIGHT:

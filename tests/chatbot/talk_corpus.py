@@ -144,6 +144,9 @@ META_FI: list[tuple[str, str | None]] = [
     ("mie haluun pelata gnavia", "new:gnav"),
     ("minä olen mukana", "join"),
     ("anna paikkani botille", "leave"),
+    ("voisinko liittyä peliin", "join"),
+    ("saanko tulla mukaan?", "join"),
+    ("lisäisitkö botin?", "add_ai:1"),
 ]
 
 META_EN: list[tuple[str, str | None]] = [
@@ -205,6 +208,9 @@ META_EN: list[tuple[str, str | None]] = [
     ("let's play again", "rematch"),
     ("count me in too", "join"),
     ("bring in two bots", "add_ai:2"),
+    ("could I join?", "join"),
+    ("may I join?", "join"),
+    ("can I add a bot?", "add_ai:1"),
 ]
 
 #: chat in a group that is not addressed to the bot: no command

@@ -198,7 +198,7 @@ FI = [
     ("maksan ja käännän", "timbuktu", "flip"),
     ("yritän kääntää nopalla", "timbuktu_0", "flip_roll"),  # §6.1 #11
     ("käännä nopalla", "timbuktu", "flip_roll"),
-    ("käännä kiekko", "timbuktu_0", "!cannot_afford"),
+    ("käännä kiekko", "timbuktu_0", "?flip_roll"),  # broke: only the die can flip it; asked
     ("käännä kiekko", "cairo", "!no_token"),
     # after the roll: where the move ends
     ("liikun Kairoon", "egypt_5", "move cairo"),  # §6.1 #3

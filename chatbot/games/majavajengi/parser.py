@@ -97,7 +97,7 @@ SLOT, DRAW_PILE, DISCARD_PILE, DRAW2_CARD, SPECIAL = (
 # forms; a phrase matches word by word on base forms, so "nostaa kakkonen" also covers "nosta kakkosen".
 WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
-        DRAW: ("nostaa", "nosto", "uusi kortti"),
+        DRAW: ("nostaa", "nosto", "uusi kortti", "vetää"),
         TAKE: ("ottaa", "napata", "poimia"),
         EXCHANGE: (
             "vaihtaa",
