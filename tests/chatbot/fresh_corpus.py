@@ -327,6 +327,44 @@ META_ROWS_2: list[tuple[str, str, str | None]] = [
     ("fi", "hyvä peli", None),
 ]
 
+#: a third batch (lobby, questions, meta), written after the command parser had been read and
+#: changed: less telling than the first two
+META_ROWS_3: list[tuple[str, str, str | None]] = [
+    ("fi", "pelataanko jotain? vaikka gnavia", "new:gnav"),
+    ("fi", "mä haluisin pelata colorettoo", "new:coloretto_amazonas"),
+    ("fi", "uus peli afrikan tähti kahel botil", "new:afrikan_tahti:2"),
+    ("fi", "otetaan pari bottia mukaan", "add_ai:2"),
+    ("fi", "yks botti vielä", "add_ai:1"),
+    ("fi", "poistetaan se botti", "remove_ai:1"),
+    ("fi", "no niin, aloitetaan", "start"),
+    ("fi", "mennään!", "start"),
+    ("fi", "mäkin haluun pelata", "join"),
+    ("fi", "ootko mukana pekka", None),
+    ("fi", "mun pitää lähtee, jatkakaa", "leave"),
+    ("fi", "peli poikki", "cancel"),
+    ("fi", "montako korttia mulla on", "ask:hand"),
+    ("fi", "kuka johtaa", "ask:score"),
+    ("fi", "paljonko muilla on rahaa", "ask:money"),
+    ("fi", "kenen vuoro nyt on?", "ask:turn"),
+    ("fi", "mikä on mun sijainti", "ask:position"),
+    ("fi", "kirjoita englanniksi", "lang:en"),
+    ("fi", "mitä pelejä täällä voi pelata", "games"),
+    ("fi", "kiitti pelistä", None),
+    ("en", "wanna play gnav?", "new:gnav"),
+    ("en", "start a new game of majavajengi please", "new:majavajengi"),
+    ("en", "me join", "join"),
+    ("en", "put 2 bot", "add_ai:2"),
+    ("en", "remove the bot", "remove_ai:1"),
+    ("en", "go go go", "start"),
+    ("en", "i must go, bye", "leave"),
+    ("en", "end game", "cancel"),
+    ("en", "who is winning", "ask:score"),
+    ("en", "how many cards i have", "ask:hand"),
+    ("en", "what is my position", "ask:position"),
+    ("en", "speak finnish", "lang:fi"),
+    ("en", "nice one", None),
+]
+
 #: meta commands, lobby and questions about one's own situation: (lang, text, expected label as in
 #: scripts/talk_figures.py; None = group chat left alone, said unaddressed)
 META_ROWS: list[tuple[str, str, str | None]] = [

@@ -31,6 +31,7 @@ from tests.chatbot.fresh_corpus import (
     GAME_ROWS_2,
     META_ROWS,
     META_ROWS_2,
+    META_ROWS_3,
     NONE,
     OPTION_ROWS,
     REFUSE,
@@ -110,7 +111,7 @@ def label(command: Any) -> str | None:
 
 def meta_outcomes(lemmatizer: Lemmatizer, rows: Any = None) -> Iterator[tuple[str, str, str, str | None]]:
     games = {gid: (*ui.aliases, gid) for gid, ui in UIS.items()}
-    for lang, text, expected in META_ROWS + META_ROWS_2 if rows is None else rows:
+    for lang, text, expected in META_ROWS + META_ROWS_2 + META_ROWS_3 if rows is None else rows:
         typed = text
         found = find_game(normalise(text).split(), games, lemmatizer)
         if found is not None:  # options said in words, as the core reads them first
@@ -153,11 +154,13 @@ def rule_outcomes(lemmatizer: Lemmatizer) -> Iterator[tuple[str, str, str, Any]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--failures", action="store_true", help="list the rows that are not right")
-    parser.add_argument("--batch", choices=["1", "2", "all"], default="all", help="the first or second batch")
+    parser.add_argument("--batch", choices=["1", "2", "3", "all"], default="all", help="one batch only")
     args = parser.parse_args()
-    game_rows = {"1": GAME_ROWS, "2": GAME_ROWS_2, "all": GAME_ROWS + GAME_ROWS_2}[args.batch]
-    meta_rows = {"1": META_ROWS, "2": META_ROWS_2, "all": META_ROWS + META_ROWS_2}[args.batch]
-    extras = args.batch != "2"  # options and rule questions are in the first batch
+    game_rows = {"1": GAME_ROWS, "2": GAME_ROWS_2, "3": [], "all": GAME_ROWS + GAME_ROWS_2}[args.batch]
+    meta_rows = {"1": META_ROWS, "2": META_ROWS_2, "3": META_ROWS_3}.get(
+        args.batch, META_ROWS + META_ROWS_2 + META_ROWS_3
+    )
+    extras = args.batch in ("1", "all")  # options and rule questions are in the first batch
     for backend in ("voikko", "table"):
         try:
             lemmatizer = Lemmatizer(backend=backend)
