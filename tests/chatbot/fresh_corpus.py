@@ -365,6 +365,41 @@ META_ROWS_3: list[tuple[str, str, str | None]] = [
     ("en", "nice one", None),
 ]
 
+#: a third batch of moves (Majavajengi and Coloretto, whose parsers were still unread; Gnav and
+#: Afrikan Tähti after reading parts of theirs): short, polite and second-language forms
+GAME_ROWS_3: list[tuple[str, str, str, str, object]] = [
+    (MJ, "START", "fi", "nostaisin pakasta kiitos", ("draw",)),
+    (MJ, "START", "fi", "otan sen poistopakan kortin ykköseksi", ("take 1",)),
+    (MJ, "START", "en", "i take discard card, put to place two", ("take 2",)),
+    (MJ, "START", "en", "new card from deck", ("draw",)),
+    (MJ, "NUM", "fi", "tää ekan tilalle", ("replace 1",)),
+    (MJ, "NUM", "fi", "ei kelpaa, pois", ("discard",)),
+    (MJ, "NUM", "en", "change it with my last card", ("replace 4",)),
+    (MJ, "NUM", "en", "no good, discard", ("discard",)),
+    (MJ, "PEEK", "fi", "katon kolmosen", ("peek 3",)),
+    (MJ, "PEEK", "en", "i look my 2nd card", ("peek 2",)),
+    (MJ, "SWAP", "en", "change my 1 with Liisa 3", ("swap 1 seat1 3",)),
+    (MJ, "SWAP", "fi", "vaihdetaan mun vika ja Liisan eka", ("swap 4 seat1 1",)),
+    (MJ, "END", "fi", "koputan nyt", ("knock",)),
+    (MJ, "END", "en", "finish turn", ("end",)),
+    (MJ, "END", "fi", "en koputa", ("end",)),
+    (CO, "A", "fi", "piraija omaan riviin kiitos", ("play B2",)),
+    (CO, "A", "fi", "laittaisin tukaanin itelleni", ("play P2",)),
+    (CO, "A", "en", "i play frog", ("play G5",)),
+    (CO, "A", "en", "piranha goes to Liisa", ("give B2 seat1",)),
+    (CO, "A", "fi", "Liisalle se sammakko", ("give G5 seat1",)),
+    (CO, "A", "en", "please give toucan for Liisa", ("give P2 seat1",)),
+    (CO, "GIFT1", "fi", "kelpaa", ("accept",)),
+    (CO, "GIFT1", "en", "ok i take", ("accept",)),
+    (CO, "GIFT1", "fi", "ei käy, leguaani menee", ("refuse R3",)),
+    (CO, "GIFT1", "en", "i refuse, anaconda out", ("refuse R1",)),
+    (GN, "TURN", "fi", "mä jään", ("keep",)),
+    (GN, "TURN", "en", "i change card with Liisa", ("ask",)),
+    (AT, "cairo", "en", "i throw dice", ("roll",)),
+    (AT, "egypt_5", "en", "i go Cairo", ("move cairo",)),
+    (AT, "after_move", "en", "no flip", ("end_phase",)),
+]
+
 #: meta commands, lobby and questions about one's own situation: (lang, text, expected label as in
 #: scripts/talk_figures.py; None = group chat left alone, said unaddressed)
 META_ROWS: list[tuple[str, str, str | None]] = [

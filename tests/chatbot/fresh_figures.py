@@ -29,6 +29,7 @@ from tests.chatbot.fresh_corpus import (
     ASK,
     GAME_ROWS,
     GAME_ROWS_2,
+    GAME_ROWS_3,
     META_ROWS,
     META_ROWS_2,
     META_ROWS_3,
@@ -156,7 +157,9 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true", help="list the rows that are not right")
     parser.add_argument("--batch", choices=["1", "2", "3", "all"], default="all", help="one batch only")
     args = parser.parse_args()
-    game_rows = {"1": GAME_ROWS, "2": GAME_ROWS_2, "3": [], "all": GAME_ROWS + GAME_ROWS_2}[args.batch]
+    game_rows = {"1": GAME_ROWS, "2": GAME_ROWS_2, "3": GAME_ROWS_3}.get(
+        args.batch, GAME_ROWS + GAME_ROWS_2 + GAME_ROWS_3
+    )
     meta_rows = {"1": META_ROWS, "2": META_ROWS_2, "3": META_ROWS_3}.get(
         args.batch, META_ROWS + META_ROWS_2 + META_ROWS_3
     )
