@@ -1,5 +1,7 @@
 """Score the fresh phrases of ``tests/chatbot/fresh_corpus.py`` on both lemmatiser backends:
-``python -m tests.chatbot.fresh_figures [--failures]``.
+``python -m tests.chatbot.fresh_figures [--batch 1|2|3] [--failures]``. Each batch was measured once
+as written, before its misses were fixed; the first try of each is in the commit that added it
+(``git log tests/chatbot/fresh_corpus.py``).
 
 Each game row is *right* (the move meant, or the clear refusal or no-move expected), *asked* (the bot
 asks back: no harm), *missed* (not understood, or refused though it was a legal move meant) or
