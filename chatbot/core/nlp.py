@@ -214,7 +214,7 @@ class Lemmatizer:
             # spoken Finnish clips the local cases: "kierroksel" (-lla), "botil", "kädes" (-ssä),
             # "pakast" (-sta); a word that reads as nothing else is read as the full forms too (like
             # english_stems, over-generating is harmless: readings are looked up in vocabularies)
-            for full in _unclipped(word):
+            for full in unclipped(word):
                 bases |= self._bases(full) | {full}
         if "minä" in bases:
             bases.discard("mikä")  # "minä" is the pronoun, not the essive of *mikä* (a question word)
@@ -232,7 +232,7 @@ class Lemmatizer:
         return bases
 
 
-def _unclipped(word: str) -> tuple[str, ...]:
+def unclipped(word: str) -> tuple[str, ...]:
     """The written forms a clipped spoken case form may stand for: "kierroksel" -> kierroksella,
     kierrokselle; "kädes" -> kädessä; "pakast" -> pakasta. Only words of four letters or more whose
     clipped ending follows a vowel."""
@@ -1442,7 +1442,7 @@ def detect_language(text: str, default: str, lemmatizer: Lemmatizer | None = Non
         if len(word) > 4 and word.endswith(("ko", "kö", "ksi", "lla", "llä", "ssa", "ssä", "sta", "stä")):
             fi += 0.5
             continue
-        if lemmatizer is not None and len(word) > 3 and lemmatizer.readings(word) - {word}:
+        if lemmatizer is not None and len(word) > 3 and lemmatizer.known(word):
             fi += 0.5
     if en >= 1.0 and en > fi * 1.5:
         return "en"
@@ -1535,8 +1535,6 @@ def is_question(text: str, lemmatizer: Lemmatizer | None = None) -> bool:
     for word in words[:2]:
         if len(word) > 4 and word.endswith(("ko", "kö")):
             stem = word[:-2]
-            if lemmatizer.readings(stem) - {stem} and (
-                lemmatizer.backend == "table" or lemmatizer.readings(word) - {word}
-            ):
+            if lemmatizer.known(stem) and (lemmatizer.backend == "table" or lemmatizer.known(word)):
                 return True  # "voinko", "nostanko": the clitic on a verb form ("peikko" is a noun)
     return False
