@@ -243,17 +243,10 @@ def tahti_phrase(notation: str, view: Any, names: list[str], lang: str, rng: ran
 Phrase = Callable[[str, Any, list[str], str, random.Random], str]
 
 
-def drive(
-    game: str,
-    seed: str,
-    lang: str,
-    lobby: list[str],
-    phrase: Phrase,
-    ai: str,
-    private: set[str],
-    options: dict[str, Any],
-) -> list[dict]:
-    """Play one game; returns the input lines. Raises when a sentence is not taken as the move meant."""
+def drive(game: str, seed: str, lang: str, lobby: list[str], options: dict[str, Any]) -> list[dict]:
+    """Play one game (its way of play from :data:`PLAY`); returns the input lines. Raises when a
+    sentence is not taken as the move meant."""
+    phrase, ai, private = PLAY[game]
     rng = random.Random(seed)
     core: BotCore = new_core(SqlRepository("sqlite://"), seed=seed)
     lines: list[dict] = []
@@ -299,56 +292,50 @@ def drive(
     return lines
 
 
-GAMES_TO_MAKE: dict[str, dict[str, Any]] = {
-    "natural_gnav_fi": dict(
-        game="gnav",
-        seed="natural-natural_gnav_fi-14",
-        lang="fi",
-        lobby=["Pelataan gnavia kolmella elämällä!", "Lisää kolme bottia", "Aloitetaan peli"],
-        phrase=gnav_phrase,
-        ai="sensible",
-        private={"knock"},
-        options={"lives": 3},
+#: per game: how a move is said, the AI that picks the person's moves, the verbs said in private
+PLAY: dict[str, tuple[Phrase, str, frozenset[str]]] = {
+    "gnav": (gnav_phrase, "sensible", frozenset({"knock"})),
+    "majavajengi": (majavajengi_phrase, "normal", frozenset()),
+    "coloretto_amazonas": (coloretto_phrase, "normal", frozenset()),
+    "afrikan_tahti": (tahti_phrase, "smart", frozenset()),
+}
+
+#: transcript: (game, seed, language, the lobby's lines, the options they must set)
+GAMES_TO_MAKE: dict[str, tuple[str, str, str, list[str], dict[str, Any]]] = {
+    "natural_gnav_fi": (
+        "gnav",
+        "natural-natural_gnav_fi-14",
+        "fi",
+        ["Pelataan gnavia kolmella elämällä!", "Lisää kolme bottia", "Aloitetaan peli"],
+        {"lives": 3},
     ),
-    "natural_gnav_en": dict(
-        game="gnav",
-        seed="natural-natural_gnav_en-3",
-        lang="en",
-        lobby=["Let's play gnav with three lives", "Add three bots please", "OK, let's start"],
-        phrase=gnav_phrase,
-        ai="sensible",
-        private={"knock"},
-        options={"lives": 3},
+    "natural_gnav_en": (
+        "gnav",
+        "natural-natural_gnav_en-3",
+        "en",
+        ["Let's play gnav with three lives", "Add three bots please", "OK, let's start"],
+        {"lives": 3},
     ),
-    "natural_majavajengi_fi": dict(
-        game="majavajengi",
-        seed="natural-majavajengi-fi-1",
-        lang="fi",
-        lobby=["Pelataan majavajengiä kahdella kierroksella", "Ota yksi botti mukaan", "Aloitetaan!"],
-        phrase=majavajengi_phrase,
-        ai="normal",
-        private=set(),
-        options={"rounds": 2},
+    "natural_majavajengi_fi": (
+        "majavajengi",
+        "natural-majavajengi-fi-1",
+        "fi",
+        ["Pelataan majavajengiä kahdella kierroksella", "Ota yksi botti mukaan", "Aloitetaan!"],
+        {"rounds": 2},
     ),
-    "natural_coloretto_fi": dict(
-        game="coloretto_amazonas",
-        seed="natural-coloretto-fi-1",
-        lang="fi",
-        lobby=["Pelataanko colorettoa?", "Lisää yksi botti", "No aloitetaan sitten"],
-        phrase=coloretto_phrase,
-        ai="normal",
-        private=set(),
-        options={},
+    "natural_coloretto_fi": (
+        "coloretto_amazonas",
+        "natural-coloretto-fi-1",
+        "fi",
+        ["Pelataanko colorettoa?", "Lisää yksi botti", "No aloitetaan sitten"],
+        {},
     ),
-    "natural_afrikan_tahti_fi": dict(
-        game="afrikan_tahti",
-        seed="natural-tahti-fi-1",
-        lang="fi",
-        lobby=["Pelataan afrikan tähteä ilman laajennusta", "Lisää tekoälypelaaja", "Nyt aloitetaan"],
-        phrase=tahti_phrase,
-        ai="smart",
-        private=set(),
-        options={"expansion": False},
+    "natural_afrikan_tahti_fi": (
+        "afrikan_tahti",
+        "natural-tahti-fi-1",
+        "fi",
+        ["Pelataan afrikan tähteä ilman laajennusta", "Lisää tekoälypelaaja", "Nyt aloitetaan"],
+        {"expansion": False},
     ),
 }
 
@@ -364,6 +351,6 @@ if __name__ == "__main__":
 
     wanted = sys.argv[1:] or list(GAMES_TO_MAKE)
     for name in wanted:
-        lines = drive(**GAMES_TO_MAKE[name])
+        lines = drive(*GAMES_TO_MAKE[name])
         write(name, lines)
         print("wrote", name, len(lines), "lines")
