@@ -346,6 +346,17 @@ class Situation:
     hidden: bool
 
 
+class GameMeasure(Protocol):
+    """A game's own measure in the records (issue #16), as its chat side's ``records`` module gives it."""
+
+    def figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = (), /
+    ) -> list[dict[str, Any]]: ...
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator, /
+    ) -> str | None: ...
+
+
 class GameUI(ABC):
     """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``.
 
@@ -368,6 +379,9 @@ class GameUI(ABC):
     #: the answer to a question about one's own situation, ``situation_fn(topic, view, ctx, about)``
     #: (see :meth:`situation`); None when the game answers none
     situation_fn: Callable[[str, Any, RenderContext, str], Situation | None] | None = None
+    #: the game's own measure in the records (see :meth:`result_figures`, :meth:`figures_text`);
+    #: None when it has none
+    measure: GameMeasure | None = None
 
     def title(self, t: Translator) -> str:
         """The game's display name in the recipient's language."""
@@ -488,14 +502,14 @@ class GameUI(ABC):
         """Per seat, the numbers and codes of the game's own measure in a finished match (the
         public view of its final state and the match's public events in order), kept with the
         result for the statistics, e.g. ``[{"total": 12}, {"total": 19}]``; [] when it has none."""
-        return []
+        return self.measure.figures(public_view, outcome, events) if self.measure is not None else []
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
     ) -> str | None:
         """One player's measure over their matches of this game ("lowest total 12"): ``figures`` of
         every match they played, ``wins`` of those they won; None when there is nothing to say."""
-        return None
+        return self.measure.figures_text(figures, wins, t) if self.measure is not None else None
 
     def option_words(self) -> dict[str, str]:
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""

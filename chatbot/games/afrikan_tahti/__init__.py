@@ -46,6 +46,7 @@ class AfrikanTahtiUI(GameUI):
     topics = texts.ALL_TOPICS
     topic_words = TOPIC_WORDS
     situation_fn = staticmethod(situation)
+    measure = records
 
     def option_example(self, t: Translator) -> str:
         return t.gettext("quick_game=yes")
@@ -178,16 +179,6 @@ class AfrikanTahtiUI(GameUI):
     def cards_in(self, text: str) -> list[str]:
         # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
         return names.cards_in(text)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 UI = AfrikanTahtiUI()

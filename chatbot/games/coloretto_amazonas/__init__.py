@@ -13,7 +13,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
@@ -34,6 +33,7 @@ class ColorettoAmazonasUI(GameUI):
     topics = (*texts.TOPICS, *ANIMAL_TOPICS)
     topic_words = TOPIC_WORDS
     situation_fn = staticmethod(situation)
+    measure = records
 
     def option_words(self) -> dict[str, str]:
         return {"suojakortti": "protection_mode", "suoja": "protection_mode", "pakan_loppu": "deck_end",
@@ -86,16 +86,6 @@ class ColorettoAmazonasUI(GameUI):
         from chatbot.games.coloretto_amazonas import picture  # Pillow only when a picture is made
 
         return picture.table_png(view, ctx)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 UI = ColorettoAmazonasUI()

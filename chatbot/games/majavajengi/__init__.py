@@ -28,6 +28,7 @@ class MajavajengiUI(GameUI):
     topics = TOPICS
     topic_words = TOPIC_WORDS
     situation_fn = staticmethod(situation)
+    measure = records
 
     def option_parts(self, options: dict[str, Any], t: Translator) -> list[str]:
         """The options that differ from the defaults ("2 kierrosta", "muistiapu")."""
@@ -97,16 +98,6 @@ class MajavajengiUI(GameUI):
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 #: the events of a round's end, told again as a message of its own
