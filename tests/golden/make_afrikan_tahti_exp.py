@@ -9,16 +9,13 @@ words does the person press the button. Hand cards are played in the private cha
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
-from chatbot.compose import new_core
 from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
 from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
-from tests.golden.make_afrikan_tahti import FI, HERE, phrase
+from tests.golden.make_afrikan_tahti import FI, phrase
+from tests.golden.transcript import Transcript
 
 NAME = "afrikan_tahti_exp_4p_fi"
 SEED = "golden-retki-4"
@@ -93,18 +90,13 @@ def x_phrase(notation: str, view: Any, rng: random.Random, names: tuple[str, ...
     return None
 
 
-class Transcript:
-    """A core on an empty database, the input lines sent to it, and the buttons pressed on the way."""
+class Game(Transcript):
+    """A transcript of a Retkikunnat game, and the buttons pressed on the way."""
 
     def __init__(self, seed: str) -> None:
-        self.core = new_core(SqlRepository("sqlite://"), seed=seed)
+        super().__init__(seed)
         self.engine = self.core.games["afrikan_tahti"]
-        self.lines: list[dict] = []
         self.pressed = 0
-
-    def send(self, line: dict) -> None:
-        self.lines.append(line)
-        list(run_lines(self.core, [json.dumps(line)]))
 
     def move(self, m: Any, state: Any, seat: int, rng: random.Random) -> None:
         """The smart AI's choice for ``seat``, made by its person: typed in Finnish where
@@ -112,7 +104,7 @@ class Transcript:
         moves in the group now and then), its button pressed where it has none or the words were
         not taken. Raises when the words were taken as another move."""
         core, engine = self.core, self.engine
-        user = core.repo.user_by_id(m.seats[seat].user_id).ext_id
+        user = self.user(m, seat)
         view = engine.view(state, seat)
         legal = engine.legal_actions(state, seat)
         choice = engine.notation(engine.ai_action("smart", view, legal, engine.ai_rng(state, seat)))
@@ -130,32 +122,25 @@ class Transcript:
                 raise RuntimeError(f"{text!r} was taken as {taken!r}, wanted {choice!r}")
             if after.version != before:
                 return
-            self.lines.pop()
+            self.take_back()
         self.pressed += 1
         self.send({"user": user, "chat": "private", "button": f"{m.id}:{before}:{choice}", "lang": "fi"})
 
-    def write(self, name: str) -> None:
-        (HERE / f"{name}.in.jsonl").write_text(
-            "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in self.lines), encoding="utf-8"
-        )
+    def write(self, name: str, answers: bool = False) -> None:
+        super().write(name, answers)
         print("wrote", name, len(self.lines), "lines;", self.pressed, "buttons")
 
 
-def drive(seed: str = SEED) -> Transcript:
+def drive(seed: str = SEED) -> Game:
     rng = random.Random(seed)
-    tr = Transcript(seed)
+    tr = Game(seed)
     host = PEOPLE[0][0]
     tr.send({"user": host, "chat": "group", "text": NEW_GAME, "lang": "fi", "seed": seed})
     tr.send({"user": PEOPLE[1][0], "chat": "group", "text": "liity", "lang": "fi"})
     tr.send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
     tr.send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
     tr.send({"user": host, "chat": "group", "text": "aloita", "lang": "fi"})
-    for _ in range(3000):
-        running = tr.core.repo.running_matches()
-        if not running:
-            break
-        m = running[0]
-        state = tr.engine.load(m.state)
+    for m, state in tr.turns(3000):
         humans = [s for s in tr.engine.to_act(state) if m.seats[s].user_id is not None]
         if not humans:
             raise RuntimeError("only AI seats to act, but the core did not move them")

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import random
 
-from tests.golden.make_afrikan_tahti_exp import Transcript
+from tests.golden.make_afrikan_tahti_exp import Game
 
 NAME = "afrikan_tahti_exp_3p_fi"
 SEED = "golden-retki-3"
 PEOPLE = (("matti", "Matti"), ("liisa", "Liisa"), ("pekka", "Pekka"))
 
 
-def drive(seed: str = SEED) -> Transcript:
+def drive(seed: str = SEED) -> Game:
     rng = random.Random(seed)
-    tr = Transcript(seed)
+    tr = Game(seed)
     engine = tr.engine
     host = PEOPLE[0][0]
     tr.send(
@@ -34,14 +34,9 @@ def drive(seed: str = SEED) -> Transcript:
     tr.send({"user": host, "chat": "group", "text": "aloita", "lang": "fi"})
     tr.send({"user": "liisa", "chat": "private", "text": "älä kysy minulta", "lang": "fi"})
     asked_detail = asked_why = False
-    for step in range(3000):
-        running = tr.core.repo.running_matches()
-        if not running:
-            break
-        m = running[0]
-        state = engine.load(m.state)
+    for step, (m, state) in enumerate(tr.turns(3000)):
         seat = engine.to_act(state)[0]
-        user = tr.core.repo.user_by_id(m.seats[seat].user_id).ext_id
+        user = tr.user(m, seat)
         view = engine.view(state, seat)
         if not asked_detail and step > 40:
             asked_detail = True
