@@ -361,7 +361,7 @@ class GameUI(ABC):
     """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``.
 
     What a game only names is a class attribute (its title, rule topics, topic words, situation
-    answers); what it renders or reads is a method."""
+    answers, records' measure) that GameUI's methods read; what it renders or reads is a method."""
 
     game_id: str
     #: catalog domain of this game's texts
