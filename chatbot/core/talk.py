@@ -6,17 +6,15 @@ in. This module is a part of :class:`~chatbot.core.service.BotCore`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core import i18n
 from chatbot.core.commands import Command, game_in, option_phrases
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer, detect_language
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
+from chatbot.core.ports import LOBBY, RUNNING, MatchRec, RenderContext
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Part, Speaker
-from engines.contract import Engine
 
 #: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
 META_REFUSAL = "last_refusal"
@@ -25,36 +23,7 @@ META_REFUSAL = "last_refusal"
 class Talk(Part):
     """The conversation use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
-    repo: Repository
-    uis: dict[str, GameUI]
-    games: dict[str, Engine]
     lemmatizer: Lemmatizer
-
-    # --- BotCore -------------------------------------------------------------------------------
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Any]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
-
-    def _context_match(self, msg: Inbound, sp: Speaker) -> MatchRec | None:
-        raise NotImplementedError  # BotCore
-
-    def _seat_of(self, match: MatchRec | None, user: Any, prefer_acting: bool = False) -> int | None:
-        raise NotImplementedError  # BotCore
-
-    def _hint(self, match: MatchRec, seat: int, t: Translator, private: bool) -> str:
-        raise NotImplementedError  # BotCore
-
-    def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
 
     # --- languages -----------------------------------------------------------------------------
     def _question_translator(self, sp: Speaker, text: str, cmd: Command | None = None) -> Translator:

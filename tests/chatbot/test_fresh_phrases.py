@@ -5,45 +5,34 @@ missed."""
 
 from __future__ import annotations
 
-import pytest
-
-from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from tests.chatbot import fresh_figures as ff
 from tests.chatbot.fresh_corpus import GAME_ROWS, META_ROWS, OPTION_ROWS
 
 
-@pytest.fixture(params=["voikko", "table"], scope="module")
-def lem(request) -> Lemmatizer:
-    try:
-        return Lemmatizer(backend=request.param)
-    except LemmatizerUnavailable:
-        pytest.skip(f"{request.param} is not available here")
-
-
-def test_game_phrases(lem):
+def test_game_phrases(lemmatizer):
     bad = [
         (g, lang, text, o, r)
-        for g, lang, text, o, r in ff.game_outcomes(lem)
+        for g, lang, text, o, r in ff.game_outcomes(lemmatizer)
         if o not in (ff.RIGHT, ff.ASKED)
     ]
     assert not bad, bad
     assert len(GAME_ROWS) >= 160
 
 
-def test_meta_phrases(lem):
-    bad = [row for row in ff.meta_outcomes(lem) if row[2] not in (ff.RIGHT, ff.ASKED)]
+def test_meta_phrases(lemmatizer):
+    bad = [row for row in ff.meta_outcomes(lemmatizer) if row[2] not in (ff.RIGHT, ff.ASKED)]
     assert not bad, bad
     assert len(META_ROWS) >= 50
 
 
-def test_option_phrases(lem):
-    bad = [row for row in ff.option_outcomes(lem) if row[2] != ff.RIGHT]
+def test_option_phrases(lemmatizer):
+    bad = [row for row in ff.option_outcomes(lemmatizer) if row[2] != ff.RIGHT]
     assert not bad, bad
     assert len(OPTION_ROWS) >= 10
 
 
-def test_rule_questions(lem):
-    bad = [row for row in ff.rule_outcomes(lem) if row[2] != ff.RIGHT]
+def test_rule_questions(lemmatizer):
+    bad = [row for row in ff.rule_outcomes(lemmatizer) if row[2] != ff.RIGHT]
     assert not bad, bad
 
 
@@ -53,7 +42,7 @@ _HARMLESS = frozenset(
 )
 
 
-def test_no_game_move_is_taken_by_a_lobby_command(lem):
+def test_no_game_move_is_taken_by_a_lobby_command(lemmatizer):
     """Every move text of the games' phrase tables and of the fresh phrases, said in a group at a
     table of these names, is either no command, a weak one (the game reads it first) or one that
     only shows something: a lobby command never grabs a move ("pelaa tukaani" joined once)."""
@@ -77,7 +66,7 @@ def test_no_game_move_is_taken_by_a_lobby_command(lem):
     names = ("Matti", "Liisa", "Pekka", "Botti 1", "Anna", "Jussi")
     grabbed = []
     for text in sorted(texts):
-        command = parse_command(text, games, "fi", lemmatizer=lem, names=names)
+        command = parse_command(text, games, "fi", lemmatizer=lemmatizer, names=names)
         if command is not None and not command.weak and command.name not in _HARMLESS:
             grabbed.append((text, command.name))
     assert not grabbed

@@ -6,31 +6,23 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core.nlp import QUESTION, Lemmatizer, LemmatizerUnavailable, Lexicon, is_question
+from chatbot.core.nlp import QUESTION, Lexicon, is_question
 from chatbot.games import _spoken
 from tests.chatbot.fresh_figures import PARSERS, context
 
 
-@pytest.fixture(params=["voikko", "table"], scope="module")
-def lem(request) -> Lemmatizer:
-    try:
-        return Lemmatizer(backend=request.param)
-    except LemmatizerUnavailable:
-        pytest.skip(f"{request.param} is not available here")
-
-
 @pytest.mark.parametrize("word", ["minä", "minäkin", "minähän", "mina", "mä", "mie", "mää"])
-def test_the_first_person_pronoun_is_no_question_word(lem, word):
-    assert "mikä" not in lem.readings(word)
-    lexicon = Lexicon({}, lem)
+def test_the_first_person_pronoun_is_no_question_word(lemmatizer, word):
+    assert "mikä" not in lemmatizer.readings(word)
+    lexicon = Lexicon({}, lemmatizer)
     assert QUESTION not in lexicon.concepts(word, "fi")
     for text in (f"{word} pidän", f"{word} nostan kortin", f"nyt {word} heitän"):
-        assert not is_question(text, lem)
+        assert not is_question(text, lemmatizer)
         assert not _spoken.is_question(text, lexicon.scan(text, "fi"), lexicon, "fi")
 
 
-def test_a_real_question_word_still_asks(lem):
-    lexicon = Lexicon({}, lem)
+def test_a_real_question_word_still_asks(lemmatizer):
+    lexicon = Lexicon({}, lemmatizer)
     for text in ("mitä mä nyt teen", "mikä on mun kortti", "mihin mä laitan tän"):
         assert _spoken.is_question(text, lexicon.scan(text, "fi"), lexicon, "fi"), text
 
@@ -49,8 +41,8 @@ MOVES = [
 
 
 @pytest.mark.parametrize(("game", "where", "text", "action"), MOVES)
-def test_a_move_said_with_the_pronoun_is_that_move(lem, game, where, text, action):
-    result = PARSERS[game](lem).parse(text, context(game, where, "fi"))
+def test_a_move_said_with_the_pronoun_is_that_move(lemmatizer, game, where, text, action):
+    result = PARSERS[game](lemmatizer).parse(text, context(game, where, "fi"))
     assert getattr(result, "actions", None) == (action,), result
 
 
@@ -64,13 +56,13 @@ def test_a_move_said_with_the_pronoun_is_that_move(lem, game, where, text, actio
         ("pakast", "pakka"),
     ],
 )
-def test_clipped_case_endings_read_as_the_full_form(lem, word, base):
-    assert base in lem.readings(word)
+def test_clipped_case_endings_read_as_the_full_form(lemmatizer, word, base):
+    assert base in lemmatizer.readings(word)
 
 
-def test_a_dictionary_word_is_no_typo_of_another(lem):
+def test_a_dictionary_word_is_no_typo_of_another(lemmatizer):
     # "alussa" (at the start) is one letter from "avussa" (a form of *apu*, help)
     from chatbot.core.commands import _lexicon
 
-    items = _lexicon(lem).scan("montako korttia jaetaan alussa", "fi")
+    items = _lexicon(lemmatizer).scan("montako korttia jaetaan alussa", "fi")
     assert not any(item.fuzzy for item in items if item.text == "alussa")
