@@ -8,6 +8,10 @@ its own plan for where to go and what to keep.
 - **What to keep.** Broke, the smart player sells the card its expedition needs least; the strong one
   sells only cards that give no symbol its expedition still lacks (a complete expedition is what lets
   it flip the discovery tokens, where the Star is).
+- **Whom to play.** The characters are not equal: the Archaeologist, who may look at the token
+  under his pawn before he pays for it, won 71 % of two-player games between smart players that
+  were dealt characters at random (300 games; the Sea captain 56 %, the Teacher 39 %). The strong
+  player chooses by those figures; the smart one by its fixed taste (the Sea captain first).
 - **When to flip.** A token the seat stands on and may flip is flipped unless it is clearly bad: every
   flip brings the Star nearer, for whoever is ahead.
 
@@ -21,7 +25,17 @@ from typing import Any
 
 from engines.afrikan_tahti.base import ai as base_ai
 from engines.afrikan_tahti.board import DIST, GOALS, LEGS
-from engines.afrikan_tahti.model import Board, EndPhase, Flip, FlipRoll, Move, RerollMove, Sell, View
+from engines.afrikan_tahti.model import (
+    Board,
+    Character,
+    EndPhase,
+    Flip,
+    FlipRoll,
+    Move,
+    RerollMove,
+    Sell,
+    View,
+)
 from engines.afrikan_tahti.retkikunnat import ai as smart_ai
 from engines.afrikan_tahti.retkikunnat.content import EXP
 
@@ -29,6 +43,20 @@ from engines.afrikan_tahti.retkikunnat.content import EXP
 _STEPS_PER_TURN = 3.5
 #: a flip the strong player makes although the expected gain is below zero, down to this
 _FLIP_FLOOR = -120.0
+#: the characters by their share of wins in two-player games of smart players dealt at random
+#: (300 games, ``character_assignment=random``), best first
+CHARACTERS = (
+    "archaeologist",
+    "sea_captain",
+    "aviator",
+    "merchant",
+    "tycoon",
+    "explorer",
+    "fortune_seeker",
+    "adventurer",
+    "doctor",
+    "teacher",
+)
 
 
 def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
@@ -39,7 +67,9 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     me = view.pawns[seat]
     node = me.node
     phase = view.phase
-    if node is None or phase in ("character", "setup", "release"):
+    if phase == "character":
+        return min((a for a in legal if isinstance(a, Character)), key=lambda a: CHARACTERS.index(a.id))
+    if node is None or phase in ("setup", "release"):
         return _smart(view, legal, rng)
     if phase == "declare":
         return smart_ai._declare(view, legal, seat, node, targets(view, seat))
