@@ -48,7 +48,7 @@ STRONG_WORLDS = 12
 #: the other seats' turns played out after the action (0: until the own next turn, a full round)
 STRONG_TURNS = 0
 #: after the others' turns, the own next turn too (the smart player's choice), before judging
-STRONG_REPLY = False
+STRONG_REPLY = True
 
 
 def easy_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
@@ -84,10 +84,11 @@ def smart_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> A
 def strong_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
     """Determinised look-ahead: the smart player's best ``STRONG_TOP`` actions are each tried in
     ``STRONG_WORLDS`` worlds sampled from the seat's view (the other hands and the draw pile dealt from
-    the unseen cards), the table plays on as smart players for the next seat's turn, and the action
-    with the best average standing is taken (the smart player's measure, a won or lost game counting
-    most). It sees what the smart player does not: what the others will answer (a duplicate handed back,
-    a row completed first) and what the next card may bring."""
+    the unseen cards), the table plays on as smart players for a full round (every other seat's turn,
+    then the own next turn with the card drawn), and the action with the best average standing is
+    taken (the smart player's measure, a won or lost game counting most). It sees what the smart
+    player does not: what the others will answer (a duplicate handed back, a row completed first),
+    what the next card may bring and what the cards it keeps will do next turn."""
     if len(legal) == 1:
         return legal[0]
     ai = _Smart(view)
