@@ -5,9 +5,17 @@ its own plan for where to go and what to keep.
   every token it may flip by what flipping it is worth to it (gems, the Star's chance among the
   tokens left, an expedition card it lacks) against the turns it takes to get there, and heads for
   the best worth per turn; it stays where it is when the token under its pawn is the best.
+- **Where to stop.** The die allows any place on the way (and exactly the count elsewhere): the
+  strong player ends its move where the best token's worth per turn is highest from there, so a
+  token it passes on the way to a better one is taken when it is worth more now than the detour
+  (the smart player heads for one token only).
 - **What to keep.** Broke, the smart player sells the card its expedition needs least; the strong one
   sells only cards that give no symbol its expedition still lacks (a complete expedition is what lets
   it flip the discovery tokens, where the Star is).
+- **Whom to play.** The characters are not equal: the Archaeologist, who may look at the token
+  under his pawn before he pays for it, won 71 % of two-player games between smart players that
+  were dealt characters at random (300 games; the Sea captain 56 %, the Teacher 39 %). The strong
+  player chooses by those figures; the smart one by its fixed taste (the Sea captain first).
 - **When to flip.** A token the seat stands on and may flip is flipped unless it is clearly bad: every
   flip brings the Star nearer, for whoever is ahead.
 
@@ -20,8 +28,18 @@ from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.base import ai as base_ai
-from engines.afrikan_tahti.board import DIST, GOALS, LEGS
-from engines.afrikan_tahti.model import Board, EndPhase, Flip, FlipRoll, Move, RerollMove, Sell, View
+from engines.afrikan_tahti.board import DIST, GOALS, HAZARDS, LEGS
+from engines.afrikan_tahti.model import (
+    Board,
+    Character,
+    EndPhase,
+    Flip,
+    FlipRoll,
+    Move,
+    RerollMove,
+    Sell,
+    View,
+)
 from engines.afrikan_tahti.retkikunnat import ai as smart_ai
 from engines.afrikan_tahti.retkikunnat.content import EXP
 
@@ -29,6 +47,22 @@ from engines.afrikan_tahti.retkikunnat.content import EXP
 _STEPS_PER_TURN = 3.5
 #: a flip the strong player makes although the expected gain is below zero, down to this
 _FLIP_FLOOR = -120.0
+#: turns a capture on a hazard dot costs (a release roll succeeds one turn in three)
+_HAZARD_TURNS = 3.0
+#: the characters by their share of wins in two-player games of smart players dealt at random
+#: (300 games, ``character_assignment=random``), best first
+CHARACTERS = (
+    "archaeologist",
+    "sea_captain",
+    "aviator",
+    "merchant",
+    "tycoon",
+    "explorer",
+    "fortune_seeker",
+    "adventurer",
+    "doctor",
+    "teacher",
+)
 
 
 def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
@@ -39,7 +73,9 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     me = view.pawns[seat]
     node = me.node
     phase = view.phase
-    if node is None or phase in ("character", "setup", "release"):
+    if phase == "character":
+        return min((a for a in legal if isinstance(a, Character)), key=lambda a: CHARACTERS.index(a.id))
+    if node is None or phase in ("setup", "release"):
         return _smart(view, legal, rng)
     if phase == "declare":
         return smart_ai._declare(view, legal, seat, node, targets(view, seat))
@@ -49,7 +85,14 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         if me.voyage is not None:
             return _smart(view, legal, rng)
         moves = tuple(a for a in legal if isinstance(a, Move | Board))
-        return base_ai._move(view, moves, node, targets(view, seat), rng)
+        chosen = base_ai._move(view, moves, node, targets(view, seat), rng)
+        if me.items or not isinstance(chosen, Move) or smart_ai._chase(view, seat) is not None:
+            return chosen
+        rates = {a.to: _position(view, seat, a.to) for a in moves if isinstance(a, Move)}
+        best = max(rates.values())
+        if best > rates[chosen.to]:
+            return min((a for a in moves if isinstance(a, Move) and rates[a.to] == best), key=_move_key)
+        return chosen
     if phase == "phase2":
         chosen = smart_ai._phase2(view, legal, seat, node, targets(view, seat))
         if isinstance(chosen, Sell) and _fills(view, seat, chosen.card):
@@ -68,6 +111,27 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
                     return flip
         return chosen
     return _smart(view, legal, rng)
+
+
+def _move_key(a: Move) -> tuple[str, str]:
+    return (a.to, a.via or "")
+
+
+def _position(view: View, seat: int, node: str) -> float:
+    """What ending the move on ``node`` is worth: the best token's gain per turn from there (a token
+    on ``node`` itself is flipped this turn; a hazard dot costs the turns of the release rolls)."""
+    best = 0.0
+    delay = _HAZARD_TURNS if node in HAZARDS else 0.0
+    for place in smart_ai.flippable(view, seat):
+        gain = smart_ai.flip_gain(view, seat, place)
+        if gain <= 0:
+            continue
+        steps = DIST[place].get(node)
+        if steps is None:
+            continue
+        turns = (steps / _STEPS_PER_TURN + 1.0 if steps else 0.5) + delay
+        best = max(best, gain / turns)
+    return best
 
 
 def _smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:

@@ -45,8 +45,10 @@ COLOUR_KINDS: dict[str, tuple[str, ...]] = {c: tuple(k for k in KINDS if k[0] ==
 STRONG_TOP = 4
 #: worlds per decision (a count, not a clock: decisions repeat exactly)
 STRONG_WORLDS = 12
-#: the other seats' turns played out after the action (at two seats: until the own next turn)
-STRONG_TURNS = 1
+#: the other seats' turns played out after the action (0: until the own next turn, a full round)
+STRONG_TURNS = 0
+#: after the others' turns, the own next turn too (the smart player's choice), before judging
+STRONG_REPLY = True
 
 
 def easy_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
@@ -82,10 +84,11 @@ def smart_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> A
 def strong_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> Action:
     """Determinised look-ahead: the smart player's best ``STRONG_TOP`` actions are each tried in
     ``STRONG_WORLDS`` worlds sampled from the seat's view (the other hands and the draw pile dealt from
-    the unseen cards), the table plays on as smart players for the next seat's turn, and the action
-    with the best average standing is taken (the smart player's measure, a won or lost game counting
-    most). It sees what the smart player does not: what the others will answer (a duplicate handed back,
-    a row completed first) and what the next card may bring."""
+    the unseen cards), the table plays on as smart players for a full round (every other seat's turn,
+    then the own next turn with the card drawn), and the action with the best average standing is
+    taken (the smart player's measure, a won or lost game counting most). It sees what the smart
+    player does not: what the others will answer (a duplicate handed back, a row completed first),
+    what the next card may bring and what the cards it keeps will do next turn."""
     if len(legal) == 1:
         return legal[0]
     ai = _Smart(view)
@@ -102,7 +105,7 @@ def strong_policy(view: PrivateView, legal: tuple[Action, ...], rng: Random) -> 
         for action in ranked:
             w = _clone(world)
             act(w, me, action)
-            _play_on(w, me, STRONG_TURNS)
+            _play_on(w, me, STRONG_TURNS or view.players - 1, STRONG_REPLY)
             totals[action] += _standing(w, me)
     return max(ranked, key=lambda a: totals[a] + 1e-3 * prior[a])
 
@@ -160,18 +163,24 @@ def _clone(w: ColorettoWork) -> ColorettoWork:
     return twin
 
 
-def _play_on(w: ColorettoWork, me: Seat, turns: int) -> None:
+def _play_on(w: ColorettoWork, me: Seat, turns: int, reply: bool = False) -> None:
     """Smart players for the other seats' next ``turns`` turns (a gift's answer belongs to the turn),
-    stopping early when ``me`` is to play again or the game is over."""
+    stopping early when ``me`` is to play again or the game is over; with ``reply``, ``me``'s own next
+    turn is played too (as the smart player would) when it comes."""
     state = cast(State, w)  # the working copy has the state's fields, which is all the rules read
-    for _ in range(2 * w.players + 2):
+    for _ in range(4 * w.players + 4):
         if w.phase == OVER:
             return
         seat = to_act(state)[0]
         if w.phase == TURN:
-            if seat == me or turns == 0:
+            if seat == me:
+                if not reply:
+                    return
+                reply, turns = False, 0
+            elif turns == 0:
                 return
-            turns -= 1
+            else:
+                turns -= 1
         legal = legal_actions(state, seat)
         ai = _Smart.of_work(w, seat)
         act(w, seat, max(legal, key=ai.value))
