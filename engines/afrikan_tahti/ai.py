@@ -22,7 +22,9 @@ def smart_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 def strong_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     """The strong player (:mod:`engines.afrikan_tahti.ai_strong`): in Retkikunnat it chooses the
     character that wins most, plans where to go and where to stop by what a token is worth per turn of
-    travel and keeps the cards its expedition lacks; in the base game it plays as ``normal``."""
+    travel and keeps the cards its expedition lacks; in the base game it flips for the Star where
+    ``normal`` fears for its money, and chooses its stops and flights by the tokens the next roll
+    reaches."""
     from engines.afrikan_tahti.ai_strong import strong
 
     return strong(view, legal, rng)

@@ -19,24 +19,50 @@ its own plan for where to go and what to keep.
 - **When to flip.** A token the seat stands on and may flip is flipped unless it is clearly bad: every
   flip brings the Star nearer, for whoever is ahead.
 
+In the base game (no expansion) the strong player plays the smart base player (:mod:`.base.ai`)
+except in four things (:func:`strong_base`): it values a token by the Star as the game itself and a
+robber as the loss of the money it can use, so a rich player keeps flipping where the smart one
+fears for its money; it ends its move, among the stops the die allows, where the next roll reaches
+the best token (or the unclaimed Capetown bonus, dear to a player short of money) when that looks
+clearly better than the smart player's stop; it flies to a token when its roll would rarely reach
+one and money for two flips is left; and short of money it walks rather than fly for a token. In
+2-player base games the one who finds the Star wins about 98 % of them, and the tokens are alike
+until flipped, so the levels are close there (bench figures in the module's history).
+
 A policy gets only its seat's view, its legal actions and a seeded generator.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.base import ai as base_ai
-from engines.afrikan_tahti.board import DIST, GOALS, HAZARDS, LEGS
+from engines.afrikan_tahti.board import (
+    BASE_TOKEN_MIX,
+    CAPETOWN,
+    DIST,
+    GEM_VALUES,
+    GOALS,
+    GOLD_COAST,
+    HAZARDS,
+    LEGS,
+    SLAVE_COAST,
+    land_paths,
+)
 from engines.afrikan_tahti.model import (
+    AIR_FARE,
+    FLIP_PRICE,
     Board,
     Character,
     EndPhase,
     Flip,
     FlipRoll,
+    Fly,
     Move,
     RerollMove,
+    Roll,
     Sell,
     View,
 )
@@ -49,6 +75,29 @@ _STEPS_PER_TURN = 3.5
 _FLIP_FLOOR = -120.0
 #: turns a capture on a hazard dot costs (a release roll succeeds one turn in three)
 _HAZARD_TURNS = 3.0
+#: turns a broke pawn on a token spends rolling for it (4-6 flips it: two tries on average)
+_ROLL_TURNS = 2.0
+#: what a roll that reaches no token leaves of a stop's long-range worth (the turn is spent)
+_MISS = 0.9
+#: the base game's Star to a player without a winning item, over the money it holds
+_STAR_WORTH = 3000.0
+#: a horseshoe after the Star is found: a second chance to win
+_HORSESHOE_WORTH = 1500.0
+#: the money a base-game player can use: flips and a flight home (a robber takes more, but no matter)
+_USEFUL_CASH = 600
+#: a lost turn, in pounds
+_TURN_WORTH = 150.0
+#: money a base-game player keeps after a flight (two flips)
+_FLY_RESERVE = 200
+#: faces of the die that may reach a token for the base-game player still to fly instead of rolling
+_FLY_HITS = 2
+#: money a base-game player without a winning item keeps after a fare to fly for a token
+_KEEP = 300
+#: what a pound of the Capetown bonus is worth in a flip's gain, to a player short of money / not
+_BROKE_BONUS = 1.0
+_RICH_BONUS = 0.3
+#: how much better a stop must look than the smart player's for the strong one to take it instead
+_MARGIN = 1.25
 #: the characters by their share of wins in two-player games of smart players dealt at random
 #: (300 games, ``character_assignment=random``), best first
 CHARACTERS = (
@@ -66,8 +115,10 @@ CHARACTERS = (
 
 
 def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
-    """The strong player in a Retkikunnat game (the base game: the smart player)."""
-    if view.x is None or view.x.prompt is not None:
+    """The strong player: Retkikunnat's plan above, the base game's in :func:`strong_base`."""
+    if view.x is None:
+        return strong_base(view, legal, rng)
+    if view.x.prompt is not None:
         return _smart(view, legal, rng)
     seat = view.seat or 0
     me = view.pawns[seat]
@@ -111,6 +162,155 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
                     return flip
         return chosen
     return _smart(view, legal, rng)
+
+
+def strong_base(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
+    """The strong player in the base game: the smart player's play, except that without a winning
+    item it flips (paying, else rolling) whenever :func:`worth` says the flip gains, flies for a token
+    or walks as :func:`_fly` and ``_KEEP`` say, and ends its move where the best token's expected gain
+    per turn is highest from there (:func:`_base_stop`: a token on the stop is flipped this turn, or
+    rolled for when broke; a hazard dot costs the release rolls) when that beats the smart player's
+    stop by ``_MARGIN``."""
+    chosen = base_ai.smart(view, legal, rng)
+    seat = view.seat or 0
+    me = view.pawns[seat]
+    node = me.node
+    if view.phase in ("declare", "after_move") and node is not None and me.voyage is None and not me.items:
+        if any(p == node for p, _t in view.face_down):
+            if Flip() in legal and me.cash >= FLIP_PRICE and worth(view, node, FLIP_PRICE) > 0:
+                return Flip()
+            if view.phase == "after_move":
+                return EndPhase()
+            if FlipRoll() in legal and worth(view, node, 0) > 0:
+                return FlipRoll()
+        elif view.phase == "declare" and isinstance(chosen, Roll):
+            return _fly(view, legal, node) or chosen
+        elif (
+            view.phase == "declare"
+            and isinstance(chosen, Fly)
+            and me.cash - AIR_FARE < _KEEP
+            and Roll() in legal
+        ):
+            return Roll()  # the fare is three flips: a player short of money walks
+        return chosen
+    if view.phase != "move" or me.items or me.node is None or not isinstance(chosen, Move):
+        return chosen
+    moves = [a for a in legal if isinstance(a, Move)]
+    rates = {a.to: _base_stop(view, seat, a.to) for a in moves}
+    best = max(rates.values())
+    if best > _MARGIN * rates[chosen.to]:
+        return min((a for a in moves if rates[a.to] == best), key=_move_key)
+    return chosen
+
+
+def _fly(view: View, legal: tuple[Any, ...], node: str) -> Fly | None:
+    """A flight to a token this turn, when the roll would reach none one time in three or more and
+    the seat keeps money for two flips after the fare."""
+    if view.pawns[view.seat or 0].cash < AIR_FARE + _FLY_RESERVE:
+        return None
+    tokens = {p for p, _t in view.face_down}
+    flights = [
+        a for a in legal if isinstance(a, Fly) and a.to in tokens and worth(view, a.to, FLIP_PRICE) > 0
+    ]
+    if not flights:
+        return None
+    hazards = view.options.hazard_trigger == "pass_through"
+    hits = sum(
+        1 for die in range(1, 7) if tokens & land_paths(node, die, frozenset(), frozenset(), hazards).keys()
+    )
+    if hits > _FLY_HITS:
+        return None
+    return max(flights, key=lambda a: (worth(view, a.to, FLIP_PRICE), a.to))
+
+
+def worth(view: View, place: str, price: int) -> float:
+    """The strong player's expected gain in pounds of flipping the token on ``place`` for ``price`` in
+    the base game. Unlike :func:`base_ai.flip_value` it counts the Star (and a horseshoe after it) as
+    the game itself, worth more than all the seat's money, and a robber as the loss of the money the
+    seat can use (flips and a flight home), not of all of it: a rich player keeps flipping."""
+    me = view.pawns[view.seat or 0]
+    left = Counter(BASE_TOKEN_MIX)
+    for _place, cid in view.revealed:
+        left[cid.rsplit(":", 1)[1]] -= 1
+    total = sum(n for n in left.values() if n > 0)
+    if not total:
+        return -1.0
+    cash_after = me.cash - price
+    gain = 0.0
+    for kind, n in left.items():
+        if n <= 0:
+            continue
+        if kind in GEM_VALUES:
+            value = float(view.options.emerald_value if kind == "emerald" else GEM_VALUES[kind])
+            v = value * (2 if place == GOLD_COAST else 1)
+        elif kind == "star":
+            v = _STAR_WORTH + cash_after
+        elif kind == "horseshoe":
+            v = _HORSESHOE_WORTH + cash_after if view.star_found else 0.0
+        elif kind == "robber":
+            v = -float(min(cash_after, _USEFUL_CASH))
+        elif kind == "blank" and place == SLAVE_COAST:
+            v = -3.0 * _TURN_WORTH
+        else:
+            v = 0.0
+        gain += n * v
+    return gain / total - price
+
+
+def _gains(view: View, price: int) -> dict[str, float]:
+    """What reaching each place is worth to the seat: flipping its token (:func:`worth`), and at
+    Capetown while nobody has arrived there the bonus, worth more the less money the seat has (a
+    broke player rolls for its tokens, a turn or two each)."""
+    gains = {p: worth(view, p, price) for p, _t in view.face_down}
+    bonus = view.options.capetown_bonus
+    if view.capetown_claimed is None and bonus > 0:
+        cash = view.pawns[view.seat or 0].cash
+        extra = bonus * (_BROKE_BONUS if cash < 2 * FLIP_PRICE else _RICH_BONUS)
+        gains[CAPETOWN] = max(gains.get(CAPETOWN, 0.0), 0.0) + extra
+    return gains
+
+
+def _base_stop(view: View, seat: int, node: str) -> float:
+    """What ending a base-game move on ``node`` is worth, as gain per turn: a token here is flipped
+    now (or rolled for); from elsewhere each face of the next roll reaches the best token it can
+    (places on the way allowed), and a face that reaches none leaves the long-range worth of ``node``
+    (:func:`_base_position`), cut by the turn it cost."""
+    me = view.pawns[seat]
+    pays = me.cash >= FLIP_PRICE
+    price = FLIP_PRICE if pays else 0
+    here = _base_position(view, seat, node)
+    if node in HAZARDS or any(p == node for p, _t in view.face_down):
+        return here
+    gains = _gains(view, price)
+    hazards = view.options.hazard_trigger == "pass_through"
+    total = 0.0
+    for die in range(1, 7):
+        found = land_paths(node, die, frozenset(), frozenset(), hazards)
+        hit = max((gains[p] for p in found if p in gains and gains[p] > 0), default=0.0)
+        reach = hit / (1.5 if pays else 1.0 + _ROLL_TURNS)
+        total += max(reach, _MISS * here)
+    return total / 6
+
+
+def _base_position(view: View, seat: int, node: str) -> float:
+    """What ending a base-game move on ``node`` is worth: the best token's gain per turn from there."""
+    me = view.pawns[seat]
+    pays = me.cash >= FLIP_PRICE
+    delay = _HAZARD_TURNS if node in HAZARDS else 0.0
+    best = 0.0
+    for place, gain in sorted(_gains(view, FLIP_PRICE if pays else 0).items()):
+        steps = DIST[place].get(node)
+        if steps is None or gain <= 0:
+            continue
+        turns = steps / _STEPS_PER_TURN + 0.5 if steps else 0.0  # the turns of travel
+        # paying flips on arrival; a flip roll takes a turn of its own and succeeds one turn in two;
+        # the Capetown bonus is paid on arrival
+        if place == CAPETOWN and place not in {p for p, _t in view.face_down}:
+            turns += 0.5
+        else:
+            turns += 0.5 if pays and not view.flipped_this_turn else _ROLL_TURNS
+        best = max(best, gain / (turns + delay))
+    return best
 
 
 def _move_key(a: Move) -> tuple[str, str]:
