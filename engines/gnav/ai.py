@@ -53,9 +53,9 @@ from engines.gnav.rules import GnavWork, ask, keep
 MARGIN = -0.08
 #: worlds sampled per decision by the strong AI (both choices are played out in each): WORLD_BUDGET divided
 #: by the seats in the deal, within [MIN_WORLDS, WORLDS]; a count, not a clock, so decisions are reproducible
-WORLDS = 64
+WORLDS = 160
 MIN_WORLDS = 24
-WORLD_BUDGET = 200
+WORLD_BUDGET = 320
 #: the opponent model used to weight sampled worlds: softmax temperature, least probability of a choice
 TEMPERATURE = 0.05
 CHOICE_FLOOR = 0.05
@@ -557,7 +557,9 @@ def _play_out(world: GnavWork, me: int, asks: bool) -> float:
     """Play the deal to its end from the seat's choice; the cost of the result for the seat.
 
     The cost is minus the chance to win the match from the lives after the deal (:func:`win_chance`), so a
-    life matters more the fewer are left, and the others' losses count too.
+    life matters more the fewer are left, and the others' losses count too; a draw counts as a shared win
+    (issue #18: it counted as a loss, so heads-up at one life each the strong AI passed on its fool, where
+    keeping it makes a certain draw).
     """
     t = world.clone()
     if asks:
@@ -569,7 +571,11 @@ def _play_out(world: GnavWork, me: int, asks: bool) -> float:
             ask(t)
         else:
             keep(t)
-    return -win_chance(t.lives[me], tuple(sorted(x for k, x in enumerate(t.lives) if k != me and x > 0)))
+    lives = t.lives
+    if lives[me] <= 0 and all(x <= 0 for x in lives):
+        # a draw between the seats that lost their last lives in this deal: a shared first place (3.8)
+        return -1.0 / sum(1 for s in world.order if world.lives[s] > 0 and lives[s] <= 0)
+    return -win_chance(lives[me], tuple(sorted(x for k, x in enumerate(lives) if k != me and x > 0)))
 
 
 @cache
