@@ -463,7 +463,8 @@ async def new_commands(server: FakeTelegram, k: int) -> list[float]:
         server.add_user(800 + i, f"N{i}", "fi", opened=True)
         since = len(server.calls)
         await server.send(800 + i, group, "/apua")
-        lat.append(await first_answer(server, since, 60) - server.injected_at[max(server.sent_updates)])
+        answered = await first_answer(server, since, 60, chat=group)
+        lat.append(answered - server.injected_at[max(server.sent_updates)])
         await asyncio.sleep(0.05)
     return lat
 

@@ -1000,6 +1000,19 @@ class SqlRepository:
                     claimed.append(chat)
             return claimed
 
+    def outbox_claim_chats(self, chats: Sequence[str], worker: str, now: float, lease: float) -> list[str]:
+        """Claim these chats (those no other worker is sending), whatever they hold: the chats of
+        an update just committed, claimed at once instead of by the next claim round's search
+        over every chat's pending rows (after a restart with a backlog, that search and its wait
+        were most of a new command's time to its answer)."""
+        with self._conn() as c:
+            claimed = []
+            for chat in chats:
+                params = {"chat": chat, "worker": worker, "until": now + lease, "w_now": now, "w_me": worker}
+                if c.execute(self.sql.claim_upsert, params).rowcount == 1:
+                    claimed.append(chat)
+            return claimed
+
     def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
         there, so nothing overtakes it. The references of their keys are read along."""
