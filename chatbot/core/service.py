@@ -67,6 +67,10 @@ CONFLICT_RETRIES = 3
 LANG_MEMORY = 10_000
 #: decoded public events of recent actions kept (a few per running match suffice)
 EVENT_MEMORY = 20_000
+#: decoded match states kept, by (match, version) (the matches played just now)
+STATE_MEMORY = 256
+#: texts kept with their reading as a command (the words of a running game recur)
+PARSE_MEMORY = 1024
 
 
 #: "miksi en voi kääntää?" / "why can't I flip?": the question words before the move
@@ -161,6 +165,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         #: decoded public events of recent actions, by (match, ply, seat, notation)
         self._public_events: OrderedDict[tuple[int, int, int, str], list[Event]] = OrderedDict()
         self._events_lock = threading.Lock()
+        #: decoded states by (match, version): the snapshot as stored and the engine's state from it
+        self._states: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()
+        self._states_lock = threading.Lock()
+        #: (text, lang, addressed, seat names) -> (the text with options in words, its command)
+        self._parsed: OrderedDict[tuple[str, str, bool, tuple[str, ...]], tuple[str, Command | None]] = (
+            OrderedDict()
+        )
+        self._parsed_lock = threading.Lock()
         self._recovered = False
         self._started_workers: set[str] = set()
         self._pruned_at = 0.0
@@ -309,16 +321,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
         addressed = msg.private or msg.addressed
-        text = self._options_in_words(text)
-        command = parse_command(
-            text,
-            self._game_names(),
-            lang,
-            addressed=addressed,
-            lemmatizer=self.lemmatizer,
-            known=self._option_words(),
-            names=self._seat_names(msg, speaker),
-        )
+        text, command = self._read_command(text, lang, addressed, self._seat_names(msg, speaker))
         if command is not None and command.weak and self._game_reads(msg, speaker, t, text):
             command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
         if command is not None:
@@ -330,6 +333,55 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             # addressed to the bot and not understood: never silence, a hint of what is possible now
             return [self._reply(msg, t, self._possible_now(msg, speaker, t))]
         return out
+
+    def _read_command(
+        self, text: str, lang: str, addressed: bool, names: tuple[str, ...]
+    ) -> tuple[str, Command | None]:
+        """``text`` with its options in words as typed options, and the meta command it is (or
+        None). Both depend on nothing else (the games and the lemmatiser are fixed), so a text is
+        read once: a running game's words ("nostan", "valmis") come again and again."""
+        key = (text, lang, addressed, names)
+        with self._parsed_lock:
+            known = self._parsed.get(key)
+            if known is not None:
+                self._parsed.move_to_end(key)
+                return known
+        read = self._options_in_words(text)
+        command = parse_command(
+            read,
+            self._game_names(),
+            lang,
+            addressed=addressed,
+            lemmatizer=self.lemmatizer,
+            known=self._option_words(),
+            names=names,
+        )
+        with self._parsed_lock:
+            self._parsed[key] = (read, command)
+            while len(self._parsed) > PARSE_MEMORY:
+                self._parsed.popitem(last=False)
+        return read, command
+
+    def _state(self, match: MatchRec) -> Any:
+        """``match.state`` decoded by its engine, once per (match, version): the snapshot is compared
+        with the one kept (far cheaper than decoding it), so a state never comes from a snapshot
+        that was not this one (a rolled back change, another worker's)."""
+        assert match.state is not None
+        key = (match.id, match.version)
+        with self._states_lock:
+            kept = self._states.get(key)
+        if kept is not None and kept[0] == match.state:
+            return kept[1]
+        state = self.games[match.game].load(match.state)
+        self._keep_state(key, match.state, state)
+        return state
+
+    def _keep_state(self, key: tuple[int, int], snapshot: Any, state: Any) -> None:
+        with self._states_lock:
+            self._states[key] = (snapshot, state)
+            self._states.move_to_end(key)
+            while len(self._states) > STATE_MEMORY:
+                self._states.popitem(last=False)
 
     def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
         match = self._context_match(msg, sp)
@@ -344,7 +396,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if seat is None:
             return False
         engine, ui = self.games[match.game], self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
         ctx = ParseContext(
             lang=t.lang,
@@ -625,7 +677,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if seat is None:
             return None
         engine, ui = self.games[match.game], self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
         names = tuple(s.name for s in match.seats)
         words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
@@ -1132,7 +1184,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
         engine = self.games[match.game]
         ui = self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
         view = engine.view(state, None)
         reply = self._reply(msg, t, ui.render_detail(view, ctx) or ui.render_table(view, ctx))
@@ -1160,7 +1212,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         for m in matches:
             if m.status == RUNNING and m.state is not None:
                 engine = self.games[m.game]
-                state = engine.load(m.state)
+                state = self._state(m)
                 if any(m.seats[s].user_id == user.id for s in engine.to_act(state)):
                     return m
         return matches[-1] if matches else None
@@ -1173,7 +1225,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return None
         if prefer_acting and match.state is not None and match.status == RUNNING:
             engine = self.games[match.game]
-            acting = engine.to_act(engine.load(match.state))
+            acting = engine.to_act(self._state(match))
             for s in mine:
                 if s in acting:
                     return s
@@ -1196,7 +1248,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         engine = self.games[match.game]
         ui = self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         acting = engine.to_act(state)
         view = engine.view(state, seat)
         legal = (
@@ -1277,7 +1329,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
-        state = engine.load(match.state)
+        state = self._state(match)
         names = tuple(s.name for s in match.seats)
         if seat not in engine.to_act(state):
             who = t.format_list([names[s] for s in engine.to_act(state)])
@@ -1345,7 +1397,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if match.status != RUNNING or match.state is None or data.version != match.version:
             return stale
         engine = self.games[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         acting = [s for s in engine.to_act(state) if s in mine]
         if not mine:
             return [self._reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
@@ -1402,7 +1454,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         for i, notation in enumerate(notations):
             engine = self.games[current.game]
             assert current.state is not None
-            state = loaded if i == 0 and loaded is not None else engine.load(current.state)
+            state = loaded if i == 0 and loaded is not None else self._state(current)
             try:
                 action = engine.parse_notation(notation)
                 engine.check(state, seat, action)
@@ -1424,17 +1476,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         engine = self.games[match.game]
         if state is None:
             assert match.state is not None
-            state = engine.load(match.state)
+            state = self._state(match)
         action = engine.parse_notation(notation)
         new_state, events = engine.apply(state, seat, action)
         status = OVER if engine.outcome(new_state) is not None else RUNNING
+        snapshot = engine.dump(new_state)
         if not self.repo.commit_action(
             match.id,
             match.version,
             seat,
             notation,
             [encode(e) for e in events],
-            engine.dump(new_state),
+            snapshot,
             status,
         ):
             raise Conflict()
@@ -1443,6 +1496,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
+        # the next update reads this snapshot back: decoded already (kept only if it is the same)
+        self._keep_state((updated.id, updated.version), snapshot, new_state)
         if status == OVER:
             self._remember_finished(updated)
         return self._render_match(updated, room, events=events, state=new_state)
@@ -1499,7 +1554,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         ui = self.uis[match.game]
         assert match.state is not None
         if state is None:
-            state = engine.load(match.state)
+            state = self._state(match)
         names = self._table_names(match, i18n.translator(room.lang or "fi"))
         t = i18n.translator(room.lang or "fi")
         ctx = RenderContext(t, names, None, match.options)
@@ -1628,7 +1683,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         ui = self.uis[match.game]
         if state is None:
             assert match.state is not None
-            state = engine.load(match.state)
+            state = self._state(match)
         user = self.repo.user_by_id(rec.user_id)
         t = i18n.translator(user.lang or room.lang or "fi")
         names = tuple(s.name for s in match.seats)

@@ -62,6 +62,9 @@ class Timers:
     def _apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
         raise NotImplementedError  # the play use case (BotCore)
 
+    def _state(self, match: MatchRec) -> Any:
+        raise NotImplementedError  # the match's state decoded, once per version (BotCore)
+
     def run_due(self, worker: str | None = None, limit: int = 20) -> list[Outbound]:
         """Claim the deadlines that are due and perform them, each in one transaction with its
         outbox rows and the match's next deadlines. A move that lost the race for its match is
@@ -153,7 +156,7 @@ class Timers:
     def _schedule(self, match: MatchRec) -> None:
         assert match.state is not None
         engine = self.games[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         self.repo.set_deadlines(match.id, self._deadlines(match, state, engine.view(state, None)))
 
     def _recover(self) -> None:
@@ -166,7 +169,7 @@ class Timers:
                 continue
             with self.repo.unit():
                 engine = self.games[match.game]
-                state = engine.load(match.state)
+                state = self._state(match)
                 deadlines = self._deadlines(match, state, engine.view(state, None))
                 timer = match.meta.get("timer") or {}
                 if timer.get("version") == match.version:
@@ -221,7 +224,7 @@ class Timers:
     def _ai_move(self, match: MatchRec) -> list[Outbound]:
         assert match.state is not None
         engine = self.games[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         quick = self.uis[match.game].deadline(engine.view(state, None))
         out: list[Outbound] = []
         current: MatchRec | None = match
@@ -231,7 +234,7 @@ class Timers:
             rec = current.seats[seat]
             if rec.ai is None:
                 continue
-            state = engine.load(current.state)
+            state = self._state(current)
             if seat not in engine.to_act(state):
                 continue
             legal = engine.legal_actions(state, seat)
@@ -289,7 +292,7 @@ class Timers:
             if current is None or current.status != RUNNING or current.state is None:
                 break
             engine = self.games[current.game]
-            state = engine.load(current.state)
+            state = self._state(current)
             if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
                 continue
             legal = engine.legal_actions(state, seat)
