@@ -295,8 +295,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
     # dispatch
 
     def _handle(self, msg: Inbound) -> list[Outbound]:
-        user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
-        room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
+        context = getattr(self.repo, "context", None)  # the three reads in one round trip
+        if context is not None:
+            user, room = context(
+                msg.platform, msg.user_id, msg.user_name, None if msg.private else msg.chat_id
+            )
+        else:
+            user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
+            room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
         lang = user.lang or normalise_language(msg.lang_hint) or (room.lang if room else None) or "fi"
         speaker = Speaker(user, lang, room)
         self._remember_lang(msg.platform, msg.user_id, lang)

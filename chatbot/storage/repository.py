@@ -26,7 +26,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import bindparam, case, delete, event, func, inspect, text, tuple_, update
+from sqlalchemy import bindparam, case, delete, event, func, inspect, literal_column, text, tuple_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -240,6 +240,39 @@ class _Statements:
             r.c.lang.label("room_lang"),
         ).select_from(m.outerjoin(snap, snap.c.match_id == m.c.id).join(r, r.c.id == m.c.room_id))
         self.matches = match_columns
+        # a speaker's user, the room and its active match with its snapshot, in one round trip
+        cu, cr, cm, cs = u.alias("cu"), r.alias("cr"), m.alias("cm"), snap.alias("cs")
+        active_of = (
+            core_select(m.c.id)
+            .where(m.c.room_id == cr.c.id, m.c.status.in_([LOBBY, RUNNING]))
+            .order_by(m.c.id.desc())
+            .limit(1)
+            .correlate(cr)
+            .scalar_subquery()
+        )
+        one = core_select(literal_column("1").label("one")).subquery("one")
+        self.context = core_select(
+            cu.c.id.label("u_id"),
+            cu.c.name.label("u_name"),
+            cu.c.lang.label("u_lang"),
+            cr.c.id.label("r_id"),
+            cr.c.lang.label("r_lang"),
+            cm.c.id,
+            cm.c.room_id,
+            cm.c.game,
+            cm.c.options,
+            cm.c.seed,
+            cm.c.version,
+            cm.c.status,
+            cm.c.host_user_id,
+            cm.c.meta,
+            cs.c.state,
+        ).select_from(
+            one.outerjoin(cu, (cu.c.platform == _bp("p")) & (cu.c.ext_id == _bp("e")))
+            .outerjoin(cr, (cr.c.platform == _bp("p")) & (cr.c.ext_id == _bp("c")))
+            .outerjoin(cm, cm.c.id == active_of)
+            .outerjoin(cs, cs.c.match_id == cm.c.id)
+        )
         self.match_by_id = match_columns.where(m.c.id == _bp("i"))
         self.active_match = (
             match_columns.where(m.c.room_id == _bp("room"), m.c.status.in_([LOBBY, RUNNING]))
@@ -523,6 +556,36 @@ class SqlRepository:
                 c.execute(self.sql.user_rename, {"i": rec.id, "n": name})
                 rec = replace(rec, name=name)
             return self._user_cached(rec)
+
+    def context(
+        self, platform: str, ext_id: str, name: str, chat: str | None
+    ) -> tuple[UserRec, RoomRec | None]:
+        """``user(platform, ext_id, name)`` and, for a group message, ``room(platform, chat)``, with
+        the room's active match read into the unit (``active_match`` then needs no query): one
+        round trip for the three, and one for the match's seats (issue #12: a typed move's first
+        answer on PostgreSQL). Someone or a room met the first time is created as usual."""
+        with self._conn() as c:
+            row = c.execute(self.sql.context, {"p": platform, "e": ext_id, "c": chat}).first()
+            if row is None or row.u_id is None:
+                user = self.user(platform, ext_id, name)
+            else:
+                user = UserRec(
+                    id=row.u_id, platform=platform, ext_id=ext_id, name=row.u_name, lang=row.u_lang
+                )
+                if name and user.name != name:
+                    c.execute(self.sql.user_rename, {"i": user.id, "n": name})
+                    user = replace(user, name=name)
+                self._user_cached(user)
+            if chat is None:
+                return user, None
+            if row is None or row.r_id is None:
+                return user, self.room(platform, chat)
+            room = self._room_cached(RoomRec(id=row.r_id, platform=platform, ext_id=chat, lang=row.r_lang))
+            if row.id is not None:
+                unit = self._unit()
+                if unit is not None and row.id not in unit.matches:
+                    self._match_recs(c, [_ContextRow(row, room)])
+            return user, room
 
     def _user_cached(self, rec: UserRec) -> UserRec:
         unit = self._unit()
@@ -1288,6 +1351,17 @@ def _new_id(result: Any) -> int:
 
 def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
+
+
+class _ContextRow:
+    """A row of ``sql.context`` read as a row of ``sql.matches`` (for ``_match_recs``)."""
+
+    def __init__(self, row: Any, room: RoomRec) -> None:
+        self._row = row
+        self.room_platform, self.room_ext_id, self.room_lang = room.platform, room.ext_id, room.lang
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, name)
 
 
 def _user(row: Any) -> UserRec:
