@@ -1497,6 +1497,13 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             status,
         ):
             raise Conflict()
+        # the action's public events, as the next tables read them from the log (the key is the
+        # log's: the events of a seat's move at a ply follow from the committed state before it)
+        key = (match.id, int(snapshot.get("ply", match.version + 1)), seat, notation)
+        with self._events_lock:
+            self._public_events[key] = [e for e in events if isinstance(e, Event) and e.public]
+            while len(self._public_events) > EVENT_MEMORY:
+                self._public_events.popitem(last=False)
         if status == OVER:
             self._store_result(match, new_state)
         room = self.repo.room_by_id(match.room_id)
@@ -1515,8 +1522,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         assert match.state is not None
         ply = int(match.state.get("ply", 0))
         types = {**engine.types, "Event": Event}
+        since = max(0, ply - RECENT_ACTIONS)
+        keys_of = getattr(self.repo, "action_keys", None)
+        if keys_of is not None:
+            # which actions only, when all their events are decoded already: the events, stored as
+            # JSON, need not be read and parsed again on every table (issue #12, fast path)
+            keys = [(match.id, p, s, n) for p, s, n in keys_of(match.id, since)]
+            with self._events_lock:
+                known = [self._public_events.get(key) for key in keys]
+            if all(events is not None for events in known):
+                return [list(events) for events in known if events is not None]
         out = []
-        for rec in self.repo.actions(match.id, since_ply=max(0, ply - RECENT_ACTIONS)):
+        for rec in self.repo.actions(match.id, since_ply=since):
             # the action log is append-only and an action follows from the state before it, so the
             # public events of (match, ply, seat, notation) never change: decoded once per process
             key = (match.id, rec.ply, rec.seat, rec.notation)

@@ -26,7 +26,23 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import bindparam, case, delete, event, func, inspect, literal_column, text, tuple_, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Integer,
+    String,
+    bindparam,
+    case,
+    cast,
+    delete,
+    event,
+    func,
+    inspect,
+    literal_column,
+    text,
+    tuple_,
+    update,
+)
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -313,6 +329,12 @@ class _Statements:
             .where(_ACT.c.match_id == _bp("m"), _ACT.c.ply > _bp("since"))
             .order_by(_ACT.c.ply)
         )
+        self.action_keys_since = (
+            core_select(_ACT.c.ply, _ACT.c.seat, _ACT.c.notation)
+            .where(_ACT.c.match_id == _bp("m"), _ACT.c.ply > _bp("since"))
+            .order_by(_ACT.c.ply)
+        )
+        self.action_commit = _action_commit() if dialect == "postgresql" else None
         self.meta_of = core_select(m.c.meta).where(m.c.id == _bp("i"))
         self.meta_set = update(m).where(m.c.id == _bp("i")).values(meta=_bp("mv"))
         self.kv_get = core_select(_KV.c.value).where(_KV.c.namespace == _bp("n"), _KV.c.key == _bp("k"))
@@ -908,9 +930,28 @@ class SqlRepository:
     ) -> bool:
         """Action row, new snapshot and version bump in one transaction, or nothing at all."""
         with self._conn() as c:
+            ply = int(state.get("ply", seen_version + 1))
+            if self.sql.action_commit is not None and seats is None:
+                # PostgreSQL: the version bump, the action and the snapshot in one statement (one
+                # round trip instead of three; the action and the snapshot only if the bump took)
+                params = {
+                    "m": match_id,
+                    "seen": seen_version,
+                    "new": seen_version + 1,
+                    "now": _now(),
+                    "status": status,
+                    "ply": ply,
+                    "seat": seat,
+                    "notation": notation,
+                    "events": list(events),
+                    "state": state,
+                }
+                if not c.execute(self.sql.action_commit, params).scalar_one():
+                    return False
+                self._refresh(match_id, version=seen_version + 1, status=status, state=state)
+                return True
             if not self._bump(c, match_id, seen_version, status=status):
                 return False
-            ply = int(state.get("ply", seen_version + 1))
             action = {
                 "match_id": match_id,
                 "ply": ply,
@@ -935,6 +976,12 @@ class SqlRepository:
             return [
                 ActionRec(ply=r.ply, seat=r.seat, notation=r.notation, events=list(r.events)) for r in rows
             ]
+
+    def action_keys(self, match_id: int, since_ply: int = 0) -> list[tuple[int, int, str]]:
+        """(ply, seat, notation) of the actions after ``since_ply``: ``actions`` without the events."""
+        with self._conn() as c:
+            rows = c.execute(self.sql.action_keys_since, {"m": match_id, "since": since_ply})
+            return [(int(r.ply), int(r.seat), str(r.notation)) for r in rows]
 
     def set_meta(self, match_id: int, key: str, value: Any) -> None:
         with self._conn() as c:
@@ -1351,6 +1398,49 @@ def _new_id(result: Any) -> int:
 
 def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
+
+
+def _action_commit() -> Any:
+    """PostgreSQL's ``commit_action`` in one statement: ``WITH b AS (UPDATE match ... WHERE id AND
+    version RETURNING id)``, the action row and the snapshot upsert inserted from ``b`` (nothing
+    when the version had moved on), and the count of ``b``: 1 when the action was committed."""
+    m, act, snap = _M, _ACT, _SNAP
+    bumped = (
+        update(m)
+        .where(m.c.id == _bp("m"), m.c.version == _bp("seen"))
+        .values(version=_bp("new"), updated_at=_bp("now"), status=_bp("status"))
+        .returning(m.c.id)
+        .cte("bumped")
+    )
+    stamp = DateTime(timezone=True)
+    action = (
+        pg_insert(act)
+        .from_select(
+            ["match_id", "ply", "seat", "notation", "events", "at"],
+            core_select(
+                bumped.c.id,
+                cast(bindparam("ply", type_=Integer), Integer),
+                cast(bindparam("seat", type_=Integer), Integer),
+                cast(bindparam("notation", type_=String), String),
+                cast(bindparam("events", type_=JSON), JSON),
+                cast(bindparam("now", type_=stamp), stamp),
+            ),
+        )
+        .cte("action")
+    )
+    upsert = pg_insert(snap).from_select(
+        ["match_id", "version", "state"],
+        core_select(
+            bumped.c.id,
+            cast(bindparam("new", type_=Integer), Integer),
+            cast(bindparam("state", type_=JSON), JSON),
+        ),
+    )
+    snapshot = upsert.on_conflict_do_update(
+        index_elements=["match_id"],
+        set_={"version": upsert.excluded.version, "state": upsert.excluded.state},
+    ).cte("snapshot")
+    return core_select(func.count()).select_from(bumped).add_cte(action).add_cte(snapshot)
 
 
 class _ContextRow:
