@@ -1236,23 +1236,27 @@ class SqlRepository:
     def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None:
         """The match's deadlines are now exactly these (every change of a match sets them)."""
         with self._conn() as c:
-            c.execute(self.sql.deadlines_delete, {"m": match_id})
+            rows = [
+                {
+                    "match_id": d.match_id,
+                    "kind": d.kind,
+                    "due": d.due,
+                    "version": d.version,
+                    "seats": list(d.seats),
+                    "claimed_by": None,
+                    "claimed_until": None,
+                }
+                for d in deadlines
+            ]
+            if self.dialect == "postgresql" and rows and all(r["match_id"] == match_id for r in rows):
+                # one statement: the kinds not set any more deleted, the others upserted (their
+                # claims dropped, as a new row has none)
+                c.execute(_deadlines_replace(match_id, rows))
+            else:
+                c.execute(self.sql.deadlines_delete, {"m": match_id})
+                if rows:
+                    c.execute(self.sql.deadlines_insert, rows)
             if deadlines:
-                c.execute(
-                    self.sql.deadlines_insert,
-                    [
-                        {
-                            "match_id": d.match_id,
-                            "kind": d.kind,
-                            "due": d.due,
-                            "version": d.version,
-                            "seats": list(d.seats),
-                            "claimed_by": None,
-                            "claimed_until": None,
-                        }
-                        for d in deadlines
-                    ],
-                )
                 unit = self._unit()
                 if unit is not None:
                     soonest = min(d.due for d in deadlines)
@@ -1398,6 +1402,25 @@ def _new_id(result: Any) -> int:
 
 def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
+
+
+def _deadlines_replace(match_id: int, rows: list[dict[str, Any]]) -> Any:
+    """PostgreSQL: a match's deadlines become exactly ``rows`` in one statement."""
+    dl = _DL
+    gone = (
+        delete(dl).where(dl.c.match_id == match_id, dl.c.kind.not_in([r["kind"] for r in rows])).cte("gone")
+    )
+    upsert = pg_insert(dl).values(rows)
+    return upsert.on_conflict_do_update(
+        index_elements=["match_id", "kind"],
+        set_={
+            "due": upsert.excluded.due,
+            "version": upsert.excluded.version,
+            "seats": upsert.excluded.seats,
+            "claimed_by": None,
+            "claimed_until": None,
+        },
+    ).add_cte(gone)
 
 
 def _action_commit() -> Any:
