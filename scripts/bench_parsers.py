@@ -81,9 +81,51 @@ def parse_times(game: str) -> list[float]:
     return times
 
 
+#: group texts of every kind for the command reading each inbound text goes through first
+COMMAND_TEXTS = [
+    "pidän",
+    "vaihdan Liisan kanssa",
+    "laitan piraijan omaan riviin",
+    "heitän noppaa",
+    "kiva peli",
+    "uusi gnav kolmella elämällä",
+    "lol",
+    "mitä mulla on kädessä",
+    "annan sammakon Liisalle",
+    "kävelen Kairoon",
+    "let's play coloretto with 2 bots",
+    "I'll keep it",
+]
+
+
+def command_times(rounds: int = 20) -> list[float]:
+    """Seconds per inbound text for the core's command reading (options in words, the game named,
+    the meta command), as BotCore._handle runs it before any game parser."""
+    from chatbot.compose import new_core
+    from chatbot.core.commands import parse_command
+    from chatbot.storage import SqlRepository
+
+    core = new_core(SqlRepository("sqlite://"), seed="bench")
+    games, known = core._game_names(), core._option_words()
+    times = []
+    for k in range(rounds + 1):
+        for text in COMMAND_TEXTS:
+            start = time.perf_counter()
+            rewritten, found = core._options_in_words(text)
+            parse_command(rewritten, games, "fi", lemmatizer=core.lemmatizer, known=known, found=found)
+            if k:  # the first round fills the caches
+                times.append(time.perf_counter() - start)
+    return times
+
+
 def main() -> int:
     argparse.ArgumentParser(description=__doc__).parse_args()
     print(f"lemmatizer: {nlp.default_lemmatizer().backend}")
+    times = sorted(command_times())
+    print(
+        f"command reading: {len(times)} texts, median {statistics.median(times) * 1000:.2f} ms, "
+        f"p99 {times[max(0, int(len(times) * 0.99) - 1)] * 1000:.2f} ms"
+    )
     for game in sorted(UIS):
         times = sorted(parse_times(game))
         p99 = times[max(0, int(len(times) * 0.99) - 1)]

@@ -8,6 +8,13 @@ the candidates that Voikko analyses back to that base word. Over-generating is f
 filter. Words of the rules specs (``--spec``) whose analysis hits a vocabulary word are added
 verbatim, which brings in irregular forms (yhden, kahteen) that no suffix rule makes.
 
+The base words are also taken from the code: every Finnish word of the meta-command vocabulary
+(``chatbot/core/commands.py``), of the games' parsers and the shared words (``Lexicon.listed_words``)
+and every word the games count or flag options with
+(``GameUI.option_counts`` / ``option_flags``: "kierros", "henki", "laajennus"), by the base forms
+Voikko gives them ("kädessä" brings *käsi*), so that the table reads them as Voikko does and the
+option reading needs no stem guessing.
+
 Each kept form maps to *all* its Voikko base forms ("pakasta" -> ["pakastaa", "pakka"]) so that both
 backends give the same readings.
 
@@ -105,6 +112,41 @@ NOUN_ENDINGS = (
     "melle",
     "mellA",
     "mestA",
+    # e-stems: henki -> hengellä, käsi -> kädessä, kädet
+    "e",
+    "et",
+    "ellA",
+    "elle",
+    "eltA",
+    "estA",
+    "enA",
+    "eksi",
+    # plurals: retkikuntia, retkikuntien, kierroksilla, botteja
+    "ia",
+    "iA",
+    "ien",
+    "issA",
+    "istA",
+    "illA",
+    "iltA",
+    "ille",
+    "ihin",
+    "iin",
+    "iksi",
+    "inA",
+    "ineen",
+    "jA",
+    "jen",
+    "itA",
+    # plurals of -s words: laajennuksia, kierroksilla
+    "ksiA",
+    "ksien",
+    "ksiin",
+    "ksillA",
+    "ksiltA",
+    "ksissA",
+    "ksistA",
+    "ksine",
 )
 VERB_ENDINGS = (
     "",
@@ -184,6 +226,8 @@ GRADATION = (
     ("lk", "l"),
     ("rk", "r"),
     ("hk", "h"),
+    ("s", "d"),
+    ("s", "t"),
 )
 
 
@@ -211,8 +255,9 @@ def gradations(stem: str) -> set[str]:
 def candidates(base: str) -> Iterator[str]:
     """Possible inflected forms of ``base``: stems (the base minus 0–3 letters, each with and without
     gradation) times :data:`ENDINGS`."""
-    back = any(c in "aou" for c in base)
-    harmony = str.maketrans({"A": "a" if back else "ä", "O": "o" if back else "ö"})
+    # both harmonies: a compound follows its last part ("pikapeli" -> pikapelinä), which the letters
+    # alone do not tell; Voikko keeps the right one
+    harmonies = [str.maketrans({"A": a, "O": o}) for a, o in (("a", "o"), ("ä", "ö"))]
     stems: set[str] = set()
     for cut in range(4):
         if len(base) - cut >= 2:
@@ -223,7 +268,8 @@ def candidates(base: str) -> Iterator[str]:
                 if stem[-1] not in VOWELS:
                     continue
                 ending = ending.replace("V", stem[-1])
-            yield stem + ending.translate(harmony)
+            for harmony in dict.fromkeys(ending.translate(h) for h in harmonies):
+                yield stem + harmony
 
 
 class Analyser:
@@ -239,6 +285,38 @@ class Analyser:
                 a["BASEFORM"].casefold() for a in self._voikko.analyze(word) if a.get("BASEFORM")
             )
         return self._cache[word]
+
+
+def code_words() -> list[str]:
+    """The Finnish words the code matches by base form: the meta-command vocabulary and the games'
+    option words (see the module docstring)."""
+    from chatbot.core.commands import _VOCABULARY
+    from chatbot.core.nlp import Lemmatizer, Lexicon
+    from chatbot.games import UIS
+    from chatbot.games.afrikan_tahti.parser import AfrikanTahtiParser, ExpansionParser
+    from chatbot.games.coloretto_amazonas.parser import ColorettoParser
+    from chatbot.games.gnav.parser import GnavParser
+    from chatbot.games.majavajengi.parser import MajavajengiParser
+
+    words: list[str] = []
+    for entries in _VOCABULARY["fi"].values():
+        for entry in entries:
+            words.extend(tokens(entry))
+    lemmatizer = Lemmatizer(backend="table")
+    words.extend(Lexicon({}, lemmatizer).listed_words("fi"))  # the shared words (negation, pronouns)
+    for parser in (AfrikanTahtiParser, ExpansionParser, ColorettoParser, GnavParser, MajavajengiParser):
+        words.extend(parser(lemmatizer).lexicon.listed_words("fi"))
+    for ui in UIS.values():
+        words.extend(w for key in (*ui.option_counts(), *ui.option_flags()) for w in tokens(key))
+    return list(dict.fromkeys(words))
+
+
+def bases_of(words: Iterable[str], analyser: Analyser) -> list[str]:
+    """The base forms Voikko gives ``words`` (words it does not know are left out)."""
+    out: list[str] = []
+    for word in words:
+        out.extend(sorted(b for b in analyser.bases(word) if b.isalpha() and len(b) > 2))
+    return list(dict.fromkeys(out))
 
 
 def build(vocabulary: list[str], specs: Iterable[Path], analyser: Analyser) -> dict[str, list[str]]:
@@ -277,7 +355,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=WORDFORMS_PATH)
     args = parser.parse_args(argv)
     specs = args.spec if args.spec is not None else DEFAULT_SPECS
-    table = build(read_vocabulary(args.vocabulary), specs, Analyser())
+    if not specs:
+        print(
+            "warning: no rules specs found; pass them with --spec (a worktree has no ../shared)",
+            file=sys.stderr,
+        )
+    analyser = Analyser()
+    vocabulary = read_vocabulary(args.vocabulary)
+    vocabulary += [w for w in bases_of(code_words(), analyser) if w not in vocabulary]
+    table = build(vocabulary, specs, analyser)
     write(table, args.output)
     print(f"{len(table)} forms -> {args.output}")
     return 0

@@ -35,6 +35,7 @@ from chatbot.core.nlp import (
     NEG,
     NUMERAL,
     OWN,
+    SEP,
     Item,
     Lemmatizer,
     Lexicon,
@@ -274,6 +275,8 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "laittaa pystyyn",
             "käyntiin",
             "pystyyn",
+            "mennään",
+            "mennään sitten",
         ),
         JOIN: (
             "liittyä",
@@ -292,7 +295,18 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "ottakaa mukaan",
             "ottakaa minut mukaan",
         ),
-        ADD: ("lisätä", "lisää", "ottaa", "tuoda", "laittaa", "lisäys", "heittää", "pistää"),
+        ADD: (
+            "lisätä",
+            "lisää",
+            "ottaa",
+            "tuoda",
+            "laittaa",
+            "lisäys",
+            "heittää",
+            "pistää",
+            "hakea",
+            "haetaan",
+        ),
         BOT: (
             "botti",
             "botit",
@@ -318,7 +332,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         AWAY: ("pois", "ulos", "pihalle", "täältä", "kesken"),
         LEAVE: ("poistua", "lähteä", "luovuttaa", "jättää", "häipyä", "lähtö", "jättää kesken"),
         CANCEL: ("perua", "peruuttaa", "peruutus", "perutaan"),
-        END: ("lopettaa", "päättää", "keskeyttää", "lopetus", "lopettaminen"),
+        END: ("lopettaa", "päättää", "keskeyttää", "lopetus", "lopettaminen", "poikki", "katki"),
         STATS: ("tilasto", "tilastot", "voittotilasto", "pistetaulu", "kärkilista", "voitot"),
         HISTORY: ("historia", "pelihistoria", "pelatut pelit", "aiemmat pelit", "vanhat pelit"),
         REMATCH: ("revanssi", "uusinta", "uusintapeli", "uusiks", "uusiksi", "samat pelaajat"),
@@ -329,7 +343,18 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         SWITCH: ("vaihtaa", "puhua", "käyttää", "kirjoittaa", "vaihto", "asettaa", "muuttaa", "vaihdetaanko"),
         STATUS: ("tila", "tilanne", "pöytä", "pelitilanne", "missä mennään", "mikä tilanne", "pelitila"),
         TURN: ("vuoro", "kenen vuoro", "vuorossa"),
-        SCORE: ("piste", "pisteet", "pistetilanne", "tulos", "tulokset", "pistetaulukko"),
+        SCORE: (
+            "piste",
+            "pisteet",
+            "pistetilanne",
+            "tulos",
+            "tulokset",
+            "pistetaulukko",
+            "johtaa",
+            "johdossa",
+            "kärjessä",
+            "voitolla",
+        ),
         LIVES: ("elämä", "elämät", "henki"),
         MONEY: ("raha", "rahat", "punta", "puntaa", "massi", "fyrkka", "rahaa", "varat"),
         HAND: ("käsi", "kortti", "kortit", "korttini", "käsikortit", "kädessä", "käteni"),
@@ -363,6 +388,16 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "joutua",
             "viittiä",
             "viitsisitkö",
+            "voinko",
+            "voisinko",
+            "saanko",
+            "saisinko",
+            "pääsenkö",
+            "pääsisinkö",
+            "tarvita",
+            "tarvitaan",
+            "tarvii",
+            "tarvis",
         ),
         BE: ("olla", "on", "oon", "olen", "ole", "oot", "ollaan", "ois", "onko"),
         WHERE: ("missä", "missäs", "mis", "missä päin", "sijainti"),
@@ -373,6 +408,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         PLAYER: ("pelaaja", "pelaajaa", "pelaajaksi", "kaveri", "kaveriksi", "vastustaja", "vastustajaa"),
         FILLER: (
             "me",
+            "myö",
             "te",
             "meille",
             "mulle",
@@ -431,6 +467,32 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "kanssa",
             "kera",
             "kaa",
+            # question words and the others asked about ("kuka johtaa", "paljonko muilla on rahaa")
+            "kuka",
+            "ketkä",
+            "muilla",
+            "muiden",
+            "muut",
+            "kaikilla",
+            "moikka",
+            "nähdään",
+            # small words a command may open with ("kohta tuun mukaan", "okei aloitetaan")
+            "kohta",
+            "pian",
+            "huomenna",
+            "tänään",
+            "illalla",
+            "myöhemmin",
+            "just",
+            "justiinsa",
+            "ok",
+            "joo",
+            "juu",
+            "jep",
+            "noni",
+            "nonii",
+            "sitte",
+            "taas",
             "sama",
             "niitä",
             "niitä",
@@ -465,13 +527,38 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         NEW: ("new", "newgame", "another", "set up", "setup"),
         GAME: ("game", "match", "round", "games"),
         PLAY: ("play", "playing"),
-        START: ("start", "begin", "launch", "kick off", "let's go", "lets go", "go ahead", "get going"),
+        START: (
+            "start",
+            "begin",
+            "launch",
+            "kick off",
+            "let's go",
+            "lets go",
+            "go ahead",
+            "get going",
+            "go go",
+            "here we go",
+        ),
         JOIN: ("join", "count me in", "i'm in", "im in", "me too", "deal me in", "sign me up", "i'm playing"),
         ADD: ("add", "bring", "get", "put"),
         BOT: ("bot", "ai", "computer", "robot", "cpu", "bots", "computer player"),
         REMOVE: ("remove", "kick", "drop", "delete", "fewer", "less", "take out"),
         AWAY: ("out", "away", "off", "from"),
-        LEAVE: ("leave", "quit", "exit", "i'm out", "im out", "give up", "resign", "count me out", "leaving"),
+        LEAVE: (
+            "leave",
+            "quit",
+            "exit",
+            "i'm out",
+            "im out",
+            "give up",
+            "resign",
+            "count me out",
+            "leaving",
+            "must go",
+            "gotta go",
+            "have to go",
+            "need to go",
+        ),
         CANCEL: ("cancel", "abort", "scrap", "call off", "cancel game"),
         END: ("end", "stop", "finish"),
         STATS: ("stats", "statistics", "leaderboard", "wins"),
@@ -484,7 +571,17 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         SWITCH: ("switch", "change", "speak", "use", "talk", "set", "write"),
         STATUS: ("status", "table", "state", "standing", "situation", "where are we"),
         TURN: ("turn", "whose turn", "who's turn", "who is next", "who's next"),
-        SCORE: ("score", "points", "scores", "standings", "scoreboard"),
+        SCORE: (
+            "score",
+            "points",
+            "scores",
+            "standings",
+            "scoreboard",
+            "winning",
+            "leading",
+            "in the lead",
+            "ahead",
+        ),
         LIVES: ("lives", "life"),
         MONEY: ("money", "cash", "pounds", "coins", "funds"),
         HAND: ("hand", "cards", "card", "my hand"),
@@ -509,9 +606,10 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "shall",
             "wanna",
             "go",
+            "may",
         ),
         BE: ("be", "is", "am", "are", "i'm", "im"),
-        WHERE: ("where", "where's", "wheres"),
+        WHERE: ("where", "where's", "wheres", "position", "location"),
         WHO_HAS: ("who has", "who's got", "who holds", "who owns", "who has got"),
         WHY: ("why",),
         LEARNT: ("know", "saw", "learnt", "learned", "seen"),
@@ -555,6 +653,19 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
             "to",
             "with",
             "and",
+            "who",
+            "others",
+            "bye",
+            "goodbye",
+            "cya",
+            "later",
+            "soon",
+            "ok",
+            "okay",
+            "yeah",
+            "then",
+            "just",
+            "also",
         ),
         "level:easy": ("easy", "weak", "beginner"),
         "level:normal": ("normal", "medium", "sensible", "average"),
@@ -608,7 +719,9 @@ _META_ONLY = frozenset({NEW, GAME, JOIN, BOT, LANG, EN, FI, HELP, RULES, GAMES, 
 
 @lru_cache(maxsize=4)
 def _lexicon(lemmatizer: Lemmatizer) -> Lexicon:
-    return Lexicon(_VOCABULARY, lemmatizer)
+    # typos only of the words as listed: every inflection of *tulla* or *ottaa* would make game
+    # words ("tukaani") near one of them
+    return Lexicon(_VOCABULARY, lemmatizer, fuzzy_forms=False)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -662,6 +775,7 @@ def option_phrases(
     before a flag that turns something on ("ilman laajennusta", "without the expansion") turns it
     off. ``counts`` maps counted nouns (base forms, English singulars, or a stem that case endings
     follow) to option keys; ``flags`` are the game's option words (:meth:`GameUI.option_flags`).
+    Spoken numerals and clipped cases count ("kahel kierroksel", "viiel elämäl", "kaks kierrosta").
     Other words stay as typed."""
     typed = text.split()
 
@@ -674,12 +788,7 @@ def option_phrases(
             hit = table.get(form, table.get(fold(form)))
             if hit is not None:
                 return hit
-        # without Voikko, a case ending on a known stem: "pikapeliä", "kierroksella" (stem "kierrok")
-        folded = fold(w)
-        for key, hit in table.items():
-            if len(key) >= 5 and folded.startswith(key) and len(folded) - len(key) <= 5:
-                return hit
-        return None
+        return None  # the base forms come from Voikko or the word-form table alike
 
     folded_counts = {fold(k.casefold()): v for k, v in counts.items()}
     folded_flags = {fold(k.casefold()): v for k, v in flags.items()}
@@ -725,8 +834,12 @@ _MENTION = re.compile(r"^(\S+)@\S+")
 #: a request put as a question: "voisitko lisätä botin", "pelataanko gnavia", "could you start"
 _REQUEST = re.compile(
     r"^(voisitko|voitko|voisitteko|voitteko|voisiko|voisko|voiks|viitsisitko|viitsitko|"
-    r"\w+(t|d|n|l|r)aanko|\w+ttaisiko)$"
+    r"\w+(t|d|n|l|r)aanko|\w+ttaisiko|\w{3,}isitko)$"  # "lisäisitkö": would you add
 )
+#: asking leave for oneself: "voisinko liittyä", "saanko tulla mukaan", "could I join"
+_MAY_I = re.compile(r"^(voinko|voisinko|saanko|saisinko|paasenko|paasisinko|voisko\s?ma)$")
+#: what one may ask leave for: joining, an AI player, coming back, one's language
+_MAY_I_COMMANDS = frozenset({"join", "add_ai", "back", "lang"})
 
 
 def _request(folded: Sequence[str]) -> bool:
@@ -737,7 +850,15 @@ def _request(folded: Sequence[str]) -> bool:
         len(folded) > 1
         and folded[0] in {"can", "could", "would", "will", "shall"}
         and folded[1] in {"you", "we"}
-    )
+    ) or folded[0] in {"wanna", "lets", "let's"}  # "wanna play gnav?"
+
+
+def _may_i(folded: Sequence[str]) -> bool:
+    """Asking leave for oneself ("voisinko liittyä peliin?", "could I join?"): a request when the
+    command is one of :data:`_MAY_I_COMMANDS`, otherwise a question."""
+    if _MAY_I.match(folded[0]):
+        return True
+    return len(folded) > 1 and folded[0] in {"can", "could", "may"} and folded[1] == "i"
 
 
 @dataclass(slots=True)
@@ -749,19 +870,48 @@ class _Said:
     level: str | None
     game: str | None
     level_word: str = ""  # as written ("vahva", "strong"), the argument of add_ai
+    #: the sentence is about someone else: it opens with a name, a word the commands do not know
+    #: ("Pekka tulee mukaan") or a third-person pronoun ("hän liittyy", "it starts")
+    other_subject: bool = False
+    #: a bot is named by its number ("Botti 1:lle sammakko", "bot 2 takes it"): a seat, not a count
+    bot_named: bool = False
+    #: the bot word is a receiver or a source ("botille sammakko", "to the bot"): a move's words
+    bot_receiver: bool = False
 
 
-def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int] | None, lang: str) -> _Said:
+def _read(
+    items: Sequence[Item],
+    typed: Sequence[str],
+    game_span: tuple[int, int] | None,
+    lang: str,
+    lemmatizer: Lemmatizer | None = None,
+) -> _Said:
+    lemmatizer = lemmatizer or default_lemmatizer()
     said: set[str] = set()
     denied: set[str] = set()
     unknown: list[str] = []
     counts: list[int] = []
     level: str | None = None
     level_word = ""
+    first = True
+    other_subject = bot_named = bot_receiver = False
+    previous: Item | None = None
     for item in items:
         if game_span is not None and game_span[0] <= item.start < game_span[0] + game_span[1]:
             continue
+        if first:
+            first = False
+            other_subject = _about_someone_else(item, lemmatizer)
         concepts = set(item.concepts)
+        if BOT in concepts and fold(item.text).endswith(_RECEIVER_ENDINGS):
+            bot_receiver = True
+        if previous is not None and BOT in previous.concepts and item.numbers and not item.concepts:
+            bot_named = True  # "Botti 1:lle", "bot 2": the seat's name, not how many
+            previous = item
+            continue
+        if BOT in concepts and previous is not None and fold(previous.text) in {"to", "for", "from"}:
+            bot_receiver = True
+        previous = item
         if item.fuzzy and len(item.text) < 6:
             concepts = set()  # a short word near a command word is another word ("tulee", "tulen")
         span = range(item.start, min(item.start + len(item.words), len(typed)))
@@ -781,7 +931,60 @@ def _read(items: Sequence[Item], typed: Sequence[str], game_span: tuple[int, int
             counts.append(2)
         if (not item.known or (not concepts and item.fuzzy)) and item.text not in {"pari", "couple"}:
             unknown.extend(typed[item.start : item.start + len(item.words)])
-    return _Said(said, denied, unknown, counts[0] if counts else None, level, None, level_word)
+    return _Said(
+        said,
+        denied,
+        unknown,
+        counts[0] if counts else None,
+        level,
+        None,
+        level_word,
+        other_subject,
+        bot_named,
+        bot_receiver,
+    )
+
+
+#: what an add-AI command may say besides the bot: the verb, a want, a level, filler
+_ADD_AI_WORDS = frozenset({BOT, ADD, JOIN, WANT, FILLER, OWN, PLAYER, GAME, BE, NEG, SEP, *LEVELS.values()})
+#: the allative and ablative of the bot word ("botille", "koneelta"): a receiver or a source
+_RECEIVER_ENDINGS = ("lle", "lta", "lt")
+#: third-person pronouns: a sentence opening with one is about someone else
+_THIRD_PERSON = frozenset({"han", "he", "she", "they", "hankin", "hanki"})
+
+
+def _about_someone_else(item: Item, lemmatizer: Lemmatizer) -> bool:
+    """Whether the first item makes a third party the subject: a third-person pronoun, a seat's
+    name, or a word that is neither a command word nor an inflected dictionary word, as a name is
+    ("Pekka tulee mukaan", "Botti 1 aloittaa"; "tarvitaan botti" opens with a verb). The small
+    words a command may open with ("kohta", "okei", "no") are known fillers."""
+    if fold(item.text) in _THIRD_PERSON:
+        return True
+    if item.numbers or (item.known and item.concepts):
+        return False
+    return not lemmatizer.known(item.words[0])
+
+
+#: a game span not looked for yet (``parse_command(found=...)``)
+UNSEEN: Any = object()
+
+
+def _body(text: str) -> tuple[str, bool]:
+    """The text without a leading slash or "!" and without the bot's @name after the command."""
+    stripped = text.strip()
+    slash = stripped.startswith(("/", "!"))
+    body = stripped[1:] if slash else stripped
+    return _MENTION.sub(r"\1", body), slash  # "/uusi@pelibotti majavajengi"
+
+
+def game_in(
+    text: str, games: Mapping[str, Sequence[str]], lemmatizer: Lemmatizer
+) -> tuple[str, int, int] | None:
+    """The game ``text`` names, as :func:`parse_command` finds it: (game id, first word, word count)
+    over the words that are not typed options ("tahti=päivä" names no "tähti")."""
+    body, _ = _body(text)
+    named_words = normalise(" ".join(w for w in body.split() if "=" not in w)).split()
+    return find_game(named_words, games, lemmatizer)
 
 
 def parse_command(
@@ -793,6 +996,7 @@ def parse_command(
     lemmatizer: Lemmatizer | None = None,
     known: Collection[str] = (),
     names: Sequence[str] = (),
+    found: tuple[str, int, int] | None = UNSEEN,
 ) -> Command | None:
     """The meta command in ``text``, or None (a game move or chat).
 
@@ -801,12 +1005,11 @@ def parse_command(
     group message that neither mentions nor answers the bot: then only a text that reads wholly as
     a command is one. ``known`` are more words (casefolded) that count as understood: the games'
     option words ("pikapeli"). ``names`` are the seats' names at the table: a name is never read as
-    a command word ("anna papukaija Botti 1:lle" gives a card, it adds no bot)."""
+    a command word ("anna papukaija Botti 1:lle" gives a card, it adds no bot). ``found`` is the game
+    span of :func:`game_in` when the caller looked for it already (each message once)."""
     lemmatizer = lemmatizer or default_lemmatizer()
     stripped = text.strip()
-    slash = stripped.startswith(("/", "!"))
-    body = stripped[1:] if slash else stripped
-    body = _MENTION.sub(r"\1", body)  # "/uusi@pelibotti majavajengi"
+    body, slash = _body(text)
     norm = normalise(body)
     if not norm:
         return None
@@ -820,8 +1023,8 @@ def parse_command(
     listed = _listed(words, folded, typed) if not slash or _WORDS.get(folded[0]) in _LISTED else None
     if listed is not None:
         return dataclasses.replace(listed, slash=slash)
-    named_words = normalise(" ".join(w for w in body.split() if "=" not in w)).split()
-    found = find_game(named_words, games or {}, lemmatizer)  # "tahti=päivä" names no "tähti"
+    if found is UNSEEN:
+        found = game_in(text, games or {}, lemmatizer)
     game = found[0] if found else None
     if slash:
         name = _WORDS.get(folded[0])
@@ -849,7 +1052,7 @@ def parse_command(
     items = lexicon.scan(body, written)
     if names:
         items = _without_names(items, words, names)
-    said = _read(items, typed, (found[1], found[2]) if found else None, written)
+    said = _read(items, typed, (found[1], found[2]) if found else None, written, lemmatizer)
     if known:
         folded_known = {fold(k) for k in known}
         said.unknown = [w for w in said.unknown if fold(normalise(w)) not in folded_known]
@@ -857,9 +1060,12 @@ def parse_command(
     if LANG in said.said and "en" in words:
         said.said.add(EN)  # "kieli en": the language code, not the negation
     question = is_question(stripped, lemmatizer)
-    if question and not _request(folded):
+    may_i = question and _may_i(folded)
+    if question and not _request(folded) and not may_i:
         return _question(words, typed, said, written)
     command = _decide(words, typed, said, written, addressed)
+    if may_i and command is not None and command.name not in _MAY_I_COMMANDS:
+        command = None  # "voinko vaihtaa jakajan kanssa?": a rule question
     if question and (command is None or command.name == "unsure"):
         return _question(words, typed, said, written)
     if command is None:
@@ -901,7 +1107,7 @@ def _slash_extras(
         return None, None
     plain = normalise(" ".join(w for w in typed if "=" not in w))
     items = _lexicon(lemmatizer).scan(plain, lang)
-    said = _read(items, plain.split(), None, lang)
+    said = _read(items, plain.split(), None, lang, lemmatizer)
     count = said.count if (name != "new" or BOT in said.said) else None
     return count, said.level
 
@@ -950,8 +1156,15 @@ def _decide(
             return None
         if REMOVE in said or AWAY in said:
             return make("remove_ai", count=s.count)
-        if BOT in s.denied:
-            return None
+        if BOT in s.denied or s.bot_receiver or s.other_subject:
+            return None  # "botille sammakko", "Pekka lisää botin": a move's receiver, or not to us
+        if (unknown or BE in said) and not said & {ADD, JOIN}:
+            return None  # "botti voitti", "bots are dumb", "tää botti on hyvä": talk about bots
+        extra = said - _ADD_AI_WORDS
+        if extra and not (ADD in said and extra <= {START}):
+            return None  # "the bot wins", "ota botti 1:n kortti": other things said of a bot
+        if s.bot_named and not (ADD in said and not unknown):
+            return None  # "Botti 1:lle sammakko", "bot 2 takes it": a seat by its name
         args = (s.level_word,) if s.level_word else ()
         return Command("add_ai", args, " ".join(args), args, lang=lang, count=s.count, level=s.level)
 
@@ -961,8 +1174,8 @@ def _decide(
 
     # join: "liity", "mä tuun mukaan", "count me in", "liity Liisa" (a second seat under that name)
     if JOIN in said and JOIN not in s.denied:
-        if loose > 1 and not addressed:
-            return None
+        if (loose > 1 and not addressed) or s.other_subject:
+            return None  # "Pekka tulee mukaan", "hän liittyy": someone else joins, not the speaker
         # "liity Liisa": one more seat under that name; only right after the verb
         named = fold(words[0]) in {"liity", "liityn", "join"} and list(unknown) == list(typed[1:])
         return make("join", toks=unknown if named else ())
@@ -974,6 +1187,8 @@ def _decide(
             return make("unsure", topic="cancel", weak=True) if addressed else None
         return make("cancel", weak=GAME not in said)
     if LEAVE in said:
+        if s.other_subject:
+            return None  # "Matti lähtee pois": news of someone else
         if unknown:
             return make("unsure", topic="leave", weak=True) if addressed else None
         return make("leave", weak=GAME not in said and AWAY not in said)
@@ -1070,6 +1285,8 @@ _FIRST_PERSON = frozenset(
         "ma",
         "maa",
         "mina",
+        "mie",
+        "miun",
         "oon",
         "olen",
         "mulle",
@@ -1121,7 +1338,8 @@ def _seat_command(words: list[str], folded: list[str], typed: list[str]) -> Comm
     n = len(folded)
     joined = " ".join(folded)
     if joined in _TAKE:
-        return Command("take_seat")
+        # "otan sen", "I take it" also accept a gift or a card: the running game reads them first
+        return Command("take_seat", weak=not any(w in {"paikan", "paikkasi", "seat"} for w in folded))
     if n >= 2 and folded[0] in _KICK_HEADS:
         rest = [w for w in words[1:] if fold(w) not in {"pelista", "from", "the", "game", "out"}]
         if rest and all(fold(w) in {"bot", "botti", "bots", "ai"} for w in rest):
@@ -1142,7 +1360,9 @@ def _seat_command(words: list[str], folded: list[str], typed: list[str]) -> Comm
     if n >= 3 and folded[0] in {"anna", "give", "hand", "luovuta"}:
         if folded[1] in _MY_SEAT or (n >= 3 and folded[1] == "my" and folded[2] == "seat"):
             skip = 2 if folded[1] in _MY_SEAT else 3
-            rest = [w for w in words[skip:] if fold(w) not in {"to", "over"}]
+            rest = [w for w in words[skip:] if fold(w) not in {"to", "over", "the", "a", "an"}]
+            if rest and all(fold(w) in _BOT_WORDS for w in rest):
+                return Command("leave")  # "anna paikkani botille": an AI takes the seat, as on leaving
             return Command("hand_over", tuple(rest), " ".join(rest))
         if folded[-1] in _BOT_WORDS and any(w in _SEAT_WORDS or w.endswith("seat") for w in folded):
             rest = [

@@ -111,11 +111,32 @@ class LemmatizerUnavailable(RuntimeError):
     """The requested lemmatiser backend cannot be used here (e.g. libvoikko or voikko-fi missing)."""
 
 
-@dataclass(frozen=True, slots=True)
 class _FormTable:
-    forms: Mapping[str, tuple[str, ...]]  # inflected form -> base forms
-    folded: Mapping[str, tuple[str, ...]]  # fold(form) -> base forms, for a/o typed for ä/ö
-    by_base: Mapping[str, tuple[str, ...]]  # base form -> its inflected forms
+    """The committed word-form table: inflected form -> base forms, the same looked up without ä/ö
+    (for forms that have them), and base form -> forms, built on first use (only typo matching
+    needs it)."""
+
+    def __init__(self, forms: dict[str, tuple[str, ...]]) -> None:
+        self.forms = forms
+        folded: dict[str, set[str]] = {}
+        for form, bases in forms.items():
+            if not _UMLAUT_SET.isdisjoint(form):
+                folded.setdefault(fold(form), set()).update(bases)
+        self.folded = {k: tuple(sorted(v)) for k, v in folded.items()}
+        self._by_base: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def by_base(self) -> Mapping[str, tuple[str, ...]]:
+        if self._by_base is None:
+            by_base: dict[str, list[str]] = {}
+            for form, bases in self.forms.items():
+                for base in bases:
+                    by_base.setdefault(base, []).append(form)
+            self._by_base = {k: tuple(sorted(v)) for k, v in by_base.items()}
+        return self._by_base
+
+
+_UMLAUT_SET = frozenset("äöå")
 
 
 @lru_cache(maxsize=4)
@@ -125,18 +146,7 @@ def _load_table(path: Path) -> _FormTable:
     except FileNotFoundError:
         log.warning("Finnish word-form table %s is missing; lemmatising only with Voikko", path)
         raw = {}
-    forms = {form: tuple(bases) for form, bases in raw.items()}
-    folded: dict[str, set[str]] = {}
-    by_base: dict[str, set[str]] = {}
-    for form, bases in forms.items():
-        folded.setdefault(fold(form), set()).update(bases)
-        for base in bases:
-            by_base.setdefault(base, set()).add(form)
-    return _FormTable(
-        forms,
-        {k: tuple(sorted(v)) for k, v in folded.items()},
-        {k: tuple(sorted(v)) for k, v in by_base.items()},
-    )
+    return _FormTable({form: tuple(bases) for form, bases in raw.items()})
 
 
 def _open_voikko() -> object:
@@ -182,6 +192,7 @@ class Lemmatizer:
             _announced.add(self.backend)
             log.info("Finnish lemmatiser backend: %s", self.backend)
         self._cached_readings = lru_cache(maxsize=16384)(self._readings)
+        self._cached_known = lru_cache(maxsize=16384)(lambda w: bool(self._bases(w) - {w}))
 
     def readings(self, word: str) -> frozenset[str]:
         """Every base form (lower-case) of ``word``, plus the word itself. Ambiguous words keep all
@@ -192,7 +203,24 @@ class Lemmatizer:
         """The inflected forms of ``base`` that the word-form table knows (for typo matching)."""
         return frozenset(self._table.by_base.get(base.casefold(), ()))
 
+    def known(self, word: str) -> bool:
+        """Whether ``word`` is an inflected form of a dictionary word ("alussa" of *alku*): such a word
+        is what it says, never a typo of another ("avussa")."""
+        return self._cached_known(word.casefold())
+
     def _readings(self, word: str) -> frozenset[str]:
+        bases = self._bases(word)
+        if not bases:
+            # spoken Finnish clips the local cases: "kierroksel" (-lla), "botil", "kädes" (-ssä),
+            # "pakast" (-sta); a word that reads as nothing else is read as the full forms too (like
+            # english_stems, over-generating is harmless: readings are looked up in vocabularies)
+            for full in unclipped(word):
+                bases |= self._bases(full) | {full}
+        if "minä" in bases:
+            bases.discard("mikä")  # "minä" is the pronoun, not the essive of *mikä* (a question word)
+        return frozenset(bases | {word})
+
+    def _bases(self, word: str) -> set[str]:
         bases: set[str] = set()
         if self._voikko is not None:
             with self._lock:
@@ -201,7 +229,25 @@ class Lemmatizer:
         bases.update(self._table.forms.get(word, ()))  # the table is built from Voikko: no conflict
         if word == fold(word):  # perhaps typed with a/o for ä/ö
             bases.update(self._table.folded.get(word, ()))
-        return frozenset(bases | {word})
+        return bases
+
+
+def unclipped(word: str) -> tuple[str, ...]:
+    """The written forms a clipped spoken case form may stand for: "kierroksel" -> kierroksella,
+    kierrokselle; "kädes" -> kädessä; "pakast" -> pakasta. Only words of four letters or more whose
+    clipped ending follows a vowel."""
+    if len(word) < 4 or not word.isalpha():
+        return ()
+    a = _back_vowel(word)
+    if word.endswith("l") and word[-2] in _VOWELS:
+        return (word + "l" + a, word + "le")
+    if word.endswith("lt") and word[-3] in _VOWELS:
+        return (word + a,)
+    if word.endswith("st") and word[-3] in _VOWELS:
+        return (word + a,)
+    if word.endswith("s") and word[-2] in "eiy" and len(word) >= 5:
+        return (word + "s" + a,)
+    return ()
 
 
 @lru_cache(maxsize=1)
@@ -312,9 +358,12 @@ def _superlative(nom: str) -> dict[str, str]:
 def _with_possessives(forms: dict[str, str]) -> Iterable[tuple[str, str, bool]]:
     """(form, case, possessive) for every case form and its first-person possessive form
     ("kakkoseni", "toiseeni", "korttiani"): the possessive drops a final -n of the genitive and
-    illative, and the nominative shares the genitive's."""
+    illative, and the nominative shares the genitive's. The clipped spoken forms of the local cases
+    come too: "kahel", "tokal" (-lla/-lle), "kolmelt" (-lta)."""
     for case, form in forms.items():
         yield form, case, False
+        if case in ("adessive", "allative", "ablative") and form[-3:-1] in ("ll", "lt"):
+            yield form[:-2] if case != "ablative" else form[:-1], case, False
         if case in ("nominative", "genitive"):
             yield forms["genitive"][:-1] + "ni", case, True
         elif case == "illative":
@@ -347,6 +396,16 @@ _FI_NUMERALS_SPOKEN = {
     8: ("kaheksan",),
     9: ("yheksän",),
     10: ("kymmene",),
+}
+# Spoken declensions: the d of the stem drops ("kahella", "yhen", "viiellä", "kaheksalla").
+_FI_NUMERALS_SPOKEN_DECLINED = {
+    1: ("yks", "yhen", "yhtä", "yhteen", "yhtenä"),
+    2: ("kaks", "kahen", "kahta", "kahteen", "kahtena"),
+    5: ("viis", "viien", "viittä", "viiteen", "viitenä"),
+    6: ("kuus", "kuuen", "kuutta", "kuuteen", "kuutena"),
+    7: ("seittemän", "seittemän", "seittemää", "seittemään", "seittemänä"),
+    8: ("kaheksan", "kaheksan", "kaheksaa", "kaheksaan", "kaheksana"),
+    9: ("yheksän", "yheksän", "yheksää", "yheksään", "yheksänä"),
 }
 _FI_ORDINALS = {
     1: (_nen("ensimmäinen"), _vowel("eka")),
@@ -426,6 +485,11 @@ def _build_number_table() -> dict[str, tuple[NumberWord, ...]]:
         add_declined(value, NUMERAL, [_declension(nom, gen, part, ill, ess)])
         for spoken in _FI_NUMERALS_SPOKEN.get(value, ()):
             add(spoken, NumberWord(value, NUMERAL, nom, "fi", "nominative"))
+        if value in _FI_NUMERALS_SPOKEN_DECLINED:
+            for form, case, possessive in _with_possessives(
+                _declension(*_FI_NUMERALS_SPOKEN_DECLINED[value])
+            ):
+                add(form, NumberWord(value, NUMERAL, nom, "fi", case, possessive))
     for value, paradigms in _FI_ORDINALS.items():
         add_declined(value, ORDINAL, paradigms)
     for value, paradigms in _FI_NUMBER_NOUNS.items():
@@ -769,7 +833,21 @@ COMMON_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
         NEG: ("ei", "en", "et", "älä", "älkää", "enkä", "eikä", "etkä", "emme", "ette"),
         SEP: ("ja", "sitten", "sekä", "vaan", "mutta", "enkä", "eikä", "etkä", "jälkeen"),
-        OWN: ("mun", "mu", "minun", "mä", "mää", "minä", "oma", "omaa", "omani", "omaan", "oman"),
+        OWN: (
+            "mun",
+            "mu",
+            "minun",
+            "mä",
+            "mää",
+            "minä",
+            "mie",
+            "miun",
+            "oma",
+            "omaa",
+            "omani",
+            "omaan",
+            "oman",
+        ),
         WITH: ("kanssa",),
         QUESTION: (
             "miten",
@@ -904,7 +982,8 @@ class Lexicon:
     and wins over its parts. English entries match through :func:`english_stems`. Comparison is
     folded, so a/o typed for ä/ö still match. Both languages are always accepted; a word known in the
     speaker's language takes that language's meaning ("no" is a filler in Finnish, a negation in
-    English). :data:`COMMON_WORDS` are merged in unless ``common=False``.
+    English). :data:`COMMON_WORDS` are merged in unless ``common=False``. Typos are matched against
+    the listed words and, unless ``fuzzy_forms=False``, against their forms in the word-form table.
     """
 
     def __init__(
@@ -913,11 +992,15 @@ class Lexicon:
         lemmatizer: Lemmatizer | None = None,
         *,
         common: bool = True,
+        fuzzy_forms: bool = True,
     ) -> None:
         self.lemmatizer = lemmatizer or default_lemmatizer()
+        self._fuzzy_forms = fuzzy_forms
         self._analysers: dict[str, Analyser] = {"fi": self.lemmatizer.readings, "en": english_stems}
         self._words: dict[str, dict[str, set[str]]] = {}
         self._phrases: dict[str, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
+        self._entries: dict[str, set[str]] = {}  # folded word -> the words as listed (for their forms)
+        self._listed: dict[str, dict[str, None]] = {}  # lang -> every word as listed, in order
         sources = [COMMON_WORDS, words] if common else [words]
         for source in sources:
             for lang, concepts in source.items():
@@ -927,10 +1010,17 @@ class Lexicon:
         self._fuzzy: tuple[FuzzyIndex, dict[str, dict[str, set[str]]]] | None = None
         self._keys = lru_cache(maxsize=8192)(self._compute_keys)
 
+    def listed_words(self, lang: str = "fi") -> list[str]:
+        """Every word of the vocabulary as listed, phrases' words too (for building the word-form
+        table: scripts/build_wordforms.py)."""
+        return list(self._listed.get(lang, ()))
+
     def _add(self, lang: str, concept: str, entry: str) -> None:
+        self._listed.setdefault(lang, {}).update(dict.fromkeys(tokens(entry)))
         parts = tuple(fold(w) for w in tokens(entry))
         if len(parts) == 1:
             self._words.setdefault(lang, {}).setdefault(parts[0], set()).add(concept)
+            self._entries.setdefault(parts[0], set()).add(entry.casefold())
         elif parts:
             self._phrases.setdefault(lang, {}).setdefault(parts[0], []).append((parts, concept))
 
@@ -973,7 +1063,12 @@ class Lexicon:
             meanings: dict[str, dict[str, set[str]]] = {}
             for lang, table in self._words.items():
                 for key, concepts in table.items():
-                    forms = {key} | (set(self.lemmatizer.forms_of(key)) if lang == "fi" else set())
+                    # the forms of the word as listed: "älkää" folds to "alkaa", whose forms are not its
+                    forms = {key}
+                    if lang == "fi" and self._fuzzy_forms:
+                        forms.update(
+                            f for e in self._entries.get(key, ()) for f in self.lemmatizer.forms_of(e)
+                        )
                     for form in forms:
                         meanings.setdefault(fold(form), {}).setdefault(lang, set()).update(concepts)
             self._fuzzy = (FuzzyIndex(meanings), meanings)
@@ -1007,7 +1102,7 @@ class Lexicon:
             item = self._item_at(words, i, lang, names, name_len)
             items.append(item)
             i += len(item.words)
-        return _apply_negation(items)
+        return _apply_negation(items, clause_starts(text))
 
     def _item_at(self, words: Sequence[str], i: int, lang: str, names: Sequence[str], name_len: int) -> Item:
         length, concepts = self._phrase_at(words, i, lang)
@@ -1026,7 +1121,7 @@ class Lexicon:
         seats = match_seat(word, names) if names else []
         if seats:
             return Item(i, (word,), seats=tuple(seats), fuzzy=True)
-        concepts = self.fuzzy_concepts(word, lang)
+        concepts = self.fuzzy_concepts(word, lang) if not self.lemmatizer.known(word) else frozenset()
         if concepts:
             return Item(i, (word,), concepts, fuzzy=True)
         numbers = number_words(word, typos=True)
@@ -1035,13 +1130,29 @@ class Lexicon:
         return Item(i, (word,))
 
 
-def _apply_negation(items: list[Item]) -> list[Item]:
+_CLAUSE_END = re.compile(r"[,;.!?:]+$")
+
+
+def clause_starts(text: str) -> frozenset[int]:
+    """The indices (into :func:`tokens`) of the words that open a new clause after a comma or a full
+    stop ("ei oo rahaa, heitän": *heitän* is not denied)."""
+    starts: set[int] = set()
+    count = 0
+    for raw in text.split():
+        count += len(normalise(raw).split())
+        if _CLAUSE_END.search(raw.translate(_QUOTES)):
+            starts.add(count)
+    return frozenset(starts)
+
+
+def _apply_negation(items: list[Item], clause_starts: frozenset[int] = frozenset()) -> list[Item]:
     """Mark the items after a negation word as negated, up to the next separator ("en koputa",
-    "don't use it", "hylkään enkä nosta": "enkä" both closes the first part and negates the next)."""
+    "don't use it", "hylkään enkä nosta": "enkä" both closes the first part and negates the next)
+    or the next clause after a comma ("ei oo rahaa, heitän")."""
     out: list[Item] = []
     negating = False
     for item in items:
-        if item.has(SEP):
+        if item.has(SEP) or item.start in clause_starts:
             negating = False
         if item.has(NEG):
             negating = True
@@ -1331,7 +1442,7 @@ def detect_language(text: str, default: str, lemmatizer: Lemmatizer | None = Non
         if len(word) > 4 and word.endswith(("ko", "kö", "ksi", "lla", "llä", "ssa", "ssä", "sta", "stä")):
             fi += 0.5
             continue
-        if lemmatizer is not None and len(word) > 3 and lemmatizer.readings(word) - {word}:
+        if lemmatizer is not None and len(word) > 3 and lemmatizer.known(word):
             fi += 0.5
     if en >= 1.0 and en > fi * 1.5:
         return "en"
@@ -1424,8 +1535,6 @@ def is_question(text: str, lemmatizer: Lemmatizer | None = None) -> bool:
     for word in words[:2]:
         if len(word) > 4 and word.endswith(("ko", "kö")):
             stem = word[:-2]
-            if lemmatizer.readings(stem) - {stem} and (
-                lemmatizer.backend == "table" or lemmatizer.readings(word) - {word}
-            ):
+            if lemmatizer.known(stem) and (lemmatizer.backend == "table" or lemmatizer.known(word)):
                 return True  # "voinko", "nostanko": the clitic on a verb form ("peikko" is a noun)
     return False

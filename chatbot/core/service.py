@@ -352,7 +352,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             if known is not None:
                 self._parsed.move_to_end(key)
                 return known
-        read = self._options_in_words(text)
+        read, found = self._options_in_words(text)
         command = parse_command(
             read,
             self._game_names(),
@@ -361,6 +361,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             lemmatizer=self.lemmatizer,
             known=self._option_words(),
             names=names,
+            found=found,
         )
         with self._parsed_lock:
             self._parsed[key] = (read, command)
@@ -806,7 +807,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return [self._reply(msg, t, t.gettext("Options can be changed only before the game starts."))]
         changes = [x for x in cmd.tokens if "=" in x]
         if not changes:
-            shown = (ui.options_text(match.options, t) or "").removeprefix("⚙️ ") or (
+            shown = ui.options_text(match.options, t) or (
                 ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
             )
             chosen = pace.Pace.from_meta(match.meta.get("pace"))
@@ -879,7 +880,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                     game=ui.title(t), low=engine.min_players, high=engine.max_players
                 ),
                 t.gettext("Seated: {names}").format(names=names),
-                *([shown] if (shown := ui.options_text(match.options, t)) else []),
+                *([f"⚙️ {shown}"] if (shown := ui.options_text(match.options, t)) else []),
                 *([paced] if paced else []),
                 *rematch,
             ]
@@ -1202,7 +1203,11 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if match is None or seat is None or match.status != RUNNING:
             return [self._reply(msg, t, t.gettext("You are not playing in a running game."))]
         room = self.repo.room_by_id(match.room_id)
-        return self._private_prompt(match, room, seat, events=(), force=True)
+        out = self._private_prompt(match, room, seat, events=(), force=True)
+        if not msg.private and any(o.private for o in out):
+            # asked in the group: the hand went to the private chat; the group hears only that
+            out = [*out, self._reply(msg, t, t.gettext("I answered you in our private chat."))]
+        return out
 
     # ------------------------------------------------------------------------------------------
     # game commands
@@ -1296,10 +1301,15 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                 labels = t.format_choices([ui.action_label(c, view, rctx) for c in candidates[:8]])
                 question = t.gettext("Which one do you mean: {options}?").format(options=labels)
                 phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
-                if all(phrases) and len(set(phrases)) == len(phrases) > 1:
-                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels
+                if all(phrases) and len(set(phrases)) == len(phrases):
+                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels;
+                    # one choice is a yes-or-no ("Haluatko yrittää kääntää merkin nopalla?")
                     said = [p for p in phrases if p]
-                    options = t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    options = (
+                        said[0]
+                        if len(said) == 1
+                        else t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+                    )
                     question = t.gettext("Do you want to {options}?").format(options=options)
                 return [
                     self._reply(

@@ -6,55 +6,24 @@ in. This module is a part of :class:`~chatbot.core.service.BotCore`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core import i18n
-from chatbot.core.commands import Command, find_game, option_phrases
+from chatbot.core.commands import Command, game_in, option_phrases
 from chatbot.core.i18n import Translator
-from chatbot.core.nlp import Lemmatizer, detect_language, normalise
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
+from chatbot.core.nlp import Lemmatizer, detect_language
+from chatbot.core.ports import LOBBY, RUNNING, MatchRec, RenderContext
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import Speaker
-from engines.contract import Engine
+from chatbot.core.usecase import Part, Speaker
 
 #: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
 META_REFUSAL = "last_refusal"
 
 
-class Talk:
+class Talk(Part):
     """The conversation use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
-    repo: Repository
-    uis: dict[str, GameUI]
-    games: dict[str, Engine]
     lemmatizer: Lemmatizer
-
-    # --- BotCore -------------------------------------------------------------------------------
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Any]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
-
-    def _context_match(self, msg: Inbound, sp: Speaker) -> MatchRec | None:
-        raise NotImplementedError  # BotCore
-
-    def _seat_of(self, match: MatchRec | None, user: Any, prefer_acting: bool = False) -> int | None:
-        raise NotImplementedError  # BotCore
-
-    def _hint(self, match: MatchRec, seat: int, t: Translator, private: bool) -> str:
-        raise NotImplementedError  # BotCore
-
-    def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
 
     # --- languages -----------------------------------------------------------------------------
     def _question_translator(self, sp: Speaker, text: str, cmd: Command | None = None) -> Translator:
@@ -65,23 +34,34 @@ class Talk:
 
     # --- the game names the command parser looks for --------------------------------------------
     def _game_names(self) -> dict[str, tuple[str, ...]]:
-        return {gid: (*ui.aliases, gid) for gid, ui in self.uis.items() if gid in self.games}
+        cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_game_names_cache")
+        if cached is None:  # the games do not change while the core runs: built once
+            cached = {gid: (*ui.aliases, gid) for gid, ui in self.uis.items() if gid in self.games}
+            self.__dict__["_game_names_cache"] = cached
+        return cached
 
-    def _options_in_words(self, text: str) -> str:
+    def _options_in_words(self, text: str) -> tuple[str, tuple[str, int, int] | None]:
         """A text that names a game with its options said in words ("pelataan majavajengiä kahdella
-        kierroksella", "afrikan tähti ilman laajennusta") gets them as typed options (``rounds=2``)."""
-        found = find_game(normalise(text).split(), self._game_names(), self.lemmatizer)
+        kierroksella", "afrikan tähti ilman laajennusta") gets them as typed options (``rounds=2``).
+        Returns the text and the game it names (:func:`game_in`), for the command parser to use
+        rather than look again; the span is looked for again, in that game only, when options moved."""
+        names = self._game_names()
+        found = game_in(text, names, self.lemmatizer)
         if found is None:
-            return text
+            return text, None
         ui = self.uis[found[0]]
-        return option_phrases(text, ui.option_counts(), ui.option_flags(), self.lemmatizer)
+        rewritten = option_phrases(text, ui.option_counts(), ui.option_flags(), self.lemmatizer)
+        if rewritten == text:
+            return text, found
+        return rewritten, game_in(rewritten, {found[0]: names[found[0]]}, self.lemmatizer)
 
     def _option_words(self) -> frozenset[str]:
         """Option words that may follow a game's name ("uusi afrikan tähti pikapeli")."""
-        words: set[str] = set()
-        for ui in self.uis.values():
-            words.update(k.casefold() for k in ui.option_flags())
-        return frozenset(words)
+        cached: frozenset[str] | None = self.__dict__.get("_option_words_cache")
+        if cached is None:
+            cached = frozenset(k.casefold() for ui in self.uis.values() for k in ui.option_flags())
+            self.__dict__["_option_words_cache"] = cached
+        return cached
 
     # --- what is possible now ----------------------------------------------------------------
     def _possible_now(self, msg: Inbound, sp: Speaker, t: Translator) -> str:

@@ -22,7 +22,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from chatbot.core.nlp import NEG, OWN, QUESTION, Item, Lemmatizer, Lexicon, fold, number_words, tokens
+from chatbot.core.nlp import (
+    NEG,
+    OWN,
+    QUESTION,
+    Item,
+    Lemmatizer,
+    Lexicon,
+    fold,
+    number_words,
+    tokens,
+    unclipped,
+)
 
 YES, NO, PASS = "yes", "no", "pass"
 
@@ -173,7 +184,7 @@ def is_question_word(
         return False
     if lexicon is not None and lexicon.concepts(stem, lang) - {QUESTION, OWN}:
         return True
-    return len(lemmatizer.readings(stem) - {stem.casefold()}) > 0 and fold(word).endswith(("ko", "kohan"))
+    return lemmatizer.known(stem) and fold(word).endswith(("ko", "kohan"))
 
 
 def is_question(text: str, items: Sequence[Item], lexicon: Lexicon, lang: str) -> bool:
@@ -224,6 +235,15 @@ class Unfolded(Lemmatizer):
 
     def forms_of(self, base: str) -> frozenset[str]:
         return self.base.forms_of(base)
+
+    def known(self, word: str) -> bool:
+        """As typed: a word without ä/ö is known only by its readings without them."""
+        if not self.base.known(word):
+            return False
+        low = word.casefold()
+        if _UMLAUTS & set(low):
+            return True
+        return bool(self.readings(low) - {low} - set(unclipped(low)))
 
 
 def fold_doubts(items: Sequence[Item], strict: Lexicon, lang: str) -> list[Item] | None:
@@ -369,7 +389,7 @@ def without_clitics(text: str, lemmatizer: Lemmatizer) -> str:
         for clitic in _CLITIC_ENDINGS:
             stem = low[: -len(clitic)]
             if low.endswith(clitic) and len(stem) >= 3 and lemmatizer.readings(low) == {low}:
-                if lemmatizer.readings(stem) - {stem}:
+                if lemmatizer.known(stem):
                     word = word.replace(bare, bare[: len(stem)])
                 break
         out.append(word)

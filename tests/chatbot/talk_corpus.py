@@ -130,6 +130,23 @@ META_FI: list[tuple[str, str | None]] = [
     ("näytä peli 12", "replay"),
     ("revanssi!", "rematch"),
     ("pelataan uusiks", "rematch"),
+    # spoken numerals, clipped cases and first-person pronouns (minä is never *mikä*)
+    ("uusi gnav kahel botil", "new:gnav:2"),
+    ("pelataan colorettoa kolmel botil", "new:coloretto_amazonas:3"),
+    ("uus majavajengi viiel botilla", "new:majavajengi:5"),
+    ("lisää kaks konetta", "add_ai:2"),
+    ("tarvitaan botti", "add_ai:1"),
+    ("haetaan kaks bottia", "add_ai:2"),
+    ("kohta tuun mukaan", "join"),
+    ("minä liityn", "join"),
+    ("mie liityn", "join"),
+    ("minä lähden pois", "leave"),
+    ("mie haluun pelata gnavia", "new:gnav"),
+    ("minä olen mukana", "join"),
+    ("anna paikkani botille", "leave"),
+    ("voisinko liittyä peliin", "join"),
+    ("saanko tulla mukaan?", "join"),
+    ("lisäisitkö botin?", "add_ai:1"),
 ]
 
 META_EN: list[tuple[str, str | None]] = [
@@ -189,6 +206,11 @@ META_EN: list[tuple[str, str | None]] = [
     ("replay game 3", "replay"),
     ("rematch", "rematch"),
     ("let's play again", "rematch"),
+    ("count me in too", "join"),
+    ("bring in two bots", "add_ai:2"),
+    ("could I join?", "join"),
+    ("may I join?", "join"),
+    ("can I add a bot?", "add_ai:1"),
 ]
 
 #: chat in a group that is not addressed to the bot: no command
@@ -205,4 +227,25 @@ CHAT: list[str] = [
     "good game everyone",
     "that was a fun game",
     "see you tomorrow",
+    # a seat, a bot or another person as the subject, or a move's receiver: no lobby command
+    "Botti 1:lle sammakko",
+    "botille sammakko",
+    "Botti 2:lle papukaija",
+    "ota botti 1:n kortti",
+    "vaihdan botti 1:n kanssa",
+    "botti 1 on vahva",
+    "botit on tyhmiä",
+    "botti voitti",
+    "tää botti on hyvä",
+    "Pekka tulee mukaan",
+    "Liisa liittyy kohta",
+    "hän tulee mukaan",
+    "Pekka lisää botin",
+    "Matti lähtee pois",
+    "bot is good",
+    "bots are dumb",
+    "the bot wins",
+    "frog to bot 1",
+    "bot 2 takes it",
+    "Pekka joins later",
 ]

@@ -108,3 +108,53 @@ def test_the_options_example_works_when_typed_back(game, lang):
     answer = say(example)
     assert "did not understand" not in answer and "ymmärtänyt" not in answer
     assert (core.repo.match(1).options, core.repo.match(1).meta.get("pace")) != before
+
+
+# --- spoken numerals and clipped cases, read alike by both lemmatiser backends ----------------------
+
+SPOKEN = [
+    ("majavajengi", "uusi majavajengi kahel kierroksel", "rounds=2"),
+    ("majavajengi", "pelataan majavajengiä kahella kierroksella", "rounds=2"),
+    ("majavajengi", "uus majavajengi kaks kierrosta", "rounds=2"),
+    ("majavajengi", "uusi majavajengi yhellä kierroksella", "rounds=1"),
+    ("majavajengi", "majavajengi seittemällä kierroksella", "rounds=7"),
+    ("gnav", "uusi gnav kolmel elämäl", "lives=3"),
+    ("gnav", "pelataan gnavia viiel elämäl", "lives=5"),
+    ("gnav", "pelataan gnavia kahella hengellä", "lives=2"),
+    ("gnav", "gnav kuuella elämällä", "lives=6"),
+    ("gnav", "uus gnav neljäl elämäl ja kolmella botilla", "lives=4"),
+    ("afrikan_tahti", "afrikan tähti retkikuntien kanssa", "expansion=on"),
+    ("afrikan_tahti", "uusi afrikan tähti ilman retkikuntia", "expansion=off"),
+    ("afrikan_tahti", "pelataan afrikan tähteä pikapelinä", "quick_game=on"),
+    ("afrikan_tahti", "afrikan tähti ilman laajennuksia", "expansion=off"),
+]
+
+
+@pytest.mark.parametrize(("game", "text", "option"), SPOKEN)
+def test_spoken_numerals_and_clipped_cases_in_options(lemmatizer, game, text, option):
+    from chatbot.games import UIS
+
+    ui = UIS[game]
+    assert option in option_phrases(text, ui.option_counts(), ui.option_flags(), lemmatizer).split()
+
+
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [("kahel", 2), ("kahella", 2), ("kahen", 2), ("kolmel", 3), ("viiel", 5), ("viiellä", 5), ("yhellä", 1),
+     ("kuuel", 6), ("seittemäl", 7), ("kaheksal", 8), ("yheksällä", 9), ("kymmenel", 10), ("neljält", 4)],
+)  # fmt: skip
+def test_spoken_numerals_have_their_value(word, value):
+    from chatbot.core.nlp import numeral_value
+
+    assert numeral_value(word) == value
+
+
+def test_a_game_set_up_in_spoken_finnish_takes_its_options_and_bots():
+    core = new_core(SqlRepository("sqlite://"), seed="words")
+    line = json.dumps(
+        {"user": "matti", "chat": "group", "text": "uus gnav kolmel elämäl kahel botil", "lang": "fi"}
+    )
+    assert list(run_lines(core, [line]))
+    match = core.repo.match(1)
+    assert match is not None and match.game == "gnav" and match.options == {"lives": 3}
+    assert len(match.seats) == 3  # Matti and two AI players

@@ -64,7 +64,18 @@ def test_words_a_game_move_uses_are_weak_or_nothing(text):
 
 
 @pytest.mark.parametrize(
-    "text", ["voinko nostaa?", "saako vaihtaa kaksi kertaa", "lopetanko?", "can I knock?"]
+    "text",
+    [
+        "voinko nostaa?",
+        "saako vaihtaa kaksi kertaa",
+        "lopetanko?",
+        "can I knock?",
+        # asking leave for oneself is a request only to join, add a bot, come back or switch language
+        "voinko vaihtaa jakajan kanssa?",
+        "voisinko aloittaa?",
+        "voinko lähteä kesken?",
+        "can I swap with the dealer?",
+    ],
 )
 def test_a_question_is_never_a_move_or_command(text):
     command = parse_command(text, GAMES, "fi")
@@ -202,6 +213,22 @@ def test_own_situation_private_when_hidden_public_when_public():
     assert len(table.sent) > sent
 
 
+@pytest.mark.parametrize("question", ["mitä mulla on kädessä", "what's in my hand"])
+def test_the_hand_asked_in_the_group_comes_privately_and_the_group_is_told_so(question):
+    table = Table(seed="hand-1")
+    say(table, "matti", "uusi coloretto")
+    say(table, "liisa", "liity")
+    start(table, "matti")
+    out = say(table, "liisa", question)
+    private = [o for o in out if o.user_id == "liisa"]
+    group = [o for o in out if o.chat_id == GROUP]
+    assert private and "sähköankerias" in private[0].text  # her hand, in her private chat
+    assert [o.text for o in group] in (
+        ["Vastasin sinulle yksityisviestillä."],
+        ["I answered you in our private chat."],
+    )
+
+
 def test_protection_holder_and_money_are_public_answers():
     table = Table(seed="talk-12")
     say(table, "matti", "uusi coloretto")
@@ -281,3 +308,16 @@ def test_options_are_kept_as_typed_and_odd_input_never_raises():
     for _ in range(500):
         text = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
         parse_command(text, GAMES, "fi", addressed=rng.random() < 0.5, names=("Botti 1", "Liisa"))
+
+
+@pytest.mark.parametrize(
+    "text", ["Botti 1:lle sammakko", "botille sammakko", "Pekka tulee mukaan", "botit on tyhmiä"]
+)
+def test_a_sentence_about_a_seat_or_another_person_changes_no_lobby(text):
+    table = Table(seed="lobby-grab")
+    say(table, "matti", "uusi coloretto")
+    say(table, "matti", "lisää botti")
+    seats = [s.name for s in table.match().seats]
+    assert seats == ["Matti", "Botti 1"]
+    assert say(table, "liisa", text) == []  # chat in the group: no answer
+    assert [s.name for s in table.match().seats] == seats

@@ -342,11 +342,14 @@ class AfrikanTahtiParser:
     def _declare(self, r: AtReading, turn: Turn) -> ParseResult:
         me = turn.me
         dest = _first(r.named)
+        simple = turn.legal.simple
+        if r.has(FLIP) and not r.has(ROLL, TRY, BUY) and "flip" not in simple and "flip_roll" in simple:
+            # broke on a token: "käännä" can only be the die's try, which uses the turn: asked first
+            return Ambiguous(("flip_roll",), "how")
         if r.has(FLIP) or (r.has(BUY) and not r.has(SAIL) and not dest):
             return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
         if r.has(TRY) and r.has(ROLL) and not dest:
             return Parsed(("flip_roll",))  # "yritän nopalla": the token by the die
-        simple = turn.legal.simple
         if r.has(ROLL) and not dest and "flip_roll" in simple and "flip" not in simple and not r.has(GO):
             # broke on a token: "heitän noppaa" may be the move's roll or the token's: ask
             return Ambiguous(("roll", "flip_roll"), "how")

@@ -22,7 +22,18 @@ TOPIC_WORDS: dict[str, tuple[str, ...]] = {
     "afrikan_tahti.move.air": ("lentäminen", "lentää", "flight", "fly from"),
     "afrikan_tahti.dice": ("noppaa", "nopan", "heitetään", "roll the die"),
     "afrikan_tahti.tokens.flip": ("kiekon kääntäminen", "kääntää kiekko", "flip a token"),
-    "afrikan_tahti.tokens.values": ("arvoinen", "paljonko arvoinen", "worth"),
+    "afrikan_tahti.tokens.values": (
+        "arvoinen",
+        "paljonko arvoinen",
+        "worth",
+        # the robber token by its synonyms
+        "varas",
+        "ryöstäjä",
+        "rosvokiekko",
+        "bandit",
+        "thief",
+        "robbers",
+    ),
     "afrikan_tahti.hazard": ("beduiinit", "merirosvot", "vangitsee", "get free", "bedouins capture"),
     "afrikan_tahti.win": ("kuka voittaa", "who wins", "voittaja"),
     "afrikan_tahti.exp.duel": (

@@ -61,6 +61,9 @@ KEEP, ASK, KNOCK = Keep.NOTATION, Ask.NOTATION, Knock.NOTATION
 # 1. Vocabulary (spec §8.1; Finnish entries are base forms or colloquial surface forms)
 # --------------------------------------------------------------------------------------------------
 
+#: the card of the one asked ("korttis", "your card") and giving it ("annappa", "give me"): a request
+YOURS, GIVE = "yours", "give"
+
 STAY, SWAP, STOCK, TAKE, KNOCKING, NEXT, PASS, LEAVE, CONFIRM, ADVICE, CARD, WANT, CHAT, RANK = (
     "stay",
     "swap",
@@ -99,7 +102,22 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "står",
             "jeg står",
             "stå",
+            # "jätän kortin itselleni", "pidän itelläni": the card stays with the speaker
+            "itselleni",
+            "itelleni",
+            "itselläni",
+            "itelläni",
         ),
+        YOURS: (
+            "korttisi",
+            "korttis",
+            "sun kortti",
+            "sinun kortti",
+            "sun korttis",
+            "sun kortin",
+            "sinun korttisi",
+        ),
+        GIVE: ("antaa", "anna", "annappa", "annas", "annatko", "luovuttaa"),
         # "vaihda", "vaihdan", "vaihdetaan", "vaihtoa", "pyydän vaihtoa", "vaihtaisin"; Norwegian "bytt"
         # spoken "swappaan", "vaihetaan"; Swedish "byter", "jag byter"
         SWAP: (
@@ -107,6 +125,8 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "vaihto",
             "pyytää vaihto",
             "pyytää",
+            "kysyä vaihto",
+            "kysyä vaihtoa",
             "swapata",
             "swappaan",
             "swappaa",
@@ -188,13 +208,22 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "no trade",
             "no swapping",
             "no exchange",
+            "no change",
             "i'm good",
             "im good",
             "i'm fine",
             "stick with",
             "keeping",
+            "happy with",
+            "i'm happy",
+            "im happy",
+            "fine with",
+            "fine by me",
+            "content",
         ),
-        SWAP: ("swap", "trade", "exchange", "switch", "bytt", "swap please", "ask"),
+        YOURS: ("your card", "yours", "your one"),
+        GIVE: ("give", "hand", "pass me"),
+        SWAP: ("swap", "trade", "exchange", "switch", "bytt", "swap please", "ask", "change"),
         STOCK: ("stock", "draw", "deck", "pile", "the stock", "top card"),
         TAKE: ("take", "get"),
         KNOCKING: ("knock", "knock knock"),
@@ -225,7 +254,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 #: concepts that make a message a game command (and not chat)
-COMMANDS = frozenset({STAY, SWAP, STOCK, KNOCKING, NEXT, PASS})
+COMMANDS = frozenset({STAY, SWAP, STOCK, KNOCKING, NEXT, PASS, YOURS})
 
 
 #: localised option names of "uusi gnav elämät=2", "perinteinen_kissa=kyllä", "narri_näkyy=ei" (then a fool
@@ -278,12 +307,16 @@ class GnavReading(Reading):
 
     @property
     def is_command(self) -> bool:
-        return bool((self.said | self.denied) & COMMANDS)
+        return bool((self.said | self.denied) & COMMANDS) or (self.has(TAKE) and bool(self.seats))
 
     def turn_move(self) -> str | None:
         """``keep`` or ``ask`` when the message says one of them, ``""`` when it says both or neither
         clearly ("passaan", "en pidä tästä", "pidän vai vaihdan"), ``None`` when it says no turn move."""
-        asks = self.has(SWAP, STOCK) or (self.has(TAKE) and self.has(STOCK))
+        # "annappa korttis", "give me your card", "otan Liisan kortin": the neighbour's card asked for
+        wants_theirs = (self.has(YOURS) and self.has(GIVE, TAKE, WANT)) or (
+            self.has(TAKE) and bool(self.seats)
+        )
+        asks = self.has(SWAP, STOCK) or (self.has(TAKE) and self.has(STOCK)) or wants_theirs
         keeps = self.has(STAY) or self.denies(SWAP, STOCK)
         if self.denies(STAY) and asks and not keeps:
             return ASK  # "en pidä, vaihdan"

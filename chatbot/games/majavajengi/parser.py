@@ -97,7 +97,7 @@ SLOT, DRAW_PILE, DISCARD_PILE, DRAW2_CARD, SPECIAL = (
 # forms; a phrase matches word by word on base forms, so "nostaa kakkonen" also covers "nosta kakkosen".
 WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fi": {
-        DRAW: ("nostaa", "nosto", "uusi kortti"),
+        DRAW: ("nostaa", "nosto", "uusi kortti", "vetää"),
         TAKE: ("ottaa", "napata", "poimia"),
         EXCHANGE: (
             "vaihtaa",
@@ -178,7 +178,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
         DRAW: ("draw", "drew", "draw a card", "new card"),
         TAKE: ("take", "took", "grab", "pick", "pick up", "get"),
-        EXCHANGE: ("swap", "switch", "trade", "exchange"),
+        EXCHANGE: ("swap", "switch", "trade", "exchange", "change"),
         PUT: ("put", "place", "keep", "replace", "set", "swap into", "swap it into"),
         KEEPING: ("keep",),
         DISCARD: ("discard", "throw", "threw", "toss", "bin", "reject", "dump", "ditch", "trash", "chuck"),
