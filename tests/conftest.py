@@ -140,24 +140,27 @@ def pytest_collection_modifyitems(config, items):
     near the end of a share would make the tail. So the shares are laid out here: the long tests
     (tests/durations.json) spread so that each share gets about the same sum, each share's longest
     first, then the short tests in collection order (module fixtures stay together), which are what
-    the workers steal at the end. Tests on the session's Synapse stay together on one worker. Every
-    worker collects the same items and orders them alike, as xdist requires."""
+    the workers steal at the end. Every worker collects the same items and orders them alike, as
+    xdist requires."""
     workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
-    if workers < 2 or config.getoption("dist", "no") not in {"worksteal", "load"}:
+    if workers < 2 or config.getoption("dist", "no") != "worksteal":
         return
     est = _estimates()
     units: list[list[pytest.Item]] = []  # placed one by one, each unit on one worker
-    matrix: list[pytest.Item] = []
+    # run one after the other on one worker: the tests on the session's Synapse (one start), the two
+    # mypy runs (the second reads the first one's cache in .mypy_cache)
+    together: dict[str, list[pytest.Item]] = {"synapse": [], "mypy": []}
     short: list[pytest.Item] = []
     for item in items:
         if "synapse" in getattr(item, "fixturenames", ()):
-            matrix.append(item)
+            together["synapse"].append(item)
+        elif item.nodeid.startswith("tests/test_typing.py::"):
+            together["mypy"].append(item)
         elif est.get(item.nodeid, 0.0) >= LONG:
             units.append([item])
         else:
             short.append(item)
-    if matrix:
-        units.append(matrix)
+    units.extend(unit for unit in together.values() if unit)
 
     def cost(unit: list[pytest.Item]) -> float:
         return sum(est.get(i.nodeid, 0.05) for i in unit)
