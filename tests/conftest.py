@@ -142,8 +142,9 @@ def pytest_collection_modifyitems(config, items):
     first, then the short tests in collection order (module fixtures stay together), which are what
     the workers steal at the end. Every worker collects the same items and orders them alike, as
     xdist requires."""
-    workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
-    if workers < 2 or config.getoption("dist", "no") != "worksteal":
+    given = getattr(config, "workerinput", {})
+    workers = int(given.get("workercount", 0))
+    if workers < 2 or given.get("chatbot_dist") != "worksteal":
         return
     est = _estimates()
     units: list[list[pytest.Item]] = []  # placed one by one, each unit on one worker
@@ -186,6 +187,12 @@ def pytest_collection_modifyitems(config, items):
                 shares[k].append(item)
     shares[-1].extend(rest)
     items[:] = [item for share in shares for item in share]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(pytest-xdist, on the controller) a worker's own options say ``--dist no``: tell it the mode."""
+    node.workerinput["chatbot_dist"] = node.config.getoption("dist", "no")
 
 
 _durations: dict[str, float] = {}
