@@ -3,7 +3,7 @@
 "miten kurkistus toimii?", "saako kaksintaistelussa heittää uudelleen?", "kuka aloittaa?", "montako
 korttia kädessä saa olla?", "what if the deck runs out?", "who deals?", "explain knocking": the
 question words are dropped, the rest is matched word by word to each topic's keywords, its
-synonyms (:meth:`GameUI.topic_words`) and its title in every language, by base form (Voikko or the
+synonyms (:attr:`GameUI.topic_words`) and its title in every language, by base form (Voikko or the
 word-form table) or English stem, so "kaksintaistelussa" finds the duel and "viimeisellä
 kierroksella" the last lap. Phrases count more than single words; the game being played is
 preferred.
@@ -241,7 +241,7 @@ def _titles(title: str) -> tuple[str, ...]:
 
 def topic_keywords(ui: GameUI, topic: RuleTopic) -> tuple[str, ...]:
     """Everything that leads to ``topic``: its keywords, the game's synonyms for it and its titles."""
-    extra = ui.topic_words().get(topic.key, ())
+    extra = ui.topic_words.get(topic.key, ())
     return (*topic.keywords, *extra, *_titles(topic.title))
 
 

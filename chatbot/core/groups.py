@@ -7,21 +7,18 @@ how to let it read plain messages. This module is a part of :class:`~chatbot.cor
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
 
 from chatbot.core import i18n
 from chatbot.core.ports import (
     LOBBY,
     RUNNING,
     Answer,
-    GameUI,
     MatchRec,
-    Repository,
     RoomRec,
     StorageUnavailable,
 )
 from chatbot.core.types import Outbound
+from chatbot.core.usecase import Part
 
 log = logging.getLogger(__name__)
 
@@ -29,27 +26,10 @@ log = logging.getLogger(__name__)
 NS_PRIVACY_TOLD = "privacy-told"
 
 
-class Groups:
+class Groups(Part):
     """The group use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
-    repo: Repository
-    uis: dict[str, GameUI]
     addressed_only: set[str]
-
-    def _lobby_messages(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _render_match(
-        self,
-        match: MatchRec,
-        room: RoomRec,
-        events: Sequence[Any],
-        privates: bool = True,
-        keyed: bool = True,
-        state: Any = None,
-        detail: bool = False,
-    ) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
 
     def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
         """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from chatbot.core.i18n import Translator
@@ -345,27 +346,50 @@ class Situation:
     hidden: bool
 
 
+class GameMeasure(Protocol):
+    """A game's own measure in the records (issue #16), as its chat side's ``records`` module gives it."""
+
+    def figures(
+        self, public_view: Any, outcome: Any, events: Sequence[Event] = (), /
+    ) -> list[dict[str, Any]]: ...
+    def figures_text(
+        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator, /
+    ) -> str | None: ...
+
+
 class GameUI(ABC):
-    """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``."""
+    """Chat-side description of one game. One subclass per game, registered in ``chatbot.games``.
+
+    What a game only names is a class attribute (its title, rule topics, topic words, situation
+    answers, records' measure) that GameUI's methods read; what it renders or reads is a method."""
 
     game_id: str
     #: catalog domain of this game's texts
     domain: str
     #: words (casefolded, any language) that select this game in "uusi X" / "new X"
     aliases: tuple[str, ...] = ()
+    #: the game's display name in the recipient's language (``staticmethod(render.title)``: the
+    #: game's own renderers head their texts with the same function)
+    title_fn: Callable[[Translator], str]
+    #: every rule explanation topic of the spec, the overview (goal) first
+    topics: Sequence[RuleTopic] = ()
+    #: more words that lead to a rule topic (topic key -> synonyms, any language, base forms),
+    #: beside the topic's own keywords and its title: "kaksintaistelu" for the duel
+    topic_words: Mapping[str, Sequence[str]] = MappingProxyType({})
+    #: the answer to a question about one's own situation, ``situation_fn(topic, view, ctx, about)``
+    #: (see :meth:`situation`); None when the game answers none
+    situation_fn: Callable[[str, Any, RenderContext, str], Situation | None] | None = None
+    #: the game's own measure in the records (see :meth:`result_figures`, :meth:`figures_text`);
+    #: None when it has none
+    measure: GameMeasure | None = None
 
-    @abstractmethod
     def title(self, t: Translator) -> str:
         """The game's display name in the recipient's language."""
+        return self.title_fn(t)
 
-    @abstractmethod
     def rule_topics(self) -> Sequence[RuleTopic]:
         """Every rule explanation topic of the spec, the overview (goal) first."""
-
-    def topic_words(self) -> Mapping[str, Sequence[str]]:
-        """More words that lead to a rule topic (topic key -> synonyms, any language, base forms),
-        beside the topic's own keywords and its title: "kaksintaistelu" for the duel."""
-        return {}
+        return self.topics
 
     def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
         """The answer to a question about one's own situation from ``view`` (the asker's view, or
@@ -373,7 +397,7 @@ class GameUI(ABC):
         ``lives``, ``position``, ``turn``, ``holder`` (``about`` is what is asked for: "kenellä on
         suojakortti") or ``learnt``. None when the game has no such thing; the core then shows the
         private prompt or the table."""
-        return None
+        return self.situation_fn(topic, view, ctx, about) if self.situation_fn is not None else None
 
     @abstractmethod
     def render_table(self, view: Any, ctx: RenderContext) -> str:
@@ -478,14 +502,14 @@ class GameUI(ABC):
         """Per seat, the numbers and codes of the game's own measure in a finished match (the
         public view of its final state and the match's public events in order), kept with the
         result for the statistics, e.g. ``[{"total": 12}, {"total": 19}]``; [] when it has none."""
-        return []
+        return self.measure.figures(public_view, outcome, events) if self.measure is not None else []
 
     def figures_text(
         self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
     ) -> str | None:
         """One player's measure over their matches of this game ("lowest total 12"): ``figures`` of
         every match they played, ``wins`` of those they won; None when there is nothing to say."""
-        return None
+        return self.measure.figures_text(figures, wins, t) if self.measure is not None else None
 
     def option_words(self) -> dict[str, str]:
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""
@@ -505,6 +529,13 @@ class GameUI(ABC):
         word -> (engine option key, value)."""
         return {}
 
-    def options_text(self, options: dict[str, Any], t: Any) -> str | None:
-        """The options in force that differ from the defaults, for the lobby and the table, or None."""
-        return None
+    def option_parts(self, options: dict[str, Any], t: Translator) -> list[str]:
+        """The options in force that differ from the defaults, each in words ("2 kierrosta",
+        "muistiapu"); [] when there are none."""
+        return []
+
+    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
+        """:meth:`option_parts` as one line ("2 kierrosta · muistiapu"), or None; the lobby marks it
+        "⚙️ "."""
+        parts = self.option_parts(options, t)
+        return " · ".join(parts) if parts else None

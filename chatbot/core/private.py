@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Sequence
 from dataclasses import replace
 
 from chatbot.core import i18n
-from chatbot.core.i18n import Translator, normalise_language
-from chatbot.core.ports import LOBBY, RUNNING, Answer, GameUI, MatchRec, Repository, StorageUnavailable
+from chatbot.core.i18n import normalise_language
+from chatbot.core.ports import LOBBY, RUNNING, Answer, StorageUnavailable
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Speaker
+from chatbot.core.usecase import Part, Speaker
 
 log = logging.getLogger(__name__)
 
@@ -40,30 +39,10 @@ def start_payload(text: str) -> str | None:
     return parts[1].strip() if len(parts) > 1 else ""
 
 
-class PrivateChats:
+class PrivateChats(Part):
     """The private-chat use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
-    repo: Repository
-    uis: dict[str, GameUI]
     link_template: str | None
-
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Button]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
-
-    def _help_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
-        raise NotImplementedError  # BotCore
-
-    def _join(
-        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd_tokens: Sequence[str] = ()
-    ) -> list[Outbound]:
-        raise NotImplementedError  # the lobby use case (BotCore)
 
     def private_blocked(self, platform: str, user_ext_id: str) -> Answer:
         """The platform refuses to deliver to this user's private chat (a Telegram user who never

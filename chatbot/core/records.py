@@ -30,7 +30,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -46,15 +46,13 @@ from chatbot.core.ports import (
     OVER,
     RUNNING,
     FinishedRec,
-    GameUI,
     MatchRec,
     RenderContext,
-    Repository,
     UserRec,
     chat_of,
 )
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Speaker
+from chatbot.core.usecase import Part, Speaker
 from engines.codec import decode, encode
 from engines.contract import Engine, Event
 
@@ -114,34 +112,11 @@ class _Tally:
     wins: list[dict[str, Any]] = field(default_factory=list)
 
 
-class Records:
+class Records(Part):
     """The statistics, history and replay use cases of :class:`~chatbot.core.service.BotCore`."""
 
-    repo: Repository
-    uis: dict[str, GameUI]
-    games: dict[str, Engine]
-    clock: Callable[[], float]
     _replays: OrderedDict[tuple[int, int], Replay]
     _replays_lock: threading.Lock
-
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Button]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
-
-    def _context_match(self, msg: Inbound, sp: Speaker) -> MatchRec | None:
-        raise NotImplementedError  # BotCore
-
-    def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _zone(self, room_id: int) -> Any:
-        raise NotImplementedError  # Timers: the room's time zone (its pace options), else Helsinki's
 
     # ------------------------------------------------------------------------------------------
     # results

@@ -17,18 +17,15 @@ Everyone else gets a polite refusal that says who may. This module is a part of
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from chatbot.core import i18n
 from chatbot.core.commands import Command
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import match_seat
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, Members, Repository, RoomRec, SeatRec
-from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Speaker
-from engines.contract import Engine
+from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Members, RoomRec, SeatRec
+from chatbot.core.types import Inbound, Outbound
+from chatbot.core.usecase import Part, Speaker
 
 log = logging.getLogger(__name__)
 
@@ -37,44 +34,10 @@ OFFER_TTL = 900.0
 SEAT_COMMANDS = frozenset({"kick", "to_ai", "restore", "hand_over", "take_seat"})
 
 
-class Roles:
+class Roles(Part):
     """The role checks and seat use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
-    repo: Repository
-    games: dict[str, Engine]
-    uis: dict[str, GameUI]
     members: dict[str, Members]
-    clock: Callable[[], float]
-
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Button]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
-
-    def _lobby_messages(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _change_lobby(self, match: MatchRec, seats: tuple[SeatRec, ...], status: str = LOBBY) -> None:
-        raise NotImplementedError  # BotCore
-
-    def _private_prompt(
-        self,
-        match: MatchRec,
-        room: RoomRec,
-        seat: int,
-        events: Sequence[Any],
-        force: bool,
-        state: Any = None,
-    ) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _unique_name(self, match: MatchRec, name: str) -> str:
-        raise NotImplementedError  # BotCore
 
     # ------------------------------------------------------------------------------------------
     # who is who

@@ -21,48 +21,22 @@ This module is a part of :class:`~chatbot.core.service.BotCore`.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import CANCELLED, LOBBY, OVER, GameUI, MatchRec, Repository, RoomRec, SeatRec
+from chatbot.core.ports import CANCELLED, LOBBY, OVER, MatchRec, RoomRec, SeatRec
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Speaker
+from chatbot.core.usecase import Part, Speaker
 from engines.contract import Engine
 
 #: kv namespace: a room's latest finished match (for a typed "rematch"), by room id
 NS_LAST_MATCH = "last-match"
 
 
-class Seating:
+class Seating(Part):
     """The fill question and the rematch of :class:`~chatbot.core.service.BotCore` (a part of it)."""
-
-    repo: Repository
-    games: dict[str, Engine]
-    uis: dict[str, GameUI]
-
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Button]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
-
-    def _lobby_messages(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _deal(self, match: MatchRec, room: RoomRec, seats: Sequence[SeatRec]) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _join(
-        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd_tokens: Sequence[str] = ()
-    ) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
 
     # --- filling the table ---------------------------------------------------------------------
 

@@ -748,7 +748,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return [self._reply(msg, t, t.gettext("Options can be changed only before the game starts."))]
         changes = [x for x in cmd.tokens if "=" in x]
         if not changes:
-            shown = (ui.options_text(match.options, t) or "").removeprefix("⚙️ ") or (
+            shown = ui.options_text(match.options, t) or (
                 ", ".join(f"{k}={v}" for k, v in sorted(match.options.items())) or "–"
             )
             chosen = pace.Pace.from_meta(match.meta.get("pace"))
@@ -821,7 +821,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
                     game=ui.title(t), low=engine.min_players, high=engine.max_players
                 ),
                 t.gettext("Seated: {names}").format(names=names),
-                *([shown] if (shown := ui.options_text(match.options, t)) else []),
+                *([f"⚙️ {shown}"] if (shown := ui.options_text(match.options, t)) else []),
                 *([paced] if paced else []),
                 *rematch,
             ]

@@ -15,14 +15,14 @@ from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer, detect_language, normalise
 from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import Speaker
+from chatbot.core.usecase import Part, Speaker
 from engines.contract import Engine
 
 #: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
 META_REFUSAL = "last_refusal"
 
 
-class Talk:
+class Talk(Part):
     """The conversation use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
     repo: Repository

@@ -11,7 +11,7 @@ won set the next deadlines. No process keeps anything another worker would need.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,15 +24,12 @@ from chatbot.core.ports import (
     RUNNING,
     WINDOW,
     Deadline,
-    GameUI,
     MatchRec,
-    Repository,
     RoomRec,
     StorageUnavailable,
 )
 from chatbot.core.types import Outbound
-from chatbot.core.usecase import Conflict
-from engines.contract import Engine
+from chatbot.core.usecase import Conflict, Part
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +40,9 @@ RETRY_WHEN_DOWN = 5.0
 KEEP_DONE, KEEP_SEEN, PRUNE_EVERY = 86_400.0, 7 * 86_400.0, 3_600.0
 
 
-class Timers:
+class Timers(Part):
     """The deadline use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
 
-    repo: Repository
-    games: dict[str, Engine]
-    uis: dict[str, GameUI]
-    clock: Callable[[], float]
     remind_after: float
     act_after: float
     ai_delay: float
@@ -58,9 +51,6 @@ class Timers:
     _recovered: bool
     _started_workers: set[str]
     _pruned_at: float
-
-    def _apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
-        raise NotImplementedError  # the play use case (BotCore)
 
     def run_due(self, worker: str | None = None, limit: int = 20) -> list[Outbound]:
         """Claim the deadlines that are due and perform them, each in one transaction with its

@@ -20,6 +20,7 @@ who knows which card (``aware``: the initial looks, placed, taken and peeked car
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import exp
 from random import Random
@@ -370,27 +371,32 @@ def _knock_strong(view: MajavajengiSeatView, b: Belief, rng: Random) -> bool:
 # The levels
 
 
-def normal_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) -> Any:
-    """Counts cards; an unseen card of anyone is worth the average of the cards left."""
-    b = belief(view, tilt=False)
+def _play(
+    view: MajavajengiSeatView,
+    legal: tuple[Any, ...],
+    rng: Random,
+    b: Belief,
+    knocks: Callable[[MajavajengiSeatView, Belief, Random], bool],
+) -> Any:
+    """A level's move from its belief ``b``: the card move it sees, else at the end of the turn a
+    knock when ``knocks`` says so, else any legal action."""
     move = _card_move(view, legal, b)
     if move is not None:
         return move
     if view.phase == TURN_END:
-        return Knock() if Knock() in legal and _knock_normal(view, b, rng) else End()
+        return Knock() if Knock() in legal and knocks(view, b, rng) else End()
     return rng.choice(legal)
+
+
+def normal_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) -> Any:
+    """Counts cards; an unseen card of anyone is worth the average of the cards left."""
+    return _play(view, legal, rng, belief(view, tilt=False), _knock_normal)
 
 
 def strong_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) -> Any:
     """Also reads what the others did: kept cards are low, cards swapped in by a seat that knew them
     are high; swaps aim at kept cards, and the knock is searched over worlds sampled that way."""
-    b = belief(view)
-    move = _card_move(view, legal, b)
-    if move is not None:
-        return move
-    if view.phase == TURN_END:
-        return Knock() if Knock() in legal and _knock_strong(view, b, rng) else End()
-    return rng.choice(legal)
+    return _play(view, legal, rng, belief(view), _knock_strong)
 
 
 #: a casual player's hope for a card it has not seen (the deck's average is 5)

@@ -4,7 +4,7 @@ older rows, so the figure of each is seen (the tests themselves assert that ever
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
@@ -17,54 +17,34 @@ from tests.chatbot import test_coloretto_amazonas_parser as co
 from tests.chatbot import test_gnav_parser as gn
 from tests.chatbot import test_majavajengi_parser as mj
 
-Row = tuple[str, Callable[[Any], None]]
+
+def _tables(fi: list, en: list, spoken_fi: list, spoken_en: list) -> dict[tuple[str, str], list]:
+    return {("base", "fi"): fi, ("base", "en"): en, ("spoken", "fi"): spoken_fi, ("spoken", "en"): spoken_en}
 
 
-def _rows(parser: Any, game: str) -> Iterable[tuple[str, str, Callable[[], None]]]:
-    """(table, language, check) for every row of the game's tables."""
-    if game == "gnav":
-        for table, lang, rows in (("base", "fi", gn.FI), ("base", "en", gn.EN), ("spoken", "fi", gn.SPOKEN_FI),
-                                  ("spoken", "en", gn.SPOKEN_EN)):  # fmt: skip
-            for text, where, expected in rows:
-                yield (
-                    table,
-                    lang,
-                    lambda t=text, w=where, e=expected, lg=lang: gn.test_parse(parser, t, lg, w, e),
-                )
-    elif game == "majavajengi":
-        for table, lang, rows in (("base", "fi", mj.FI), ("base", "en", mj.EN), ("spoken", "fi", mj.SPOKEN_FI),
-                                  ("spoken", "en", mj.SPOKEN_EN)):  # fmt: skip
-            for text, where, expected in rows:
-                yield (
-                    table,
-                    lang,
-                    lambda t=text, w=where, e=expected, lg=lang: mj.test_parse(parser, t, lg, w, e),
-                )
-    elif game == "coloretto_amazonas":
-        for table, lang, rows in (("base", "fi", co.FINNISH), ("base", "en", co.ENGLISH),
-                                  ("spoken", "fi", co.SPOKEN_FI), ("spoken", "en", co.SPOKEN_EN)):  # fmt: skip
-            for scenario, seat, text, expected in rows:
-                yield (
-                    table,
-                    lang,
-                    lambda s=scenario, k=seat, t=text, e=expected, lg=lang: co.check(parser, s, k, lg, t, e),
-                )
-    else:
-        for table, lang, rows in (("base", "fi", at.FI), ("base", "en", at.EN), ("spoken", "fi", at.SPOKEN_FI),
-                                  ("spoken", "en", at.SPOKEN_EN)):  # fmt: skip
-            for text, name, expected in rows:
-                yield (
-                    table,
-                    lang,
-                    lambda t=text, n=name, e=expected, lg=lang: at._check_row(parser, t, n, e, lg),
-                )
-
-
-PARSERS = {
-    "gnav": GnavParser,
-    "majavajengi": MajavajengiParser,
-    "coloretto_amazonas": ColorettoParser,
-    "afrikan_tahti": AfrikanTahtiParser,
+#: per game: its parser, its tables of rows by (table, language), and how one row is checked (it
+#: raises when the row does not pass)
+GAMES: dict[str, tuple[type, dict[tuple[str, str], list], Callable[[Any, str, tuple], None]]] = {
+    "gnav": (
+        GnavParser,
+        _tables(gn.FI, gn.EN, gn.SPOKEN_FI, gn.SPOKEN_EN),
+        lambda parser, lang, row: gn.test_parse(parser, row[0], lang, row[1], row[2]),
+    ),
+    "majavajengi": (
+        MajavajengiParser,
+        _tables(mj.FI, mj.EN, mj.SPOKEN_FI, mj.SPOKEN_EN),
+        lambda parser, lang, row: mj.test_parse(parser, row[0], lang, row[1], row[2]),
+    ),
+    "coloretto_amazonas": (
+        ColorettoParser,
+        _tables(co.FINNISH, co.ENGLISH, co.SPOKEN_FI, co.SPOKEN_EN),
+        lambda parser, lang, row: co.check(parser, row[0], row[1], lang, row[2], row[3]),
+    ),
+    "afrikan_tahti": (
+        AfrikanTahtiParser,
+        _tables(at.FI, at.EN, at.SPOKEN_FI, at.SPOKEN_EN),
+        lambda parser, lang, row: at._check_row(parser, row[0], row[1], row[2], lang),
+    ),
 }
 
 
@@ -75,17 +55,18 @@ def main() -> None:
         except LemmatizerUnavailable:
             print(f"{backend}: not available")
             continue
-        for game, cls in PARSERS.items():
+        for game, (cls, tables, check) in GAMES.items():
             parser = cls(lemmatizer)
             counts: dict[tuple[str, str], list[int]] = {}
-            for table, lang, check in _rows(parser, game):
+            for (table, lang), rows in tables.items():
                 ok = counts.setdefault((table, lang), [0, 0])
-                ok[1] += 1
-                try:
-                    check()
-                    ok[0] += 1
-                except Exception:
-                    pass
+                for row in rows:
+                    ok[1] += 1
+                    try:
+                        check(parser, lang, row)
+                        ok[0] += 1
+                    except Exception:
+                        pass
             figures = "  ".join(f"{t}/{lg} {p}/{n}" for (t, lg), (p, n) in sorted(counts.items()))
             print(f"{backend:6} {game:19} {figures}")
 

@@ -16,7 +16,6 @@ from dataclasses import replace
 
 import pytest
 
-from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games.afrikan_tahti.lexicon import PLACE_EN, PLACE_FI
 from chatbot.games.afrikan_tahti.parser import AfrikanTahtiParser
@@ -29,12 +28,9 @@ from engines.contract import IllegalAction
 NAMES = ("Matti", "Liisa", "Pekka")
 
 
-@pytest.fixture(scope="module", params=["voikko", "table"])
-def parser(request):
-    try:
-        lemmatizer = Lemmatizer(backend=request.param)
-    except LemmatizerUnavailable:
-        pytest.skip("libvoikko or the Finnish dictionary cannot be loaded")
+@pytest.fixture(scope="module")
+def parser(lemmatizer):
+    """The parser under each lemmatiser backend (the ``lemmatizer`` fixture of conftest.py)."""
     return AfrikanTahtiParser(lemmatizer)
 
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import pytest
 
-from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
+from chatbot.core.nlp import Lemmatizer
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games.coloretto_amazonas import UI
 from chatbot.games.coloretto_amazonas.parser import ColorettoParser
@@ -360,16 +360,10 @@ SPOKEN_EN = [
 ]
 
 
-def _backend(name: str) -> Lemmatizer:
-    try:
-        return Lemmatizer(backend=name)
-    except LemmatizerUnavailable:
-        pytest.skip(f"lemmatiser backend {name} is not available")
-
-
-@pytest.fixture(scope="module", params=["voikko", "table"])
-def parser(request) -> ColorettoParser:
-    return ColorettoParser(_backend(request.param))
+@pytest.fixture(scope="module")
+def parser(lemmatizer: Lemmatizer) -> ColorettoParser:
+    """The parser under each lemmatiser backend (the ``lemmatizer`` fixture of conftest.py)."""
+    return ColorettoParser(lemmatizer)
 
 
 def context(scenario: str, seat: int, lang: str) -> ParseContext:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games.gnav import parser as gnav_parser
 from chatbot.games.gnav.parser import GnavParser
@@ -21,12 +20,9 @@ from engines.gnav import ENGINE, Options
 NAMES = ("Matti", "Liisa", "Pekka", "Botti 1")
 
 
-@pytest.fixture(scope="module", params=["voikko", "table"])
-def parser(request):
-    try:
-        lemmatizer = Lemmatizer(backend=request.param)
-    except LemmatizerUnavailable:
-        pytest.skip("libvoikko or the Finnish dictionary cannot be loaded")
+@pytest.fixture(scope="module")
+def parser(lemmatizer):
+    """The parser under each lemmatiser backend (the ``lemmatizer`` fixture of conftest.py)."""
     return GnavParser(lemmatizer)
 
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
 from chatbot.games.majavajengi import parser as majavajengi_parser
 from chatbot.games.majavajengi.parser import MajavajengiParser
@@ -29,12 +28,9 @@ from engines.majavajengi.model import MajavajengiOptions, MajavajengiState
 NAMES = ("Matti", "Liisa", "Pekka")
 
 
-@pytest.fixture(scope="module", params=["voikko", "table"])
-def parser(request):
-    try:
-        lemmatizer = Lemmatizer(backend=request.param)
-    except LemmatizerUnavailable:
-        pytest.skip("libvoikko or the Finnish dictionary cannot be loaded")
+@pytest.fixture(scope="module")
+def parser(lemmatizer):
+    """The parser under each lemmatiser backend (the ``lemmatizer`` fixture of conftest.py)."""
     return MajavajengiParser(lemmatizer)
 
 

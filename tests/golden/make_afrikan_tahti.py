@@ -11,24 +11,19 @@ output with ``*.out.jsonl``. The board picture of the final position is written 
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
-from pathlib import Path
 from typing import Any
 
-from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
 from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines import GAMES
 from engines.afrikan_tahti.board import PLACE_SET, node_of
+from tests.golden.transcript import HERE, Transcript
 
-HERE = Path(__file__).resolve().parent
 NAME = "afrikan_tahti_3p_fi"
 SEED = "golden-tahti-378"
 #: the first line creates the game: the plain base game, once the engine also knows Retkikunnat
@@ -101,18 +96,12 @@ def phrase(notation: str, view: Any, rng: random.Random) -> str:
 FALLBACKS: list[tuple[str, str]] = []
 
 
-def drive(
-    seed: str = SEED, new_game: str = NEW_GAME, core: BotCore | None = None
-) -> tuple[list[dict], BotCore]:
-    """Play one game; returns the input lines and the core (for the final picture)."""
+def drive(seed: str = SEED, new_game: str = NEW_GAME) -> Transcript:
+    """Play one game (its core stays for the final picture)."""
     rng = random.Random(seed)
-    core = core or new_core(SqlRepository("sqlite://"), seed=seed)
-    lines: list[dict] = []
+    tr = Transcript(seed)
+    send, core = tr.send, tr.core
     engine = core.games["afrikan_tahti"]
-
-    def send(line: dict) -> list[dict]:
-        lines.append(line)
-        return list(run_lines(core, [json.dumps(line)]))
 
     host = PEOPLE[0][0]
     send({"user": host, "chat": "group", "text": new_game, "lang": "fi", "seed": seed})
@@ -120,14 +109,9 @@ def drive(
         send({"user": user, "chat": "group", "text": "liity", "lang": "fi"})
     send({"user": host, "chat": "group", "text": "aloita", "lang": "fi"})
     asked_map = False
-    for _ in range(2000):
-        running = core.repo.running_matches()
-        if not running:
-            break
-        m = running[0]
-        state = engine.load(m.state)
+    for m, state in tr.turns(2000):
         seat = engine.to_act(state)[0]
-        user = core.repo.user_by_id(m.seats[seat].user_id).ext_id
+        user = tr.user(m, seat)
         view = engine.view(state, seat)
         legal = engine.legal_actions(state, seat)
         choice = engine.notation(engine.ai_action("smart", view, legal, engine.ai_rng(state, seat)))
@@ -144,10 +128,10 @@ def drive(
             # transcript must follow the AI's game, so take the words back and press the button
             if after.version != before:
                 raise RuntimeError(f"{text!r} was taken as {_last_action(core, m.id)!r}, wanted {choice!r}")
-            lines.pop()
+            tr.take_back()
             FALLBACKS.append((text, choice))
             send({"user": user, "chat": "private", "button": f"{m.id}:{before}:{choice}", "lang": "fi"})
-    return lines, core
+    return tr
 
 
 def _last_action(core: BotCore, match_id: int) -> str | None:
@@ -166,14 +150,12 @@ def final_picture(core: BotCore) -> bytes:
     return image
 
 
-def write(lines: list[dict], core: BotCore) -> None:
-    (HERE / f"{NAME}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
-    (HERE / "afrikan_tahti_3p_final.png").write_bytes(final_picture(core))
+def write(tr: Transcript) -> None:
+    tr.write(NAME)
+    (HERE / "afrikan_tahti_3p_final.png").write_bytes(final_picture(tr.core))
 
 
 if __name__ == "__main__":
-    lines, core = drive()
-    write(lines, core)
-    print("wrote", NAME, len(lines), "lines;", "engine:", type(GAMES["afrikan_tahti"]).__name__)
+    tr = drive()
+    write(tr)
+    print("wrote", NAME, len(tr.lines), "lines;", "engine:", type(GAMES["afrikan_tahti"]).__name__)

@@ -9,17 +9,13 @@ words does the person press the button. Hand cards are played in the private cha
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
-from chatbot.compose import new_core
-from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
 from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
-from tests.golden.make_afrikan_tahti import FI, HERE, phrase
+from tests.golden.make_afrikan_tahti import FI, phrase
+from tests.golden.transcript import Transcript
 
 NAME = "afrikan_tahti_exp_4p_fi"
 SEED = "golden-retki-4"
@@ -94,34 +90,21 @@ def x_phrase(notation: str, view: Any, rng: random.Random, names: tuple[str, ...
     return None
 
 
-def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
-    rng = random.Random(seed)
-    core = new_core(SqlRepository("sqlite://"), seed=seed)
-    engine = core.games["afrikan_tahti"]
-    lines: list[dict] = []
-    pressed = 0
+class Game(Transcript):
+    """A transcript of a Retkikunnat game, and the buttons pressed on the way."""
 
-    def send(line: dict) -> None:
-        lines.append(line)
-        list(run_lines(core, [json.dumps(line)]))
+    def __init__(self, seed: str) -> None:
+        super().__init__(seed)
+        self.engine = self.core.games["afrikan_tahti"]
+        self.pressed = 0
 
-    host = PEOPLE[0][0]
-    send({"user": host, "chat": "group", "text": NEW_GAME, "lang": "fi", "seed": seed})
-    send({"user": PEOPLE[1][0], "chat": "group", "text": "liity", "lang": "fi"})
-    send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
-    send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
-    send({"user": host, "chat": "group", "text": "aloita", "lang": "fi"})
-    for _ in range(3000):
-        running = core.repo.running_matches()
-        if not running:
-            break
-        m = running[0]
-        state = engine.load(m.state)
-        humans = [s for s in engine.to_act(state) if m.seats[s].user_id is not None]
-        if not humans:
-            raise RuntimeError("only AI seats to act, but the core did not move them")
-        seat = humans[0]
-        user = core.repo.user_by_id(m.seats[seat].user_id).ext_id
+    def move(self, m: Any, state: Any, seat: int, rng: random.Random) -> None:
+        """The smart AI's choice for ``seat``, made by its person: typed in Finnish where
+        :func:`x_phrase` has words for it (hand cards and answers to a prompt in private, other
+        moves in the group now and then), its button pressed where it has none or the words were
+        not taken. Raises when the words were taken as another move."""
+        core, engine = self.core, self.engine
+        user = self.user(m, seat)
         view = engine.view(state, seat)
         legal = engine.legal_actions(state, seat)
         choice = engine.notation(engine.ai_action("smart", view, legal, engine.ai_rng(state, seat)))
@@ -130,7 +113,7 @@ def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
         if text is not None:
             secret = choice.startswith(("play ", "discard ")) or view.x.prompt is not None
             chat = "private" if secret or rng.random() < 0.3 else "group"
-            send({"user": user, "chat": chat, "text": text, "lang": "fi"})
+            self.send({"user": user, "chat": chat, "text": text, "lang": "fi"})
             after = core.repo.match(m.id)
             taken = next(
                 (r.notation for r in core.repo.actions(m.id, since_ply=state.ply) if r.seat == seat), None
@@ -138,16 +121,32 @@ def drive(seed: str = SEED) -> tuple[list[dict], BotCore, int]:
             if after.version != before and taken != choice:
                 raise RuntimeError(f"{text!r} was taken as {taken!r}, wanted {choice!r}")
             if after.version != before:
-                continue
-            lines.pop()
-        pressed += 1
-        send({"user": user, "chat": "private", "button": f"{m.id}:{before}:{choice}", "lang": "fi"})
-    return lines, core, pressed
+                return
+            self.take_back()
+        self.pressed += 1
+        self.send({"user": user, "chat": "private", "button": f"{m.id}:{before}:{choice}", "lang": "fi"})
+
+    def write(self, name: str, answers: bool = False) -> None:
+        super().write(name, answers)
+        print("wrote", name, len(self.lines), "lines;", self.pressed, "buttons")
+
+
+def drive(seed: str = SEED) -> Game:
+    rng = random.Random(seed)
+    tr = Game(seed)
+    host = PEOPLE[0][0]
+    tr.send({"user": host, "chat": "group", "text": NEW_GAME, "lang": "fi", "seed": seed})
+    tr.send({"user": PEOPLE[1][0], "chat": "group", "text": "liity", "lang": "fi"})
+    tr.send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
+    tr.send({"user": host, "chat": "group", "text": "lisää botti", "lang": "fi"})
+    tr.send({"user": host, "chat": "group", "text": "aloita", "lang": "fi"})
+    for m, state in tr.turns(3000):
+        humans = [s for s in tr.engine.to_act(state) if m.seats[s].user_id is not None]
+        if not humans:
+            raise RuntimeError("only AI seats to act, but the core did not move them")
+        tr.move(m, state, humans[0], rng)
+    return tr
 
 
 if __name__ == "__main__":
-    lines, core, pressed = drive()
-    (HERE / f"{NAME}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
-    print("wrote", NAME, len(lines), "lines;", pressed, "buttons")
+    drive().write(NAME)

@@ -11,22 +11,17 @@ input lines (``*.in.jsonl``, the first line also carries the seed) and the bot's
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from chatbot.compose import new_core
 from chatbot.core.parsing import ParseContext, Parsed
 from chatbot.games.coloretto_amazonas import UI
 from chatbot.games.coloretto_amazonas.parser import EN_ANIMALS, FI_ANIMALS
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines.coloretto_amazonas import ENGINE
+from tests.golden.transcript import Transcript
 
-HERE = Path(__file__).parent
 ORDINALS = {"fi": ("ensimmäinen", "toinen", "kolmas"), "en": ("first", "second", "third")}
 
 # (seed, language, people, AI players, file stem)
@@ -101,20 +96,11 @@ def understood_as(
     return result.actions[0] if isinstance(result, Parsed) and len(result.actions) == 1 else None
 
 
-class Driver:
-    """Feeds input lines to a core, keeping them, and answers "who acts now and what may they do"."""
+class Driver(Transcript):
+    """A transcript that answers "who acts now and what may they do"."""
 
     def __init__(self, seed: str) -> None:
-        self.seed = seed
-        self.core = new_core(SqlRepository("sqlite://"), seed=seed)
-        self.lines: list[dict[str, Any]] = []
-        self.out: list[dict[str, Any]] = []
-
-    def send(self, line: dict[str, Any]) -> None:
-        if not self.lines:
-            line = {**line, "seed": self.seed}  # replays read the seed from the first line
-        self.lines.append(line)
-        self.out.extend(run_lines(self.core, [json.dumps(line, ensure_ascii=False)]))
+        super().__init__(seed, first={"seed": seed})  # replays read the seed from the first line
 
     def turn(self):
         """(match, state, seat, user ext id) of the person to act, or None when the game is over."""
@@ -178,15 +164,10 @@ def generate(seed: str, lang: str, people: Sequence[str], bots: int, limit: int 
     raise RuntimeError("the game did not end")
 
 
-def write_jsonl(path: Path, items: Sequence[dict[str, Any]]) -> None:
-    path.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
-
-
 def main(argv: Sequence[str]) -> int:
     for seed, lang, people, bots, stem in CASES:
         d = generate(seed, lang, people, bots)
-        write_jsonl(HERE / f"{stem}.in.jsonl", d.lines)
-        write_jsonl(HERE / f"{stem}.out.jsonl", d.out)
+        d.write(stem, answers=True)
         buttons = sum(1 for line in d.lines if "button" in line)
         print(f"{stem}: {len(d.lines)} input lines ({buttons} button presses), {len(d.out)} output lines")
     return 0

@@ -10,16 +10,10 @@ and compares the output with ``*.out.jsonl``.
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
-from chatbot.compose import new_core
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines import GAMES
-
-HERE = Path(__file__).resolve().parent
+from tests.golden.transcript import Transcript
 
 PHRASES = {
     "fi": {
@@ -42,17 +36,12 @@ def phrase(notation: str, dealer: bool, lang: str, rng: random.Random) -> str:
     return rng.choice(PHRASES[lang][key])
 
 
-def drive(seed: str, lang: str, options: str) -> list[dict]:
-    """Play one match; returns the input lines."""
+def drive(seed: str, lang: str, options: str) -> Transcript:
+    """Play one match."""
     rng = random.Random(seed)
-    core = new_core(SqlRepository("sqlite://"), seed=seed)
-    lines: list[dict] = []
+    tr = Transcript(seed)
+    send = tr.send
     user = "matti" if lang == "fi" else "alice"
-
-    def send(line: dict) -> None:
-        lines.append(line)
-        list(run_lines(core, [json.dumps(line)]))
-
     new = "uusi gnav" if lang == "fi" else "new gnav"
     send({"user": user, "chat": "group", "text": f"{new} {options}", "lang": lang, "seed": seed})
     send({"user": user, "chat": "group", "text": "aloita" if lang == "fi" else "start", "lang": lang})
@@ -65,12 +54,7 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
         }
     )
     engine = GAMES["gnav"]
-    for _ in range(500):
-        running = core.repo.running_matches()
-        if not running:
-            break
-        match = running[0]
-        state = engine.load(match.state)
+    for match, state in tr.turns(500):
         seat = engine.to_act(state)[0]
         legal = [engine.notation(a) for a in engine.legal_actions(state, seat)]
         # mostly what a sensible player would do (so the person stays in the match for a while), sometimes not
@@ -84,9 +68,9 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
         text = phrase(choice, dealer, lang, rng)
         chat = "group" if rng.random() < 0.5 and choice != "knock" else "private"
         send({"user": user, "chat": chat, "text": text, "lang": lang})
-        after = core.repo.match(match.id)
+        after = tr.core.repo.match(match.id)
         if after.version == match.version:  # the words were not understood: press the button instead
-            lines.pop()
+            tr.take_back()
             send(
                 {
                     "user": user,
@@ -95,7 +79,7 @@ def drive(seed: str, lang: str, options: str) -> list[dict]:
                     "lang": lang,
                 }
             )
-    return lines
+    return tr
 
 
 GAMES_TO_MAKE = {
@@ -104,13 +88,7 @@ GAMES_TO_MAKE = {
 }
 
 
-def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
-
-
 if __name__ == "__main__":
     for name, spec in GAMES_TO_MAKE.items():
-        write(name, drive(**spec))
+        drive(**spec).write(name)
         print("wrote", name)

@@ -8,16 +8,10 @@ script transport and compares the output with ``*.out.jsonl``.
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
-from chatbot.compose import new_core
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines import GAMES
-
-HERE = Path(__file__).resolve().parent
+from tests.golden.transcript import Transcript
 
 FI = {
     "draw": ["nostan", "nosta", "otan pakasta"],
@@ -54,15 +48,11 @@ def phrase(notation: str, names: list[str], vocab: dict, rng: random.Random) -> 
     return template.format(*args, name=name)
 
 
-def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, options: str) -> list[dict]:
-    """Play one game; returns the input lines. ``people`` are (user id, language) pairs."""
+def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, options: str) -> Transcript:
+    """Play one game. ``people`` are (user id, language) pairs."""
     rng = random.Random(seed)
-    core = new_core(SqlRepository("sqlite://"), seed=seed)
-    lines: list[dict] = []
-
-    def send(line: dict) -> list[dict]:
-        lines.append(line)
-        return list(run_lines(core, [json.dumps(line)]))
+    tr = Transcript(seed)
+    send = tr.send
 
     host = people[0][0]
     hint = {user: user_lang for user, user_lang in people}
@@ -94,14 +84,9 @@ def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, option
         )
     send({"user": host, "chat": "group", "text": "start" if lang == "en" else "aloita", "lang": hint[host]})
     engine = GAMES["majavajengi"]
-    for _ in range(3000):
-        match = core.repo.running_matches()
-        if not match:
-            break
-        m = match[0]
-        state = engine.load(m.state)
+    for m, state in tr.turns(3000):
         seat = engine.to_act(state)[0]
-        user = core.repo.user_by_id(m.seats[seat].user_id).ext_id
+        user = tr.user(m, seat)
         legal = [engine.notation(a) for a in engine.legal_actions(state, seat)]
         choice = rng.choice(legal)
         if choice == "knock" and rng.random() < 0.85:
@@ -117,11 +102,11 @@ def drive(seed: str, people: list[tuple[str, str]], bots: int, lang: str, option
         )
         before = m.version
         send({"user": user, "chat": chat, "text": text, "lang": hint[user]})
-        after = core.repo.match(m.id)
+        after = tr.core.repo.match(m.id)
         if after.version == before:  # the words were not understood: press the button instead
-            lines.pop()
+            tr.take_back()
             send({"user": user, "chat": "private", "button": f"{m.id}:{before}:{choice}", "lang": hint[user]})
-    return lines
+    return tr
 
 
 GAMES_TO_MAKE = {
@@ -134,13 +119,7 @@ GAMES_TO_MAKE = {
 }
 
 
-def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
-
-
 if __name__ == "__main__":
     for name, spec in GAMES_TO_MAKE.items():
-        write(name, drive(**spec))
+        drive(**spec).write(name)
         print("wrote", name)

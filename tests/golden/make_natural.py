@@ -19,22 +19,16 @@ with ``*.out.jsonl``.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from chatbot.compose import new_core
-from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
 from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
 from chatbot.games.coloretto_amazonas.parser import FI_ANIMALS
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines.afrikan_tahti.board import PLACE_SET, node_of
+from tests.golden.transcript import Transcript
 
-HERE = Path(__file__).resolve().parent
 USER = "matti"
 
 # Finnish ordinals by position: nominative, genitive, partitive, illative, translative
@@ -243,39 +237,20 @@ def tahti_phrase(notation: str, view: Any, names: list[str], lang: str, rng: ran
 Phrase = Callable[[str, Any, list[str], str, random.Random], str]
 
 
-def drive(
-    game: str,
-    seed: str,
-    lang: str,
-    lobby: list[str],
-    phrase: Phrase,
-    ai: str,
-    private: set[str],
-    options: dict[str, Any],
-) -> list[dict]:
-    """Play one game; returns the input lines. Raises when a sentence is not taken as the move meant."""
+def drive(game: str, seed: str, lang: str, lobby: list[str], options: dict[str, Any]) -> Transcript:
+    """Play one game (its way of play from :data:`PLAY`). Raises when a sentence is not taken as
+    the move meant."""
+    phrase, ai, private = PLAY[game]
     rng = random.Random(seed)
-    core: BotCore = new_core(SqlRepository("sqlite://"), seed=seed)
-    lines: list[dict] = []
-
-    def send(line: dict) -> list[dict]:
-        lines.append(line)
-        return list(run_lines(core, [json.dumps(line)]))
-
-    for i, text in enumerate(lobby):
-        send(
-            {"user": USER, "chat": "group", "text": text, "lang": lang, **({"seed": seed} if i == 0 else {})}
-        )
+    tr = Transcript(seed, first={"seed": seed})
+    send, core = tr.send, tr.core
+    for text in lobby:
+        send({"user": USER, "chat": "group", "text": text, "lang": lang})
     running = core.repo.running_matches()
     if len(running) != 1 or running[0].game != game or running[0].options != options:
         raise RuntimeError(f"{game}: the lobby lines {lobby!r} did not start the game meant: {running}")
     engine = core.games[game]
-    for _ in range(3000):
-        running = core.repo.running_matches()
-        if not running:
-            break
-        m = running[0]
-        state = engine.load(m.state)
+    for m, state in tr.turns(3000):
         seat = engine.to_act(state)[0]
         if m.seats[seat].user_id is None:
             raise RuntimeError("an AI seat is to act and the runtime did not move it")
@@ -294,69 +269,55 @@ def drive(
             raise RuntimeError(
                 f"{game}: {text!r} was taken as {got!r}, meant {choice!r}; the bot said {answer}"
             )
-    else:
-        raise RuntimeError(f"{game}: the game did not end")
-    return lines
+    return tr
 
 
-GAMES_TO_MAKE: dict[str, dict[str, Any]] = {
-    "natural_gnav_fi": dict(
-        game="gnav",
-        seed="natural-natural_gnav_fi-14",
-        lang="fi",
-        lobby=["Pelataan gnavia kolmella elämällä!", "Lisää kolme bottia", "Aloitetaan peli"],
-        phrase=gnav_phrase,
-        ai="sensible",
-        private={"knock"},
-        options={"lives": 3},
-    ),
-    "natural_gnav_en": dict(
-        game="gnav",
-        seed="natural-natural_gnav_en-3",
-        lang="en",
-        lobby=["Let's play gnav with three lives", "Add three bots please", "OK, let's start"],
-        phrase=gnav_phrase,
-        ai="sensible",
-        private={"knock"},
-        options={"lives": 3},
-    ),
-    "natural_majavajengi_fi": dict(
-        game="majavajengi",
-        seed="natural-majavajengi-fi-1",
-        lang="fi",
-        lobby=["Pelataan majavajengiä kahdella kierroksella", "Ota yksi botti mukaan", "Aloitetaan!"],
-        phrase=majavajengi_phrase,
-        ai="normal",
-        private=set(),
-        options={"rounds": 2},
-    ),
-    "natural_coloretto_fi": dict(
-        game="coloretto_amazonas",
-        seed="natural-coloretto-fi-1",
-        lang="fi",
-        lobby=["Pelataanko colorettoa?", "Lisää yksi botti", "No aloitetaan sitten"],
-        phrase=coloretto_phrase,
-        ai="normal",
-        private=set(),
-        options={},
-    ),
-    "natural_afrikan_tahti_fi": dict(
-        game="afrikan_tahti",
-        seed="natural-tahti-fi-1",
-        lang="fi",
-        lobby=["Pelataan afrikan tähteä ilman laajennusta", "Lisää tekoälypelaaja", "Nyt aloitetaan"],
-        phrase=tahti_phrase,
-        ai="smart",
-        private=set(),
-        options={"expansion": False},
-    ),
+#: per game: how a move is said, the AI that picks the person's moves, the verbs said in private
+PLAY: dict[str, tuple[Phrase, str, frozenset[str]]] = {
+    "gnav": (gnav_phrase, "sensible", frozenset({"knock"})),
+    "majavajengi": (majavajengi_phrase, "normal", frozenset()),
+    "coloretto_amazonas": (coloretto_phrase, "normal", frozenset()),
+    "afrikan_tahti": (tahti_phrase, "smart", frozenset()),
 }
 
-
-def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
+#: transcript: (game, seed, language, the lobby's lines, the options they must set)
+GAMES_TO_MAKE: dict[str, tuple[str, str, str, list[str], dict[str, Any]]] = {
+    "natural_gnav_fi": (
+        "gnav",
+        "natural-natural_gnav_fi-14",
+        "fi",
+        ["Pelataan gnavia kolmella elämällä!", "Lisää kolme bottia", "Aloitetaan peli"],
+        {"lives": 3},
+    ),
+    "natural_gnav_en": (
+        "gnav",
+        "natural-natural_gnav_en-3",
+        "en",
+        ["Let's play gnav with three lives", "Add three bots please", "OK, let's start"],
+        {"lives": 3},
+    ),
+    "natural_majavajengi_fi": (
+        "majavajengi",
+        "natural-majavajengi-fi-1",
+        "fi",
+        ["Pelataan majavajengiä kahdella kierroksella", "Ota yksi botti mukaan", "Aloitetaan!"],
+        {"rounds": 2},
+    ),
+    "natural_coloretto_fi": (
+        "coloretto_amazonas",
+        "natural-coloretto-fi-1",
+        "fi",
+        ["Pelataanko colorettoa?", "Lisää yksi botti", "No aloitetaan sitten"],
+        {},
+    ),
+    "natural_afrikan_tahti_fi": (
+        "afrikan_tahti",
+        "natural-tahti-fi-1",
+        "fi",
+        ["Pelataan afrikan tähteä ilman laajennusta", "Lisää tekoälypelaaja", "Nyt aloitetaan"],
+        {"expansion": False},
+    ),
+}
 
 
 if __name__ == "__main__":
@@ -364,6 +325,6 @@ if __name__ == "__main__":
 
     wanted = sys.argv[1:] or list(GAMES_TO_MAKE)
     for name in wanted:
-        lines = drive(**GAMES_TO_MAKE[name])
-        write(name, lines)
-        print("wrote", name, len(lines), "lines")
+        tr = drive(*GAMES_TO_MAKE[name])
+        tr.write(name)
+        print("wrote", name, len(tr.lines), "lines")

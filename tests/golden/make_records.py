@@ -10,16 +10,11 @@ transport and compares the output with ``*.out.jsonl``.
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
-from chatbot.compose import new_core
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines import GAMES
+from tests.golden.transcript import Transcript
 
-HERE = Path(__file__).resolve().parent
 #: 2 December 2026, 19:00 UTC
 CLOCK = 1796238000.0
 
@@ -53,41 +48,27 @@ WORDS = {
 }
 
 
-def drive(seed: str, lang: str, people: tuple[str, str]) -> list[dict]:
+def drive(seed: str, lang: str, people: tuple[str, str]) -> Transcript:
     rng = random.Random(seed)
-    core = new_core(SqlRepository("sqlite://"), seed=seed, clock=lambda: CLOCK)
+    tr = Transcript(seed, first={"seed": seed, "clock": CLOCK}, clock=lambda: CLOCK)
     words = WORDS[lang]
-    lines: list[dict] = []
     host, guest = people
-    outputs: list[dict] = []
 
     def send(line: dict) -> list[dict]:
-        line = {**line, "lang": lang}
-        if not lines:
-            line.update(seed=seed, clock=CLOCK)
-        lines.append(line)
-        got = list(run_lines(core, [json.dumps(line)]))
-        outputs.extend(got)
-        return got
+        return tr.send({**line, "lang": lang})
 
     def say(user: str, text: str, chat: str = "group") -> list[dict]:
         return send({"user": user, "chat": chat, "text": text})
 
     def play_out() -> None:
-        for _ in range(2000):
-            running = core.repo.running_matches()
-            if not running:
-                return
-            match = running[0]
+        for match, state in tr.turns(2000):
             engine = GAMES[match.game]
-            state = engine.load(match.state)
             seat = engine.to_act(state)[0]
-            user = core.repo.user_by_id(match.seats[seat].user_id).ext_id
+            user = tr.user(match, seat)
             legal = engine.legal_actions(state, seat)
             action = engine.ai_action(engine.default_ai, engine.view(state, seat), legal, rng)
             data = f"{match.id}:{match.version}:{engine.notation(action)}"
             send({"user": user, "chat": "private", "button": data})
-        raise AssertionError("the match did not end")
 
     say(host, f"{words['new']} majavajengi {'kierrokset' if lang == 'fi' else 'rounds'}=1")
     say(guest, words["join"])
@@ -117,7 +98,7 @@ def drive(seed: str, lang: str, people: tuple[str, str]) -> list[dict]:
     say(host, words["start"])
     say(guest, f"{words['replay']} 3")
     say(host, words["cancel"])
-    return lines
+    return tr
 
 
 CASES = {
@@ -126,13 +107,7 @@ CASES = {
 }
 
 
-def write(name: str, lines: list[dict]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
-
-
 if __name__ == "__main__":
     for name, spec in CASES.items():
-        write(name, drive(**spec))
+        drive(**spec).write(name)
         print("wrote", name)

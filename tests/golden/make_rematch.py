@@ -14,36 +14,24 @@ replays them through the script transport and compares the output with ``*.out.j
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
-from chatbot.compose import new_core
-from chatbot.storage import SqlRepository
-from chatbot.transports.script import run_lines
 from engines import GAMES
+from tests.golden.transcript import Transcript
 
-HERE = Path(__file__).resolve().parent
 
+class Driver(Transcript):
+    """A transcript whose lines are given as keywords, in ``lang`` unless they say otherwise."""
 
-class Driver:
     def __init__(self, seed: str, lang: str) -> None:
-        self.core = new_core(SqlRepository("sqlite://"), seed=seed)
+        super().__init__(seed, first={"seed": seed})
         self.lang = lang
-        self.seed = seed
-        self.lines: list[dict[str, Any]] = []
-        self.out: list[dict[str, Any]] = []
         self.rng = random.Random(seed)
 
-    def send(self, **line: Any) -> list[dict[str, Any]]:
+    def say(self, **line: Any) -> list[dict[str, Any]]:
         line.setdefault("lang", self.lang)
-        if not self.lines:
-            line["seed"] = self.seed
-        self.lines.append(line)
-        got = [x for x in run_lines(self.core, [json.dumps(line)])]
-        self.out.extend(got)
-        return got
+        return self.send(line)
 
     def button(self, label_part: str) -> str:
         """The data of the newest group button whose label has ``label_part``."""
@@ -55,21 +43,15 @@ class Driver:
 
     def play_to_the_end(self, users: dict[int, str]) -> None:
         """The people press their private buttons (moves a default AI picks on their view)."""
-        for _ in range(3000):
-            running = self.core.repo.running_matches()
-            if not running:
-                return
-            match = running[0]
+        for match, state in self.turns(3000):
             engine = GAMES[match.game]
-            state = engine.load(match.state)
             seat = next(s for s in engine.to_act(state) if match.seats[s].user_id is not None)
             legal = engine.legal_actions(state, seat)
             action = engine.ai_action(engine.default_ai, engine.view(state, seat), legal, self.rng)
             user = users[match.seats[seat].user_id]
-            self.send(
+            self.say(
                 user=user, chat="private", button=f"{match.id}:{match.version}:{engine.notation(action)}"
             )
-        raise AssertionError("the match did not end")
 
     def user_ids(self) -> dict[int, str]:
         match = self.core.repo.running_matches()[0]
@@ -80,40 +62,34 @@ class Driver:
         }
 
 
-def finnish() -> list[dict[str, Any]]:
+def finnish() -> Driver:
     d = Driver("golden-rematch-fi-2", "fi")
-    d.send(user="matti", chat="group", text="uusi gnav elämät=1")
-    d.send(user="liisa", chat="group", text="liity")
-    d.send(user="matti", chat="group", text="aloita")
-    d.send(user="liisa", chat="group", button=d.button("Täytä"))
+    d.say(user="matti", chat="group", text="uusi gnav elämät=1")
+    d.say(user="liisa", chat="group", text="liity")
+    d.say(user="matti", chat="group", text="aloita")
+    d.say(user="liisa", chat="group", button=d.button("Täytä"))
     d.play_to_the_end(d.user_ids())
     rematch = d.button("Uusi peli samoilla pelaajilla")
-    d.send(user="matti", chat="group", button=rematch)
-    d.send(user="pekka", chat="group", button=rematch)
-    d.send(user="liisa", chat="group", text="liity")
-    return d.lines
+    d.say(user="matti", chat="group", button=rematch)
+    d.say(user="pekka", chat="group", button=rematch)
+    d.say(user="liisa", chat="group", text="liity")
+    return d
 
 
-def english() -> list[dict[str, Any]]:
+def english() -> Driver:
     d = Driver("golden-rematch-en-1", "en")
-    d.send(user="alice", chat="group", text="new coloretto")
-    d.send(user="bob", chat="group", text="join")
-    d.send(user="alice", chat="group", text="start")
+    d.say(user="alice", chat="group", text="new coloretto")
+    d.say(user="bob", chat="group", text="join")
+    d.say(user="alice", chat="group", text="start")
     d.play_to_the_end(d.user_ids())
     rematch = d.button("Rematch")
-    d.send(user="bob", chat="group", text="rematch")
-    d.send(user="alice", chat="private", button=rematch)
-    d.send(user="alice", chat="group", button=rematch)
-    return d.lines
-
-
-def write(name: str, lines: list[dict[str, Any]]) -> None:
-    (HERE / f"{name}.in.jsonl").write_text(
-        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
-    )
+    d.say(user="bob", chat="group", text="rematch")
+    d.say(user="alice", chat="private", button=rematch)
+    d.say(user="alice", chat="group", button=rematch)
+    return d
 
 
 if __name__ == "__main__":
-    write("rematch_gnav_fi", finnish())
-    write("rematch_coloretto_en", english())
+    finnish().write("rematch_gnav_fi")
+    english().write("rematch_coloretto_en")
     print("wrote rematch_gnav_fi, rematch_coloretto_en")

@@ -14,12 +14,12 @@ topics and refusal texts), :mod:`.render` (the table and the private panel), :mo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
+from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
 from chatbot.games.afrikan_tahti.situation import situation
 from chatbot.games.afrikan_tahti.topic_words import TOPIC_WORDS
@@ -42,18 +42,11 @@ class AfrikanTahtiUI(GameUI):
         "africa star",
         "star of africa",
     )
-
-    def title(self, t: Translator) -> str:
-        return names.title(t)
-
-    def rule_topics(self) -> Sequence[RuleTopic]:
-        return texts.ALL_TOPICS
-
-    def topic_words(self) -> Mapping[str, Sequence[str]]:
-        return TOPIC_WORDS
-
-    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
-        return situation(topic, view, ctx, about)
+    title_fn = staticmethod(names.title)
+    topics = texts.ALL_TOPICS
+    topic_words = TOPIC_WORDS
+    situation_fn = staticmethod(situation)
+    measure = records
 
     def option_example(self, t: Translator) -> str:
         return t.gettext("quick_game=yes")
@@ -95,12 +88,12 @@ class AfrikanTahtiUI(GameUI):
             "classic": ("expansion", False),
         }
 
-    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
+    def option_parts(self, options: dict[str, Any], t: Translator) -> list[str]:
         try:
             o = ENGINE.options_from_dict(options)
         except (TypeError, ValueError):
-            return None
-        return names.options_line(o, t)
+            return []
+        return names.option_parts(o, t)
 
     # --- texts for the table, the seat, the events -----------------------------------------------
     def render_table(self, view: View, ctx: RenderContext) -> str:
@@ -186,16 +179,6 @@ class AfrikanTahtiUI(GameUI):
     def cards_in(self, text: str) -> list[str]:
         # card and character names are written plainly ("Ratsu", "Gotcha!"), not in brackets
         return names.cards_in(text)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 UI = AfrikanTahtiUI()

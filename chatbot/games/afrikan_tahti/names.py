@@ -31,8 +31,8 @@ from engines.afrikan_tahti.model import (
 )
 
 
-def options_line(o: Any, t: Translator, mark: bool = True) -> str:
-    """The options in force that differ from the defaults ("⚙️ Retkikunnat · pikapeli"); the
+def option_parts(o: Any, t: Translator) -> list[str]:
+    """The options in force that differ from the defaults ("Retkikunnat", "pikapeli"); the
     expansion is always named, so the table tells which game is played."""
     d = Options()
     parts = [t.gettext("Retkikunnat") if o.expansion else t.gettext("base game")]
@@ -50,7 +50,7 @@ def options_line(o: Any, t: Translator, mark: bool = True) -> str:
         parts.append(t.gettext("random characters"))
     if o.capetown_bonus != d.capetown_bonus:
         parts.append(t.gettext("Capetown bonus {amount}").format(amount=money(o.capetown_bonus, t)))
-    return ("⚙️ " if mark else "") + " · ".join(parts)
+    return parts
 
 
 def title(t: Translator) -> str:

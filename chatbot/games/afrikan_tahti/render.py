@@ -34,8 +34,8 @@ from chatbot.games.afrikan_tahti.names import (
     money,
     names_list,
     node_text,
+    option_parts,
     option_text,
-    options_line,
     place,
     requires_text,
     target_text,
@@ -92,7 +92,7 @@ def table(view: View, ctx: RenderContext) -> str:
 
 
 def _title_line(view: View, t: Translator) -> str:
-    game = f"{title(t)} ({options_line(view.options, t, mark=False)})"
+    game = f"{title(t)} ({' · '.join(option_parts(view.options, t))})"
     if view.phase in ("setup", "character"):
         return t.gettext("{game} – getting ready").format(game=game)
     return t.gettext("{game} – round {round}").format(game=game, round=view.round)

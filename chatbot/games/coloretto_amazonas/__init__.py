@@ -10,12 +10,11 @@ public view (see ``render.py``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
+from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
 from chatbot.games.coloretto_amazonas.animals import ANIMAL_TOPICS
 from chatbot.games.coloretto_amazonas.situation import situation
@@ -30,18 +29,11 @@ class ColorettoAmazonasUI(GameUI):
     game_id = "coloretto_amazonas"
     domain = "coloretto_amazonas"
     aliases = ("coloretto", "coloretto amazonas", "amazonas", "coloretto-amazonas", "amazon")
-
-    def title(self, t: Translator) -> str:
-        return render.title(t)
-
-    def rule_topics(self) -> Sequence[RuleTopic]:
-        return (*texts.TOPICS, *ANIMAL_TOPICS)
-
-    def topic_words(self) -> Mapping[str, Sequence[str]]:
-        return TOPIC_WORDS
-
-    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
-        return situation(topic, view, ctx, about)
+    title_fn = staticmethod(render.title)
+    topics = (*texts.TOPICS, *ANIMAL_TOPICS)
+    topic_words = TOPIC_WORDS
+    situation_fn = staticmethod(situation)
+    measure = records
 
     def option_words(self) -> dict[str, str]:
         return {"suojakortti": "protection_mode", "suoja": "protection_mode", "pakan_loppu": "deck_end",
@@ -94,16 +86,6 @@ class ColorettoAmazonasUI(GameUI):
         from chatbot.games.coloretto_amazonas import picture  # Pillow only when a picture is made
 
         return picture.table_png(view, ctx)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 UI = ColorettoAmazonasUI()

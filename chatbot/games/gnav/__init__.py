@@ -8,12 +8,12 @@ from views: the group's from the public view, a seat's private messages from tha
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
+from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.gnav import buttons, parser, records, render
 from chatbot.games.gnav.situation import situation
 from chatbot.games.gnav.texts import TOPICS
@@ -27,28 +27,21 @@ class GnavUI(GameUI):
     # spec §1: the start aliases; the first one is shown in the list of games. "cardavia" was the engine's
     # id before it was named after the game, so "uusi cardavia" still starts Gnav.
     aliases = ("gnav", "käkipeli", "kakipeli", "cuckoo", "cardavia")
+    title_fn = staticmethod(render.title)
+    topics = TOPICS
+    topic_words = TOPIC_WORDS
+    situation_fn = staticmethod(situation)
+    measure = records
 
-    def title(self, t: Translator) -> str:
-        return render.title(t)
-
-    def rule_topics(self) -> Sequence[RuleTopic]:
-        return TOPICS
-
-    def topic_words(self) -> Mapping[str, Sequence[str]]:
-        return TOPIC_WORDS
-
-    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
-        return situation(topic, view, ctx, about)
-
-    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
-        """The lobby's line of options that differ from the defaults ("⚙️ 2 elämää kullakin")."""
+    def option_parts(self, options: dict[str, Any], t: Translator) -> list[str]:
+        """The options that differ from the defaults ("2 elämää kullakin")."""
         parts = []
         lives = options.get("lives", 3)
         if isinstance(lives, int) and not isinstance(lives, bool) and lives != 3:
             parts.append(t.ngettext("{n} life each", "{n} lives each", lives).format(n=lives))
         if options.get("traditional_cat") is True:
             parts.append(t.gettext("traditional cat"))
-        return "⚙️ " + " · ".join(parts) if parts else None
+        return parts
 
     def option_counts(self) -> dict[str, str]:
         return {"elämä": "lives", "henki": "lives", "henge": "lives", "life": "lives", "lives": "lives"}
@@ -105,16 +98,6 @@ class GnavUI(GameUI):
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 #: the events of a deal's end, told again as a message of its own (a life lost to a matador is told

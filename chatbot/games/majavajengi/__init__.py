@@ -6,12 +6,12 @@ reasons), ``buttons`` (labels, rows, what the group may see), ``parser`` (text -
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext, RuleTopic, Situation
+from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.majavajengi import buttons, parser, records, render
 from chatbot.games.majavajengi.situation import situation
 from chatbot.games.majavajengi.texts import TOPICS
@@ -24,21 +24,14 @@ class MajavajengiUI(GameUI):
     game_id = "majavajengi"
     domain = "majavajengi"
     aliases = ("majavajengi", "majava", "majavat", "biberbande", "beaver gang", "beavers", "beaver")
+    title_fn = staticmethod(render.title)
+    topics = TOPICS
+    topic_words = TOPIC_WORDS
+    situation_fn = staticmethod(situation)
+    measure = records
 
-    def title(self, t: Translator) -> str:
-        return render.title(t)
-
-    def rule_topics(self) -> Sequence[RuleTopic]:
-        return TOPICS
-
-    def topic_words(self) -> Mapping[str, Sequence[str]]:
-        return TOPIC_WORDS
-
-    def situation(self, topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:
-        return situation(topic, view, ctx, about)
-
-    def options_text(self, options: dict[str, Any], t: Translator) -> str | None:
-        """The lobby's line of options that differ from the defaults ("⚙️ 2 kierrosta · muistiapu")."""
+    def option_parts(self, options: dict[str, Any], t: Translator) -> list[str]:
+        """The options that differ from the defaults ("2 kierrosta", "muistiapu")."""
         parts = []
         rounds = options.get("rounds", 6)
         if rounds == "players":
@@ -47,7 +40,7 @@ class MajavajengiUI(GameUI):
             parts.append(t.ngettext("{n} round", "{n} rounds", rounds).format(n=rounds))
         if options.get("memory_aid") is True:
             parts.append(t.gettext("memory aid"))
-        return "⚙️ " + " · ".join(parts) if parts else None
+        return parts
 
     def option_counts(self) -> dict[str, str]:
         return {"kierros": "rounds", "kierrok": "rounds", "round": "rounds"}
@@ -105,16 +98,6 @@ class MajavajengiUI(GameUI):
 
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:
         return render.reason_text(code, params, ctx)
-
-    def result_figures(
-        self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
-    ) -> list[dict[str, Any]]:
-        return records.figures(public_view, outcome, events)
-
-    def figures_text(
-        self, figures: Sequence[dict[str, Any]], wins: Sequence[dict[str, Any]], t: Translator
-    ) -> str | None:
-        return records.figures_text(figures, wins, t)
 
 
 #: the events of a round's end, told again as a message of its own
