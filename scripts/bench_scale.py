@@ -463,12 +463,15 @@ async def new_commands(server: FakeTelegram, k: int) -> list[float]:
         server.add_user(800 + i, f"N{i}", "fi", opened=True)
         since = len(server.calls)
         await server.send(800 + i, group, "/apua")
-        lat.append(await first_answer(server, since, 60) - server.injected_at[max(server.sent_updates)])
+        answered = await first_answer(server, since, 60, chat=group)
+        lat.append(answered - server.injected_at[max(server.sent_updates)])
         await asyncio.sleep(0.05)
     return lat
 
 
-async def restart_run(url: str, limits: str, k: int) -> tuple[list[float], CountingFake, float, float]:
+async def start_on(url: str, limits: str) -> tuple[CountingFake, Child]:
+    """The fake Bot API knowing the database's people and groups, and the bot as shipped started
+    on that database (its backlog, if any, goes out from now on)."""
     repo = SqlRepository(url)
     server = CountingFake()
     for j in range(USER_POOL):
@@ -480,8 +483,13 @@ async def restart_run(url: str, limits: str, k: int) -> tuple[list[float], Count
     repo.engine.dispose()
     await server.start()
     bot = Child(server, bot_argv(url), bot_env(server, TELEGRAM_RATE_LIMITS=limits))
+    await bot.start(settle=0.0)
+    return server, bot
+
+
+async def restart_run(url: str, limits: str, k: int) -> tuple[list[float], CountingFake, float, float]:
+    server, bot = await start_on(url, limits)
     try:
-        await bot.start(settle=0.0)
         started = time.monotonic()
         lat = await new_commands(server, k)
         answered = time.monotonic()
@@ -521,18 +529,7 @@ async def part_restart(args: argparse.Namespace, stack: contextlib.ExitStack) ->
     # SIGTERM while the backlog is being delivered
     sig_url = new_url(args.db, stack, "sigterm")
     rows = seed_backlog(sig_url, n)
-    repo = SqlRepository(sig_url)
-    server = CountingFake()
-    for j in range(USER_POOL):
-        server.add_user(USER_BASE + j, f"P{j}", "fi", opened=True)
-    for (ext,) in repo.engine.connect().execute(
-        tables.Room.__table__.select().with_only_columns(tables.Room.__table__.c.ext_id)  # type: ignore[attr-defined]
-    ):
-        server.add_group(int(ext))
-    repo.engine.dispose()
-    await server.start()
-    bot = Child(server, bot_argv(sig_url), bot_env(server, TELEGRAM_RATE_LIMITS=limits))
-    await bot.start(settle=0.0)
+    server, bot = await start_on(sig_url, limits)
     await asyncio.sleep(1.0)
     took = await bot.stop(timeout=60)
     await server.stop()

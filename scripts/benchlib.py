@@ -194,12 +194,17 @@ def bot_argv(db: str, prefix: list[str] | None = None) -> list[str]:
     return [sys.executable, *prefix, "chatbot", "telegram", "--db", db]
 
 
-async def first_answer(server: FakeTelegram, since: int, timeout: float = 30.0) -> float:
-    """The monotonic time of the first answering Bot API call after call number ``since``."""
+async def first_answer(
+    server: FakeTelegram, since: int, timeout: float = 30.0, chat: int | None = None
+) -> float:
+    """The monotonic time of the first answering Bot API call after call number ``since`` (with
+    ``chat``: the first one into that chat, so that a backlog's calls to other chats do not count)."""
 
     def found() -> float | None:
         for t, method, params in server.calls[since:]:
             if method in ANSWERS and "_error" not in params:
+                if chat is not None and str(params.get("chat_id")) != str(chat):
+                    continue
                 return t
         return None
 

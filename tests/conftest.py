@@ -1,8 +1,10 @@
-"""Shared fixtures: a throwaway PostgreSQL cluster, repositories, a core with a fixed seed."""
+"""Shared fixtures: a throwaway PostgreSQL cluster, repositories, a core with a fixed seed; and the
+order of the tests on pytest-xdist's workers (the longest first)."""
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import socket
@@ -115,3 +117,96 @@ def wait_until():
         raise AssertionError("condition not met in time")
 
     return wait
+
+
+# --- the order on xdist's workers ---------------------------------------------------------------------
+#: seconds per test (setup + call + teardown) of the tests that take long, by node id
+DURATIONS = Path(__file__).with_name("durations.json")
+#: a test at least this long (s) is placed by its own estimate; shorter ones keep the collection order
+LONG = 1.0
+
+
+def _estimates() -> dict[str, float]:
+    try:
+        found = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def pytest_collection_modifyitems(config, items):
+    """With ``--dist worksteal`` each worker is first handed an equal share of the collection in order,
+    runs it from the front, and an idle one takes the back half of the longest queue: a long test
+    near the end of a share would make the tail. So the shares are laid out here: the long tests
+    (tests/durations.json) spread so that each share gets about the same sum, each share's longest
+    first, then the short tests in collection order (module fixtures stay together), which are what
+    the workers steal at the end. Every worker collects the same items and orders them alike, as
+    xdist requires."""
+    given = getattr(config, "workerinput", {})
+    workers = int(given.get("workercount", 0))
+    if workers < 2 or given.get("chatbot_dist") != "worksteal":
+        return
+    est = _estimates()
+    units: list[list[pytest.Item]] = []  # placed one by one, each unit on one worker
+    # run one after the other on one worker: the tests on the session's Synapse (one start), the two
+    # mypy runs (the second reads the first one's cache in .mypy_cache)
+    together: dict[str, list[pytest.Item]] = {"synapse": [], "mypy": []}
+    short: list[pytest.Item] = []
+    for item in items:
+        if "synapse" in getattr(item, "fixturenames", ()):
+            together["synapse"].append(item)
+        elif item.nodeid.startswith("tests/test_typing.py::"):
+            together["mypy"].append(item)
+        elif est.get(item.nodeid, 0.0) >= LONG:
+            units.append([item])
+        else:
+            short.append(item)
+    units.extend(unit for unit in together.values() if unit)
+
+    def cost(unit: list[pytest.Item]) -> float:
+        return sum(est.get(i.nodeid, 0.05) for i in unit)
+
+    # the sizes xdist hands out: len(pending) // (nodes left), first to last
+    sizes, left = [], len(items)
+    for k in range(workers):
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for unit in sorted(units, key=cost, reverse=True):
+        room = [k for k in range(workers) if len(shares[k]) + len(unit) <= sizes[k]] or list(range(workers))
+        k = min(room, key=lambda k: loads[k])
+        shares[k].extend(unit)
+        loads[k] += cost(unit)
+    # short tests in collection order, a contiguous run per share, to fill each share to its size
+    rest = iter(short)
+    for k in range(workers):
+        for _ in range(max(0, sizes[k] - len(shares[k]))):
+            item = next(rest, None)
+            if item is not None:
+                shares[k].append(item)
+    shares[-1].extend(rest)
+    items[:] = [item for share in shares for item in share]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(pytest-xdist, on the controller) a worker's own options say ``--dist no``: tell it the mode."""
+    node.workerinput["chatbot_dist"] = node.config.getoption("dist", "no")
+
+
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    if os.environ.get("TEST_DURATIONS") == "write":
+        _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    """``TEST_DURATIONS=write bash scripts/test.sh`` (on a quiet machine) writes tests/durations.json
+    anew from the run's times: the tests of a second or more."""
+    if os.environ.get("TEST_DURATIONS") != "write" or hasattr(session.config, "workerinput"):
+        return
+    long = {k: round(v, 1) for k, v in sorted(_durations.items()) if v >= LONG}
+    DURATIONS.write_text(json.dumps(long, indent=0, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -67,6 +67,10 @@ CONFLICT_RETRIES = 3
 LANG_MEMORY = 10_000
 #: decoded public events of recent actions kept (a few per running match suffice)
 EVENT_MEMORY = 20_000
+#: decoded match states kept, by (match, version) (the matches played just now)
+STATE_MEMORY = 256
+#: texts kept with their reading as a command (the words of a running game recur)
+PARSE_MEMORY = 1024
 
 
 #: "miksi en voi kääntää?" / "why can't I flip?": the question words before the move
@@ -161,6 +165,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         #: decoded public events of recent actions, by (match, ply, seat, notation)
         self._public_events: OrderedDict[tuple[int, int, int, str], list[Event]] = OrderedDict()
         self._events_lock = threading.Lock()
+        #: decoded states by (match, version): the snapshot as stored and the engine's state from it
+        self._states: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()
+        self._states_lock = threading.Lock()
+        #: (text, lang, addressed, seat names) -> (the text with options in words, its command)
+        self._parsed: OrderedDict[tuple[str, str, bool, tuple[str, ...]], tuple[str, Command | None]] = (
+            OrderedDict()
+        )
+        self._parsed_lock = threading.Lock()
         self._recovered = False
         self._started_workers: set[str] = set()
         self._pruned_at = 0.0
@@ -283,8 +295,14 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
     # dispatch
 
     def _handle(self, msg: Inbound) -> list[Outbound]:
-        user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
-        room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
+        context = getattr(self.repo, "context", None)  # the three reads in one round trip
+        if context is not None:
+            user, room = context(
+                msg.platform, msg.user_id, msg.user_name, None if msg.private else msg.chat_id
+            )
+        else:
+            user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
+            room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
         lang = user.lang or normalise_language(msg.lang_hint) or (room.lang if room else None) or "fi"
         speaker = Speaker(user, lang, room)
         self._remember_lang(msg.platform, msg.user_id, lang)
@@ -309,17 +327,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if payload is not None:
             return self._open_private(msg, speaker, payload, released)
         addressed = msg.private or msg.addressed
-        text, found = self._options_in_words(text)
-        command = parse_command(
-            text,
-            self._game_names(),
-            lang,
-            addressed=addressed,
-            lemmatizer=self.lemmatizer,
-            known=self._option_words(),
-            names=self._seat_names(msg, speaker),
-            found=found,
-        )
+        text, command = self._read_command(text, lang, addressed, self._seat_names(msg, speaker))
         if command is not None and command.weak and self._game_reads(msg, speaker, t, text):
             command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
         if command is not None:
@@ -331,6 +339,56 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             # addressed to the bot and not understood: never silence, a hint of what is possible now
             return [self._reply(msg, t, self._possible_now(msg, speaker, t))]
         return out
+
+    def _read_command(
+        self, text: str, lang: str, addressed: bool, names: tuple[str, ...]
+    ) -> tuple[str, Command | None]:
+        """``text`` with its options in words as typed options, and the meta command it is (or
+        None). Both depend on nothing else (the games and the lemmatiser are fixed), so a text is
+        read once: a running game's words ("nostan", "valmis") come again and again."""
+        key = (text, lang, addressed, names)
+        with self._parsed_lock:
+            known = self._parsed.get(key)
+            if known is not None:
+                self._parsed.move_to_end(key)
+                return known
+        read, found = self._options_in_words(text)
+        command = parse_command(
+            read,
+            self._game_names(),
+            lang,
+            addressed=addressed,
+            lemmatizer=self.lemmatizer,
+            known=self._option_words(),
+            names=names,
+            found=found,
+        )
+        with self._parsed_lock:
+            self._parsed[key] = (read, command)
+            while len(self._parsed) > PARSE_MEMORY:
+                self._parsed.popitem(last=False)
+        return read, command
+
+    def _state(self, match: MatchRec) -> Any:
+        """``match.state`` decoded by its engine, once per (match, version): the snapshot is compared
+        with the one kept (far cheaper than decoding it), so a state never comes from a snapshot
+        that was not this one (a rolled back change, another worker's)."""
+        assert match.state is not None
+        key = (match.id, match.version)
+        with self._states_lock:
+            kept = self._states.get(key)
+        if kept is not None and kept[0] == match.state:
+            return kept[1]
+        state = self.games[match.game].load(match.state)
+        self._keep_state(key, match.state, state)
+        return state
+
+    def _keep_state(self, key: tuple[int, int], snapshot: Any, state: Any) -> None:
+        with self._states_lock:
+            self._states[key] = (snapshot, state)
+            self._states.move_to_end(key)
+            while len(self._states) > STATE_MEMORY:
+                self._states.popitem(last=False)
 
     def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
         match = self._context_match(msg, sp)
@@ -345,7 +403,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if seat is None:
             return False
         engine, ui = self.games[match.game], self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
         ctx = ParseContext(
             lang=t.lang,
@@ -626,7 +684,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if seat is None:
             return None
         engine, ui = self.games[match.game], self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
         names = tuple(s.name for s in match.seats)
         words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
@@ -1133,7 +1191,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
         engine = self.games[match.game]
         ui = self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
         view = engine.view(state, None)
         reply = self._reply(msg, t, ui.render_detail(view, ctx) or ui.render_table(view, ctx))
@@ -1165,7 +1223,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         for m in matches:
             if m.status == RUNNING and m.state is not None:
                 engine = self.games[m.game]
-                state = engine.load(m.state)
+                state = self._state(m)
                 if any(m.seats[s].user_id == user.id for s in engine.to_act(state)):
                     return m
         return matches[-1] if matches else None
@@ -1178,7 +1236,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             return None
         if prefer_acting and match.state is not None and match.status == RUNNING:
             engine = self.games[match.game]
-            acting = engine.to_act(engine.load(match.state))
+            acting = engine.to_act(self._state(match))
             for s in mine:
                 if s in acting:
                     return s
@@ -1201,7 +1259,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         seat = self._seat_of(match, sp.user, prefer_acting=True)
         engine = self.games[match.game]
         ui = self.uis[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         acting = engine.to_act(state)
         view = engine.view(state, seat)
         legal = (
@@ -1287,7 +1345,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
-        state = engine.load(match.state)
+        state = self._state(match)
         names = tuple(s.name for s in match.seats)
         if seat not in engine.to_act(state):
             who = t.format_list([names[s] for s in engine.to_act(state)])
@@ -1355,7 +1413,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         if match.status != RUNNING or match.state is None or data.version != match.version:
             return stale
         engine = self.games[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         acting = [s for s in engine.to_act(state) if s in mine]
         if not mine:
             return [self._reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
@@ -1412,7 +1470,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         for i, notation in enumerate(notations):
             engine = self.games[current.game]
             assert current.state is not None
-            state = loaded if i == 0 and loaded is not None else engine.load(current.state)
+            state = loaded if i == 0 and loaded is not None else self._state(current)
             try:
                 action = engine.parse_notation(notation)
                 engine.check(state, seat, action)
@@ -1434,25 +1492,35 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         engine = self.games[match.game]
         if state is None:
             assert match.state is not None
-            state = engine.load(match.state)
+            state = self._state(match)
         action = engine.parse_notation(notation)
         new_state, events = engine.apply(state, seat, action)
         status = OVER if engine.outcome(new_state) is not None else RUNNING
+        snapshot = engine.dump(new_state)
         if not self.repo.commit_action(
             match.id,
             match.version,
             seat,
             notation,
             [encode(e) for e in events],
-            engine.dump(new_state),
+            snapshot,
             status,
         ):
             raise Conflict()
+        # the action's public events, as the next tables read them from the log (the key is the
+        # log's: the events of a seat's move at a ply follow from the committed state before it)
+        key = (match.id, int(snapshot.get("ply", match.version + 1)), seat, notation)
+        with self._events_lock:
+            self._public_events[key] = [e for e in events if isinstance(e, Event) and e.public]
+            while len(self._public_events) > EVENT_MEMORY:
+                self._public_events.popitem(last=False)
         if status == OVER:
             self._store_result(match, new_state)
         room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
+        # the next update reads this snapshot back: decoded already (kept only if it is the same)
+        self._keep_state((updated.id, updated.version), snapshot, new_state)
         if status == OVER:
             self._remember_finished(updated)
         return self._render_match(updated, room, events=events, state=new_state)
@@ -1464,8 +1532,18 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         assert match.state is not None
         ply = int(match.state.get("ply", 0))
         types = {**engine.types, "Event": Event}
+        since = max(0, ply - RECENT_ACTIONS)
+        keys_of = getattr(self.repo, "action_keys", None)
+        if keys_of is not None:
+            # which actions only, when all their events are decoded already: the events, stored as
+            # JSON, need not be read and parsed again on every table (issue #12, fast path)
+            keys = [(match.id, p, s, n) for p, s, n in keys_of(match.id, since)]
+            with self._events_lock:
+                known = [self._public_events.get(key) for key in keys]
+            if all(events is not None for events in known):
+                return [list(events) for events in known if events is not None]
         out = []
-        for rec in self.repo.actions(match.id, since_ply=max(0, ply - RECENT_ACTIONS)):
+        for rec in self.repo.actions(match.id, since_ply=since):
             # the action log is append-only and an action follows from the state before it, so the
             # public events of (match, ply, seat, notation) never change: decoded once per process
             key = (match.id, rec.ply, rec.seat, rec.notation)
@@ -1509,7 +1587,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         ui = self.uis[match.game]
         assert match.state is not None
         if state is None:
-            state = engine.load(match.state)
+            state = self._state(match)
         names = self._table_names(match, i18n.translator(room.lang or "fi"))
         t = i18n.translator(room.lang or "fi")
         ctx = RenderContext(t, names, None, match.options)
@@ -1638,7 +1716,7 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
         ui = self.uis[match.game]
         if state is None:
             assert match.state is not None
-            state = engine.load(match.state)
+            state = self._state(match)
         user = self.repo.user_by_id(rec.user_id)
         t = i18n.translator(user.lang or room.lang or "fi")
         names = tuple(s.name for s in match.seats)

@@ -143,7 +143,7 @@ class Timers(Part):
     def _schedule(self, match: MatchRec) -> None:
         assert match.state is not None
         engine = self.games[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         self.repo.set_deadlines(match.id, self._deadlines(match, state, engine.view(state, None)))
 
     def _recover(self) -> None:
@@ -156,7 +156,7 @@ class Timers(Part):
                 continue
             with self.repo.unit():
                 engine = self.games[match.game]
-                state = engine.load(match.state)
+                state = self._state(match)
                 deadlines = self._deadlines(match, state, engine.view(state, None))
                 timer = match.meta.get("timer") or {}
                 if timer.get("version") == match.version:
@@ -211,7 +211,7 @@ class Timers(Part):
     def _ai_move(self, match: MatchRec) -> list[Outbound]:
         assert match.state is not None
         engine = self.games[match.game]
-        state = engine.load(match.state)
+        state = self._state(match)
         quick = self.uis[match.game].deadline(engine.view(state, None))
         out: list[Outbound] = []
         current: MatchRec | None = match
@@ -221,7 +221,7 @@ class Timers(Part):
             rec = current.seats[seat]
             if rec.ai is None:
                 continue
-            state = engine.load(current.state)
+            state = self._state(current)
             if seat not in engine.to_act(state):
                 continue
             legal = engine.legal_actions(state, seat)
@@ -279,7 +279,7 @@ class Timers(Part):
             if current is None or current.status != RUNNING or current.state is None:
                 break
             engine = self.games[current.game]
-            state = engine.load(current.state)
+            state = self._state(current)
             if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
                 continue
             legal = engine.legal_actions(state, seat)

@@ -98,6 +98,9 @@ class Part:
     def _apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
         raise NotImplementedError  # BotCore
 
+    def _state(self, match: MatchRec) -> Any:
+        raise NotImplementedError  # BotCore: the match's state decoded, once per version
+
     def _render_match(
         self,
         match: MatchRec,

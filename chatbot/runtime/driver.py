@@ -27,9 +27,10 @@ import os
 import socket
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -93,6 +94,10 @@ class Settings:
     lease: float = 15.0
     #: chat queues claimed at once (each one sends in order; bounded so leases do not run out)
     max_chats: int = 64
+    #: of those, chat queues that answer nobody just now (a backlog after a restart, AI seats,
+    #: timers) sent at once: the rate limits space their calls anyway, and a thousand chats
+    #: started at once only pile up work in front of a new command's answer (issue #12)
+    backlog_chats: int = 16
     #: rows read from one chat queue at a time
     batch: int = 20
     #: platform requests in flight at once (never more than the HTTP pool holds)
@@ -153,6 +158,8 @@ def _is_group(chat: str) -> bool:
 
 #: seconds after a person's update during which its chat's rows count as fresh answers
 FRESH_FOR = 10.0
+#: longest wait of an update's other chats behind its first answer (see Runtime._wake_for)
+GATE_FOR = 0.25
 
 
 class _Slots:
@@ -226,8 +233,8 @@ class Runtime:
         self.clock = clock
         self.platform: str = transport.platform
         self.stats = Stats()
-        self._executor: ThreadPoolExecutor | None = None
-        self._book_executor: ThreadPoolExecutor | None = None
+        self._executor: _PriorityThread | None = None
+        self._book_executor: _PriorityThread | None = None
         url = str(getattr(self.store, "url", ""))
         self._two_threads = self.settings.delivery_thread and not (
             url in {"sqlite://", "sqlite:///:memory:"} or ":memory:" in url or "mode=memory" in url
@@ -261,6 +268,9 @@ class Runtime:
         self._running = False
         self._stopping = False
         self._serial_lock = asyncio.Lock()
+        #: while a person's first answer is on its way: its chat, and the wakes of the update's other
+        #: chats held back until it was sent (see :meth:`_wake_for`)
+        self._gate: tuple[str, set[str], bool, asyncio.TimerHandle] | None = None
         #: False from a database failure until the next committed update (a transport answers a press
         #: before the core has decided only while the database works: otherwise the apology is the answer)
         self.storage_ok = True
@@ -268,27 +278,31 @@ class Runtime:
     # ------------------------------------------------------------------------------------------
     # the core's thread
 
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the core's thread (one call at a time, in order)."""
+    async def call(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
+        """``fn(*args)`` on the core's thread (one call at a time, in order; ``urgent`` calls, a
+        person's update, before the deadlines' and the AI seats' work that waits)."""
         if self.settings.inline:
             return fn(*args)
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.platform}-core")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
+            self._executor = _PriorityThread(f"{self.platform}-core")
+        return await asyncio.wrap_future(self._executor.submit(functools.partial(fn, *args), urgent))
 
-    async def book(self, fn: Callable[..., T], *args: Any) -> T:
+    async def book(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         """``fn(*args)`` on the delivery's own thread: marking a sent row done must not wait behind
         a core call (a crash in between sends the row again), and the core need not wait for it.
-        One thread too when the database is in memory (each thread would see a database of its own)."""
+        One thread too when the database is in memory (each thread would see a database of its own).
+
+        ``urgent`` work (for a chat that answers a person just now) runs before any other work
+        waiting for that thread: after a restart, a backlog of a thousand chats queues its
+        bookkeeping there, and a new command's claim, read and window would wait behind it."""
         if self.settings.inline or not self._two_threads:
-            return await self.call(fn, *args)
+            return await self.call(fn, *args, urgent=urgent)
         if self._book_executor is None:
-            self._book_executor = ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix=f"{self.platform}-outbox"
-            )
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._book_executor, functools.partial(fn, *args))
+            self._book_executor = _PriorityThread(f"{self.platform}-outbox")
+        return await asyncio.wrap_future(self._book_executor.submit(functools.partial(fn, *args), urgent))
+
+    def _urgent(self, chat: str) -> bool:
+        return self._is_fresh(chat)
 
     async def kv_get(self, namespace: str, key: str) -> Any:
         """The transport's own small state (a sync token, a room map), stored with the rest."""
@@ -331,6 +345,7 @@ class Runtime:
         if not self._running:
             return
         self._stopping = True
+        self._open_gate()
         for poke in self._pokes.values():
             poke.set()  # lingering senders end now
         for task in self._tasks:
@@ -400,7 +415,10 @@ class Runtime:
         that row is marked done without being sent. ``first`` (a callback query's answer) is started
         before the deliverer is woken, so that it is not queued behind the rows' bookkeeping; it is
         awaited before ``handle`` returns."""
-        outs, taken = await self.call(self._handle_and_take, msg, take)
+
+        outs, taken, claimed = await self.call(self._handle_and_take, msg, take, urgent=True)
+        for chat, asked in claimed:
+            self._start_sender(chat, asked)
         self.storage_ok = getattr(outs, "committed", True) is not False
         if getattr(outs, "duplicate", False):
             self.stats.duplicates += 1
@@ -417,7 +435,7 @@ class Runtime:
         elif self.settings.serial:
             await self.drain()
         else:
-            self._wake_for(outs)
+            self._wake_for(outs, gate=first is None)
         if answering is not None:
             await answering
         return outs
@@ -425,34 +443,68 @@ class Runtime:
     async def perform(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
         """A core use case that is not a message (a chat moved, the bot removed from a group): run on
         the core's thread like :meth:`handle`, and deliver what it committed."""
-        outs: list[Any] = await self.call(fn, *args)
+        outs: list[Any] = await self.call(fn, *args, urgent=True)
         if self.settings.serial:
             await self.drain()
         else:
             self._wake_for(outs)
         return outs
 
-    def _wake_for(self, outs: Sequence[Any]) -> None:
+    def _wake_for(self, outs: Sequence[Any], gate: bool = False) -> None:
         """New rows in these chats: poke their senders, or claim the chats nobody here sends; wake
-        the deadline loop when the change stored a deadline due before the loop looks again."""
+        the deadline loop when the change stored a deadline due before the loop looks again.
+
+        With ``gate`` (a person's update that no transport answered by itself): when the first
+        answer's rows were read ahead for its idle sender, that sender alone starts now, and the
+        update's other chats (the next player's prompt, ...) are woken once the first answer is
+        sent, at the latest after ``GATE_FOR`` seconds. Their senders' reads on the delivery thread
+        would otherwise hold the interpreter while the first answer's request is written (issue
+        #12: a typed move's first answer waited 3-6 ms on the loopback for this)."""
+        self._open_gate()
         due = getattr(outs, "due", 0.0)
         if due is not None and due < self._due_at:
             self._due_wake.set()
         claim = False
         limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
         fresh_until = time.monotonic() + FRESH_FOR
-        for chat in {chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform}:
+        chats = [chat_of(o) for o in outs if getattr(o, "platform", self.platform) == self.platform]
+        first = chats[0] if gate and chats and chats[0] in self._prefetched else None
+        held: set[str] = set()
+        for chat in dict.fromkeys(chats):
             self._fresh[chat] = fresh_until
             if limiter is not None and not limiter.off:
                 limiter.mark_fresh(chat, FRESH_FOR)
                 limiter.mark_fresh(":".join(chat.split(":")[:3]), FRESH_FOR)  # a forum topic's group
-            poke = self._pokes.get(chat)
-            if chat in self._senders and poke is not None:
-                self._lingering.discard(chat)  # busy again from now on (idle() must see it)
-                poke.set()
-            else:
-                claim = True
-        if claim or not outs:
+            if first is not None and chat != first:
+                held.add(chat)
+                continue
+            claim = self._poke(chat) or claim
+        if first is not None and held:
+            timer = asyncio.get_running_loop().call_later(GATE_FOR, self._open_gate)
+            self._gate = (first, held, claim or not outs, timer)
+        elif claim or not outs:
+            self._claim_wake.set()
+
+    def _poke(self, chat: str) -> bool:
+        """Wake this worker's sender of ``chat``; True when it has none (the chat must be claimed)."""
+        poke = self._pokes.get(chat)
+        if chat in self._senders and poke is not None:
+            self._lingering.discard(chat)  # busy again from now on (idle() must see it)
+            poke.set()
+            return False
+        return True
+
+    def _open_gate(self, chat: str | None = None) -> None:
+        """Wake the chats held back behind a first answer (of ``chat``, or whichever is held)."""
+        gate = self._gate
+        if gate is None or (chat is not None and chat != gate[0]):
+            return
+        self._gate = None
+        _first, held, claim, timer = gate
+        timer.cancel()
+        for other in held:
+            claim = self._poke(other) or claim
+        if claim:
             self._claim_wake.set()
 
     async def _send_uncommitted(self, outs: Sequence[Any]) -> None:
@@ -463,27 +515,68 @@ class Runtime:
             except Exception as exc:  # best effort: there is nothing to retry it from
                 log.warning("could not send an answer made during a database outage: %s", exc)
 
-    def _handle_and_take(self, msg: Any, take: Callable[[list[Any]], Any] | None) -> tuple[list[Any], Any]:
+    def _handle_and_take(
+        self, msg: Any, take: Callable[[list[Any]], Any] | None
+    ) -> tuple[list[Any], Any, list[tuple[str, float]]]:
+
         outs: list[Any] = self.core.handle(msg)
         chosen = None
         if take is not None and outs:
             chosen = take(outs)
             if chosen is not None and getattr(outs, "committed", True) is not False:
                 self._consume(chosen)
+        claimed: list[tuple[str, float]] = []
         if outs and getattr(outs, "committed", True) and not getattr(outs, "duplicate", False):
-            self._read_ahead(outs[0])
-        return outs, chosen
+            claimed = self._claim_now(outs)
+            self._read_ahead(outs[0], {chat for chat, _ in claimed})
+        return outs, chosen, claimed
 
-    def _read_ahead(self, out: Any) -> None:
-        """The first answer's chat, when this worker's sender of it waits idle: read its rows now,
-        on the core's thread right after the commit, so that the sender starts sending at once
-        instead of reading them through one more hop between threads (the first answer's time).
-        The sender uses them only if it has not read by itself meanwhile."""
+    def _claim_now(self, outs: Sequence[Any]) -> list[tuple[str, float]]:
+        """The update's chats that no sender of this worker holds, claimed now on the core's thread
+        right after the commit (with the time asked): a new chat's first answer then needs no claim
+        round, which after a restart searches a thousand chats' rows and waits its turn on the
+        delivery's thread (issue #12)."""
+        claim = getattr(self.store, "outbox_claim_chats", None)
+        if claim is None or self.settings.serial or not self._running or self._stopping:
+            return []
+        mine = self.platform
+        chats = [
+            c
+            for c in dict.fromkeys(chat_of(o) for o in outs if getattr(o, "platform", mine) == mine)
+            if c not in self._senders
+        ][: self.settings.max_chats]
+        if not chats:
+            return []
+        asked = time.monotonic()
+        try:
+            got = claim(chats, self.settings.worker, self.clock(), self.settings.lease)
+        except StorageUnavailable:
+            return []  # the claim round tries again
+        return [(chat, asked) for chat in got]
+
+    def _start_sender(self, chat: str, asked: float) -> None:
+        """This worker holds ``chat``'s claim since ``asked``: its sender runs (or is poked)."""
+        self._held_until[chat] = asked + self._sure_for()
+        self._lost.discard(chat)
+        if chat in self._senders:
+            self._dirty.add(chat)
+            self._lingering.discard(chat)
+            self._pokes[chat].set()
+        else:
+            self._pokes[chat] = asyncio.Event()
+            self._reads.setdefault(chat, 0)
+            self._senders[chat] = asyncio.create_task(self._sender(chat), name=f"send {chat}")
+
+    def _read_ahead(self, out: Any, claimed: frozenset[str] | set[str] = frozenset()) -> None:
+        """The first answer's chat, when this worker's sender of it waits idle (or was claimed just
+        now): read its rows now, on the core's thread right after the commit, so that the sender
+        starts sending at once instead of reading them through one more hop between threads (the
+        first answer's time). The sender uses them only if it has not read by itself meanwhile."""
         if getattr(out, "platform", self.platform) != self.platform:
             return
         chat = chat_of(out)
-        reads = self._reads.get(chat)
-        if reads is None or chat not in self._lingering:
+        reads = 0 if chat in claimed else self._reads.get(chat)
+        if reads is None or (chat not in claimed and chat not in self._lingering):
             return
         try:
             rows, refs = self._take_rows(chat)
@@ -594,7 +687,8 @@ class Runtime:
         # now is claimed even when the room is full (the claim lists the freshest rows first)
         busy = sum(1 for c in self._senders if c not in self._lingering)
         wanted = sum(1 for c in list(self._fresh) if c not in self._senders and self._is_fresh(c))
-        room = max(self.settings.max_chats - busy, min(wanted, self.settings.max_chats))
+        most = min(self.settings.max_chats, self.settings.backlog_chats)
+        room = max(most - busy, min(wanted, self.settings.max_chats))
         if room <= 0:
             return
         asked = time.monotonic()
@@ -605,17 +699,10 @@ class Runtime:
             self.clock(),
             self.settings.lease,
             room,
+            urgent=wanted > 0,
         )
         for chat in chats:
-            self._held_until[chat] = asked + self._sure_for()
-            self._lost.discard(chat)
-            if chat in self._senders:
-                self._dirty.add(chat)
-                self._lingering.discard(chat)
-                self._pokes[chat].set()
-            else:
-                self._pokes[chat] = asyncio.Event()
-                self._senders[chat] = asyncio.create_task(self._sender(chat), name=f"send {chat}")
+            self._start_sender(chat, asked)
 
     async def _sender(self, chat: str) -> None:
         """Send one claimed chat queue in order until it is empty (or the lease is half used)."""
@@ -626,12 +713,13 @@ class Runtime:
             while not self._stopping and self._holds(chat):
                 self._dirty.discard(chat)
                 poke.clear()  # before reading: a poke while reading makes the wait below return
+
                 ahead = self._prefetched.pop(chat, None)
                 if ahead is not None and ahead[0] == self._reads.get(chat):
                     _, rows, refs = ahead
                 else:
                     self._reads[chat] = self._reads.get(chat, 0) + 1
-                    rows, refs = await self.book(self._take_rows, chat)
+                    rows, refs = await self.book(self._take_rows, chat, urgent=self._urgent(chat))
                 if not rows:
                     left = self.settings.lease / 2 - (time.monotonic() - claimed)
                     wait = min(self.settings.linger, left)
@@ -659,6 +747,7 @@ class Runtime:
             await asyncio.sleep(self.settings.storage_retry)
             self._dirty.add(chat)
         finally:
+            self._open_gate(chat)
             lost = chat in self._lost
             limiter: RateLimiter | None = getattr(self.transport, "limiter", None)
             # release first, and only then stop being this chat's sender: a claim round meanwhile
@@ -766,7 +855,7 @@ class Runtime:
                 await self.book(self._later, [row, *queue], self.clock() + backoff)
                 self._deferred[chat] = time.monotonic() + backoff
                 return False
-            await self.book(self.store.outbox_done, row.id, ref)
+            await self.book(self.store.outbox_done, row.id, ref, urgent=self._urgent(chat))
             self.stats.delivered += 1
             if key is not None:
                 refs[key] = ref
@@ -837,6 +926,7 @@ class Runtime:
         limited = limiter is not None and not getattr(self.transport, "limits_calls", False)
         if limiter is not None and limited:
             await limiter.acquire(row.chat, _is_group(row.chat))
+
         await self._slots.acquire(self._is_fresh(row.chat))
         try:
             self._in_flight += 1
@@ -847,12 +937,14 @@ class Runtime:
                     found, new_ref = await self._find_sent(row, ref, txn)
                     if found:
                         return new_ref
+
                 result: str | None = await self.transport.deliver(row.out, ref, txn)
                 return result
             finally:
                 self._in_flight -= 1
                 if limiter is not None and limited:
                     limiter.done(row.chat)
+                self._open_gate(row.chat)  # sent or failed: the update's other chats go now
         finally:
             self._slots.release()
 
@@ -874,7 +966,7 @@ class Runtime:
         if note_of is not None and mark is not None:
             note = note_of(row.out, ref)
             if note is not None:
-                await self.book(mark, row.id, note)
+                await self.book(mark, row.id, note, urgent=self._urgent(row.chat))
         return False, None
 
     # ------------------------------------------------------------------------------------------
@@ -922,6 +1014,55 @@ class Runtime:
         return sorted(rows, key=lambda r: r.id)
 
 
+class _PriorityThread:
+    """One worker thread running submitted calls in order, urgent ones before the others."""
+
+    def __init__(self, name: str) -> None:
+        self._urgent: collections.deque[tuple[Callable[[], Any], Future[Any]]] = collections.deque()
+        self._normal: collections.deque[tuple[Callable[[], Any], Future[Any]]] = collections.deque()
+        self._ready = threading.Condition()
+        self._closed = False
+        # named as a one-thread ThreadPoolExecutor names its thread
+        self._thread = threading.Thread(target=self._run, name=f"{name}_0", daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[[], T], urgent: bool = False) -> Future[T]:
+        future: Future[T] = Future()
+        with self._ready:
+            if self._closed:
+                raise RuntimeError("cannot schedule new work after shutdown")
+            (self._urgent if urgent else self._normal).append((fn, future))
+            self._ready.notify()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._urgent and not self._normal and not self._closed:
+                    self._ready.wait()
+                if self._urgent:
+                    fn, future = self._urgent.popleft()
+                elif self._normal:
+                    fn, future = self._normal.popleft()
+                else:
+                    return  # closed and nothing left
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn()
+            except BaseException as exc:
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+    def shutdown(self, wait: bool = True) -> None:
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
+        if wait:
+            self._thread.join()
+
+
 class _StoreWindows:
     """The rate limiter's shared chat windows (:class:`~chatbot.runtime.limits.SharedWindows`) in the
     store's key/value table, one row per chat: the wall times of its recent calls."""
@@ -932,7 +1073,9 @@ class _StoreWindows:
         self.runtime = runtime
 
     async def load(self, chat_id: Any) -> list[list[float]]:
-        value = await self.runtime.book(self.runtime.store.kv_get, self.NAMESPACE, str(chat_id))
+        value = await self.runtime.book(
+            self.runtime.store.kv_get, self.NAMESPACE, str(chat_id), urgent=self._urgent(chat_id)
+        )
         calls = []
         for item in value if isinstance(value, list) else []:
             if isinstance(item, list) and len(item) == 2:
@@ -940,7 +1083,13 @@ class _StoreWindows:
         return calls
 
     async def save(self, chat_id: Any, calls: list[list[float]]) -> None:
-        await self.runtime.book(self.runtime.store.kv_set, self.NAMESPACE, str(chat_id), calls)
+        await self.runtime.book(
+            self.runtime.store.kv_set, self.NAMESPACE, str(chat_id), calls, urgent=self._urgent(chat_id)
+        )
+
+    def _urgent(self, chat_id: Any) -> bool:
+        limiter: RateLimiter | None = getattr(self.runtime.transport, "limiter", None)
+        return limiter is not None and limiter.is_fresh(chat_id)
 
 
 async def run_until_signal(

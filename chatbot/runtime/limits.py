@@ -128,6 +128,10 @@ class RateLimiter:
         #: bot-wide window; any other call (a backlog after a restart, timers, AI seats) leaves
         #: ``reserve`` of it free, so a fresh answer never queues behind a backlog
         self._fresh: dict[Hashable, float] = {}
+        #: when the fresh answers' calls of the bot-wide window were made (a backlog yields to them)
+        self._fresh_calls: deque[float] = deque()
+        #: when the last call that was no fresh answer was let through
+        self._other_at = float("-inf")
         overall = self.limits.overall
         self.reserve = max(1, overall[0] // 5) if overall is not None and overall[0] >= 5 else 0
 
@@ -166,10 +170,26 @@ class RateLimiter:
         return until is not None and until > self._clock()
 
     def _overall_window(self, chat_id: Hashable) -> tuple[int, float] | None:
+        """The bot-wide window for a call to ``chat_id``: a fresh answer may fill all of it; any
+        other call leaves ``reserve`` free and, besides, as many as the fresh answers made in the
+        last window: while people are answered, they keep their pace and the backlog takes the
+        rest (issue #12: after a restart with a thousand tables to send, new commands at 14 a second
+        waited up to half a second for a slot that the backlog had filled again)."""
         window = self.limits.overall
         if window is None or not self.reserve or self.is_fresh(chat_id):
             return window
-        return (window[0] - self.reserve, window[1])
+        count, period = window
+        fresh = self._fresh_calls
+        while fresh and fresh[0] <= self._clock() - period:
+            fresh.popleft()
+        return (max(1, count - self.reserve - len(fresh)), period)
+
+    def _spacing(self, window: tuple[int, float], now: float) -> float:
+        """Calls that answer nobody just now (a backlog, timers, AI seats) go evenly spread over
+        the window, not in a burst: a burst fills the window for a whole period, and the fresh
+        answers that come meanwhile have only the reserve (see :meth:`_overall_window`)."""
+        count, period = window
+        return self._other_at + period / count - now
 
     def delay(self, chat_id: Hashable, group: bool) -> float:
         """Seconds until a call to ``chat_id`` would fit (0 when it fits now); records nothing."""
@@ -191,14 +211,22 @@ class RateLimiter:
         while True:
             now = self._clock()
             chat_log = self._chats.setdefault(chat_id, deque())
+            overall = self._overall_window(chat_id)
+            fresh = self.is_fresh(chat_id)
             wait = max(
-                self._wait(self._overall, self._overall_window(chat_id), now),
+                self._wait(self._overall, overall, now),
                 self._wait(chat_log, chat_window, now),
+                0.0 if fresh or overall is None or not self.reserve else self._spacing(overall, now),
             )
             if wait <= 0:
                 cell = [now, 1.0]
                 if self.limits.overall is not None:
                     self._overall.append(cell)
+                    if self.reserve:
+                        if fresh:
+                            self._fresh_calls.append(now)
+                        else:
+                            self._other_at = now
                 if chat_window is not None:
                     chat_log.append(cell)
                     if shared is not None:  # written before the call: a successor counts it

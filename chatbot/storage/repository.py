@@ -26,7 +26,23 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import bindparam, case, delete, event, func, inspect, text, tuple_, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Integer,
+    String,
+    bindparam,
+    case,
+    cast,
+    delete,
+    event,
+    func,
+    inspect,
+    literal_column,
+    text,
+    tuple_,
+    update,
+)
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -240,6 +256,39 @@ class _Statements:
             r.c.lang.label("room_lang"),
         ).select_from(m.outerjoin(snap, snap.c.match_id == m.c.id).join(r, r.c.id == m.c.room_id))
         self.matches = match_columns
+        # a speaker's user, the room and its active match with its snapshot, in one round trip
+        cu, cr, cm, cs = u.alias("cu"), r.alias("cr"), m.alias("cm"), snap.alias("cs")
+        active_of = (
+            core_select(m.c.id)
+            .where(m.c.room_id == cr.c.id, m.c.status.in_([LOBBY, RUNNING]))
+            .order_by(m.c.id.desc())
+            .limit(1)
+            .correlate(cr)
+            .scalar_subquery()
+        )
+        one = core_select(literal_column("1").label("one")).subquery("one")
+        self.context = core_select(
+            cu.c.id.label("u_id"),
+            cu.c.name.label("u_name"),
+            cu.c.lang.label("u_lang"),
+            cr.c.id.label("r_id"),
+            cr.c.lang.label("r_lang"),
+            cm.c.id,
+            cm.c.room_id,
+            cm.c.game,
+            cm.c.options,
+            cm.c.seed,
+            cm.c.version,
+            cm.c.status,
+            cm.c.host_user_id,
+            cm.c.meta,
+            cs.c.state,
+        ).select_from(
+            one.outerjoin(cu, (cu.c.platform == _bp("p")) & (cu.c.ext_id == _bp("e")))
+            .outerjoin(cr, (cr.c.platform == _bp("p")) & (cr.c.ext_id == _bp("c")))
+            .outerjoin(cm, cm.c.id == active_of)
+            .outerjoin(cs, cs.c.match_id == cm.c.id)
+        )
         self.match_by_id = match_columns.where(m.c.id == _bp("i"))
         self.active_match = (
             match_columns.where(m.c.room_id == _bp("room"), m.c.status.in_([LOBBY, RUNNING]))
@@ -280,6 +329,12 @@ class _Statements:
             .where(_ACT.c.match_id == _bp("m"), _ACT.c.ply > _bp("since"))
             .order_by(_ACT.c.ply)
         )
+        self.action_keys_since = (
+            core_select(_ACT.c.ply, _ACT.c.seat, _ACT.c.notation)
+            .where(_ACT.c.match_id == _bp("m"), _ACT.c.ply > _bp("since"))
+            .order_by(_ACT.c.ply)
+        )
+        self.action_commit = _action_commit() if dialect == "postgresql" else None
         self.meta_of = core_select(m.c.meta).where(m.c.id == _bp("i"))
         self.meta_set = update(m).where(m.c.id == _bp("i")).values(meta=_bp("mv"))
         self.kv_get = core_select(_KV.c.value).where(_KV.c.namespace == _bp("n"), _KV.c.key == _bp("k"))
@@ -523,6 +578,36 @@ class SqlRepository:
                 c.execute(self.sql.user_rename, {"i": rec.id, "n": name})
                 rec = replace(rec, name=name)
             return self._user_cached(rec)
+
+    def context(
+        self, platform: str, ext_id: str, name: str, chat: str | None
+    ) -> tuple[UserRec, RoomRec | None]:
+        """``user(platform, ext_id, name)`` and, for a group message, ``room(platform, chat)``, with
+        the room's active match read into the unit (``active_match`` then needs no query): one
+        round trip for the three, and one for the match's seats (issue #12: a typed move's first
+        answer on PostgreSQL). Someone or a room met the first time is created as usual."""
+        with self._conn() as c:
+            row = c.execute(self.sql.context, {"p": platform, "e": ext_id, "c": chat}).first()
+            if row is None or row.u_id is None:
+                user = self.user(platform, ext_id, name)
+            else:
+                user = UserRec(
+                    id=row.u_id, platform=platform, ext_id=ext_id, name=row.u_name, lang=row.u_lang
+                )
+                if name and user.name != name:
+                    c.execute(self.sql.user_rename, {"i": user.id, "n": name})
+                    user = replace(user, name=name)
+                self._user_cached(user)
+            if chat is None:
+                return user, None
+            if row is None or row.r_id is None:
+                return user, self.room(platform, chat)
+            room = self._room_cached(RoomRec(id=row.r_id, platform=platform, ext_id=chat, lang=row.r_lang))
+            if row.id is not None:
+                unit = self._unit()
+                if unit is not None and row.id not in unit.matches:
+                    self._match_recs(c, [_ContextRow(row, room)])
+            return user, room
 
     def _user_cached(self, rec: UserRec) -> UserRec:
         unit = self._unit()
@@ -845,9 +930,28 @@ class SqlRepository:
     ) -> bool:
         """Action row, new snapshot and version bump in one transaction, or nothing at all."""
         with self._conn() as c:
+            ply = int(state.get("ply", seen_version + 1))
+            if self.sql.action_commit is not None and seats is None:
+                # PostgreSQL: the version bump, the action and the snapshot in one statement (one
+                # round trip instead of three; the action and the snapshot only if the bump took)
+                params = {
+                    "m": match_id,
+                    "seen": seen_version,
+                    "new": seen_version + 1,
+                    "now": _now(),
+                    "status": status,
+                    "ply": ply,
+                    "seat": seat,
+                    "notation": notation,
+                    "events": list(events),
+                    "state": state,
+                }
+                if not c.execute(self.sql.action_commit, params).scalar_one():
+                    return False
+                self._refresh(match_id, version=seen_version + 1, status=status, state=state)
+                return True
             if not self._bump(c, match_id, seen_version, status=status):
                 return False
-            ply = int(state.get("ply", seen_version + 1))
             action = {
                 "match_id": match_id,
                 "ply": ply,
@@ -872,6 +976,12 @@ class SqlRepository:
             return [
                 ActionRec(ply=r.ply, seat=r.seat, notation=r.notation, events=list(r.events)) for r in rows
             ]
+
+    def action_keys(self, match_id: int, since_ply: int = 0) -> list[tuple[int, int, str]]:
+        """(ply, seat, notation) of the actions after ``since_ply``: ``actions`` without the events."""
+        with self._conn() as c:
+            rows = c.execute(self.sql.action_keys_since, {"m": match_id, "since": since_ply})
+            return [(int(r.ply), int(r.seat), str(r.notation)) for r in rows]
 
     def set_meta(self, match_id: int, key: str, value: Any) -> None:
         with self._conn() as c:
@@ -1000,6 +1110,19 @@ class SqlRepository:
                     claimed.append(chat)
             return claimed
 
+    def outbox_claim_chats(self, chats: Sequence[str], worker: str, now: float, lease: float) -> list[str]:
+        """Claim these chats (those no other worker is sending), whatever they hold: the chats of
+        an update just committed, claimed at once instead of by the next claim round's search
+        over every chat's pending rows (after a restart with a backlog, that search and its wait
+        were most of a new command's time to its answer)."""
+        with self._conn() as c:
+            claimed = []
+            for chat in chats:
+                params = {"chat": chat, "worker": worker, "until": now + lease, "w_now": now, "w_me": worker}
+                if c.execute(self.sql.claim_upsert, params).rowcount == 1:
+                    claimed.append(chat)
+            return claimed
+
     def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
         there, so nothing overtakes it. The references of their keys are read along."""
@@ -1113,23 +1236,27 @@ class SqlRepository:
     def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None:
         """The match's deadlines are now exactly these (every change of a match sets them)."""
         with self._conn() as c:
-            c.execute(self.sql.deadlines_delete, {"m": match_id})
+            rows = [
+                {
+                    "match_id": d.match_id,
+                    "kind": d.kind,
+                    "due": d.due,
+                    "version": d.version,
+                    "seats": list(d.seats),
+                    "claimed_by": None,
+                    "claimed_until": None,
+                }
+                for d in deadlines
+            ]
+            if self.dialect == "postgresql" and rows and all(r["match_id"] == match_id for r in rows):
+                # one statement: the kinds not set any more deleted, the others upserted (their
+                # claims dropped, as a new row has none)
+                c.execute(_deadlines_replace(match_id, rows))
+            else:
+                c.execute(self.sql.deadlines_delete, {"m": match_id})
+                if rows:
+                    c.execute(self.sql.deadlines_insert, rows)
             if deadlines:
-                c.execute(
-                    self.sql.deadlines_insert,
-                    [
-                        {
-                            "match_id": d.match_id,
-                            "kind": d.kind,
-                            "due": d.due,
-                            "version": d.version,
-                            "seats": list(d.seats),
-                            "claimed_by": None,
-                            "claimed_until": None,
-                        }
-                        for d in deadlines
-                    ],
-                )
                 unit = self._unit()
                 if unit is not None:
                     soonest = min(d.due for d in deadlines)
@@ -1275,6 +1402,79 @@ def _new_id(result: Any) -> int:
 
 def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
+
+
+def _deadlines_replace(match_id: int, rows: list[dict[str, Any]]) -> Any:
+    """PostgreSQL: a match's deadlines become exactly ``rows`` in one statement."""
+    dl = _DL
+    gone = (
+        delete(dl).where(dl.c.match_id == match_id, dl.c.kind.not_in([r["kind"] for r in rows])).cte("gone")
+    )
+    upsert = pg_insert(dl).values(rows)
+    return upsert.on_conflict_do_update(
+        index_elements=["match_id", "kind"],
+        set_={
+            "due": upsert.excluded.due,
+            "version": upsert.excluded.version,
+            "seats": upsert.excluded.seats,
+            "claimed_by": None,
+            "claimed_until": None,
+        },
+    ).add_cte(gone)
+
+
+def _action_commit() -> Any:
+    """PostgreSQL's ``commit_action`` in one statement: ``WITH b AS (UPDATE match ... WHERE id AND
+    version RETURNING id)``, the action row and the snapshot upsert inserted from ``b`` (nothing
+    when the version had moved on), and the count of ``b``: 1 when the action was committed."""
+    m, act, snap = _M, _ACT, _SNAP
+    bumped = (
+        update(m)
+        .where(m.c.id == _bp("m"), m.c.version == _bp("seen"))
+        .values(version=_bp("new"), updated_at=_bp("now"), status=_bp("status"))
+        .returning(m.c.id)
+        .cte("bumped")
+    )
+    stamp = DateTime(timezone=True)
+    action = (
+        pg_insert(act)
+        .from_select(
+            ["match_id", "ply", "seat", "notation", "events", "at"],
+            core_select(
+                bumped.c.id,
+                cast(bindparam("ply", type_=Integer), Integer),
+                cast(bindparam("seat", type_=Integer), Integer),
+                cast(bindparam("notation", type_=String), String),
+                cast(bindparam("events", type_=JSON), JSON),
+                cast(bindparam("now", type_=stamp), stamp),
+            ),
+        )
+        .cte("action")
+    )
+    upsert = pg_insert(snap).from_select(
+        ["match_id", "version", "state"],
+        core_select(
+            bumped.c.id,
+            cast(bindparam("new", type_=Integer), Integer),
+            cast(bindparam("state", type_=JSON), JSON),
+        ),
+    )
+    snapshot = upsert.on_conflict_do_update(
+        index_elements=["match_id"],
+        set_={"version": upsert.excluded.version, "state": upsert.excluded.state},
+    ).cte("snapshot")
+    return core_select(func.count()).select_from(bumped).add_cte(action).add_cte(snapshot)
+
+
+class _ContextRow:
+    """A row of ``sql.context`` read as a row of ``sql.matches`` (for ``_match_recs``)."""
+
+    def __init__(self, row: Any, room: RoomRec) -> None:
+        self._row = row
+        self.room_platform, self.room_ext_id, self.room_lang = room.platform, room.ext_id, room.lang
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, name)
 
 
 def _user(row: Any) -> UserRec:

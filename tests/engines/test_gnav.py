@@ -739,9 +739,12 @@ def test_strong_beats_sensible():
     depend only on the seed and the deal number, so the pair cancels the luck of the cards, and only a pair
     that one AI wins twice tells them apart (about one in ten). Wald's sequential test on those pairs
     (H0: each AI wins such a pair half the time; H1: strong wins 7 in 10; α = 1 %, β = 5 %) stops as soon as
-    the evidence is clear; with these seeds after 813 pairs (49 to 23), about 25 s of CPU.
+    the evidence is clear; with these seeds after 337 pairs (25 to 7), about 10 s of CPU (813 pairs, 49 to 23,
+    before the rollouts counted a draw as a shared win).
 
-    [measured] Heads-up, strong takes about 52 % of the wins (2,000 games, ±0.5 %). At a four-seat table of
+    [measured] Heads-up, strong takes about 52 % of the wins (2,000 games, ±0.5 %); in unpaired games
+    (scripts/bench_ai.py, 6,000 games, seed final) .511 [.498, .523]: the pairs are what make the edge show
+    in a few hundred matches. At a four-seat table of
     two strong and two sensible seats the edge does not show: 1,000 games gave strong 50.45 %, 300 paired
     games 48.3 %; the test that asserted it there passed by chance.
     """

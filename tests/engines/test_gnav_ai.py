@@ -46,3 +46,21 @@ def test_the_others_in_a_sampled_world_know_what_they_really_know():
             assert imagined.ordinary == real.ordinary
         checked += 1
     assert checked > 200 and hidden_matadors > 10
+
+
+def _easy_choices(first: str, tries: int = 200) -> set[str]:
+    """What the easy AI does, over many of its own random draws, as the first seat holding ``first``."""
+    state = E.new_game(4, "easy", Options(seats=("ai",) * 4), decks=((first, "n8", "n9", "n10"),), rotation=3)
+    seat = E.to_act(state)[0]
+    view, legal = E.view(state, seat), E.legal_actions(state, seat)
+    return {type(ai.easy_policy(view, legal, random.Random(k))).__name__ for k in range(tries)}
+
+
+def test_easy_makes_a_beginners_mistakes_not_random_ones():
+    """Easy takes the owl and the pot for good picture cards and misreads IV/VI and IX/XI now and then, but
+    never keeps a card it reads as low (0, II) nor gives away one it reads as high (VIII, XII)."""
+    assert _easy_choices("owl") == _easy_choices("pot") == {"Ask", "Keep"}
+    assert _easy_choices("n4") == _easy_choices("n6") == {"Ask", "Keep"}
+    assert _easy_choices("n9") == _easy_choices("n11") == {"Keep"}  # IX read as XI: still a keep
+    assert _easy_choices("zero") == _easy_choices("n2") == _easy_choices("fool") == {"Ask"}
+    assert _easy_choices("n8") == _easy_choices("n12") == {"Keep"}
