@@ -386,17 +386,9 @@ _FI_NUMERALS = {
     9: ("yhdeksän", "yhdeksän", "yhdeksää", "yhdeksään", "yhdeksänä"),
     10: ("kymmenen", "kymmenen", "kymmentä", "kymmeneen", "kymmenenä"),
 }
-# Spoken nominatives ("yks", "kaks", "seittemän").
-_FI_NUMERALS_SPOKEN = {
-    1: ("yks",),
-    2: ("kaks",),
-    5: ("viis",),
-    6: ("kuus",),
-    7: ("seittemän", "seitsemän"),
-    8: ("kaheksan",),
-    9: ("yheksän",),
-    10: ("kymmene",),
-}
+# Spoken nominatives the spoken declensions below do not give ("yks", "kaks", "seittemän" come
+# from those).
+_FI_NUMERALS_SPOKEN = {10: ("kymmene",)}
 # Spoken declensions: the d of the stem drops ("kahella", "yhen", "viiellä", "kaheksalla").
 _FI_NUMERALS_SPOKEN_DECLINED = {
     1: ("yks", "yhen", "yhtä", "yhteen", "yhtenä"),
