@@ -64,13 +64,14 @@ def test_runtime_over_sqlite(tmp_path):
 
 
 def test_two_workers_on_one_sqlite_file(tmp_path):
+    # not a failover test: a lease longer than a loaded machine's stalls (a 3 s one ran out at load 9)
     async def body():
         url = f"sqlite:///{tmp_path / 'two.sqlite'}"
         repos = [SqlRepository(url), SqlRepository(url)]
         cores = [UnitCore(r) for r in repos]
         trs = [RecordingTransport(delay=0.003), RecordingTransport(delay=0.003)]
         rts = [
-            Runtime(c, t, settings=Settings(**{**FAST, "worker": f"w{i}"}))
+            Runtime(c, t, settings=Settings(**{**FAST, "lease": 10.0, "worker": f"w{i}"}))
             for i, (c, t) in enumerate(zip(cores, trs, strict=True))
         ]
         for rt in rts:
