@@ -4,6 +4,8 @@ on; a new database gets the same schema; the models and the migrations never dri
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -134,6 +136,34 @@ def test_the_first_revision_is_the_one_old_databases_get():
     script = ScriptDirectory.from_config(alembic_config())
     first = [rev for rev in script.walk_revisions() if rev.down_revision is None]
     assert [rev.revision for rev in first] == [FIRST_REVISION]
+
+
+def test_the_newest_revision_the_repository_knows_is_alembics_head():
+    assert _head() == repository.HEAD_REVISION
+
+
+def test_a_database_at_the_newest_revision_opens_without_alembic(tmp_path):
+    """A restart (the database is there and current) does not import Alembic: a worker's memory and
+    start time; a database one revision behind is still upgraded."""
+    url = f"sqlite:///{tmp_path / 'bot.sqlite'}"
+    SqlRepository(url)
+    probe = (
+        "import sys; from chatbot.storage import SqlRepository; SqlRepository(sys.argv[1]); "
+        "print('alembic' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    run = [sys.executable, "-c", probe, url]
+    assert subprocess.run(run, cwd=root, capture_output=True, text=True, check=True).stdout.split() == [
+        "False"
+    ]
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0004")
+    engine.dispose()
+    assert subprocess.run(run, cwd=root, capture_output=True, text=True, check=True).stdout.split() == [
+        "True"
+    ]
+    assert _revision(url) == _head()
 
 
 RUNTIME_TABLES = {"outbox", "chatclaim", "messageref", "deadline", "seenupdate"}
