@@ -22,6 +22,7 @@ from engines.afrikan_tahti.board import (
     GOLD_COAST,
     HAZARDS,
     LEGS,
+    LEGS_FROM,
     PLACE_SET,
     SLAVE_COAST,
     land_paths,
@@ -160,15 +161,27 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
     if free:
         steps = max(1, view.options.broke_sea_steps)
         by_land = _dist(node, targets, DIST_LAND) * 2 / 7  # turns at 3.5 steps a turn
-        best_free = min(
-            free, key=lambda a: (LEGS[(node, a.to)].steps / steps + _dist(a.to, targets) * 2 / 7, a.to)
-        )
-        leg = LEGS[(node, best_free.to)]
-        if leg.steps / steps + _dist(best_free.to, targets) * 2 / 7 + 1 < by_land:
+        best_free = min(free, key=lambda a: (_free_turns(node, a.to, targets, steps), a.to))
+        if _free_turns(node, best_free.to, targets, steps) + 1 < by_land:
             return best_free
     if Roll() in legal:
         return Roll()
     return Stay()
+
+
+def _free_turns(node: str, port: str, targets: tuple[str, ...], steps: int) -> float:
+    """Turns to a target for a broke player by a free passage from ``node`` to ``port``: the passage,
+    then from ``port`` on by land (3.5 steps a turn) or by one more free passage (a broke player pays
+    no fare further on either). Reckoning the way on from ``port`` with paid sea legs sent two broke
+    players back and forth between Cape Verde and Sierra Leone to the round limit, the last token
+    being on St. Helena."""
+    onward = _dist(port, targets, DIST_LAND) * 2 / 7
+    for dest in LEGS_FROM.get(port, ()):
+        if dest != node:
+            onward = min(
+                onward, LEGS[(port, dest)].steps / steps + 1 + _dist(dest, targets, DIST_LAND) * 2 / 7
+            )
+    return LEGS[(node, port)].steps / steps + onward
 
 
 def _move(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, ...], rng: Random) -> Any:
