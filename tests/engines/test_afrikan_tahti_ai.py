@@ -44,8 +44,9 @@ def test_the_strong_player_takes_the_archaeologist_and_the_normal_one_its_own_ta
 
 def test_in_the_base_game_a_rich_strong_player_still_flips_where_the_normal_one_fears_the_robber():
     # Only the Star (or a horseshoe after it) carried home wins; money does not. On a face-down
-    # token with 3000 pounds the normal player declines to flip (a robber would take it all), the
-    # strong one flips: each flip is a chance at the Star, and a token left is one for the rival.
+    # token with 3000 pounds the normal player declines to flip (a robber would take it all) while a
+    # token it values more is left (Gold Coast's, gems double there), the strong one flips: each flip
+    # is a chance at the Star, and a token left is one for the rival.
     st = ENGINE.new_game(2, "strong-base-flip", Options(expansion=False, start_place="random"), first_seat=0)
     place = next(p for p in TREASURE_PLACES if p not in GOALS)
     st = replace(st, phase="after_move", pawns=(replace(st.pawns[0], node=place, cash=3000), st.pawns[1]))
@@ -138,3 +139,19 @@ def test_broke_players_sail_free_to_the_last_token_on_st_helena_and_do_not_shutt
             )
             assert FreeSail("st_helena") in ENGINE.legal_actions(st, 0)
             assert _choice(st, 0, level) == FreeSail("st_helena"), (level, port)
+
+
+def test_a_rich_normal_player_flips_the_token_it_stands_on_when_none_is_worth_more():
+    # It once stood on its token turn after turn, fearing the robber, to the round limit.
+    st = ENGINE.new_game(2, "normal-rich", Options(expansion=False, start_place="random"), first_seat=0)
+    st = replace(
+        st,
+        phase="after_move",
+        stacks=tuple(
+            s if p in ("dragon_mountain", "congo") else ()
+            for p, s in zip(TREASURE_PLACES, st.stacks, strict=True)
+        ),
+        pawns=(replace(st.pawns[0], node="dragon_mountain", cash=2500), st.pawns[1]),
+    )
+    for level in ("easy", "normal", "strong"):
+        assert _choice(st, 0, level) == Flip(), level

@@ -84,6 +84,18 @@ def flip_value(view: View, place: str, price: int) -> float:
     return gain / total - price
 
 
+def _flips(view: View, place: str, price: int) -> bool:
+    """Whether to flip the token on ``place`` for ``price``: when :func:`flip_value` says it gains,
+    or when no other face-down token is worth more. A rich player whom every token's robber
+    frightened used to stand on its token turn after turn (a zero-step move onto its own target)
+    until the others' flips made the Star likelier: one held the table to the round limit."""
+    here = flip_value(view, place, price)
+    if here > 0:
+        return True
+    others = [flip_value(view, p, price) for p, _t in view.face_down if p != place]
+    return not others or here >= max(others)
+
+
 def _targets(view: View) -> tuple[str, ...]:
     me = view.pawns[view.seat or 0]
     if me.items:
@@ -126,7 +138,7 @@ def smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         return first
     if phase == "after_move":
         assert node is not None
-        return Flip() if Flip() in legal and flip_value(view, node, FLIP_PRICE) > 0 else EndPhase()
+        return Flip() if Flip() in legal and _flips(view, node, FLIP_PRICE) else EndPhase()
     if node is None:
         return rng.choice(legal)
     targets = _targets(view)
@@ -144,9 +156,9 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
         return Roll() if Roll() in legal else FreeSail(me.voyage.dest)
     here_token = any(p == node for p, _t in view.face_down)
     if here_token and not me.items:
-        if Flip() in legal and flip_value(view, node, FLIP_PRICE) > 0:
+        if Flip() in legal and _flips(view, node, FLIP_PRICE):
             return Flip()
-        if FlipRoll() in legal and flip_value(view, node, 0) > 0:
+        if FlipRoll() in legal and _flips(view, node, 0):
             return FlipRoll()
     flights = [a for a in legal if isinstance(a, Fly)]
     if flights:
