@@ -133,11 +133,12 @@ def ref_gnav(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
 
 def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
     """A careful person playing plainly: rolls and walks toward the nearest face-down token (home with
-    a winning item), turns a token over whenever it may (paying, else rolling), and answers every
-    prompt and window with the table's default; no flights, cards or trades."""
+    a winning item), takes a boat when none is left by land, turns a token over whenever it may
+    (paying, else rolling), and answers every prompt and window with the table's default; no
+    flights, cards or trades."""
     from engines.afrikan_tahti.ai import idle_action
-    from engines.afrikan_tahti.board import DIST, GOALS
-    from engines.afrikan_tahti.model import EndPhase, Flip, FlipRoll, Move, Roll, Stay
+    from engines.afrikan_tahti.board import DIST, DIST_LAND, GOALS
+    from engines.afrikan_tahti.model import Board, EndPhase, Flip, FlipRoll, FreeSail, Move, Roll, Stay
 
     if view.x is not None and view.x.prompt is not None:
         return idle_action(view, legal)
@@ -148,6 +149,11 @@ def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
         if FlipRoll() in legal:
             return FlipRoll()
     if view.phase == "declare":
+        targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in view.face_down})) or tuple(GOALS)
+        if not any(me.node in DIST_LAND[t] for t in targets):  # nothing left by land: take a boat
+            sails = [a for a in legal if isinstance(a, Board | FreeSail)]
+            if sails:
+                return min(sails, key=lambda a: (min(DIST[t].get(a.to, 999) for t in targets), a.to))
         if Roll() in legal:
             return Roll()
         return Stay() if Stay() in legal else idle_action(view, legal)

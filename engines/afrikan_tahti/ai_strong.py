@@ -20,14 +20,26 @@ its own plan for where to go and what to keep.
   flip brings the Star nearer, for whoever is ahead.
 
 In the base game (no expansion) the strong player plays the smart base player (:mod:`.base.ai`)
-except in four things (:func:`strong_base`): it values a token by the Star as the game itself and a
-robber as the loss of the money it can use, so a rich player keeps flipping where the smart one
-fears for its money; it ends its move, among the stops the die allows, where the next roll reaches
-the best token (or the unclaimed Capetown bonus, dear to a player short of money) when that looks
-clearly better than the smart player's stop; it flies to a token when its roll would rarely reach
-one and money for two flips is left; and short of money it walks rather than fly for a token. In
-2-player base games the one who finds the Star wins about 98 % of them, and the tokens are alike
-until flipped, so the levels are close there (bench figures in the module's history).
+except in these (:func:`strong_base`). Before the Star is found: it values a token by the Star as
+the game itself and a robber as the loss of the money it can use, so a rich player keeps flipping;
+of the tokens a roll reaches it takes the one nearest home; it ends a move that reaches none where
+the next roll reaches the best token, flies for a token when the roll would rarely reach one, and,
+broke near Capetown, goes for the bonus. After the Star is found (:mod:`.base.race`): a holder of a
+winning item rolls or flies by the turns home each leaves on average, ends its moves where the way
+home is shortest, keeps the fare of its flight home rather than pay for a token, and turns over the
+tokens it stops on when the money is not needed (a horseshoe it takes is one the others cannot win
+with); a player without one goes for the token whose way home through it is shortest.
+
+Why the levels are close in the base game: before the Star is found every token is alike, so a
+player's chance of the Star is its share of the flips, and in two-player games the finder wins about
+95 % of them. Money is the one lever and a weak one: a smart player given 500 more at the start
+finds the Star first as often as before, one started with nothing nearly as often, and one who is
+never broke (a cheat) in 59 % of two-player games; easy and normal differ by the turns easy wastes.
+Measured (``scripts/bench_ai.py --option expansion=false --cell strong:normal``, seeds ``final`` and
+``final2``): 0.512 [0.496, 0.527] over 4000 and 0.506 [0.494, 0.519] over 6000 two-player games,
+0.256 [0.240, 0.272] over 3000 four-player games: not measurably stronger than normal. What it does
+gain is after the Star: without it, it wins 8 % of the two-player games the other finds the Star in
+(normal 5 %).
 
 A policy gets only its seat's view, its legal actions and a seeded generator.
 """
@@ -39,6 +51,7 @@ from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.base import ai as base_ai
+from engines.afrikan_tahti.base import race
 from engines.afrikan_tahti.board import (
     BASE_TOKEN_MIX,
     CAPETOWN,
@@ -60,6 +73,7 @@ from engines.afrikan_tahti.model import (
     Flip,
     FlipRoll,
     Fly,
+    FreeSail,
     Move,
     RerollMove,
     Roll,
@@ -69,6 +83,12 @@ from engines.afrikan_tahti.model import (
 from engines.afrikan_tahti.retkikunnat import ai as smart_ai
 from engines.afrikan_tahti.retkikunnat.content import EXP
 
+#: of the tokens a roll reaches, take the one nearest home
+_HOMEWARD = True
+#: turns home that a holder counts as even, to end its move on a token
+_HOME_EVEN = 0.15
+#: steps from Capetown within which a broke player goes for its bonus
+_CAPETOWN_REACH = 14
 #: steps a die move covers per turn on average, for the turns a token is away
 _STEPS_PER_TURN = 3.5
 #: a flip the strong player makes although the expected gain is below zero, down to this
@@ -165,13 +185,101 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 
 
 def strong_base(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
-    """The strong player in the base game: the smart player's play, except that without a winning
-    item it flips (paying, else rolling) whenever :func:`worth` says the flip gains, flies for a token
-    or walks as :func:`_fly` and ``_KEEP`` say, and ends its move where the best token's expected gain
-    per turn is highest from there (:func:`_base_stop`: a token on the stop is flipped this turn, or
-    rolled for when broke; a hazard dot costs the release rolls) when that beats the smart player's
-    stop by ``_MARGIN``."""
+    """The strong player in the base game: the smart player's play, except that it races home after
+    the Star is found as :func:`_race` says, goes for the Capetown bonus when broke and near it
+    (:func:`_capetown`), and otherwise flips, flies and ends its moves as :func:`_heuristic_base`
+    says."""
     chosen = base_ai.smart(view, legal, rng)
+    me = view.pawns[view.seat or 0]
+    node = me.node
+    if node is None or me.voyage is not None or me.captured or len(legal) < 2:
+        return chosen
+    if view.star_found:
+        return _race(view, legal, node, chosen)
+    return _capetown(view, legal, node, rng) or _heuristic_base(view, legal, rng, chosen)
+
+
+def _capetown(view: View, legal: tuple[Any, ...], node: str, rng: Random) -> Any:
+    """Broke, with the Capetown bonus unclaimed and Capetown within ``_CAPETOWN_REACH`` steps: roll
+    for the token it stands on, else head for Capetown (500 is five paid flips); None otherwise."""
+    me = view.pawns[view.seat or 0]
+    if (
+        view.capetown_claimed is not None
+        or view.options.capetown_bonus < 2 * FLIP_PRICE
+        or me.cash >= FLIP_PRICE
+        or me.items
+        or DIST[CAPETOWN].get(node, _CAPETOWN_REACH + 1) > _CAPETOWN_REACH
+        or view.phase not in ("declare", "move")
+    ):
+        return None
+    if view.phase == "declare":
+        if any(p == node for p, _t in view.face_down) and FlipRoll() in legal:
+            return FlipRoll()
+        return base_ai._declare(view, legal, node, (CAPETOWN,))
+    return base_ai._move(view, legal, node, (CAPETOWN,), rng)
+
+
+def _race(view: View, legal: tuple[Any, ...], node: str, chosen: Any) -> Any:
+    """After the Star is found (:mod:`.base.race`). A holder of a winning item rolls or flies,
+    whichever brings it home in fewer turns on average, and ends its move where the way home is
+    shortest. Without one, it heads for the token whose way home through it is shortest (a
+    horseshoe found there must still beat the holder home) and turns over every token it reaches,
+    paying when it can: only a horseshoe can win now."""
+    me = view.pawns[view.seat or 0]
+    if me.items:
+        if view.phase == "declare":
+            if isinstance(chosen, Board | FreeSail) or Roll() not in legal:
+                return chosen
+            best: tuple[float, str, Any] = (race.roll_turns(node, me.cash), "", Roll())
+            for a in legal:
+                if isinstance(a, Fly):
+                    after = 1.0 if a.to in GOALS else 1.0 + race.turns_home(a.to, me.cash - AIR_FARE)
+                    best = min(best, (after, a.to, a))
+            return best[2]
+        tokens_here = {p for p, _t in view.face_down}
+        if view.phase == "move" and not isinstance(chosen, Board):
+            moves = [a for a in legal if isinstance(a, Move)]
+            if not moves or any(a.to in GOALS for a in moves):
+                return chosen
+
+            # the shortest way home; of stops as near, one with a token (a horseshoe turned over is
+            # one the others cannot win with)
+            def home(a: Move) -> tuple[float, bool, tuple[str, str]]:
+                t = round(race.turns_home(a.to, me.cash) / _HOME_EVEN)
+                return (t, a.to not in tokens_here, _move_key(a))
+
+            return min(moves, key=home)
+        if view.phase == "after_move" and Flip() in legal and node in tokens_here:
+            if race.turns_home(node, me.cash - FLIP_PRICE) <= race.turns_home(node, me.cash):
+                return Flip()  # the money is not needed for the way home
+            return EndPhase()
+        return chosen
+    tokens = sorted(p for p, _t in view.face_down)
+    if not tokens:
+        return chosen
+    if view.phase in ("declare", "after_move") and node in tokens:
+        if Flip() in legal and me.cash >= FLIP_PRICE:
+            return Flip()
+        if FlipRoll() in legal:
+            return FlipRoll()
+        if view.phase == "after_move":
+            return EndPhase()
+
+    def way(place: str) -> float:
+        steps = DIST[place].get(node)
+        if steps is None:
+            return 99.0
+        return steps * race.STEP + race.turns_home(place, me.cash - FLIP_PRICE)
+
+    target = (min(tokens, key=lambda p: (way(p), p)),)
+    if view.phase == "declare":
+        return base_ai._declare(view, legal, node, target)
+    if view.phase == "move":
+        return base_ai._move(view, legal, node, target, rng=Random(0))
+    return chosen
+
+
+def _heuristic_base(view: View, legal: tuple[Any, ...], rng: Random, chosen: Any) -> Any:
     seat = view.seat or 0
     me = view.pawns[seat]
     node = me.node
@@ -196,6 +304,14 @@ def strong_base(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     if view.phase != "move" or me.items or me.node is None or not isinstance(chosen, Move):
         return chosen
     moves = [a for a in legal if isinstance(a, Move)]
+    tokens = {p for p, _t in view.face_down}
+    if (
+        _HOMEWARD and chosen.to in tokens
+    ):  # of the tokens the roll reaches, the one nearest home (the race after)
+        return min(
+            (a for a in moves if a.to in tokens),
+            key=lambda a: (race.turns_home(a.to, me.cash), _move_key(a)),
+        )
     rates = {a.to: _base_stop(view, seat, a.to) for a in moves}
     best = max(rates.values())
     if best > _MARGIN * rates[chosen.to]:

@@ -1,5 +1,7 @@
-"""The Afrikan Tähti AI levels: the strong player chooses the character that wins most (Retkikunnat)
-and, in the base game, flips for the Star where the normal one fears for its money."""
+"""The Afrikan Tähti AI levels: the strong player chooses the character that wins most (Retkikunnat);
+in the base game it flips for the Star where the normal one fears for its money, flies home with the
+Star, keeps its fare home, and goes for the Capetown bonus when broke; and no AI shuttles between two
+ports to the round limit."""
 
 from __future__ import annotations
 
@@ -8,8 +10,18 @@ from random import Random
 from typing import Any
 
 from engines.afrikan_tahti import ENGINE
-from engines.afrikan_tahti.board import GOALS, TREASURE_PLACES
-from engines.afrikan_tahti.model import Character, EndPhase, Flip, Options
+from engines.afrikan_tahti.board import CAPETOWN, GOALS, TREASURE_PLACES
+from engines.afrikan_tahti.model import (
+    Character,
+    EndPhase,
+    Flip,
+    Fly,
+    FreeSail,
+    Move,
+    Movement,
+    Options,
+    Roll,
+)
 from tests.engines.afrikan_tahti_helpers import play
 
 
@@ -32,8 +44,9 @@ def test_the_strong_player_takes_the_archaeologist_and_the_normal_one_its_own_ta
 
 def test_in_the_base_game_a_rich_strong_player_still_flips_where_the_normal_one_fears_the_robber():
     # Only the Star (or a horseshoe after it) carried home wins; money does not. On a face-down
-    # token with 3000 pounds the normal player declines to flip (a robber would take it all), the
-    # strong one flips: each flip is a chance at the Star, and a token left is one for the rival.
+    # token with 3000 pounds the normal player declines to flip (a robber would take it all) while a
+    # token it values more is left (Gold Coast's, gems double there), the strong one flips: each flip
+    # is a chance at the Star, and a token left is one for the rival.
     st = ENGINE.new_game(2, "strong-base-flip", Options(expansion=False, start_place="random"), first_seat=0)
     place = next(p for p in TREASURE_PLACES if p not in GOALS)
     st = replace(st, phase="after_move", pawns=(replace(st.pawns[0], node=place, cash=3000), st.pawns[1]))
@@ -43,3 +56,102 @@ def test_in_the_base_game_a_rich_strong_player_still_flips_where_the_normal_one_
     # poor, both flip: the robber has little to take
     st = replace(st, pawns=(replace(st.pawns[0], cash=300), st.pawns[1]))
     assert _choice(st, 0, "normal") == _choice(st, 0, "strong") == Flip()
+
+
+# ---------------------------------------------------------------------------------------------
+# The base game: the race home after the Star, money for the flight, Capetown, free passages
+
+
+def _base(node: str, cash: int, phase: str = "declare", *, star_at: str | None = None, **fields: Any):
+    """A two-player base game with seat 0 to act on ``node`` (seat 1 in Cairo); with ``star_at`` the
+    Star was found there by seat 0, which holds it."""
+    layout = {star_at: "star"} if star_at else {}
+    st = ENGINE.new_game(
+        2, "strong-base", Options(expansion=False, start_place="random"), layout=layout, first_seat=0
+    )
+    items: tuple[str, ...] = ()
+    if star_at:
+        i = TREASURE_PLACES.index(star_at)
+        tid = st.stacks[i][0]
+        items = (tid,)
+        st = replace(
+            st,
+            star_found=True,
+            stacks=tuple(() if k == i else s for k, s in enumerate(st.stacks)),
+            revealed=((tid, star_at),),
+        )
+    me = replace(st.pawns[0], node=node, cash=cash, items=items)
+    return replace(st, phase=phase, turn=0, round=5, pawns=(me, replace(st.pawns[1], node="cairo")), **fields)
+
+
+def test_the_strong_holder_of_the_star_flies_home_when_it_can_afford_it_the_normal_one_walks():
+    # In Congo with the Star and 600: sixteen steps to Cairo on foot (five turns or so); the strong
+    # player flies (Congo - Gold Coast - Morocco, next to Tangier), the normal one walks.
+    st = _base("congo", 600, star_at="ocomba")
+    assert _choice(st, 0, "normal") == Roll()
+    assert _choice(st, 0, "strong") == Fly("gold_coast")
+    # without the fare both walk
+    st = _base("congo", 200, star_at="ocomba")
+    assert _choice(st, 0, "strong") == _choice(st, 0, "normal") == Roll()
+
+
+def test_the_strong_holder_keeps_its_fare_home_rather_than_pay_for_a_token():
+    # At Suakin with the Star, the flight to Cairo costs 300: with 300 the strong player leaves the
+    # token under it alone (and flies home next turn), the normal one spends 100 of the fare on it.
+    st = _base("suakin", 300, "after_move", star_at="ocomba")
+    assert set(ENGINE.legal_actions(st, 0)) == {Flip(), EndPhase()}
+    assert _choice(st, 0, "normal") == Flip()
+    assert _choice(st, 0, "strong") == EndPhase()
+    st = replace(st, phase="declare")
+    assert _choice(st, 0, "strong") == Fly("cairo")
+    # with money to spare it turns the token over: a horseshoe there is one the rival cannot win with
+    st = _base("suakin", 400, "after_move", star_at="ocomba")
+    assert _choice(st, 0, "strong") == Flip()
+
+
+def test_a_broke_strong_player_takes_the_capetown_bonus_the_roll_reaches_before_a_token():
+    # Broke at Whalefish Bay with a 4: Capetown (its token gone, its 500 unclaimed) or Victoria Falls'
+    # token. Broke, the token would cost turns of rolling; the bonus pays five flips.
+    st = _base("whalefish_bay", 0, "move", move=Movement(4, 4, ("whalefish_bay",), "start"))
+    st = replace(
+        st, stacks=tuple(() if p == CAPETOWN else s for p, s in zip(TREASURE_PLACES, st.stacks, strict=True))
+    )
+    moves = {a.to for a in ENGINE.legal_actions(st, 0) if isinstance(a, Move)}
+    assert {CAPETOWN, "victoria_falls"} <= moves
+    assert _choice(st, 0, "normal").to == "victoria_falls"
+    assert _choice(st, 0, "strong").to == CAPETOWN
+    # with money it takes the token
+    st = replace(st, pawns=(replace(st.pawns[0], cash=300), st.pawns[1]))
+    assert _choice(st, 0, "strong").to == "victoria_falls"
+
+
+def test_broke_players_sail_free_to_the_last_token_on_st_helena_and_do_not_shuttle():
+    # Two broke AIs once sailed back and forth between Cape Verde and Sierra Leone to the round
+    # limit, the last token (the Star) being on St. Helena, reached only by sea.
+    for level in ("easy", "normal", "strong"):
+        for port in ("sierra_leone", "cape_verde"):
+            st = _base(port, 0)
+            st = replace(
+                st,
+                stacks=tuple(
+                    s if p == "st_helena" else () for p, s in zip(TREASURE_PLACES, st.stacks, strict=True)
+                ),
+            )
+            assert FreeSail("st_helena") in ENGINE.legal_actions(st, 0)
+            assert _choice(st, 0, level) == FreeSail("st_helena"), (level, port)
+
+
+def test_a_rich_normal_player_flips_the_token_it_stands_on_when_none_is_worth_more():
+    # It once stood on its token turn after turn, fearing the robber, to the round limit.
+    st = ENGINE.new_game(2, "normal-rich", Options(expansion=False, start_place="random"), first_seat=0)
+    st = replace(
+        st,
+        phase="after_move",
+        stacks=tuple(
+            s if p in ("dragon_mountain", "congo") else ()
+            for p, s in zip(TREASURE_PLACES, st.stacks, strict=True)
+        ),
+        pawns=(replace(st.pawns[0], node="dragon_mountain", cash=2500), st.pawns[1]),
+    )
+    for level in ("easy", "normal", "strong"):
+        assert _choice(st, 0, level) == Flip(), level

@@ -22,6 +22,7 @@ from engines.afrikan_tahti.board import (
     GOLD_COAST,
     HAZARDS,
     LEGS,
+    LEGS_FROM,
     PLACE_SET,
     SLAVE_COAST,
     land_paths,
@@ -83,6 +84,18 @@ def flip_value(view: View, place: str, price: int) -> float:
     return gain / total - price
 
 
+def _flips(view: View, place: str, price: int) -> bool:
+    """Whether to flip the token on ``place`` for ``price``: when :func:`flip_value` says it gains,
+    or when no other face-down token is worth more. A rich player whom every token's robber
+    frightened used to stand on its token turn after turn (a zero-step move onto its own target)
+    until the others' flips made the Star likelier: one held the table to the round limit."""
+    here = flip_value(view, place, price)
+    if here > 0:
+        return True
+    others = [flip_value(view, p, price) for p, _t in view.face_down if p != place]
+    return not others or here >= max(others)
+
+
 def _targets(view: View) -> tuple[str, ...]:
     me = view.pawns[view.seat or 0]
     if me.items:
@@ -125,7 +138,7 @@ def smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         return first
     if phase == "after_move":
         assert node is not None
-        return Flip() if Flip() in legal and flip_value(view, node, FLIP_PRICE) > 0 else EndPhase()
+        return Flip() if Flip() in legal and _flips(view, node, FLIP_PRICE) else EndPhase()
     if node is None:
         return rng.choice(legal)
     targets = _targets(view)
@@ -143,9 +156,9 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
         return Roll() if Roll() in legal else FreeSail(me.voyage.dest)
     here_token = any(p == node for p, _t in view.face_down)
     if here_token and not me.items:
-        if Flip() in legal and flip_value(view, node, FLIP_PRICE) > 0:
+        if Flip() in legal and _flips(view, node, FLIP_PRICE):
             return Flip()
-        if FlipRoll() in legal and flip_value(view, node, 0) > 0:
+        if FlipRoll() in legal and _flips(view, node, 0):
             return FlipRoll()
     flights = [a for a in legal if isinstance(a, Fly)]
     if flights:
@@ -160,15 +173,27 @@ def _declare(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, 
     if free:
         steps = max(1, view.options.broke_sea_steps)
         by_land = _dist(node, targets, DIST_LAND) * 2 / 7  # turns at 3.5 steps a turn
-        best_free = min(
-            free, key=lambda a: (LEGS[(node, a.to)].steps / steps + _dist(a.to, targets) * 2 / 7, a.to)
-        )
-        leg = LEGS[(node, best_free.to)]
-        if leg.steps / steps + _dist(best_free.to, targets) * 2 / 7 + 1 < by_land:
+        best_free = min(free, key=lambda a: (_free_turns(node, a.to, targets, steps), a.to))
+        if _free_turns(node, best_free.to, targets, steps) + 1 < by_land:
             return best_free
     if Roll() in legal:
         return Roll()
     return Stay()
+
+
+def _free_turns(node: str, port: str, targets: tuple[str, ...], steps: int) -> float:
+    """Turns to a target for a broke player by a free passage from ``node`` to ``port``: the passage,
+    then from ``port`` on by land (3.5 steps a turn) or by one more free passage (a broke player pays
+    no fare further on either). Reckoning the way on from ``port`` with paid sea legs sent two broke
+    players back and forth between Cape Verde and Sierra Leone to the round limit, the last token
+    being on St. Helena."""
+    onward = _dist(port, targets, DIST_LAND) * 2 / 7
+    for dest in LEGS_FROM.get(port, ()):
+        if dest != node:
+            onward = min(
+                onward, LEGS[(port, dest)].steps / steps + 1 + _dist(dest, targets, DIST_LAND) * 2 / 7
+            )
+    return LEGS[(node, port)].steps / steps + onward
 
 
 def _move(view: View, legal: tuple[Any, ...], node: str, targets: tuple[str, ...], rng: Random) -> Any:
