@@ -12,6 +12,12 @@ the other processes' turns).
 The reference players are written here from the rules, not from the engines' AIs, and see only their
 seat's view: they play as a careful person does (remember their own cards, keep high and ask low...).
 Every game is seeded (``--seed``), so a run can be repeated exactly.
+
+``--paired``: the ``players`` games of one rotation share a seed, so they deal the same cards deal by deal
+(as far as the choices keep the matches alike) with A in each seat in turn; the luck of the cards then
+largely cancels within a rotation. The line adds a second interval, from the spread of the rotations'
+mean shares (normal approximation over the rotations); the Wilson interval, which takes the games as
+independent, stays beside it and is then the wider, conservative one.
 """
 
 from __future__ import annotations
@@ -293,9 +299,10 @@ def policy_of(game: str, name: str) -> Policy:
     return GAMES[game].ais[name]
 
 
-def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
-    """One game: ``hero`` (level A) in seat ``g % players``, level B elsewhere."""
-    game, players, a, b, g, seed, extra = job
+def play_one(job: tuple[str, int, str, str, int, str, str, bool]) -> dict[str, Any]:
+    """One game: ``hero`` (level A) in seat ``g % players``, level B elsewhere; ``paired``: the games of
+    one rotation (``g // players``) share the seed."""
+    game, players, a, b, g, seed, extra, paired = job
     engine = GAMES[game]
     hero = g % players
     names = [b] * players
@@ -305,7 +312,8 @@ def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
     if game == "gnav":
         given = {"seats": ["ai"] * players, **given}
     options = engine.options_from_dict(given)
-    state = engine.new_game(players, f"{seed}:{game}:{players}:{a}:{b}:{g}", options)
+    tag = f"r{g // players}" if paired else g
+    state = engine.new_game(players, f"{seed}:{game}:{players}:{a}:{b}:{tag}", options)
     f = Figures()
     watch = MajavajengiWatch(hero, f) if game == "majavajengi" else None
     times: dict[str, list[float]] = defaultdict(list)
@@ -368,10 +376,11 @@ def run(
     pool: Any,
     only: list[tuple[str, str]] | None,
     options: dict[str, Any] | None = None,
+    paired: bool = False,
 ) -> list[dict]:
     results = []
     for a, b in only or cells(game):
-        jobs = [(game, players, a, b, g, seed, json.dumps(options or {})) for g in range(games)]
+        jobs = [(game, players, a, b, g, seed, json.dumps(options or {}), paired) for g in range(games)]
         start = time.perf_counter()
         if pool:  # the one extra process plays every other game while this one plays the rest
             other = pool.map_async(play_one, jobs[1::2], chunksize=max(1, games // 32))
@@ -383,6 +392,14 @@ def run(
         seconds = time.perf_counter() - start
         wins = sum(o["share"] for o in outs)
         lo, hi = wilson(wins, games)
+        if paired:
+            rot = [
+                statistics.fmean(o["share"] for o in outs[k : k + players]) for k in range(0, games, players)
+            ]
+            half = 1.96 * statistics.stdev(rot) / sqrt(len(rot)) if len(rot) > 1 else 1.0
+            extra_paired = {"paired ci95": [round(wins / games - half, 3), round(wins / games + half, 3)]}
+        else:
+            extra_paired = {}
         figures: dict[str, list[float]] = defaultdict(list)
         times: dict[str, list[float]] = defaultdict(list)
         cpu: dict[str, list[float]] = defaultdict(list)
@@ -412,6 +429,7 @@ def run(
             "ci95": [round(lo, 3), round(hi, 3)],
             "fair": round(1 / players, 3),
             "seconds": round(seconds, 1),
+            **extra_paired,
             **extra,
             "figures": {k: round(statistics.fmean(v), 2) for k, v in sorted(figures.items()) if v},
             "ms": {
@@ -434,6 +452,10 @@ def run(
 
 def _line(row: dict) -> str:
     lo, hi = row["ci95"]
+    paired = ""
+    if "paired ci95" in row:
+        plo, phi = row["paired ci95"]
+        paired = f", paired [{plo:.3f}, {phi:.3f}]"
     figs = ", ".join(f"{k} {v}" for k, v in row["figures"].items())
     if "deals safe" in row:
         a, b = row["deals safe ci95"]
@@ -444,7 +466,7 @@ def _line(row: dict) -> str:
     )
     return (
         f"{row['game']} {row['players']}p  {row['a']:>9} vs {row['b']:<9} win {row['win']:.3f} "
-        f"[{lo:.3f}, {hi:.3f}] (fair {row['fair']:.2f}, {row['games']} games, {row['seconds']} s)"
+        f"[{lo:.3f}, {hi:.3f}]{paired} (fair {row['fair']:.2f}, {row['games']} games, {row['seconds']} s)"
         f"\n    {figs}\n    decision median/p99 (load {row['load']}): {ms}"
     )
 
@@ -464,6 +486,9 @@ def main(argv: list[str] | None = None) -> int:
         "--jobs", type=int, default=2, help="2: one extra process plays half the games; 1: none"
     )
     parser.add_argument("--cell", action="append", default=[], help="A:B, e.g. strong:reference (repeatable)")
+    parser.add_argument(
+        "--paired", action="store_true", help="the games of one seat rotation share a seed (see above)"
+    )
     parser.add_argument("--json", action="store_true", help="also print every row as a JSON line")
     parser.add_argument(
         "--option", action="append", default=[], help="key=value (JSON value), e.g. expansion=false"
@@ -488,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         for game in args.game.split(","):
             for players in (int(p) for p in args.players.split(",")):
                 games = args.games or DEFAULT_GAMES[game]
-                rows += run(game, players, games, args.seed, pool, only, options)  # type: ignore[arg-type]
+                rows += run(game, players, games, args.seed, pool, only, options, args.paired)  # type: ignore[arg-type]
     finally:
         if pool:
             pool.close()

@@ -485,7 +485,7 @@ def test_options():
     with pytest.raises(ValueError):
         start(decks=(("n1", "n1", "n1"),))
     assert E.new_game(3, "x", Options(lives=5)).lives == (5, 5, 5)
-    assert ai.LEVEL_AI == {"easy": "easy", "normal": "sensible", "strong": "strong"}
+    assert ai.LEVEL_AI == {"easy": "easy", "normal": "normal", "strong": "strong"}
 
 
 def test_dump_load_keeps_fixed_decks_and_options():
