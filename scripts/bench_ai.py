@@ -362,7 +362,11 @@ def cells(game: str) -> list[tuple[str, str]]:
     out = [(level, "reference") for level in levels]
     if game == "majavajengi":
         out.append(("classic", "reference"))
+    if game == "gnav":
+        out.append(("sensible", "reference"))  # the tuned count: strong's model of the others
     out += [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
+    if game == "gnav":
+        out.append(("strong", "sensible"))
     if game == "afrikan_tahti":
         out.append(("normal", "normal"))  # an AI-only table: how long its games last
     return out
@@ -397,7 +401,8 @@ def run(
                 statistics.fmean(o["share"] for o in outs[k : k + players]) for k in range(0, games, players)
             ]
             half = 1.96 * statistics.stdev(rot) / sqrt(len(rot)) if len(rot) > 1 else 1.0
-            extra_paired = {"paired ci95": [round(wins / games - half, 3), round(wins / games + half, 3)]}
+            mid = wins / games
+            extra_paired = {"paired ci95": [round(max(0.0, mid - half), 3), round(min(1.0, mid + half), 3)]}
         else:
             extra_paired = {}
         figures: dict[str, list[float]] = defaultdict(list)
