@@ -31,7 +31,9 @@ The levels against the reference (``scripts/bench_ai.py --game gnav --paired --s
 
 Head to head (one seat against the rest): strong vs normal .531 [.524, .538] at two seats and .278
 [.270, .286] at four (4,000 games each); strong vs sensible .523 [.518, .527] at two (8,000 games) and
-.266 [.260, .273] at four (4,000 games). Strong's decision CPU median / p99: 4.7 / 68 ms at two seats,
+.266 [.260, .273] at four (4,000 games). The four-seat gap between normal and strong, about .02, is near
+what 6,000 games resolve: a second seed (final18b, 6,000 games each) gave normal .270 [.261, .279] and
+strong .288 [.280, .296] (Wilson [.259, .281] and [.277, .299] overlap). Strong's decision CPU median / p99: 4.7 / 68 ms at two seats,
 6.5 / 60 ms at four.
 
 Knocks are automatic: a seat whose only legal action is ``knock`` knocks.
