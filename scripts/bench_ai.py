@@ -12,6 +12,12 @@ the other processes' turns).
 The reference players are written here from the rules, not from the engines' AIs, and see only their
 seat's view: they play as a careful person does (remember their own cards, keep high and ask low...).
 Every game is seeded (``--seed``), so a run can be repeated exactly.
+
+``--paired``: the ``players`` games of one rotation share a seed, so they deal the same cards deal by deal
+(as far as the choices keep the matches alike) with A in each seat in turn; the luck of the cards then
+largely cancels within a rotation. The line adds a second interval, from the spread of the rotations'
+mean shares (normal approximation over the rotations); the Wilson interval, which takes the games as
+independent, stays beside it and is then the wider, conservative one.
 """
 
 from __future__ import annotations
@@ -299,9 +305,10 @@ def policy_of(game: str, name: str) -> Policy:
     return GAMES[game].ais[name]
 
 
-def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
-    """One game: ``hero`` (level A) in seat ``g % players``, level B elsewhere."""
-    game, players, a, b, g, seed, extra = job
+def play_one(job: tuple[str, int, str, str, int, str, str, bool]) -> dict[str, Any]:
+    """One game: ``hero`` (level A) in seat ``g % players``, level B elsewhere; ``paired``: the games of
+    one rotation (``g // players``) share the seed."""
+    game, players, a, b, g, seed, extra, paired = job
     engine = GAMES[game]
     hero = g % players
     names = [b] * players
@@ -311,7 +318,8 @@ def play_one(job: tuple[str, int, str, str, int, str, str]) -> dict[str, Any]:
     if game == "gnav":
         given = {"seats": ["ai"] * players, **given}
     options = engine.options_from_dict(given)
-    state = engine.new_game(players, f"{seed}:{game}:{players}:{a}:{b}:{g}", options)
+    tag = f"r{g // players}" if paired else g
+    state = engine.new_game(players, f"{seed}:{game}:{players}:{a}:{b}:{tag}", options)
     f = Figures()
     watch = MajavajengiWatch(hero, f) if game == "majavajengi" else None
     times: dict[str, list[float]] = defaultdict(list)
@@ -360,7 +368,11 @@ def cells(game: str) -> list[tuple[str, str]]:
     out = [(level, "reference") for level in levels]
     if game == "majavajengi":
         out.append(("classic", "reference"))
+    if game == "gnav":
+        out.append(("sensible", "reference"))  # the tuned count: strong's model of the others
     out += [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
+    if game == "gnav":
+        out.append(("strong", "sensible"))
     if game == "afrikan_tahti":
         out.append(("normal", "normal"))  # an AI-only table: how long its games last
     return out
@@ -374,10 +386,11 @@ def run(
     pool: Any,
     only: list[tuple[str, str]] | None,
     options: dict[str, Any] | None = None,
+    paired: bool = False,
 ) -> list[dict]:
     results = []
     for a, b in only or cells(game):
-        jobs = [(game, players, a, b, g, seed, json.dumps(options or {})) for g in range(games)]
+        jobs = [(game, players, a, b, g, seed, json.dumps(options or {}), paired) for g in range(games)]
         start = time.perf_counter()
         if pool:  # the one extra process plays every other game while this one plays the rest
             other = pool.map_async(play_one, jobs[1::2], chunksize=max(1, games // 32))
@@ -389,6 +402,15 @@ def run(
         seconds = time.perf_counter() - start
         wins = sum(o["share"] for o in outs)
         lo, hi = wilson(wins, games)
+        if paired:
+            rot = [
+                statistics.fmean(o["share"] for o in outs[k : k + players]) for k in range(0, games, players)
+            ]
+            half = 1.96 * statistics.stdev(rot) / sqrt(len(rot)) if len(rot) > 1 else 1.0
+            mid = wins / games
+            extra_paired = {"paired ci95": [round(max(0.0, mid - half), 3), round(min(1.0, mid + half), 3)]}
+        else:
+            extra_paired = {}
         figures: dict[str, list[float]] = defaultdict(list)
         times: dict[str, list[float]] = defaultdict(list)
         cpu: dict[str, list[float]] = defaultdict(list)
@@ -418,6 +440,7 @@ def run(
             "ci95": [round(lo, 3), round(hi, 3)],
             "fair": round(1 / players, 3),
             "seconds": round(seconds, 1),
+            **extra_paired,
             **extra,
             "figures": {k: round(statistics.fmean(v), 2) for k, v in sorted(figures.items()) if v},
             "ms": {
@@ -440,6 +463,10 @@ def run(
 
 def _line(row: dict) -> str:
     lo, hi = row["ci95"]
+    paired = ""
+    if "paired ci95" in row:
+        plo, phi = row["paired ci95"]
+        paired = f", paired [{plo:.3f}, {phi:.3f}]"
     figs = ", ".join(f"{k} {v}" for k, v in row["figures"].items())
     if "deals safe" in row:
         a, b = row["deals safe ci95"]
@@ -450,7 +477,7 @@ def _line(row: dict) -> str:
     )
     return (
         f"{row['game']} {row['players']}p  {row['a']:>9} vs {row['b']:<9} win {row['win']:.3f} "
-        f"[{lo:.3f}, {hi:.3f}] (fair {row['fair']:.2f}, {row['games']} games, {row['seconds']} s)"
+        f"[{lo:.3f}, {hi:.3f}]{paired} (fair {row['fair']:.2f}, {row['games']} games, {row['seconds']} s)"
         f"\n    {figs}\n    decision median/p99 (load {row['load']}): {ms}"
     )
 
@@ -470,6 +497,9 @@ def main(argv: list[str] | None = None) -> int:
         "--jobs", type=int, default=2, help="2: one extra process plays half the games; 1: none"
     )
     parser.add_argument("--cell", action="append", default=[], help="A:B, e.g. strong:reference (repeatable)")
+    parser.add_argument(
+        "--paired", action="store_true", help="the games of one seat rotation share a seed (see above)"
+    )
     parser.add_argument("--json", action="store_true", help="also print every row as a JSON line")
     parser.add_argument(
         "--option", action="append", default=[], help="key=value (JSON value), e.g. expansion=false"
@@ -494,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         for game in args.game.split(","):
             for players in (int(p) for p in args.players.split(",")):
                 games = args.games or DEFAULT_GAMES[game]
-                rows += run(game, players, games, args.seed, pool, only, options)  # type: ignore[arg-type]
+                rows += run(game, players, games, args.seed, pool, only, options, args.paired)  # type: ignore[arg-type]
     finally:
         if pool:
             pool.close()

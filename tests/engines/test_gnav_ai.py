@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from engines.gnav import ENGINE as E
-from engines.gnav import Options, ai
+from engines.gnav import Keep, Options, ai
 from engines.gnav.model import HOUSE, PUBLIC
 from engines.gnav.rules import GnavWork
 
@@ -64,3 +64,54 @@ def test_easy_makes_a_beginners_mistakes_not_random_ones():
     assert _easy_choices("n9") == _easy_choices("n11") == {"Keep"}  # IX read as XI: still a keep
     assert _easy_choices("zero") == _easy_choices("n2") == _easy_choices("fool") == {"Ask"}
     assert _easy_choices("n8") == _easy_choices("n12") == {"Keep"}
+
+
+def _first_turn(players: int, cards: tuple[str, ...]):
+    """The first seat to act (seat 0; the last seat deals), its view and its legal actions."""
+    state = E.new_game(
+        players, "levels", Options(seats=("ai",) * players), decks=(cards,), rotation=players - 1
+    )
+    return E.view(state, 0), E.legal_actions(state, 0)
+
+
+def _after_a_keep(own: str):
+    """Heads-up: the first player kept an X; the dealer holds ``own``."""
+    state = E.new_game(2, "levels", Options(seats=("ai", "ai")), decks=(("n10", own),), rotation=1)
+    state, _ = E.apply(state, 0, Keep())
+    return E.view(state, 1), E.legal_actions(state, 1)
+
+
+def _choice(name: str, view, legal, seed: int = 1) -> str:
+    return type(E.ai_action(name, view, legal, random.Random(seed))).__name__
+
+
+def test_normal_keeps_a_middling_card_that_sensible_hands_on():
+    """The levels differ in play: normal asks only when asking is expected to save lives now (the spec's
+    margin), so it keeps a III at the first seat of four; sensible, tuned by self-play, hands it on."""
+    view, legal = _first_turn(4, ("n3", "n8", "n9", "n10"))
+    assert _choice("normal", view, legal) == "Keep"
+    assert _choice("sensible", view, legal) == "Ask"
+    view, legal = _first_turn(4, ("n2", "n8", "n9", "n10"))
+    assert _choice("normal", view, legal) == _choice("sensible", view, legal) == "Ask"
+
+
+def test_strong_dealer_reads_a_keep_as_a_high_card():
+    """Heads-up, the first player kept: the strong dealer takes that for a high card and draws from the
+    stock with a IV or a V, where normal and sensible, who count every unseen card alike, keep them."""
+    for own in ("n4", "n5"):
+        view, legal = _after_a_keep(own)
+        assert _choice("normal", view, legal) == _choice("sensible", view, legal) == "Keep"
+        assert {_choice("strong", view, legal, seed) for seed in range(5)} == {"Ask"}, own
+    view, legal = _after_a_keep("n12")
+    assert _choice("strong", view, legal) == "Keep"
+
+
+def test_strong_settles_a_clear_choice_quickly_and_a_close_one_with_more_worlds():
+    """The strong player's work per decision is a count of sampled worlds, not a clock: a clear choice
+    (keep a XII) takes the least, a close one (a V after a keep) several times more, never above the
+    budget."""
+    most = ai.WORLD_BUDGET // 2
+    clear = [ai.search(_after_a_keep("n12")[0], random.Random(k)) for k in range(3)]
+    close = [ai.search(_after_a_keep("n5")[0], random.Random(k)) for k in range(3)]
+    assert all(r is not None and r[2] == ai.MIN_WORLDS for r in clear)
+    assert all(r is not None and 4 * ai.MIN_WORLDS <= r[2] <= most for r in close)
