@@ -72,7 +72,7 @@ class Gnav(Engine):
     default_players = 4
     Options = Options
     ais = ai.AIS
-    default_ai = "sensible"
+    default_ai = "normal"  # the spec's 7.1 count; "sensible" (tuned) is strong's model of the others
     notation_codec = Notation(ACTIONS)
 
     # --- creation ------------------------------------------------------------------------------
