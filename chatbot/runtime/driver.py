@@ -519,7 +519,16 @@ class Runtime:
         self, msg: Any, take: Callable[[list[Any]], Any] | None
     ) -> tuple[list[Any], Any, list[tuple[str, float]]]:
 
-        outs: list[Any] = self.core.handle(msg)
+        committing = getattr(self.store, "committing", None)
+        ahead: list[str] = []
+        if take is None and committing is not None and not self.settings.serial and self._running:
+            # the first answer's rows are read inside the update's own transaction, right before
+            # its commit: one transaction (on PostgreSQL a BEGIN and a COMMIT round trip) less
+            # before the first answer goes out
+            with committing(functools.partial(self._read_ahead_in_unit, ahead)):
+                outs: list[Any] = self.core.handle(msg)
+        else:
+            outs = self.core.handle(msg)
         chosen = None
         if take is not None and outs:
             chosen = take(outs)
@@ -528,8 +537,30 @@ class Runtime:
         claimed: list[tuple[str, float]] = []
         if outs and getattr(outs, "committed", True) and not getattr(outs, "duplicate", False):
             claimed = self._claim_now(outs)
-            self._read_ahead(outs[0], {chat for chat, _ in claimed})
+            if not ahead or ahead[0] != chat_of(outs[0]):
+                self._read_ahead(outs[0], {chat for chat, _ in claimed})
         return outs, chosen, claimed
+
+    def _read_ahead_in_unit(self, done: list[str], queued: list[Any]) -> Callable[[], None] | None:
+        """The store's ``committing`` hook (see :meth:`_handle_and_take`): inside the transaction of
+        an update that queued ``queued``, the first one's chat queue is read when this worker's
+        sender of it waits idle; the rows count as read ahead once the commit has succeeded."""
+        out = queued[0]
+        if getattr(out, "platform", self.platform) != self.platform:
+            return None
+        chat = chat_of(out)
+        reads = self._reads.get(chat)
+        if reads is None or chat not in self._lingering:
+            return None
+        rows, refs = self._take_rows(chat)
+        if not rows:
+            return None
+
+        def commit() -> None:
+            self._prefetched[chat] = (reads, rows, refs)
+            done.append(chat)
+
+        return commit
 
     def _claim_now(self, outs: Sequence[Any]) -> list[tuple[str, float]]:
         """The update's chats that no sender of this worker holds, claimed now on the core's thread
