@@ -1279,7 +1279,7 @@ class SqlRepository:
                 ((match_id, deadline_rows),) = unit.deadline_writes.items()
                 unit.deadline_writes.clear()
                 with self._conn() as c:
-                    c.execute(_deadlines_replace(match_id, deadline_rows, rows))
+                    c.execute(*_deadlines_replace(match_id, deadline_rows, rows))
                 return
         with self._conn() as c:
             c.execute(self.sql.outbox_insert, rows)
@@ -1457,7 +1457,7 @@ class SqlRepository:
                     # at its end, which takes them along (a round trip less)
                     unit.deadline_writes[match_id] = rows
                 else:
-                    c.execute(_deadlines_replace(match_id, rows))
+                    c.execute(*_deadlines_replace(match_id, rows))
             else:
                 c.execute(self.sql.deadlines_delete, {"m": match_id})
                 if rows:
@@ -1472,7 +1472,7 @@ class SqlRepository:
         writes = list(unit.deadline_writes.items())
         unit.deadline_writes.clear()
         for match_id, rows in writes:
-            c.execute(_deadlines_replace(match_id, rows))
+            c.execute(*_deadlines_replace(match_id, rows))
 
     def unit_earliest_due(self) -> float | None:
         """The earliest due time of the deadlines stored so far in the open unit (None: none)."""
@@ -1615,36 +1615,58 @@ def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
 
 
+#: PostgreSQL: a match's deadlines become exactly the rows of ``:rows`` (a JSON array): the kinds not
+#: set any more deleted, the others upserted (their claims dropped, as a new row has none). Written
+#: as text over ``json_array_elements``: the same statement for any number of rows, compiled once
+#: (SQLAlchemy does not cache a multi-row VALUES insert: it was compiled anew for every action)
+_DEADLINES_CTES = """
+WITH new_deadlines AS (
+    SELECT d.value->>'kind' AS kind, CAST(d.value->>'due' AS float8) AS due,
+           CAST(d.value->>'version' AS integer) AS version, d.value->'seats' AS seats
+    FROM json_array_elements(CAST(:rows AS json)) AS d(value)
+), gone AS (
+    DELETE FROM deadline WHERE match_id = :m AND kind NOT IN (SELECT kind FROM new_deadlines)
+)"""
+_DEADLINES_UPSERT = """
+INSERT INTO deadline (match_id, kind, due, version, seats, claimed_by, claimed_until)
+SELECT :m, kind, due, version, seats, NULL, NULL FROM new_deadlines
+ON CONFLICT (match_id, kind) DO UPDATE SET due = excluded.due, version = excluded.version,
+    seats = excluded.seats, claimed_by = NULL, claimed_until = NULL"""
+_DEADLINES_REPLACE = text(_DEADLINES_CTES + _DEADLINES_UPSERT)
+#: the same, and the outbox rows of ``:outbox`` (a JSON array, inserted in its order) in one statement
+_DEADLINES_AND_OUTBOX = text(
+    _DEADLINES_CTES
+    + ", upserted AS ("
+    + _DEADLINES_UPSERT
+    + """)
+INSERT INTO outbox (platform, chat, key, payload, created_at, state, attempts, not_before, held, sending)
+SELECT o.value->>'platform', o.value->>'chat', o.value->>'key', o.value->'payload', :now, :pending,
+       0, 0.0, false, NULL
+FROM json_array_elements(CAST(:outbox AS json)) WITH ORDINALITY AS o(value, n)
+ORDER BY o.n"""
+)
+
+
 def _deadlines_replace(
     match_id: int, rows: list[dict[str, Any]], outbox: list[dict[str, Any]] | None = None
-) -> Any:
-    """PostgreSQL: a match's deadlines become exactly ``rows`` in one statement: the kinds not set
-    any more deleted, the others upserted (their claims dropped, as a new row has none). With
-    ``outbox``, the statement inserts these outbox rows too."""
-    dl = _DL
-    where = [dl.c.match_id == match_id]
-    if rows:
-        where.append(dl.c.kind.not_in([r["kind"] for r in rows]))
-    gone = delete(dl).where(*where).cte("gone")
-    upsert: Any = None
-    if rows:
-        values = pg_insert(dl).values(rows)
-        upsert = values.on_conflict_do_update(
-            index_elements=["match_id", "kind"],
-            set_={
-                "due": values.excluded.due,
-                "version": values.excluded.version,
-                "seats": values.excluded.seats,
-                "claimed_by": None,
-                "claimed_until": None,
-            },
-        )
-    if outbox:
-        stmt = pg_insert(_OUT).values(outbox).add_cte(gone)
-        return stmt.add_cte(upsert.cte("upserted")) if upsert is not None else stmt
-    if upsert is None:
-        return delete(dl).where(dl.c.match_id == match_id)
-    return upsert.add_cte(gone)
+) -> tuple[Any, dict[str, Any]]:
+    """PostgreSQL: the statement (and its parameters) that makes a match's deadlines exactly
+    ``rows``; with ``outbox``, it inserts these outbox rows too."""
+    wanted = [
+        {"kind": r["kind"], "due": r["due"], "version": r["version"], "seats": r["seats"]} for r in rows
+    ]
+    params: dict[str, Any] = {"m": match_id, "rows": json.dumps(wanted)}
+    if not outbox:
+        return _DEADLINES_REPLACE, params
+    params["outbox"] = json.dumps(
+        [
+            {"platform": o["platform"], "chat": o["chat"], "key": o["key"], "payload": o["payload"]}
+            for o in outbox
+        ]
+    )
+    params["now"] = outbox[0]["created_at"]
+    params["pending"] = PENDING
+    return _DEADLINES_AND_OUTBOX, params
 
 
 def _action_commit() -> Any:
