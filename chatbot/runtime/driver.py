@@ -436,6 +436,9 @@ class Runtime:
             await self.drain()
         else:
             self._wake_for(outs, gate=first is None)
+            # the poked senders run now, before the transport goes on (a poll loop would write its
+            # next getUpdates first): the first answer's request is written in this step
+            await asyncio.sleep(0)
         if answering is not None:
             await answering
         return outs
@@ -759,7 +762,10 @@ class Runtime:
                     self._lingering.add(chat)
                     try:
                         # a poke is immediate; rows another worker committed are seen within 0.5 s
-                        await asyncio.wait_for(poke.wait(), min(wait, 0.5))
+                        # (asyncio.timeout, not wait_for: no task of its own to wrap the wait, so a
+                        # poke resumes this sender in the loop's next step)
+                        async with asyncio.timeout(min(wait, 0.5)):
+                            await poke.wait()
                     except TimeoutError:
                         if wait <= 0.5:
                             break
