@@ -22,6 +22,7 @@ import asyncio
 import collections
 import contextlib
 import functools
+import gc
 import logging
 import os
 import socket
@@ -129,6 +130,10 @@ class Settings:
     #: (rendering, decoding); meanwhile the event loop, which sends the answers, waits up to the
     #: interval before it may run again
     switch_interval: float | None = 0.001
+    #: move everything alive once the runtime has started (modules, tables, the platform client)
+    #: out of the garbage collector's reach (``gc.freeze``): its full collections, pauses of an
+    #: update's answer, then walk only what was made since (not with ``inline``: tests, console)
+    freeze_gc: bool = True
 
 
 @dataclass(slots=True)
@@ -332,6 +337,9 @@ class Runtime:
             return
         if self.settings.switch_interval and not self.settings.inline:
             sys.setswitchinterval(min(sys.getswitchinterval(), self.settings.switch_interval))
+        if self.settings.freeze_gc and not self.settings.inline:
+            gc.collect()
+            gc.freeze()
         self._tasks = [
             asyncio.create_task(self._claim_loop(), name=f"{self.platform}-claims"),
             asyncio.create_task(self._deadline_loop(), name=f"{self.platform}-deadlines"),
@@ -528,7 +536,7 @@ class Runtime:
             # the first answer's rows are read inside the update's own transaction, right before
             # its commit: one transaction (on PostgreSQL a BEGIN and a COMMIT round trip) less
             # before the first answer goes out
-            with committing(functools.partial(self._read_ahead_in_unit, ahead)):
+            with committing(functools.partial(self._read_ahead_in_unit, ahead), self._ahead_wanted):
                 outs: list[Any] = self.core.handle(msg)
         else:
             outs = self.core.handle(msg)
@@ -543,6 +551,17 @@ class Runtime:
             if not ahead or ahead[0] != chat_of(outs[0]):
                 self._read_ahead(outs[0], {chat for chat, _ in claimed})
         return outs, chosen, claimed
+
+    def _ahead_wanted(self, outs: Sequence[Any]) -> tuple[str, int] | None:
+        """The chat queue :meth:`_read_ahead_in_unit` will read for ``outs`` (and how many rows), so
+        that the store may read it with the statement that queues them (PostgreSQL)."""
+        out = outs[0]
+        if getattr(out, "platform", self.platform) != self.platform:
+            return None
+        chat = chat_of(out)
+        if self._reads.get(chat) is None or chat not in self._lingering:
+            return None
+        return chat, self.settings.batch
 
     def _read_ahead_in_unit(self, done: list[str], queued: list[Any]) -> Callable[[], None] | None:
         """The store's ``committing`` hook (see :meth:`_handle_and_take`): inside the transaction of

@@ -483,6 +483,9 @@ class _Unit:
     #: PostgreSQL: match id -> its deadline rows, written with the unit's next statement (the
     #: outbox rows' insert takes them along: one round trip for both)
     deadline_writes: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: PostgreSQL: (chat, limit, rows) read by the unit's outbox insert, as ``outbox_pending`` would
+    #: read them now (the ``committing`` hook's read ahead then needs no statement of its own)
+    ahead: tuple[str, int, list[Any]] | None = None
     #: match id -> (its version after the unit's newest action, that action's key)
     acted: dict[int, tuple[int, tuple[int, int, str]]] = field(default_factory=dict)
     #: action key tails to keep once the unit has committed (see ``SqlRepository.action_keys``)
@@ -500,6 +503,9 @@ class SqlRepository:
         else:
             # a statement that waits longer than this for a row lock fails (an apology, not a hang)
             kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
+            # the connection used last is taken again (not the one that sat unused longest): it is
+            # rarely idle long enough to be tested first (``_ping_idle``), and its server process is warm
+            kwargs["pool_use_lifo"] = True
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         self.dialect = self.engine.dialect.name
         self.sql = _Statements(self.dialect)
@@ -586,17 +592,24 @@ class SqlRepository:
             raise
 
     @contextmanager
-    def committing(self, hook: Callable[[list[Outbound]], Callable[[], None] | None]) -> Iterator[None]:
+    def committing(
+        self,
+        hook: Callable[[list[Outbound]], Callable[[], None] | None],
+        wants: Callable[[Sequence[Outbound]], tuple[str, int] | None] | None = None,
+    ) -> Iterator[None]:
         """While the block runs, a unit of this thread that queued outbox rows calls ``hook(rows)``
         inside its transaction, right before the commit (the runtime reads the first answer's chat
         queue there: no transaction of its own after the commit, issue #12), and the callable the
-        hook returned once the commit has succeeded. Nothing is called for a unit that rolls back."""
-        before = getattr(self._local, "hook", None)
-        self._local.hook = hook
+        hook returned once the commit has succeeded. Nothing is called for a unit that rolls back.
+
+        ``wants(outs)``, asked as a unit queues ``outs``, may name a chat queue (and a limit) that
+        the hook will read: on PostgreSQL the statement that inserts the rows reads it along."""
+        before = getattr(self._local, "hook", None), getattr(self._local, "wants", None)
+        self._local.hook, self._local.wants = hook, wants
         try:
             yield
         finally:
-            self._local.hook = before
+            self._local.hook, self._local.wants = before
 
     def _record_update(self, c: Connection, platform: str, key: str) -> bool:
         values = {"platform": platform, "key": key, "at": _now()}
@@ -1274,23 +1287,36 @@ class SqlRepository:
         unit = self._unit()
         if unit is not None:
             unit.queued.extend(outs)
-            if len(unit.deadline_writes) == 1:
-                # the match's deadlines, set while its messages were made, go in the same statement
-                ((match_id, deadline_rows),) = unit.deadline_writes.items()
-                unit.deadline_writes.clear()
-                with self._conn() as c:
-                    c.execute(*_deadlines_replace(match_id, deadline_rows, rows))
-                return
+            unit.ahead = None
+            if self.dialect == "postgresql":
+                # the match's deadlines, set while its messages were made, go in the same statement,
+                # and so does the read of the chat queue the runtime reads ahead (one round trip)
+                wants = getattr(self._local, "wants", None)
+                wanted = wants(outs) if wants is not None else None
+                deadlines = None
+                if len(unit.deadline_writes) == 1:
+                    ((match_id, deadline_rows),) = unit.deadline_writes.items()
+                    unit.deadline_writes.clear()
+                    deadlines = (match_id, deadline_rows)
+                if deadlines is not None or wanted is not None:
+                    stmt, params = _outbox_insert(rows, deadlines, wanted)
+                    with self._conn() as c:
+                        result = c.execute(stmt, params)
+                        if wanted is not None:
+                            unit.ahead = (wanted[0], wanted[1], list(result))
+                    return
         with self._conn() as c:
             c.execute(self.sql.outbox_insert, rows)
 
     def outbox_hold(self, chat: str) -> int:
         """Keep a chat's pending rows back (a private chat the user has not opened yet)."""
+        self._forget_ahead()
         with self._conn() as c:
             return int(c.execute(self.sql.outbox_hold, {"c": chat}).rowcount)
 
     def outbox_unhold(self, chat: str) -> int:
         """Release a chat's held rows (the user opened it); how many there were."""
+        self._forget_ahead()
         with self._conn() as c:
             return int(c.execute(self.sql.outbox_unhold, {"c": chat}).rowcount)
 
@@ -1326,8 +1352,13 @@ class SqlRepository:
         """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
         there, so nothing overtakes it. The references of their keys are read along."""
         unit = self._unit()
+        ahead = unit.ahead if unit is not None else None
         with self._conn() as c:
-            rows = c.execute(self.sql.pending, {"c": chat, "limit": limit}).all()
+            rows: Sequence[Any]
+            if ahead is not None and ahead[0] == chat and ahead[1] == limit:
+                rows = ahead[2]  # read along by the unit's outbox insert, nothing written since
+            else:
+                rows = c.execute(self.sql.pending, {"c": chat, "limit": limit}).all()
             out = []
             refs: dict[str, str | None] = {}
             for row in rows:
@@ -1340,15 +1371,16 @@ class SqlRepository:
                     unit.read_rows.append(row.id)
                 if row.key is not None:
                     refs[row.key] = ref
-                out.append(
-                    OutboxRow(row.id, row.chat, Outbound.from_json(row.payload), row.attempts, row.sending)
-                )
+                payload = json.loads(row.payload) if isinstance(row.payload, str) else row.payload
+                sending = json.loads(row.sending) if isinstance(row.sending, str) else row.sending
+                out.append(OutboxRow(row.id, row.chat, Outbound.from_json(payload), row.attempts, sending))
             self._refs[chat] = refs
             return out
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         """Delivered (the platform accepted it): remember the message's reference under its key, and
         mark older pending rows with the same key superseded (this newer one already replaced them)."""
+        self._forget_ahead()
         with self._conn() as c:
             known = self._row_keys.pop(row_id, None)
             if known is None:
@@ -1371,6 +1403,7 @@ class SqlRepository:
     def outbox_sending(self, row_id: int, note: Any) -> None:
         """The row is about to be sent as a new message; ``note`` (JSON) is the transport's, for
         finding the message after a crash (see :attr:`OutboxRow.sending`)."""
+        self._forget_ahead()
         with self._conn() as c:
             c.execute(self.sql.outbox_sending, {"i": row_id, "s": note})
 
@@ -1389,6 +1422,7 @@ class SqlRepository:
 
     def outbox_superseded(self, row_ids: Sequence[int]) -> None:
         """Rows that will never be sent (a newer row with the same key replaces them)."""
+        self._forget_ahead()
         if not row_ids:
             return
         with self._session() as s:
@@ -1402,6 +1436,7 @@ class SqlRepository:
             self._done(s)
 
     def outbox_later(self, row_id: int, not_before: float) -> None:
+        self._forget_ahead()
         with self._conn() as c:
             c.execute(self.sql.outbox_later, {"i": row_id, "nb": not_before})
 
@@ -1466,6 +1501,11 @@ class SqlRepository:
                 soonest = min(d.due for d in deadlines)
                 if unit.earliest_due is None or soonest < unit.earliest_due:
                     unit.earliest_due = soonest
+
+    def _forget_ahead(self) -> None:
+        unit = self._unit()
+        if unit is not None:
+            unit.ahead = None
 
     def _write_deadlines(self, unit: _Unit, c: Connection) -> None:
         """The deadline rows the unit holds back, written now (before its next statement)."""
@@ -1633,40 +1673,73 @@ SELECT :m, kind, due, version, seats, NULL, NULL FROM new_deadlines
 ON CONFLICT (match_id, kind) DO UPDATE SET due = excluded.due, version = excluded.version,
     seats = excluded.seats, claimed_by = NULL, claimed_until = NULL"""
 _DEADLINES_REPLACE = text(_DEADLINES_CTES + _DEADLINES_UPSERT)
-#: the same, and the outbox rows of ``:outbox`` (a JSON array, inserted in its order) in one statement
-_DEADLINES_AND_OUTBOX = text(
-    _DEADLINES_CTES
-    + ", upserted AS ("
-    + _DEADLINES_UPSERT
-    + """)
+#: the outbox rows of ``:outbox`` (a JSON array), inserted in its order
+_OUTBOX_INSERT = """
 INSERT INTO outbox (platform, chat, key, payload, created_at, state, attempts, not_before, held, sending)
 SELECT o.value->>'platform', o.value->>'chat', o.value->>'key', o.value->'payload', :now, :pending,
        0, 0.0, false, NULL
 FROM json_array_elements(CAST(:outbox AS json)) WITH ORDINALITY AS o(value, n)
 ORDER BY o.n"""
-)
+_RETURNING = " RETURNING id, chat, key, payload, attempts, not_before, sending"
+#: the pending rows of chat ``:c`` after the insert, as ``sql.pending`` reads them (the statement's
+#: own rows are not in the table for its other parts: they come from the insert's RETURNING)
+_PENDING_AFTER_INSERT = """
+SELECT q.id, q.chat, q.key, q.payload, q.attempts, q.not_before, q.sending, r.ref
+FROM (
+    SELECT id, chat, key, payload, attempts, not_before, sending FROM outbox
+    WHERE chat = :c AND state = :pending AND NOT held
+    UNION ALL
+    SELECT id, chat, key, payload, attempts, not_before, sending FROM inserted WHERE chat = :c
+) AS q LEFT OUTER JOIN messageref AS r ON r.chat = q.chat AND r.key = q.key
+ORDER BY q.id LIMIT :limit"""
+#: (with deadlines, with the read of a chat queue) -> the outbox insert
+_INSERTS: dict[tuple[bool, bool], Any] = {
+    (False, True): text("WITH inserted AS (" + _OUTBOX_INSERT + _RETURNING + ")" + _PENDING_AFTER_INSERT),
+    (True, False): text(_DEADLINES_CTES + ", upserted AS (" + _DEADLINES_UPSERT + ")" + _OUTBOX_INSERT),
+    (True, True): text(
+        _DEADLINES_CTES
+        + ", upserted AS ("
+        + _DEADLINES_UPSERT
+        + "), inserted AS ("
+        + _OUTBOX_INSERT
+        + _RETURNING
+        + ")"
+        + _PENDING_AFTER_INSERT
+    ),
+}
 
 
-def _deadlines_replace(
-    match_id: int, rows: list[dict[str, Any]], outbox: list[dict[str, Any]] | None = None
+def _outbox_insert(
+    rows: list[dict[str, Any]],
+    deadlines: tuple[int, list[dict[str, Any]]] | None,
+    wanted: tuple[str, int] | None,
 ) -> tuple[Any, dict[str, Any]]:
-    """PostgreSQL: the statement (and its parameters) that makes a match's deadlines exactly
-    ``rows``; with ``outbox``, it inserts these outbox rows too."""
+    """PostgreSQL: the statement (and its parameters) that inserts the outbox ``rows`` and, in the
+    same round trip, makes a match's deadlines exactly ``deadlines`` (match id, rows) and/or reads
+    the pending rows of ``wanted`` (chat, limit) as they are after the insert."""
+    params: dict[str, Any] = {
+        "outbox": json.dumps(
+            [
+                {"platform": o["platform"], "chat": o["chat"], "key": o["key"], "payload": o["payload"]}
+                for o in rows
+            ]
+        ),
+        "now": rows[0]["created_at"],
+        "pending": PENDING,
+    }
+    if deadlines is not None:
+        params.update(_deadlines_replace(*deadlines)[1])
+    if wanted is not None:
+        params["c"], params["limit"] = wanted
+    return _INSERTS[(deadlines is not None, wanted is not None)], params
+
+
+def _deadlines_replace(match_id: int, rows: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """PostgreSQL: the statement (and its parameters) that makes a match's deadlines exactly ``rows``."""
     wanted = [
         {"kind": r["kind"], "due": r["due"], "version": r["version"], "seats": r["seats"]} for r in rows
     ]
-    params: dict[str, Any] = {"m": match_id, "rows": json.dumps(wanted)}
-    if not outbox:
-        return _DEADLINES_REPLACE, params
-    params["outbox"] = json.dumps(
-        [
-            {"platform": o["platform"], "chat": o["chat"], "key": o["key"], "payload": o["payload"]}
-            for o in outbox
-        ]
-    )
-    params["now"] = outbox[0]["created_at"]
-    params["pending"] = PENDING
-    return _DEADLINES_AND_OUTBOX, params
+    return _DEADLINES_REPLACE, {"m": match_id, "rows": json.dumps(wanted)}
 
 
 def _action_commit() -> Any:
