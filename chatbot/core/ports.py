@@ -218,6 +218,12 @@ class StorageUnavailable(Exception):
     without knowing the driver's exceptions."""
 
 
+class UpdateSeen(Exception):
+    """Raised inside a unit opened with an inbound update id that had been recorded before (a
+    redelivery), when the repository finds so only at the unit's first statement (PostgreSQL reads
+    the update id along with the speaker's context): the unit is rolled back, nothing was done."""
+
+
 class Answer(list):
     """What ``BotCore.handle`` returns: a list of ``Outbound``. Normally exactly what was committed to
     the outbox (the runtime only wakes the deliverer); ``committed`` is False for the apology made while

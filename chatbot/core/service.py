@@ -43,6 +43,7 @@ from chatbot.core.ports import (
     RoomRec,
     SeatRec,
     StorageUnavailable,
+    UpdateSeen,
     UserRec,
 )
 from chatbot.core.private import PrivateChats, start_payload
@@ -193,6 +194,8 @@ class BotCore(Timers, PrivateChats, Roles, Groups, Records, Seating, Talk):
             if verdict != "ok":
                 return self._throttled(msg, verdict)
             return self._handle_once(msg)
+        except UpdateSeen:  # a redelivery, found out at the unit's first statement: nothing was done
+            return Answer.seen()
         except StorageUnavailable as exc:
             log.warning("storage unavailable while handling %r: %s", msg, exc)
             t = i18n.translator(self._lang_of(msg))

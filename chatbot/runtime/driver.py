@@ -22,6 +22,7 @@ import asyncio
 import collections
 import contextlib
 import functools
+import gc
 import logging
 import os
 import socket
@@ -129,6 +130,10 @@ class Settings:
     #: (rendering, decoding); meanwhile the event loop, which sends the answers, waits up to the
     #: interval before it may run again
     switch_interval: float | None = 0.001
+    #: move everything alive once the runtime has started (modules, tables, the platform client)
+    #: out of the garbage collector's reach (``gc.freeze``): its full collections, pauses of an
+    #: update's answer, then walk only what was made since (not with ``inline``: tests, console)
+    freeze_gc: bool = True
 
 
 @dataclass(slots=True)
@@ -332,6 +337,9 @@ class Runtime:
             return
         if self.settings.switch_interval and not self.settings.inline:
             sys.setswitchinterval(min(sys.getswitchinterval(), self.settings.switch_interval))
+        if self.settings.freeze_gc and not self.settings.inline:
+            gc.collect()
+            gc.freeze()
         self._tasks = [
             asyncio.create_task(self._claim_loop(), name=f"{self.platform}-claims"),
             asyncio.create_task(self._deadline_loop(), name=f"{self.platform}-deadlines"),
@@ -436,6 +444,9 @@ class Runtime:
             await self.drain()
         else:
             self._wake_for(outs, gate=first is None)
+            # the poked senders run now, before the transport goes on (a poll loop would write its
+            # next getUpdates first): the first answer's request is written in this step
+            await asyncio.sleep(0)
         if answering is not None:
             await answering
         return outs
@@ -519,7 +530,16 @@ class Runtime:
         self, msg: Any, take: Callable[[list[Any]], Any] | None
     ) -> tuple[list[Any], Any, list[tuple[str, float]]]:
 
-        outs: list[Any] = self.core.handle(msg)
+        committing = getattr(self.store, "committing", None)
+        ahead: list[str] = []
+        if take is None and committing is not None and not self.settings.serial and self._running:
+            # the first answer's rows are read inside the update's own transaction, right before
+            # its commit: one transaction (on PostgreSQL a BEGIN and a COMMIT round trip) less
+            # before the first answer goes out
+            with committing(functools.partial(self._read_ahead_in_unit, ahead), self._ahead_wanted):
+                outs: list[Any] = self.core.handle(msg)
+        else:
+            outs = self.core.handle(msg)
         chosen = None
         if take is not None and outs:
             chosen = take(outs)
@@ -528,8 +548,41 @@ class Runtime:
         claimed: list[tuple[str, float]] = []
         if outs and getattr(outs, "committed", True) and not getattr(outs, "duplicate", False):
             claimed = self._claim_now(outs)
-            self._read_ahead(outs[0], {chat for chat, _ in claimed})
+            if not ahead or ahead[0] != chat_of(outs[0]):
+                self._read_ahead(outs[0], {chat for chat, _ in claimed})
         return outs, chosen, claimed
+
+    def _ahead_wanted(self, outs: Sequence[Any]) -> tuple[str, int] | None:
+        """The chat queue :meth:`_read_ahead_in_unit` will read for ``outs`` (and how many rows), so
+        that the store may read it with the statement that queues them (PostgreSQL)."""
+        out = outs[0]
+        if getattr(out, "platform", self.platform) != self.platform:
+            return None
+        chat = chat_of(out)
+        if self._reads.get(chat) is None or chat not in self._lingering:
+            return None
+        return chat, self.settings.batch
+
+    def _read_ahead_in_unit(self, done: list[str], queued: list[Any]) -> Callable[[], None] | None:
+        """The store's ``committing`` hook (see :meth:`_handle_and_take`): inside the transaction of
+        an update that queued ``queued``, the first one's chat queue is read when this worker's
+        sender of it waits idle; the rows count as read ahead once the commit has succeeded."""
+        out = queued[0]
+        if getattr(out, "platform", self.platform) != self.platform:
+            return None
+        chat = chat_of(out)
+        reads = self._reads.get(chat)
+        if reads is None or chat not in self._lingering:
+            return None
+        rows, refs = self._take_rows(chat)
+        if not rows:
+            return None
+
+        def commit() -> None:
+            self._prefetched[chat] = (reads, rows, refs)
+            done.append(chat)
+
+        return commit
 
     def _claim_now(self, outs: Sequence[Any]) -> list[tuple[str, float]]:
         """The update's chats that no sender of this worker holds, claimed now on the core's thread
@@ -728,7 +781,10 @@ class Runtime:
                     self._lingering.add(chat)
                     try:
                         # a poke is immediate; rows another worker committed are seen within 0.5 s
-                        await asyncio.wait_for(poke.wait(), min(wait, 0.5))
+                        # (asyncio.timeout, not wait_for: no task of its own to wrap the wait, so a
+                        # poke resumes this sender in the loop's next step)
+                        async with asyncio.timeout(min(wait, 0.5)):
+                            await poke.wait()
                     except TimeoutError:
                         if wait <= 0.5:
                             break

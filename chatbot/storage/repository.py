@@ -16,7 +16,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -60,6 +61,7 @@ from chatbot.core.ports import (
     RoomRec,
     SeatRec,
     StorageUnavailable,
+    UpdateSeen,
     UserRec,
     chat_of,
 )
@@ -92,6 +94,8 @@ _UPGRADE_LOCK = 0x70656C69
 PENDING, DONE, SUPERSEDED = "pending", "done", "superseded"
 #: seconds an SQLite writer waits for the lock before the update is answered with an apology
 SQLITE_BUSY_TIMEOUT = 5.0
+#: matches whose newest action keys are kept (``SqlRepository.action_keys``)
+TAIL_MEMORY = 4096
 #: the same on PostgreSQL, for a row lock
 LOCK_TIMEOUT_MS = 5000
 
@@ -280,6 +284,31 @@ class _Statements:
             .scalar_subquery()
         )
         one = core_select(literal_column("1").label("one")).subquery("one")
+        # the active match's seats with their users, as one JSON array of arrays (the order of
+        # ``SEAT_FIELDS``): the seats need no round trip of their own
+        su = u.alias("su")
+        fields = (
+            seat.c.seat,
+            seat.c.name,
+            seat.c.user_id,
+            seat.c.ai,
+            su.c.platform,
+            su.c.ext_id,
+            su.c.name,
+            su.c.lang,
+        )
+        if dialect == "postgresql":
+            packed = func.json_agg(func.json_build_array(*fields))
+        else:
+            packed = func.json_group_array(func.json_array(*fields))
+        seats_of_active = (
+            core_select(packed)
+            .select_from(seat.outerjoin(su, seat.c.user_id == su.c.id))
+            .where(seat.c.match_id == cm.c.id)
+            .correlate(cm)
+            .scalar_subquery()
+            .label("seats_json")
+        )
         self.context = core_select(
             cu.c.id.label("u_id"),
             cu.c.name.label("u_name"),
@@ -296,12 +325,25 @@ class _Statements:
             cm.c.host_user_id,
             cm.c.meta,
             cs.c.state,
+            seats_of_active,
         ).select_from(
             one.outerjoin(cu, (cu.c.platform == _bp("p")) & (cu.c.ext_id == _bp("e")))
             .outerjoin(cr, (cr.c.platform == _bp("p")) & (cr.c.ext_id == _bp("c")))
             .outerjoin(cm, cm.c.id == active_of)
             .outerjoin(cs, cs.c.match_id == cm.c.id)
         )
+        self.context_seen = None
+        if dialect == "postgresql":
+            # the inbound update id recorded by the same statement (``fresh`` 0: seen before)
+            recorded = (
+                pg_insert(_SEEN)
+                .values(platform=_bp("sp"), key=_bp("sk"), at=_bp("sa"))
+                .on_conflict_do_nothing()
+                .returning(_SEEN.c.key)
+                .cte("recorded")
+            )
+            fresh = core_select(func.count()).select_from(recorded).scalar_subquery().label("fresh")
+            self.context_seen = self.context.add_columns(fresh).add_cte(recorded)
         self.match_by_id = match_columns.where(m.c.id == _bp("i"))
         self.active_match = (
             match_columns.where(m.c.room_id == _bp("room"), m.c.status.in_([LOBBY, RUNNING]))
@@ -444,6 +486,23 @@ class _Unit:
     user_matches: dict[int, list[int]] = field(default_factory=dict)
     #: the earliest due time of the deadlines stored in the unit (None: none stored)
     earliest_due: float | None = None
+    #: the outbox rows the unit queued (for the thread's ``committing`` hook)
+    queued: list[Outbound] = field(default_factory=list)
+    #: ids of outbox rows read in the unit (forgotten again when it rolls back: SQLite reuses ids)
+    read_rows: list[int] = field(default_factory=list)
+    #: PostgreSQL: the inbound update id (platform, key) to record with the unit's first statement
+    #: (``context`` takes it along: one round trip for both); a redelivery raises UpdateSeen
+    seen: tuple[str, str] | None = None
+    #: PostgreSQL: match id -> its deadline rows, written with the unit's next statement (the
+    #: outbox rows' insert takes them along: one round trip for both)
+    deadline_writes: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: PostgreSQL: (chat, limit, rows) read by the unit's outbox insert, as ``outbox_pending`` would
+    #: read them now (the ``committing`` hook's read ahead then needs no statement of its own)
+    ahead: tuple[str, int, list[Any]] | None = None
+    #: match id -> (its version after the unit's newest action, that action's key)
+    acted: dict[int, tuple[int, tuple[int, int, str]]] = field(default_factory=dict)
+    #: action key tails to keep once the unit has committed (see ``SqlRepository.action_keys``)
+    tails: dict[int, tuple[int, int, tuple[tuple[int, int, str], ...]]] = field(default_factory=dict)
 
 
 class SqlRepository:
@@ -457,6 +516,9 @@ class SqlRepository:
         else:
             # a statement that waits longer than this for a row lock fails (an apology, not a hang)
             kwargs["connect_args"] = {"connect_timeout": 5, "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}
+            # the connection used last is taken again (not the one that sat unused longest): it is
+            # rarely idle long enough to be tested first (``_ping_idle``), and its server process is warm
+            kwargs["pool_use_lifo"] = True
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         self.dialect = self.engine.dialect.name
         self.sql = _Statements(self.dialect)
@@ -470,6 +532,10 @@ class SqlRepository:
         #: that delivering a row needs no read; only the chat's one sender uses them
         self._row_keys: dict[int, tuple[str, str | None]] = {}
         self._refs: dict[str, dict[str, str | None]] = {}
+        #: match id -> (version, floor, keys): the (ply, seat, notation) of every action after ply
+        #: ``floor`` at that version, as committed (``action_keys`` without a query)
+        self._tails: OrderedDict[int, tuple[int, int, tuple[tuple[int, int, str], ...]]] = OrderedDict()
+        self._tails_lock = threading.Lock()
         #: workers whose own leftover deadline claims ``due_deadlines`` has taken back
         self._started: set[str] = set()
         try:
@@ -489,27 +555,47 @@ class SqlRepository:
         """One transaction for everything the block does through this repository in this thread.
 
         With ``update`` (platform, key) the inbound id is recorded first; the block gets False when it
-        was recorded before (a redelivery: do nothing) and its writes are then discarded. An exception
-        rolls everything back. A unit inside a unit joins the outer one."""
+        was recorded before (a redelivery: do nothing) and its writes are then discarded. On
+        PostgreSQL it is recorded with the block's first statement instead (``context`` reads the
+        speaker's context in the same round trip), which raises UpdateSeen for a redelivery. An exception
+        rolls everything back. A unit inside a unit joins the outer one.
+
+        A unit that queued outbox rows calls this thread's ``committing`` hook with them right
+        before its commit, inside the transaction, and what the hook returned after the commit."""
         if self._unit() is not None:
             yield True
             return
         try:
             with Session(self.engine, expire_on_commit=False) as session:
-                self._local.unit = _Unit(session)
+                unit = self._local.unit = _Unit(session)
                 try:
                     fresh = True
-                    if update is not None:
+                    if update is not None and self.sql.context_seen is not None:
+                        # PostgreSQL: recorded with the unit's first statement (UpdateSeen then)
+                        unit.seen = update
+                    elif update is not None:
                         # the first statement writes: on SQLite the transaction holds the write lock
                         # from here, so it never has to upgrade a read snapshot later
                         fresh = self._record_update(session.connection(), *update)
                     yield fresh
                     if fresh:
+                        if unit.seen is not None:
+                            self._record_seen(unit, session.connection())
+                        if unit.deadline_writes:
+                            self._write_deadlines(unit, session.connection())
+                        hook = getattr(self._local, "hook", None)
+                        after = hook(unit.queued) if hook is not None and unit.queued else None
                         session.commit()
+                        if unit.tails:
+                            self._keep_tails(unit.tails)
+                        if after is not None:
+                            after()
                     else:
                         session.rollback()
                 except BaseException:
                     session.rollback()
+                    for row_id in unit.read_rows:
+                        self._row_keys.pop(row_id, None)
                     raise
                 finally:
                     self._local.unit = None
@@ -518,9 +604,35 @@ class SqlRepository:
                 raise StorageUnavailable(str(exc.orig)) from exc
             raise
 
+    @contextmanager
+    def committing(
+        self,
+        hook: Callable[[list[Outbound]], Callable[[], None] | None],
+        wants: Callable[[Sequence[Outbound]], tuple[str, int] | None] | None = None,
+    ) -> Iterator[None]:
+        """While the block runs, a unit of this thread that queued outbox rows calls ``hook(rows)``
+        inside its transaction, right before the commit (the runtime reads the first answer's chat
+        queue there: no transaction of its own after the commit, issue #12), and the callable the
+        hook returned once the commit has succeeded. Nothing is called for a unit that rolls back.
+
+        ``wants(outs)``, asked as a unit queues ``outs``, may name a chat queue (and a limit) that
+        the hook will read: on PostgreSQL the statement that inserts the rows reads it along."""
+        before = getattr(self._local, "hook", None), getattr(self._local, "wants", None)
+        self._local.hook, self._local.wants = hook, wants
+        try:
+            yield
+        finally:
+            self._local.hook, self._local.wants = before
+
     def _record_update(self, c: Connection, platform: str, key: str) -> bool:
         values = {"platform": platform, "key": key, "at": _now()}
         return bool(c.execute(self.sql.seen_insert, values).rowcount == 1)
+
+    def _record_seen(self, unit: _Unit, c: Connection) -> None:
+        """The unit's update id, not taken along by a ``context`` read: recorded now."""
+        seen, unit.seen = unit.seen, None
+        if seen is not None and not self._record_update(c, *seen):
+            raise UpdateSeen(f"update {seen[1]} of {seen[0]} was handled before")
 
     def _insert(self, table: Any) -> Any:
         return (pg_insert if self.dialect == "postgresql" else sqlite_insert)(table)
@@ -531,6 +643,10 @@ class SqlRepository:
         become StorageUnavailable."""
         unit = self._unit()
         if unit is not None:
+            if unit.seen is not None:
+                self._record_seen(unit, unit.session.connection())
+            if unit.deadline_writes:
+                self._write_deadlines(unit, unit.session.connection())
             yield unit.session  # unit errors are mapped where the unit ends
             return
         try:
@@ -547,7 +663,12 @@ class SqlRepository:
         of the block); driver errors of an outage become StorageUnavailable."""
         unit = self._unit()
         if unit is not None:
-            yield unit.session.connection()  # unit errors are mapped where the unit ends
+            c = unit.session.connection()
+            if unit.seen is not None:
+                self._record_seen(unit, c)
+            if unit.deadline_writes:
+                self._write_deadlines(unit, c)
+            yield c  # unit errors are mapped where the unit ends
             return
         try:
             with self.engine.begin() as conn:
@@ -598,9 +719,24 @@ class SqlRepository:
         """``user(platform, ext_id, name)`` and, for a group message, ``room(platform, chat)``, with
         the room's active match read into the unit (``active_match`` then needs no query): one
         round trip for the three, and one for the match's seats (issue #12: a typed move's first
-        answer on PostgreSQL). Someone or a room met the first time is created as usual."""
+        answer on PostgreSQL), the match's seats with their users included (as JSON). Someone or a
+        room met the first time is created as usual."""
+        unit = self._unit()
+        seen = unit.seen if unit is not None else None
+        if unit is not None:
+            unit.seen = None  # recorded by this statement
         with self._conn() as c:
-            row = c.execute(self.sql.context, {"p": platform, "e": ext_id, "c": chat}).first()
+            if seen is not None and self.sql.context_seen is not None:
+                params = {"p": platform, "e": ext_id, "c": chat, "sp": seen[0], "sk": seen[1], "sa": _now()}
+                row = c.execute(self.sql.context_seen, params).first()
+                if row is None or not row.fresh:
+                    raise UpdateSeen(f"update {seen[1]} of {seen[0]} was handled before")
+            else:
+                if seen is not None:
+                    assert unit is not None
+                    unit.seen = seen
+                    self._record_seen(unit, c)
+                row = c.execute(self.sql.context, {"p": platform, "e": ext_id, "c": chat}).first()
             if row is None or row.u_id is None:
                 user = self.user(platform, ext_id, name)
             else:
@@ -619,7 +755,7 @@ class SqlRepository:
             if row.id is not None:
                 unit = self._unit()
                 if unit is not None and row.id not in unit.matches:
-                    self._match_recs(c, [_ContextRow(row, room)])
+                    self._match_recs(c, [_ContextRow(row, room)], _seats_json(row.seats_json))
             return user, room
 
     def _user_cached(self, rec: UserRec) -> UserRec:
@@ -739,13 +875,21 @@ class SqlRepository:
             unit.rooms[room_id] = replace(unit.rooms[room_id], lang=lang)
 
     # --- matches ----------------------------------------------------------------------------
-    def _match_recs(self, c: Connection, rows: Sequence[Any]) -> list[MatchRec]:
+    def _match_recs(
+        self, c: Connection, rows: Sequence[Any], read_seats: Sequence[Any] | None = None
+    ) -> list[MatchRec]:
         """Records of the given rows of ``sql.matches``, their seats (with the seated users) in one
-        more query; the rooms and users go to the unit's cache."""
+        more query (or ``read_seats``, the one row's seats read along); the rooms and users go to
+        the unit's cache."""
         if not rows:
             return []
         seats: dict[int, list[SeatRec]] = {}
-        for seat in c.execute(self.sql.seats_of, {"ids": [r.id for r in rows]}):
+        found = (
+            c.execute(self.sql.seats_of, {"ids": [r.id for r in rows]})
+            if read_seats is None
+            else [_SeatRow(rows[0].id, *fields) for fields in read_seats]
+        )
+        for seat in found:
             seats.setdefault(seat.match_id, []).append(
                 SeatRec(seat=seat.seat, name=seat.name, user_id=seat.user_id, ai=seat.ai)
             )
@@ -962,6 +1106,7 @@ class SqlRepository:
                 if not c.execute(self.sql.action_commit, params).scalar_one():
                     return False
                 self._refresh(match_id, version=seen_version + 1, status=status, state=state)
+                self._acted(match_id, seen_version + 1, (ply, seat, notation))
                 return True
             if not self._bump(c, match_id, seen_version, status=status):
                 return False
@@ -981,7 +1126,13 @@ class SqlRepository:
         if seats is not None:
             changes["seats"] = tuple(seats)
         self._refresh(match_id, **changes)
+        self._acted(match_id, seen_version + 1, (ply, seat, notation))
         return True
+
+    def _acted(self, match_id: int, version: int, key: tuple[int, int, str]) -> None:
+        unit = self._unit()
+        if unit is not None:
+            unit.acted[match_id] = (version, key)
 
     def actions(self, match_id: int, since_ply: int = 0) -> list[ActionRec]:
         with self._conn() as c:
@@ -991,10 +1142,63 @@ class SqlRepository:
             ]
 
     def action_keys(self, match_id: int, since_ply: int = 0) -> list[tuple[int, int, str]]:
-        """(ply, seat, notation) of the actions after ``since_ply``: ``actions`` without the events."""
+        """(ply, seat, notation) of the actions after ``since_ply``: ``actions`` without the events.
+
+        Inside a unit the answer is kept per version of the match (issue #12, fast path: a table
+        is rendered after every action): after the unit's own action (version v+1, the match row
+        locked by its bump) the keys are those kept for version v plus that action, with no query;
+        a query there is exact for v+1 and is kept too. What a unit keeps is kept only once it has
+        committed; a version this process did not make (another worker's) is read again."""
+        unit = self._unit()
+        acted = None
+        if unit is not None:
+            acted = unit.acted.get(match_id)
+            known = self._known_tail(unit, match_id, acted[0] if acted else None)
+            if known is not None and known[0] == (acted[0] if acted else known[0]) and known[1] <= since_ply:
+                return [k for k in known[2] if k[0] > since_ply]
+            if acted is not None:
+                version, key = acted
+                if (
+                    known is not None
+                    and known[0] == version - 1
+                    and known[1] <= since_ply
+                    and key[0] > since_ply
+                ):
+                    keys = (*(k for k in known[2] if k[0] > since_ply), key)
+                    unit.tails[match_id] = (version, since_ply, keys)
+                    return list(keys)
         with self._conn() as c:
             rows = c.execute(self.sql.action_keys_since, {"m": match_id, "since": since_ply})
-            return [(int(r.ply), int(r.seat), str(r.notation)) for r in rows]
+            found = [(int(r.ply), int(r.seat), str(r.notation)) for r in rows]
+        if unit is not None and acted is not None:
+            unit.tails[match_id] = (acted[0], since_ply, tuple(found))
+        return found
+
+    def _known_tail(
+        self, unit: _Unit, match_id: int, acted_version: int | None
+    ) -> tuple[int, int, tuple[tuple[int, int, str], ...]] | None:
+        """The newest key tail of the match this unit may use: its own (made after its action), else
+        the committed one when it is of the version the unit read (or acted upon)."""
+        own = unit.tails.get(match_id)
+        if own is not None:
+            return own
+        with self._tails_lock:
+            kept = self._tails.get(match_id)
+        if kept is None:
+            return None
+        if acted_version is None:
+            rec = unit.matches.get(match_id)
+            if rec is None or rec.version != kept[0]:
+                return None
+        return kept
+
+    def _keep_tails(self, tails: dict[int, tuple[int, int, tuple[tuple[int, int, str], ...]]]) -> None:
+        with self._tails_lock:
+            for match_id, tail in tails.items():
+                self._tails[match_id] = tail
+                self._tails.move_to_end(match_id)
+            while len(self._tails) > TAIL_MEMORY:
+                self._tails.popitem(last=False)
 
     def set_meta(self, match_id: int, key: str, value: Any) -> None:
         with self._conn() as c:
@@ -1078,33 +1282,54 @@ class SqlRepository:
         """Queue messages for delivery, in this order (one statement however many)."""
         if not outs:
             return
+        now = _now()
+        rows = [
+            {
+                "platform": o.platform,
+                "chat": chat_of(o),
+                "key": o.key,
+                "payload": o.to_json(),
+                "created_at": now,
+                "state": PENDING,
+                "attempts": 0,
+                "not_before": 0.0,
+                "held": False,
+            }
+            for o in outs
+        ]
+        unit = self._unit()
+        if unit is not None:
+            unit.queued.extend(outs)
+            unit.ahead = None
+            if self.dialect == "postgresql":
+                # the match's deadlines, set while its messages were made, go in the same statement,
+                # and so does the read of the chat queue the runtime reads ahead (one round trip)
+                wants = getattr(self._local, "wants", None)
+                wanted = wants(outs) if wants is not None else None
+                deadlines = None
+                if len(unit.deadline_writes) == 1:
+                    ((match_id, deadline_rows),) = unit.deadline_writes.items()
+                    unit.deadline_writes.clear()
+                    deadlines = (match_id, deadline_rows)
+                if deadlines is not None or wanted is not None:
+                    stmt, params = _outbox_insert(rows, deadlines, wanted)
+                    with self._conn() as c:
+                        result = c.execute(stmt, params)
+                        if wanted is not None:
+                            unit.ahead = (wanted[0], wanted[1], list(result))
+                    return
         with self._conn() as c:
-            now = _now()
-            c.execute(
-                self.sql.outbox_insert,
-                [
-                    {
-                        "platform": o.platform,
-                        "chat": chat_of(o),
-                        "key": o.key,
-                        "payload": o.to_json(),
-                        "created_at": now,
-                        "state": PENDING,
-                        "attempts": 0,
-                        "not_before": 0.0,
-                        "held": False,
-                    }
-                    for o in outs
-                ],
-            )
+            c.execute(self.sql.outbox_insert, rows)
 
     def outbox_hold(self, chat: str) -> int:
         """Keep a chat's pending rows back (a private chat the user has not opened yet)."""
+        self._forget_ahead()
         with self._conn() as c:
             return int(c.execute(self.sql.outbox_hold, {"c": chat}).rowcount)
 
     def outbox_unhold(self, chat: str) -> int:
         """Release a chat's held rows (the user opened it); how many there were."""
+        self._forget_ahead()
         with self._conn() as c:
             return int(c.execute(self.sql.outbox_unhold, {"c": chat}).rowcount)
 
@@ -1139,8 +1364,14 @@ class SqlRepository:
     def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order; a row waiting for a retry stops the list
         there, so nothing overtakes it. The references of their keys are read along."""
+        unit = self._unit()
+        ahead = unit.ahead if unit is not None else None
         with self._conn() as c:
-            rows = c.execute(self.sql.pending, {"c": chat, "limit": limit}).all()
+            rows: Sequence[Any]
+            if ahead is not None and ahead[0] == chat and ahead[1] == limit:
+                rows = ahead[2]  # read along by the unit's outbox insert, nothing written since
+            else:
+                rows = c.execute(self.sql.pending, {"c": chat, "limit": limit}).all()
             out = []
             refs: dict[str, str | None] = {}
             for row in rows:
@@ -1149,17 +1380,20 @@ class SqlRepository:
                     break
                 assert row.id is not None
                 self._row_keys[row.id] = (row.chat, row.key)
+                if unit is not None:
+                    unit.read_rows.append(row.id)
                 if row.key is not None:
                     refs[row.key] = ref
-                out.append(
-                    OutboxRow(row.id, row.chat, Outbound.from_json(row.payload), row.attempts, row.sending)
-                )
+                payload = json.loads(row.payload) if isinstance(row.payload, str) else row.payload
+                sending = json.loads(row.sending) if isinstance(row.sending, str) else row.sending
+                out.append(OutboxRow(row.id, row.chat, Outbound.from_json(payload), row.attempts, sending))
             self._refs[chat] = refs
             return out
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         """Delivered (the platform accepted it): remember the message's reference under its key, and
         mark older pending rows with the same key superseded (this newer one already replaced them)."""
+        self._forget_ahead()
         with self._conn() as c:
             known = self._row_keys.pop(row_id, None)
             if known is None:
@@ -1182,6 +1416,7 @@ class SqlRepository:
     def outbox_sending(self, row_id: int, note: Any) -> None:
         """The row is about to be sent as a new message; ``note`` (JSON) is the transport's, for
         finding the message after a crash (see :attr:`OutboxRow.sending`)."""
+        self._forget_ahead()
         with self._conn() as c:
             c.execute(self.sql.outbox_sending, {"i": row_id, "s": note})
 
@@ -1200,6 +1435,7 @@ class SqlRepository:
 
     def outbox_superseded(self, row_ids: Sequence[int]) -> None:
         """Rows that will never be sent (a newer row with the same key replaces them)."""
+        self._forget_ahead()
         if not row_ids:
             return
         with self._session() as s:
@@ -1213,6 +1449,7 @@ class SqlRepository:
             self._done(s)
 
     def outbox_later(self, row_id: int, not_before: float) -> None:
+        self._forget_ahead()
         with self._conn() as c:
             c.execute(self.sql.outbox_later, {"i": row_id, "nb": not_before})
 
@@ -1261,20 +1498,34 @@ class SqlRepository:
                 }
                 for d in deadlines
             ]
-            if self.dialect == "postgresql" and rows and all(r["match_id"] == match_id for r in rows):
-                # one statement: the kinds not set any more deleted, the others upserted (their
-                # claims dropped, as a new row has none)
-                c.execute(_deadlines_replace(match_id, rows))
+            unit = self._unit()
+            if self.dialect == "postgresql" and all(r["match_id"] == match_id for r in rows):
+                if unit is not None:
+                    # written with the unit's next statement: usually the insert of the outbox rows
+                    # at its end, which takes them along (a round trip less)
+                    unit.deadline_writes[match_id] = rows
+                else:
+                    c.execute(*_deadlines_replace(match_id, rows))
             else:
                 c.execute(self.sql.deadlines_delete, {"m": match_id})
                 if rows:
                     c.execute(self.sql.deadlines_insert, rows)
-            if deadlines:
-                unit = self._unit()
-                if unit is not None:
-                    soonest = min(d.due for d in deadlines)
-                    if unit.earliest_due is None or soonest < unit.earliest_due:
-                        unit.earliest_due = soonest
+            if deadlines and unit is not None:
+                soonest = min(d.due for d in deadlines)
+                if unit.earliest_due is None or soonest < unit.earliest_due:
+                    unit.earliest_due = soonest
+
+    def _forget_ahead(self) -> None:
+        unit = self._unit()
+        if unit is not None:
+            unit.ahead = None
+
+    def _write_deadlines(self, unit: _Unit, c: Connection) -> None:
+        """The deadline rows the unit holds back, written now (before its next statement)."""
+        writes = list(unit.deadline_writes.items())
+        unit.deadline_writes.clear()
+        for match_id, rows in writes:
+            c.execute(*_deadlines_replace(match_id, rows))
 
     def unit_earliest_due(self) -> float | None:
         """The earliest due time of the deadlines stored so far in the open unit (None: none)."""
@@ -1417,23 +1668,91 @@ def _deadline(row: DeadlineRow) -> Deadline:
     return Deadline(row.match_id, row.kind, row.due, row.version, tuple(int(x) for x in row.seats or ()))
 
 
-def _deadlines_replace(match_id: int, rows: list[dict[str, Any]]) -> Any:
-    """PostgreSQL: a match's deadlines become exactly ``rows`` in one statement."""
-    dl = _DL
-    gone = (
-        delete(dl).where(dl.c.match_id == match_id, dl.c.kind.not_in([r["kind"] for r in rows])).cte("gone")
-    )
-    upsert = pg_insert(dl).values(rows)
-    return upsert.on_conflict_do_update(
-        index_elements=["match_id", "kind"],
-        set_={
-            "due": upsert.excluded.due,
-            "version": upsert.excluded.version,
-            "seats": upsert.excluded.seats,
-            "claimed_by": None,
-            "claimed_until": None,
-        },
-    ).add_cte(gone)
+#: PostgreSQL: a match's deadlines become exactly the rows of ``:rows`` (a JSON array): the kinds not
+#: set any more deleted, the others upserted (their claims dropped, as a new row has none). Written
+#: as text over ``json_array_elements``: the same statement for any number of rows, compiled once
+#: (SQLAlchemy does not cache a multi-row VALUES insert: it was compiled anew for every action)
+_DEADLINES_CTES = """
+WITH new_deadlines AS (
+    SELECT d.value->>'kind' AS kind, CAST(d.value->>'due' AS float8) AS due,
+           CAST(d.value->>'version' AS integer) AS version, d.value->'seats' AS seats
+    FROM json_array_elements(CAST(:rows AS json)) AS d(value)
+), gone AS (
+    DELETE FROM deadline WHERE match_id = :m AND kind NOT IN (SELECT kind FROM new_deadlines)
+)"""
+_DEADLINES_UPSERT = """
+INSERT INTO deadline (match_id, kind, due, version, seats, claimed_by, claimed_until)
+SELECT :m, kind, due, version, seats, NULL, NULL FROM new_deadlines
+ON CONFLICT (match_id, kind) DO UPDATE SET due = excluded.due, version = excluded.version,
+    seats = excluded.seats, claimed_by = NULL, claimed_until = NULL"""
+_DEADLINES_REPLACE = text(_DEADLINES_CTES + _DEADLINES_UPSERT)
+#: the outbox rows of ``:outbox`` (a JSON array), inserted in its order
+_OUTBOX_INSERT = """
+INSERT INTO outbox (platform, chat, key, payload, created_at, state, attempts, not_before, held, sending)
+SELECT o.value->>'platform', o.value->>'chat', o.value->>'key', o.value->'payload', :now, :pending,
+       0, 0.0, false, NULL
+FROM json_array_elements(CAST(:outbox AS json)) WITH ORDINALITY AS o(value, n)
+ORDER BY o.n"""
+_RETURNING = " RETURNING id, chat, key, payload, attempts, not_before, sending"
+#: the pending rows of chat ``:c`` after the insert, as ``sql.pending`` reads them (the statement's
+#: own rows are not in the table for its other parts: they come from the insert's RETURNING)
+_PENDING_AFTER_INSERT = """
+SELECT q.id, q.chat, q.key, q.payload, q.attempts, q.not_before, q.sending, r.ref
+FROM (
+    SELECT id, chat, key, payload, attempts, not_before, sending FROM outbox
+    WHERE chat = :c AND state = :pending AND NOT held
+    UNION ALL
+    SELECT id, chat, key, payload, attempts, not_before, sending FROM inserted WHERE chat = :c
+) AS q LEFT OUTER JOIN messageref AS r ON r.chat = q.chat AND r.key = q.key
+ORDER BY q.id LIMIT :limit"""
+#: (with deadlines, with the read of a chat queue) -> the outbox insert
+_INSERTS: dict[tuple[bool, bool], Any] = {
+    (False, True): text("WITH inserted AS (" + _OUTBOX_INSERT + _RETURNING + ")" + _PENDING_AFTER_INSERT),
+    (True, False): text(_DEADLINES_CTES + ", upserted AS (" + _DEADLINES_UPSERT + ")" + _OUTBOX_INSERT),
+    (True, True): text(
+        _DEADLINES_CTES
+        + ", upserted AS ("
+        + _DEADLINES_UPSERT
+        + "), inserted AS ("
+        + _OUTBOX_INSERT
+        + _RETURNING
+        + ")"
+        + _PENDING_AFTER_INSERT
+    ),
+}
+
+
+def _outbox_insert(
+    rows: list[dict[str, Any]],
+    deadlines: tuple[int, list[dict[str, Any]]] | None,
+    wanted: tuple[str, int] | None,
+) -> tuple[Any, dict[str, Any]]:
+    """PostgreSQL: the statement (and its parameters) that inserts the outbox ``rows`` and, in the
+    same round trip, makes a match's deadlines exactly ``deadlines`` (match id, rows) and/or reads
+    the pending rows of ``wanted`` (chat, limit) as they are after the insert."""
+    params: dict[str, Any] = {
+        "outbox": json.dumps(
+            [
+                {"platform": o["platform"], "chat": o["chat"], "key": o["key"], "payload": o["payload"]}
+                for o in rows
+            ]
+        ),
+        "now": rows[0]["created_at"],
+        "pending": PENDING,
+    }
+    if deadlines is not None:
+        params.update(_deadlines_replace(*deadlines)[1])
+    if wanted is not None:
+        params["c"], params["limit"] = wanted
+    return _INSERTS[(deadlines is not None, wanted is not None)], params
+
+
+def _deadlines_replace(match_id: int, rows: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """PostgreSQL: the statement (and its parameters) that makes a match's deadlines exactly ``rows``."""
+    wanted = [
+        {"kind": r["kind"], "due": r["due"], "version": r["version"], "seats": r["seats"]} for r in rows
+    ]
+    return _DEADLINES_REPLACE, {"m": match_id, "rows": json.dumps(wanted)}
 
 
 def _action_commit() -> Any:
@@ -1477,6 +1796,44 @@ def _action_commit() -> Any:
         set_={"version": upsert.excluded.version, "state": upsert.excluded.state},
     ).cte("snapshot")
     return core_select(func.count()).select_from(bumped).add_cte(action).add_cte(snapshot)
+
+
+class _SeatRow:
+    """A seat read along with ``sql.context`` as a row of ``sql.seats_of``."""
+
+    __slots__ = (
+        "ai",
+        "match_id",
+        "name",
+        "seat",
+        "user_ext_id",
+        "user_id",
+        "user_lang",
+        "user_name",
+        "user_platform",
+    )
+
+    def __init__(self, match_id: int, *fields: Any) -> None:
+        self.match_id = match_id
+        (
+            self.seat,
+            self.name,
+            self.user_id,
+            self.ai,
+            self.user_platform,
+            self.user_ext_id,
+            self.user_name,
+            self.user_lang,
+        ) = fields
+
+
+def _seats_json(value: Any) -> list[Any]:
+    """The seats of ``sql.context`` (JSON; SQLite gives it as text), in seat order."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = json.loads(value)
+    return sorted(value, key=lambda fields: int(fields[0]))
 
 
 class _ContextRow:

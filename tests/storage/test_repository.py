@@ -78,3 +78,43 @@ def test_a_room_moves_to_the_chat_it_became(db_url):
     merged = repo.move_room("test", "g1", "g9")
     assert merged is not None and merged.id == room.id
     assert {m.id for m in repo.running_matches() if m.room_id == room.id} >= {match.id}
+
+
+def test_the_recent_action_keys_are_the_log_whoever_acted(db_url):
+    """The keys of the recent actions a table shows are kept per version after a process's own
+    action: they stay equal to the action log when another worker acts in between, and an action
+    that was rolled back is not among them."""
+    a, b = SqlRepository(db_url), SqlRepository(db_url)
+    _, _, match = _running_match(a)
+    version = match.version
+
+    def act(repo, seat, notation, ply):
+        nonlocal version
+        with repo.unit():
+            assert repo.commit_action(match.id, version, seat, notation, [], {"ply": ply}, RUNNING)
+            keys = repo.action_keys(match.id, max(0, ply - 3))
+        version += 1
+        return keys
+
+    def log(since):
+        return SqlRepository(db_url).action_keys(match.id, since)
+
+    for ply in range(1, 6):
+        assert act(a, ply % 2, f"a{ply}", ply) == log(max(0, ply - 3))
+    act(b, 0, "b6", 6)
+    assert act(a, 1, "a7", 7) == log(4)
+    assert [n for _, _, n in log(4)] == ["a5", "b6", "a7"]
+    try:
+        with a.unit():
+            assert a.commit_action(match.id, version, 0, "lost", [], {"ply": 8}, RUNNING)
+            assert [n for _, _, n in a.action_keys(match.id, 5)] == ["b6", "a7", "lost"]
+            raise RuntimeError("the update fails after its action")
+    except RuntimeError:
+        pass
+    act(b, 0, "b8", 8)
+    assert act(a, 1, "a9", 9) == log(6)
+    assert [n for _, _, n in log(6)] == ["a7", "b8", "a9"]
+    act(b, 0, "b10", 10)
+    with a.unit():  # a table shown without an action (the status command): the version read
+        a.match(match.id)
+        assert a.action_keys(match.id, 7) == log(7)

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core.ports import AI_TURN, REMIND, RUNNING, Deadline, SeatRec, StorageUnavailable, chat_of
+from chatbot.core.ports import (
+    AI_TURN,
+    REMIND,
+    RUNNING,
+    Deadline,
+    SeatRec,
+    StorageUnavailable,
+    UpdateSeen,
+    chat_of,
+)
 from chatbot.core.types import Outbound
 from chatbot.storage import SqlRepository
 
@@ -49,9 +58,15 @@ def test_a_unit_commits_the_action_outbox_deadlines_and_update_id_together_or_no
     assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["drew"]
     assert [d.kind for d in repo.deadlines(match.id)] == [AI_TURN]
 
-    with repo.unit(update=("t", "17")) as fresh:  # the same update again: told, and nothing kept
-        assert not fresh
-        repo.outbox_add([_out("again")])
+    told = []  # the same update again: told, and nothing kept
+    try:
+        with repo.unit(update=("t", "17")) as fresh:
+            if not fresh:
+                told.append("when the unit began")  # SQLite: the update id is its first statement
+            repo.outbox_add([_out("again")])
+    except UpdateSeen:
+        told.append("by its first statement")  # PostgreSQL: recorded along with the first one
+    assert len(told) == 1
     assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["drew"]
 
 
@@ -204,3 +219,30 @@ def test_a_row_lock_held_too_long_is_storage_unavailable_not_a_hang(pg_url, monk
     assert not repo.seen_update("t", "lock")
     assert repo.commit_action(match.id, match.version, 0, "draw", [], {"ply": 1}, RUNNING)
     engine.dispose()
+
+
+def test_the_committing_hook_reads_the_queue_inside_the_update_and_only_a_commit_counts(db_url):
+    """The runtime reads the first answer's chat queue inside the update's own transaction (on
+    PostgreSQL along with the insert of its rows): what it reads is the queue as it is after the
+    commit, rows queued earlier first; a unit that rolls back hands nothing on."""
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("earlier")])
+    got = []
+
+    def hook(queued):
+        rows = repo.outbox_pending(chat_of(queued[0]), now=10.0, limit=20)
+        return lambda: got.append([r.out.text for r in rows])
+
+    def wants(outs):
+        return chat_of(outs[0]), 20
+
+    with repo.committing(hook, wants):
+        with repo.unit(update=("t", "40")):
+            repo.outbox_add([_out("answer"), _out("private", user="u1"), _out("table", key="table:1")])
+        assert got == [["earlier", "answer", "table"]]
+        assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == got[0]
+        with pytest.raises(RuntimeError), repo.unit(update=("t", "41")):
+            repo.outbox_add([_out("lost")])
+            raise RuntimeError("the update fails after queueing its answer")
+    assert len(got) == 1
+    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["earlier", "answer", "table"]
