@@ -119,7 +119,7 @@ async def bench(n_updates: int, limits: Limits) -> None:
             else:
                 await h.say(uids[0], "/peru")
                 await h.settle()
-        stats = h.transport.delivery.stats
+        stats = h.transport.runtime.stats
     print(f"updates: {len(latencies)}  (limits: {limits})")
     print(
         f"latency update → first answer: median {statistics.median(latencies) * 1000:.1f} ms, "
