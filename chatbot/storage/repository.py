@@ -579,10 +579,7 @@ class SqlRepository:
                         fresh = self._record_update(session.connection(), *update)
                     yield fresh
                     if fresh:
-                        if unit.seen is not None:
-                            self._record_seen(unit, session.connection())
-                        if unit.deadline_writes:
-                            self._write_deadlines(unit, session.connection())
+                        self._write_held(unit, session.connection())
                         hook = getattr(self._local, "hook", None)
                         after = hook(unit.queued) if hook is not None and unit.queued else None
                         session.commit()
@@ -628,6 +625,14 @@ class SqlRepository:
         values = {"platform": platform, "key": key, "at": _now()}
         return bool(c.execute(self.sql.seen_insert, values).rowcount == 1)
 
+    def _write_held(self, unit: _Unit, c: Connection) -> None:
+        """What the unit holds back for its next statement (PostgreSQL: the update id, the deadline
+        rows), written now: the next statement is not one that takes them along."""
+        if unit.seen is not None:
+            self._record_seen(unit, c)
+        if unit.deadline_writes:
+            self._write_deadlines(unit, c)
+
     def _record_seen(self, unit: _Unit, c: Connection) -> None:
         """The unit's update id, not taken along by a ``context`` read: recorded now."""
         seen, unit.seen = unit.seen, None
@@ -643,10 +648,7 @@ class SqlRepository:
         become StorageUnavailable."""
         unit = self._unit()
         if unit is not None:
-            if unit.seen is not None:
-                self._record_seen(unit, unit.session.connection())
-            if unit.deadline_writes:
-                self._write_deadlines(unit, unit.session.connection())
+            self._write_held(unit, unit.session.connection())
             yield unit.session  # unit errors are mapped where the unit ends
             return
         try:
@@ -664,10 +666,7 @@ class SqlRepository:
         unit = self._unit()
         if unit is not None:
             c = unit.session.connection()
-            if unit.seen is not None:
-                self._record_seen(unit, c)
-            if unit.deadline_writes:
-                self._write_deadlines(unit, c)
+            self._write_held(unit, c)
             yield c  # unit errors are mapped where the unit ends
             return
         try:
@@ -717,25 +716,21 @@ class SqlRepository:
         self, platform: str, ext_id: str, name: str, chat: str | None
     ) -> tuple[UserRec, RoomRec | None]:
         """``user(platform, ext_id, name)`` and, for a group message, ``room(platform, chat)``, with
-        the room's active match read into the unit (``active_match`` then needs no query): one
-        round trip for the three, and one for the match's seats (issue #12: a typed move's first
-        answer on PostgreSQL), the match's seats with their users included (as JSON). Someone or a
-        room met the first time is created as usual."""
+        the room's active match and its seats (with their users, as JSON) read into the unit
+        (``active_match`` then needs no query): one round trip for all of it (issue #12: a typed
+        move's first answer on PostgreSQL). Someone or a room met the first time is created as usual."""
         unit = self._unit()
         seen = unit.seen if unit is not None else None
         if unit is not None:
             unit.seen = None  # recorded by this statement
         with self._conn() as c:
-            if seen is not None and self.sql.context_seen is not None:
+            if seen is not None:  # only set where ``context_seen`` exists (PostgreSQL)
+                assert self.sql.context_seen is not None
                 params = {"p": platform, "e": ext_id, "c": chat, "sp": seen[0], "sk": seen[1], "sa": _now()}
                 row = c.execute(self.sql.context_seen, params).first()
                 if row is None or not row.fresh:
                     raise UpdateSeen(f"update {seen[1]} of {seen[0]} was handled before")
             else:
-                if seen is not None:
-                    assert unit is not None
-                    unit.seen = seen
-                    self._record_seen(unit, c)
                 row = c.execute(self.sql.context, {"p": platform, "e": ext_id, "c": chat}).first()
             if row is None or row.u_id is None:
                 user = self.user(platform, ext_id, name)

@@ -83,8 +83,6 @@ from engines.afrikan_tahti.model import (
 from engines.afrikan_tahti.retkikunnat import ai as smart_ai
 from engines.afrikan_tahti.retkikunnat.content import EXP
 
-#: of the tokens a roll reaches, take the one nearest home
-_HOMEWARD = True
 #: turns home that a holder counts as even, to end its move on a token
 _HOME_EVEN = 0.15
 #: steps from Capetown within which a broke player goes for its bonus
@@ -305,9 +303,7 @@ def _heuristic_base(view: View, legal: tuple[Any, ...], rng: Random, chosen: Any
         return chosen
     moves = [a for a in legal if isinstance(a, Move)]
     tokens = {p for p, _t in view.face_down}
-    if (
-        _HOMEWARD and chosen.to in tokens
-    ):  # of the tokens the roll reaches, the one nearest home (the race after)
+    if chosen.to in tokens:  # of the tokens the roll reaches, the one nearest home (the race after)
         return min(
             (a for a in moves if a.to in tokens),
             key=lambda a: (race.turns_home(a.to, me.cash), _move_key(a)),
