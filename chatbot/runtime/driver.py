@@ -23,6 +23,7 @@ import collections
 import contextlib
 import functools
 import gc
+import hashlib
 import logging
 import os
 import socket
@@ -32,7 +33,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,32 +45,36 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-_WORKER: list[str] = []
+_WORKERS: dict[str, str] = {}
 _SLOT_FILES: list[Any] = []
 
 
-def default_worker() -> str:
-    """This process's worker name: ``$CHATBOT_WORKER``, else ``<host>:<slot>``.
+def default_worker(database: str = "") -> str:
+    """This process's worker name on ``database`` (its URL): ``$CHATBOT_WORKER``, else
+    ``<host>:<slot>``.
 
-    The slot is the lowest number whose lock file (in the temporary directory) no live process
-    holds. A process killed with -9 loses its lock, so the process started in its place has the
-    same name and takes over its chat claims at once instead of waiting for their leases to end;
-    two live processes on one host never share a name."""
-    if _WORKER:
-        return _WORKER[0]
-    name = os.environ.get("CHATBOT_WORKER") or f"{socket.gethostname()}:{_take_slot()}"
-    _WORKER.append(name)
-    return name
+    The slot is the lowest number whose lock file no live process holds, in a folder of the
+    temporary directory kept for that database. A process killed with -9 loses its lock, so the
+    process started in its place has the same name and takes over its chat claims at once instead
+    of waiting for their leases to end; two live processes on one host never share a name. The
+    folder is the database's: with one for the whole host, a bot of another database started
+    meanwhile took the lowest slot, and the restarted worker waited out its old claims' leases."""
+    if database not in _WORKERS:
+        _WORKERS[database] = (
+            os.environ.get("CHATBOT_WORKER") or f"{socket.gethostname()}:{_take_slot(database)}"
+        )
+    return _WORKERS[database]
 
 
-def _take_slot() -> str:
+def _take_slot(database: str) -> str:
     try:
         import fcntl
     except ImportError:  # not on POSIX: no takeover, the leases end as usual
         return f"pid{os.getpid()}"
-    folder = Path(tempfile.gettempdir()) / "chatbot-workers"
+    key = hashlib.sha256(database.encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / "chatbot-workers" / key
     with contextlib.suppress(OSError):
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     for slot in range(256):
         try:
             handle = open(folder / f"{slot}.lock", "a")  # noqa: SIM115 - held for the process's life
@@ -89,8 +94,9 @@ def _take_slot() -> str:
 class Settings:
     """How one runtime process behaves; the defaults suit a real bot."""
 
-    #: this process's name in claims (unique among the workers on one database)
-    worker: str = field(default_factory=default_worker)
+    #: this process's name in claims (unique among the workers on one database); empty: the
+    #: runtime takes :func:`default_worker` of its database
+    worker: str = ""
     #: seconds a chat claim or a deadline claim holds when the worker dies
     lease: float = 15.0
     #: chat queues claimed at once (each one sends in order; bounded so leases do not run out)
@@ -234,13 +240,15 @@ class Runtime:
         self.core = core
         self.transport = transport
         self.store = store if store is not None else core.repo
+        url = str(getattr(self.store, "url", ""))
         self.settings = settings or Settings()
+        if not self.settings.worker:
+            self.settings = replace(self.settings, worker=default_worker(url))
         self.clock = clock
         self.platform: str = transport.platform
         self.stats = Stats()
         self._executor: _PriorityThread | None = None
         self._book_executor: _PriorityThread | None = None
-        url = str(getattr(self.store, "url", ""))
         self._two_threads = self.settings.delivery_thread and not (
             url in {"sqlite://", "sqlite:///:memory:"} or ":memory:" in url or "mode=memory" in url
         )

@@ -5,6 +5,9 @@ sender whose claim is taken stops before its next row."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 
 from chatbot.runtime import Runtime, Settings
@@ -57,3 +60,40 @@ def test_a_sender_whose_claim_was_taken_stops():
         await rt.stop()
 
     run(body())
+
+
+_NAME = """
+import sys, time
+from chatbot.runtime import default_worker
+print(default_worker(sys.argv[1]), flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def _worker_name(database: str, hold: float = 0.0) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _NAME, database, str(hold)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "CHATBOT_WORKER"},
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip()
+
+
+def test_a_worker_started_in_place_of_a_killed_one_takes_its_name_while_other_databases_run(tmp_path):
+    """A bot restarted after kill -9 takes over its chats at once only under its old name. A bot of
+    another database started meanwhile on the same host must not take that name."""
+    ours, theirs = f"sqlite:///{tmp_path}/ours.db", f"sqlite:///{tmp_path}/theirs.db"
+    first, name = _worker_name(ours, hold=30)
+    second, second_name = _worker_name(ours, hold=30)
+    assert second_name != name  # two live workers of one database never share a name
+    first.kill()
+    first.wait()
+    other, other_name = _worker_name(theirs, hold=30)  # another database's bot, started meanwhile
+    restarted, restarted_name = _worker_name(ours)
+    assert restarted_name == name
+    assert other_name.rsplit(":", 1)[1] == name.rsplit(":", 1)[1]  # it counts its own slots
+    for proc in (second, other, restarted):
+        proc.kill()
+        proc.wait()
