@@ -65,7 +65,9 @@ def test_views_hide_what_a_seat_may_not_see(game, players):
 
     def on_step(state, seat, action, events):
         nonlocal checked
-        if state.ply % 3:
+        # every third ply, every ninth after the 600th (random Afrikan Tähti seats at six players
+        # play 700-ply games: 15,000 views took 12 s)
+        if state.ply % (3 if state.ply < 600 else 9):
             return
         for observer in [None, *range(players)]:
             view = engine.view(state, observer)
