@@ -361,8 +361,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def cells(game: str) -> list[tuple[str, str]]:
-    """Each level against the reference, then each level against the one below; a level that is the
-    same policy as the one below (a game without its own strong level yet) is measured once."""
+    """Each level against the reference, then each level against the one below and strong against
+    easy; a level that is the same policy as the one below (a game without its own strong level
+    yet) is measured once."""
     ais = GAMES[game].ais
     levels = [lv for k, lv in enumerate(LEVELS) if k == 0 or ais[lv] is not ais[LEVELS[k - 1]]]
     out = [(level, "reference") for level in levels]
@@ -371,6 +372,8 @@ def cells(game: str) -> list[tuple[str, str]]:
     if game == "gnav":
         out.append(("sensible", "reference"))  # the tuned count: strong's model of the others
     out += [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
+    if len(levels) > 2:
+        out.append((levels[-1], levels[0]))  # every level against every other: strong against easy
     if game == "gnav":
         out.append(("strong", "sensible"))
     if game == "afrikan_tahti":

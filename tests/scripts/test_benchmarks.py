@@ -89,3 +89,25 @@ def test_bench_latency_prints_its_figures():
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     assert re.search(rf"first answer: median {NUMBER} ms, p99 {NUMBER} ms", done.stdout), done.stdout
+
+
+@pytest.mark.slow
+def test_bench_ai_plays_every_level_against_every_other_and_the_reference():
+    out = run("bench_ai.py", "--players", "2", "--games", "2", "--jobs", "1", "--seed", "smoke")
+    pair = rf"win {NUMBER} \[{NUMBER}, {NUMBER}\] \(fair 0\.50, 2 games"
+    for game in ("majavajengi", "gnav", "afrikan_tahti", "coloretto_amazonas"):
+        for a, b in [(lv, "reference") for lv in ("easy", "normal", "strong")] + [
+            ("normal", "easy"),
+            ("strong", "normal"),
+            ("strong", "easy"),
+        ]:
+            assert re.search(rf"{game} 2p +{a} vs {b} +{pair}", out), (game, a, b, out)
+    # the behaviour figures of the issue: knocks, lives, rounds
+    assert re.search(rf"hero knock: on first turn {NUMBER}, hero knock: own turn {NUMBER}", out), out
+    assert re.search(rf"hero knock: round score {NUMBER}", out), out
+    assert "deals without a life lost" in out, out
+    assert re.search(rf"hero rounds to win {NUMBER}, round-limit endings {NUMBER}, rounds {NUMBER}", out), out
+    assert re.search(
+        rf"decision median/p99 \(load {NUMBER}\): .*strong {NUMBER}/{NUMBER} ms \(cpu {NUMBER}/{NUMBER}\)",
+        out,
+    ), out
