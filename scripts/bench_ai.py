@@ -166,8 +166,13 @@ def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
     if view.phase == "move":
         targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in view.face_down})) or tuple(GOALS)
         moves = [a for a in legal if isinstance(a, Move)]
+        # a walk is reckoned by the land's distances: by the sea's, home from Suakin was nearer by
+        # staying put than by any step, and a holder of the Star stood there to the round limit
+        table = DIST_LAND if any(me.node in DIST_LAND[t] for t in targets) else DIST
         if moves:
-            return min(moves, key=lambda a: (min(DIST[t].get(a.to, 999) for t in targets), a.to, a.via or ""))
+            return min(
+                moves, key=lambda a: (min(table[t].get(a.to, 999) for t in targets), a.to, a.via or "")
+            )
     if view.phase in ("after_move", "phase2", "phase3") and EndPhase() in legal:
         return EndPhase()
     return idle_action(view, legal)
