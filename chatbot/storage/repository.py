@@ -1279,18 +1279,7 @@ class SqlRepository:
             return
         now = _now()
         rows = [
-            {
-                "platform": o.platform,
-                "chat": chat_of(o),
-                "key": o.key,
-                "payload": o.to_json(),
-                "created_at": now,
-                "state": PENDING,
-                "attempts": 0,
-                "not_before": 0.0,
-                "held": False,
-            }
-            for o in outs
+            {"platform": o.platform, "chat": chat_of(o), "key": o.key, "payload": o.to_json()} for o in outs
         ]
         unit = self._unit()
         if unit is not None:
@@ -1307,14 +1296,15 @@ class SqlRepository:
                     unit.deadline_writes.clear()
                     deadlines = (match_id, deadline_rows)
                 if deadlines is not None or wanted is not None:
-                    stmt, params = _outbox_insert(rows, deadlines, wanted)
+                    stmt, params = _outbox_insert(rows, now, deadlines, wanted)
                     with self._conn() as c:
                         result = c.execute(stmt, params)
                         if wanted is not None:
                             unit.ahead = (wanted[0], wanted[1], list(result))
                     return
+        fresh = {"created_at": now, "state": PENDING, "attempts": 0, "not_before": 0.0, "held": False}
         with self._conn() as c:
-            c.execute(self.sql.outbox_insert, rows)
+            c.execute(self.sql.outbox_insert, [{**row, **fresh} for row in rows])
 
     def outbox_hold(self, chat: str) -> int:
         """Keep a chat's pending rows back (a private chat the user has not opened yet)."""
@@ -1719,22 +1709,15 @@ _INSERTS: dict[tuple[bool, bool], Any] = {
 
 def _outbox_insert(
     rows: list[dict[str, Any]],
+    now: datetime,
     deadlines: tuple[int, list[dict[str, Any]]] | None,
     wanted: tuple[str, int] | None,
 ) -> tuple[Any, dict[str, Any]]:
-    """PostgreSQL: the statement (and its parameters) that inserts the outbox ``rows`` and, in the
-    same round trip, makes a match's deadlines exactly ``deadlines`` (match id, rows) and/or reads
-    the pending rows of ``wanted`` (chat, limit) as they are after the insert."""
-    params: dict[str, Any] = {
-        "outbox": json.dumps(
-            [
-                {"platform": o["platform"], "chat": o["chat"], "key": o["key"], "payload": o["payload"]}
-                for o in rows
-            ]
-        ),
-        "now": rows[0]["created_at"],
-        "pending": PENDING,
-    }
+    """PostgreSQL: the statement (and its parameters) that inserts the outbox ``rows`` (platform,
+    chat, key, payload) made at ``now`` and, in the same round trip, makes a match's deadlines
+    exactly ``deadlines`` (match id, rows) and/or reads the pending rows of ``wanted`` (chat, limit)
+    as they are after the insert."""
+    params: dict[str, Any] = {"outbox": json.dumps(rows), "now": now, "pending": PENDING}
     if deadlines is not None:
         params.update(_deadlines_replace(*deadlines)[1])
     if wanted is not None:
