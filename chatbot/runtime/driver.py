@@ -345,6 +345,9 @@ class Runtime:
             return
         if self.settings.switch_interval and not self.settings.inline:
             sys.setswitchinterval(min(sys.getswitchinterval(), self.settings.switch_interval))
+        warm = getattr(self.core, "warm", None)
+        if warm is not None and not self.settings.inline:
+            await self.call(warm)  # the first answers do not pay for catalogs and indexes
         if self.settings.freeze_gc and not self.settings.inline:
             gc.collect()
             gc.freeze()

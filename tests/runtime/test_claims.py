@@ -8,6 +8,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 import time
 
 from chatbot.runtime import Runtime, Settings
@@ -97,3 +98,34 @@ def test_a_worker_started_in_place_of_a_killed_one_takes_its_name_while_other_da
     for proc in (second, other, restarted):
         proc.kill()
         proc.wait()
+
+
+def test_a_started_worker_warms_the_core_before_its_first_update():
+    """The catalogs and rule indexes are built at the start (on the core's thread), not inside the
+    first person's answer; the console (inline) builds them when first needed."""
+
+    class WarmCore(EchoCore):
+        warmed: list[str] = []
+
+        def warm(self) -> None:
+            self.warmed.append(threading.current_thread().name)
+
+    async def body():
+        store = MemoryStore(time.time)
+        core = WarmCore(store, time.time)
+        rt = Runtime(core, RecordingTransport(), store=store, settings=Settings(**{**FAST, "worker": "w1"}))
+        await rt.start()
+        assert len(core.warmed) == 1 and core.warmed[0].startswith("test-core")
+        await rt.handle(msg("hello", chat="c"))
+        assert await rt.idle(10)
+        await rt.stop()
+        inline = WarmCore(store, time.time)
+        inline.warmed = []
+        rt2 = Runtime(
+            inline, RecordingTransport(), store=store, settings=Settings(**{**FAST, "inline": True})
+        )
+        await rt2.start()
+        await rt2.stop()
+        assert inline.warmed == []
+
+    run(body())
