@@ -130,6 +130,20 @@ CHARACTERS = (
     "doctor",
     "teacher",
 )
+#: the same with three players or more, by the share of wins of strong players dealt characters at
+#: random at four seats (440 games): the Aviator, third at two seats, is the last here
+CHARACTERS_MANY = (
+    "archaeologist",
+    "sea_captain",
+    "merchant",
+    "adventurer",
+    "explorer",
+    "teacher",
+    "fortune_seeker",
+    "doctor",
+    "tycoon",
+    "aviator",
+)
 
 
 def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
@@ -143,11 +157,15 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     node = me.node
     phase = view.phase
     if phase == "character":
-        return min((a for a in legal if isinstance(a, Character)), key=lambda a: CHARACTERS.index(a.id))
+        order = CHARACTERS if view.players == 2 else CHARACTERS_MANY
+        return min((a for a in legal if isinstance(a, Character)), key=lambda a: order.index(a.id))
     if node is None or phase in ("setup", "release"):
         return _smart(view, legal, rng)
     if phase == "declare":
-        return smart_ai._declare(view, legal, seat, node, targets(view, seat))
+        chosen = smart_ai._declare(view, legal, seat, node, targets(view, seat))
+        if me.items and _HOLDER_RACE and isinstance(chosen, Roll | Fly) and Roll() in legal:
+            return _race_declare(legal, node, me.cash)
+        return chosen
     if phase == "move":
         if RerollMove() in legal and view.move is not None and view.move.steps <= 2:
             return RerollMove()
@@ -155,6 +173,12 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
             return _smart(view, legal, rng)
         moves = tuple(a for a in legal if isinstance(a, Move | Board))
         chosen = base_ai._move(view, moves, node, targets(view, seat), rng)
+        if me.items and _HOLDER_RACE and isinstance(chosen, Move):
+            walks = [a for a in moves if isinstance(a, Move)]
+            if not any(a.to in GOALS for a in walks):
+                return min(
+                    walks, key=lambda a: (round(race.turns_home(a.to, me.cash) / _HOME_EVEN), _move_key(a))
+                )
         if me.items or not isinstance(chosen, Move) or smart_ai._chase(view, seat) is not None:
             return chosen
         rates = {a.to: _position(view, seat, a.to) for a in moves if isinstance(a, Move)}
@@ -169,6 +193,8 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         return chosen
     if phase == "phase3":
         chosen = smart_ai._phase3(view, legal, seat, node)
+        if chosen in (Flip(), FlipRoll()) and _opens(view, seat, node):
+            return EndPhase()
         if (
             chosen == EndPhase()
             and not me.items
@@ -435,7 +461,7 @@ def _position(view: View, seat: int, node: str) -> float:
     best = 0.0
     delay = _HAZARD_TURNS if node in HAZARDS else 0.0
     for place in smart_ai.flippable(view, seat):
-        gain = smart_ai.flip_gain(view, seat, place)
+        gain = _gain(view, seat, place, node)
         if gain <= 0:
             continue
         steps = DIST[place].get(node)
@@ -444,6 +470,87 @@ def _position(view: View, seat: int, node: str) -> float:
         turns = (steps / _STEPS_PER_TURN + 1.0 if steps else 0.5) + delay
         best = max(best, gain / turns)
     return best
+
+
+def _race_declare(legal: tuple[Any, ...], node: str, cash: int) -> Any:
+    """A holder of a winning item rolls or flies, whichever brings it home in fewer turns on average
+    (:mod:`.base.race`)."""
+    best: tuple[float, str, Any] = (race.roll_turns(node, cash), "", Roll())
+    for a in legal:
+        if isinstance(a, Fly):
+            after = 1.0 if a.to in GOALS else 1.0 + race.turns_home(a.to, cash - AIR_FARE)
+            best = min(best, (after, a.to, a))
+    return best[2]
+
+
+def _opens(view: View, seat: int, place: str) -> bool:
+    """Whether flipping the token on ``place`` would turn over the last equipment token while the
+    seat's expedition is complete and a rival's is not: the discovery tokens (where the Star is)
+    would then be open to the rival too, at 200 or a roll."""
+    if not _KEEP_SHUT:
+        return False
+    tops = {p: t for p, t in view.face_down}
+    top = tops.get(place)
+    if top is None or not top.startswith("e") or not view.x.players[seat].complete:
+        return False
+    if sum(1 for t in tops.values() if t.startswith("e")) > 1:
+        return False
+    return any(not px.complete for s, px in enumerate(view.x.players) if s != seat)
+
+
+def _gain(view: View, seat: int, place: str, node: str) -> float:
+    """:func:`smart_ai.flip_gain` of ``place`` reckoned from ``node``, cut by the chance that a rival
+    turns the token over first (:func:`_claims`); nothing for the last equipment token that a
+    complete expedition keeps shut (:func:`_opens`)."""
+    if _opens(view, seat, place):
+        return -1.0
+    gain = smart_ai.flip_gain(view, seat, place)
+    if gain <= 0 or not _RIVAL_CUT:
+        return gain
+    mine = DIST[place].get(node)
+    if mine is None or mine == 0:
+        return gain
+    for steps in _claims(view, seat).get(place, ()):
+        if steps < mine:
+            gain *= 1.0 - _RIVAL_CUT
+    return gain
+
+
+#: a holder races home by :mod:`.base.race`; a complete expedition keeps the last equipment token shut
+_HOLDER_RACE = True
+_KEEP_SHUT = True
+#: the chance that a rival nearer to a token, and heading for it, turns it over first
+_RIVAL_CUT = 0.7
+_CLAIMS: list[tuple[View, int, dict[str, tuple[int, ...]]]] = []
+
+
+def _claims(view: View, seat: int) -> dict[str, tuple[int, ...]]:
+    """For each token place, the steps to it of the rivals it is the nearest token for (one they may
+    turn over: an equipment token, or a discovery token for a complete expedition or once the
+    equipment is gone); rivals holding a winning item, at sea or captured are not counting."""
+    if _CLAIMS and _CLAIMS[0][0] is view and _CLAIMS[0][1] == seat:
+        return _CLAIMS[0][2]
+    tops = {p: t for p, t in view.face_down}
+    equip = any(t.startswith("e") for t in tops.values())
+    out: dict[str, list[int]] = {}
+    for s, pawn in enumerate(view.pawns):
+        if s == seat or pawn.items or pawn.node is None or pawn.captured:
+            continue
+        complete = view.x.players[s].complete
+        near: list[tuple[int, str]] = []
+        for p, t in tops.items():
+            if t.startswith("e") or complete or not equip:
+                d = DIST[p].get(pawn.node)
+                if d is not None:
+                    near.append((d, p))
+        if near:
+            d0 = min(near)[0]
+            for d, p in near:
+                if d == d0:
+                    out.setdefault(p, []).append(d)
+    claims = {p: tuple(v) for p, v in out.items()}
+    _CLAIMS[:] = [(view, seat, claims)]
+    return claims
 
 
 def _smart(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
@@ -474,7 +581,7 @@ def targets(view: View, seat: int) -> tuple[str, ...]:
         node = me.voyage.dest  # at sea: reckoned from the port ahead
     best: tuple[float, str] | None = None
     for place in sorted(smart_ai.flippable(view, seat)):
-        gain = smart_ai.flip_gain(view, seat, place)
+        gain = _gain(view, seat, place, node)
         if gain <= 0:
             continue
         steps = DIST[place].get(node)
