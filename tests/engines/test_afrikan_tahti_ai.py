@@ -13,6 +13,7 @@ from engines.afrikan_tahti import ENGINE, ai_strong
 from engines.afrikan_tahti.base import ai as base_ai
 from engines.afrikan_tahti.board import CAPETOWN, GOALS, TREASURE_PLACES
 from engines.afrikan_tahti.model import (
+    BuyDiscard,
     Character,
     EndPhase,
     Flip,
@@ -22,6 +23,7 @@ from engines.afrikan_tahti.model import (
     Movement,
     Options,
     Roll,
+    Sell,
 )
 from engines.afrikan_tahti.retkikunnat import ai as retkikunnat_ai
 from engines.afrikan_tahti.retkikunnat.content import card_id
@@ -122,6 +124,45 @@ def test_the_strong_holder_of_the_star_flies_home_in_the_expansion_too():
     assert ENGINE.view(st, 0).star_holder == 0
     assert _choice(st, 0, "normal") == Roll()
     assert _choice(st, 0, "strong") == Fly("gold_coast")
+
+
+def test_with_the_equipment_gone_the_strong_player_sells_a_card_to_pay_for_its_token():
+    # The equipment tokens are all gone: a discovery token costs 200 to an incomplete expedition,
+    # or a roll of 5-6. With 100 on one, the normal player ends Phase 2 and rolls; the strong one
+    # sells its Horse (100) and pays, a sure flip instead of one in three.
+    st = _only(_x("congo", players=2), "congo", "ocomba")
+    st = replace(st, stacks=tuple(s[:1] for s in st.stacks), phase="phase2")
+    st = _cards(st, 0, ("horse", "rum_barrel"))
+    st = replace(st, pawns=(replace(st.pawns[0], cash=100), st.pawns[1]))
+    view = ENGINE.view(st, 0)
+    assert not view.x.players[0].complete and all(t.startswith("d") for _p, t in view.face_down)
+    assert Sell("horse") in ENGINE.legal_actions(st, 0)
+    assert _choice(st, 0, "normal") == EndPhase()
+    assert _choice(st, 0, "strong") == Sell("horse")
+    # with an equipment token left the cards the expedition lacks are kept (a complete expedition
+    # flips the discovery tokens before the others may)
+    st = _only(_x("congo", players=2), "congo", "ocomba")
+    i = TREASURE_PLACES.index("congo")
+    st = replace(st, stacks=tuple(s[:1] if k == i else s for k, s in enumerate(st.stacks)), phase="phase2")
+    st = _cards(st, 0, ("horse", "rum_barrel"))
+    st = replace(st, pawns=(replace(st.pawns[0], cash=100), st.pawns[1]))
+    assert _choice(st, 0, "strong") == EndPhase()
+
+
+def test_with_the_equipment_gone_the_strong_merchant_buys_no_card_far_from_complete():
+    # The equipment tokens are all gone and the Merchant lacks several symbols: the normal player
+    # buys the Rifle off the discard pile for 200 (a flip's price now), the strong one keeps the money.
+    st = _only(_x("congo", players=2), "congo", "ocomba")
+    st = replace(st, stacks=tuple(s[:1] for s in st.stacks), phase="phase2")
+    st = _cards(st, 0, ("camel",))
+    x = st.ext
+    rifle = next(i for i in x.expedition.draw if card_id(i) == "rifle")
+    draw = tuple(i for i in x.expedition.draw if i != rifle)
+    st = replace(st, ext=replace(x, expedition=replace(x.expedition, draw=draw, discard=(rifle,))))
+    st = replace(st, pawns=(replace(st.pawns[0], cash=500), st.pawns[1]))
+    assert BuyDiscard() in ENGINE.legal_actions(st, 0)
+    assert _choice(st, 0, "normal") == BuyDiscard()
+    assert _choice(st, 0, "strong") == EndPhase()
 
 
 def _cards(st, seat: int, ids: tuple[str, ...]):
