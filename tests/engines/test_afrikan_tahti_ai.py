@@ -1,7 +1,9 @@
-"""The Afrikan Tähti AI levels: the strong player chooses the character that wins most (Retkikunnat);
-in the base game it flips for the Star where the normal one fears for its money, flies home with the
-Star, keeps its fare home, and goes for the Capetown bonus when broke; and no AI shuttles between two
-ports to the round limit."""
+"""The Afrikan Tähti AI levels: in Retkikunnat the strong player chooses the character that wins most
+at its table's size, leaves a token to a nearer rival, keeps the last equipment token shut while its
+expedition alone is complete, sells a spare card to pay for its flip once the equipment is gone (and
+buys none far from complete), and flies home with the Star; in the base game it flips for the Star
+where the normal one fears for its money, flies home with the Star, keeps its fare home, and goes for
+the Capetown bonus when broke; and no AI shuttles between two ports to the round limit."""
 
 from __future__ import annotations
 
