@@ -530,6 +530,8 @@ def _opens(view: View, seat: int, place: str) -> bool:
         return False
     if sum(1 for t in tops.values() if t.startswith("e")) > 1:
         return False
+    if not any(t.startswith("d") for t in tops.values()):
+        return False  # nothing else left to flip: it must open the way on
     return any(not px.complete for s, px in enumerate(view.x.players) if s != seat)
 
 

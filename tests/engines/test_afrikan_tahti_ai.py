@@ -104,6 +104,10 @@ def test_a_complete_strong_expedition_leaves_the_last_equipment_token_shut():
     assert Flip() in legal
     assert _choice(st, 0, "normal") == Flip()
     assert _choice(st, 0, "strong") == EndPhase()
+    # with no discovery token left open elsewhere it turns the last one over (else the game stalls)
+    st2 = _only(st, "congo")
+    assert [t[0] for _p, t in ENGINE.view(st2, 0).face_down] == ["d", "e"]
+    assert _choice(st2, 0, "strong") == Flip()
     # the rival's expedition complete as well: nothing to keep shut
     st = _cards(st, 1, ("assistant", "guide", "steamship", "camel", "trade_goods", "languages"))
     assert ENGINE.view(st, 0).x.players[1].complete
