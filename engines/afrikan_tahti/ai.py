@@ -21,10 +21,12 @@ def smart_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
 
 def strong_policy(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
     """The strong player (:mod:`engines.afrikan_tahti.ai_strong`): in Retkikunnat it chooses the
-    character that wins most, plans where to go and where to stop by what a token is worth per turn of
-    travel and keeps the cards its expedition lacks; in the base game it flips for the Star where
-    ``normal`` fears for its money, and chooses its stops and flights by the tokens the next roll
-    reaches."""
+    character that wins most at its table's size, plans where to go and where to stop by what a
+    token is worth per turn of travel (less when a nearer rival is heading for it), keeps the cards
+    its expedition lacks while equipment tokens are left and the last one shut when its expedition
+    alone is complete, then sells spare cards to pay for its flips, and races home with the Star;
+    in the base game it flips for the Star where ``normal`` fears for its money, and chooses its
+    stops and flights by the tokens the next roll reaches."""
     from engines.afrikan_tahti.ai_strong import strong
 
     return strong(view, legal, rng)
