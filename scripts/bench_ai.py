@@ -138,10 +138,12 @@ def ref_gnav(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
 
 
 def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
-    """A careful person playing plainly: rolls and walks toward the nearest face-down token (home with
-    a winning item), takes a boat when none is left by land, turns a token over whenever it may
-    (paying, else rolling), and answers every prompt and window with the table's default; no
-    flights, cards or trades."""
+    """A careful person playing plainly: rolls and walks toward the nearest face-down token it may
+    turn over (home with a winning item), takes a boat when none is left by land, turns a token over
+    whenever it may (paying, else rolling), and answers every prompt and window with the table's
+    default; no flights, cards or trades. With Retkikunnat a discovery token is turned over only by
+    a complete expedition or once no equipment token is left face down: heading for one before,
+    the reference sat broke on it for good and the table reached the round limit."""
     from engines.afrikan_tahti.ai import idle_action
     from engines.afrikan_tahti.board import DIST, DIST_LAND, GOALS
     from engines.afrikan_tahti.model import Board, EndPhase, Flip, FlipRoll, FreeSail, Move, Roll, Stay
@@ -149,13 +151,16 @@ def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
     if view.x is not None and view.x.prompt is not None:
         return idle_action(view, legal)
     me = view.pawns[view.seat]
+    open_ = list(view.face_down)
+    if view.x is not None and not view.x.players[view.seat].complete and any(t[0] == "e" for _p, t in open_):
+        open_ = [(p, t) for p, t in open_ if t[0] == "e"]
     if view.phase in ("after_move", "phase3", "declare") and not me.items:
         if Flip() in legal:
             return Flip()
         if FlipRoll() in legal:
             return FlipRoll()
     if view.phase == "declare":
-        targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in view.face_down})) or tuple(GOALS)
+        targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in open_})) or tuple(GOALS)
         if not any(me.node in DIST_LAND[t] for t in targets):  # nothing left by land: take a boat
             sails = [a for a in legal if isinstance(a, Board | FreeSail)]
             if sails:
@@ -164,7 +169,7 @@ def ref_afrikan_tahti(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
             return Roll()
         return Stay() if Stay() in legal else idle_action(view, legal)
     if view.phase == "move":
-        targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in view.face_down})) or tuple(GOALS)
+        targets = tuple(GOALS) if me.items else tuple(sorted({p for p, _t in open_})) or tuple(GOALS)
         moves = [a for a in legal if isinstance(a, Move)]
         # a walk is reckoned by the land's distances: by the sea's, home from Suakin was nearer by
         # staying put than by any step, and a holder of the Star stood there to the round limit
