@@ -189,7 +189,7 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         return _smart(view, legal, rng)
     if phase == "declare":
         chosen = smart_ai._declare(view, legal, seat, node, targets(view, seat))
-        if me.items and _HOLDER_RACE and isinstance(chosen, Roll | Fly) and Roll() in legal:
+        if me.items and isinstance(chosen, Roll | Fly) and Roll() in legal:
             return _race_declare(legal, node, me.cash)
         return chosen
     if phase == "move":
@@ -199,7 +199,7 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
             return _smart(view, legal, rng)
         moves = tuple(a for a in legal if isinstance(a, Move | Board))
         chosen = base_ai._move(view, moves, node, targets(view, seat), rng)
-        if me.items and _HOLDER_RACE and isinstance(chosen, Move):
+        if me.items and isinstance(chosen, Move):
             walks = [a for a in moves if isinstance(a, Move)]
             if not any(a.to in GOALS for a in walks):
                 return min(
@@ -216,14 +216,9 @@ def strong(view: View, legal: tuple[Any, ...], rng: Random) -> Any:
         chosen = smart_ai._phase2(view, legal, seat, node, targets(view, seat))
         if isinstance(chosen, Sell) and _fills(view, seat, chosen.card) and _shut(view):
             return EndPhase()
-        if (
-            _SELL_TO_FLIP
-            and _buys(chosen)
-            and not _shut(view)
-            and sum(smart_ai.missing(view, seat).values()) > 1
-        ):
+        if _buys(chosen) and not _shut(view) and sum(smart_ai.missing(view, seat).values()) > 1:
             chosen = EndPhase()  # the equipment gone, money is flips: no card bought far from complete
-        if chosen == EndPhase() and _SELL_TO_FLIP:
+        if chosen == EndPhase():
             return _sale_to_flip(view, legal, seat, node) or chosen
         return chosen
     if phase == "phase3":
@@ -522,8 +517,6 @@ def _opens(view: View, seat: int, place: str) -> bool:
     """Whether flipping the token on ``place`` would turn over the last equipment token while the
     seat's expedition is complete and a rival's is not: the discovery tokens (where the Star is)
     would then be open to the rival too, at 200 or a roll."""
-    if not _KEEP_SHUT:
-        return False
     tops = {p: t for p, t in view.face_down}
     top = tops.get(place)
     if top is None or not top.startswith("e") or not view.x.players[seat].complete:
@@ -582,7 +575,7 @@ def _gain(view: View, seat: int, place: str, node: str) -> float:
     if _opens(view, seat, place):
         return -1.0
     gain = smart_ai.flip_gain(view, seat, place)
-    if gain <= 0 or not _RIVAL_CUT:
+    if gain <= 0:
         return gain
     mine = DIST[place].get(node)
     if mine is None or mine == 0:
@@ -593,11 +586,6 @@ def _gain(view: View, seat: int, place: str, node: str) -> float:
     return gain
 
 
-#: a holder races home by :mod:`.base.race`; a complete expedition keeps the last equipment token shut
-_HOLDER_RACE = True
-#: sell a spare card to pay for the token under the pawn rather than roll for it
-_SELL_TO_FLIP = True
-_KEEP_SHUT = True
 #: the chance that a rival nearer to a token, and heading for it, turns it over first
 _RIVAL_CUT = 0.7
 _CLAIMS: list[tuple[View, int, dict[str, tuple[int, ...]]]] = []
@@ -606,7 +594,7 @@ _CLAIMS: list[tuple[View, int, dict[str, tuple[int, ...]]]] = []
 def _claims(view: View, seat: int) -> dict[str, tuple[int, ...]]:
     """For each token place, the steps to it of the rivals it is the nearest token for (one they may
     turn over: an equipment token, or a discovery token for a complete expedition or once the
-    equipment is gone); rivals holding a winning item, at sea or captured are not counting."""
+    equipment is gone); rivals holding a winning item, at sea or captured do not count."""
     if _CLAIMS and _CLAIMS[0][0] is view and _CLAIMS[0][1] == seat:
         return _CLAIMS[0][2]
     tops = {p: t for p, t in view.face_down}
