@@ -517,13 +517,13 @@ def _opens(view: View, seat: int, place: str) -> bool:
     """Whether flipping the token on ``place`` would turn over the last equipment token while the
     seat's expedition is complete and a rival's is not: the discovery tokens (where the Star is)
     would then be open to the rival too, at 200 or a roll."""
-    tops = {p: t for p, t in view.face_down}
-    top = tops.get(place)
+    facts = smart_ai._facts(view)  # the top tokens and the equipment count, once per view
+    top = facts.tops.get(place)
     if top is None or not top.startswith("e") or not view.x.players[seat].complete:
         return False
-    if sum(1 for t in tops.values() if t.startswith("e")) > 1:
+    if facts.equip > 1:
         return False
-    if not any(t.startswith("d") for t in tops.values()):
+    if facts.equip == len(facts.tops):
         return False  # nothing else left to flip: it must open the way on
     return any(not px.complete for s, px in enumerate(view.x.players) if s != seat)
 
@@ -538,7 +538,7 @@ def _buys(action: Any) -> bool:
 def _shut(view: View) -> bool:
     """Whether a face-down equipment token is left: until then a complete expedition alone may flip
     the discovery tokens."""
-    return any(t.startswith("e") for _p, t in view.face_down)
+    return smart_ai._facts(view).equip > 0
 
 
 def _sale_to_flip(view: View, legal: tuple[Any, ...], seat: int, node: str) -> Sell | None:
@@ -597,8 +597,8 @@ def _claims(view: View, seat: int) -> dict[str, tuple[int, ...]]:
     equipment is gone); rivals holding a winning item, at sea or captured do not count."""
     if _CLAIMS and _CLAIMS[0][0] is view and _CLAIMS[0][1] == seat:
         return _CLAIMS[0][2]
-    tops = {p: t for p, t in view.face_down}
-    equip = any(t.startswith("e") for t in tops.values())
+    facts = smart_ai._facts(view)
+    tops, equip = facts.tops, facts.equip > 0
     out: dict[str, list[int]] = {}
     for s, pawn in enumerate(view.pawns):
         if s == seat or pawn.items or pawn.node is None or pawn.captured:

@@ -86,18 +86,23 @@ def test_a_worker_started_in_place_of_a_killed_one_takes_its_name_while_other_da
     """A bot restarted after kill -9 takes over its chats at once only under its old name. A bot of
     another database started meanwhile on the same host must not take that name."""
     ours, theirs = f"sqlite:///{tmp_path}/ours.db", f"sqlite:///{tmp_path}/theirs.db"
-    first, name = _worker_name(ours, hold=30)
-    second, second_name = _worker_name(ours, hold=30)
-    assert second_name != name  # two live workers of one database never share a name
-    first.kill()
-    first.wait()
-    other, other_name = _worker_name(theirs, hold=30)  # another database's bot, started meanwhile
-    restarted, restarted_name = _worker_name(ours)
-    assert restarted_name == name
-    assert other_name.rsplit(":", 1)[1] == name.rsplit(":", 1)[1]  # it counts its own slots
-    for proc in (second, other, restarted):
-        proc.kill()
-        proc.wait()
+    procs: list[subprocess.Popen[str]] = []
+    try:
+        first, name = _worker_name(ours, hold=30)
+        second, second_name = _worker_name(ours, hold=30)
+        procs += [first, second]
+        assert second_name != name  # two live workers of one database never share a name
+        first.kill()
+        first.wait()
+        other, other_name = _worker_name(theirs, hold=30)  # another database's bot, started meanwhile
+        restarted, restarted_name = _worker_name(ours)
+        procs += [other, restarted]
+        assert restarted_name == name
+        assert other_name.rsplit(":", 1)[1] == name.rsplit(":", 1)[1]  # it counts its own slots
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
 
 
 def test_a_started_worker_warms_the_core_before_its_first_update():
@@ -105,14 +110,13 @@ def test_a_started_worker_warms_the_core_before_its_first_update():
     first person's answer; the console (inline) builds them when first needed."""
 
     class WarmCore(EchoCore):
-        warmed: list[str] = []
-
         def warm(self) -> None:
             self.warmed.append(threading.current_thread().name)
 
     async def body():
         store = MemoryStore(time.time)
         core = WarmCore(store, time.time)
+        core.warmed = []
         rt = Runtime(core, RecordingTransport(), store=store, settings=Settings(**{**FAST, "worker": "w1"}))
         await rt.start()
         assert len(core.warmed) == 1 and core.warmed[0].startswith("test-core")
