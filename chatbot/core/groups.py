@@ -46,7 +46,7 @@ class Groups(Part):
                         outs = self._lobby_messages(match, room)
                     else:
                         outs = self._render_match(match, room, events=(), privates=False)
-                self.repo.outbox_add(outs)
+                outs = self._commit(outs)
             log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
             return Answer(outs)
         except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
@@ -69,7 +69,7 @@ class Groups(Part):
                         and bool(match.meta.get("paused")) == present
                     ):
                         outs.extend(self._pause_or_resume(room, match, present))
-                self.repo.outbox_add(outs)
+                outs = self._commit(outs)
             log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
             return Answer(outs)
         except StorageUnavailable as exc:

@@ -53,7 +53,7 @@ class PrivateChats(Part):
                 chat = f"{platform}:u:{user_ext_id}"
                 self.repo.outbox_hold(chat)
                 outs = self._blocked_notice(platform, user_ext_id, chat)
-                self.repo.outbox_add(outs)
+                outs = self._commit(outs)
             return Answer(outs)
         except StorageUnavailable as exc:
             log.warning("storage unavailable for the private-chat notice: %s", exc)

@@ -27,7 +27,7 @@ from typing import Any
 from chatbot.core import i18n
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import CANCELLED, LOBBY, OVER, MatchRec, RoomRec, SeatRec
-from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.core.types import TABLE, Button, Inbound, Outbound
 from chatbot.core.usecase import Part, Speaker
 from engines.contract import Engine
 
@@ -97,6 +97,9 @@ class Seating(Part):
                 buttons=buttons,
                 key=f"table:{match.id}",
                 lang=t.lang,
+                role=TABLE,
+                match_id=match.id,
+                version=v,
             )
         ]
 

@@ -203,7 +203,7 @@ class Timers(Part):
                     and not self.repo.drop_deadline(deadline, worker)
                 ):
                     raise Conflict()
-                self.repo.outbox_add(outs)
+                outs = self._commit(outs)
             return outs
         except Conflict:
             return []  # an AI or timer move that lost the race: the winner set the next deadlines
@@ -315,7 +315,7 @@ class Timers(Part):
                 if match is None or match.status != RUNNING or match.state is None:
                     return []
                 outs = self._ai_move(match)
-                self.repo.outbox_add(outs)
+                outs = self._commit(outs)
             return outs
         except Conflict:
             return []

@@ -44,6 +44,9 @@ class Part:
     clock: Callable[[], float]
 
     # --- answers and messages ------------------------------------------------------------------
+    def _commit(self, outs: list[Outbound]) -> list[Outbound]:
+        raise NotImplementedError  # BotCore
+
     def _reply(
         self,
         msg: Inbound,
