@@ -4,18 +4,21 @@ The board scan itself is not ours to ship, so the picture is drawn from the map 
 is the union of thick strokes along the land routes (blurred into a coastline), then air routes
 (dashed), sea legs (dotted), land routes, dots, hazards and the places with their names. On top come
 the tokens (face down: a disc in the colour of its layer, brown for the equipment layer and teal for
-the discovery layer, a second disc peeking out under a stack of two; flipped: a coloured marker of
-what it was), the pawns in the seat colours of the text table, the Star and horseshoe holders, and
-a legend: per player the money, lost turns, the expedition's symbols towards 3/3/3 (2/2/2) as three
-bars (red action, yellow resources, blue travel; ✓ when complete) and the number of hand cards;
-then the rainy season and what the signs mean.
+the discovery layer, a second disc peeking out under a stack of two; flipped: a sign of what it was,
+beside the place), the pawns in the seat colours of the text table, the Star and horseshoe holders,
+and a warning sign beside a pawn in a danger situation. Under the board: per player the money, lost
+turns, the expedition's symbols towards 3/3/3 (2/2/2) as three bars (red action, yellow resources,
+blue travel; ✓ when complete), the number of hand cards and, under the name, the character; then the
+danger in progress and the rainy season in words, and a legend with an entry for every sign drawn.
 
 Only the public view goes in (:func:`scene_of` takes what the group may see and nothing else;
 tests/chatbot/test_afrikan_tahti_picture.py checks that no seat's secret changes the scene).
 
-Speed: the static layer (everything but tokens, pawns and legend) is drawn once per language, and a
-finished picture is cached by everything it shows, so the same position never draws twice. The
-picture shows no roll and no phase, so it changes only when something on the board changes.
+Speed: the static layer (everything but tokens, pawns and the rows under the board) and the legend
+are drawn once per language, a finished picture is cached by everything it shows, so the same
+position never draws twice, and the PNG maps onto a palette made once (256 colours: half the bytes,
+a third of the encoding time of a full-colour PNG). The picture shows no roll and no phase, so it
+changes only when something on the board changes, or a danger begins or ends.
 
 Fonts: DejaVu Sans when the system has it, else Pillow's built-in font (which lacks ä and ö).
 """

@@ -1,8 +1,9 @@
 """Afrikan Tähti table and private panel, from views only.
 
 The group table: a title, one line for what the seat to act is doing (or who must answer what), a
-line per pawn (with the seat's expedition under it in Retkikunnat), the tokens, and the Star, the
-Capetown bonus and the last roll. The private panel: the seat's own pawn line, and in Retkikunnat
+line per pawn (with the seat's expedition in Retkikunnat), how far the game has come (the round, the
+tokens face down, whether the Star was found), and who carries the Star, the Capetown bonus and the
+last roll. The private panel: the seat's own pawn line, and in Retkikunnat
 its character, hand cards and peeks, then the question it must answer or its turn line.
 
 Phases this module does not know get the plain "Turn: name", so a new phase reads as a line
@@ -65,8 +66,9 @@ def expansion_of(view: View) -> XView | None:
 def table(view: View, ctx: RenderContext) -> str:
     """The public table, short enough for a phone with six players: a title, one line for what the
     seat to act is doing (or who must answer what), one line per player (with the expedition's
-    symbols towards 3/3/3 and the hand COUNT in Retkikunnat), the tokens, and one line for the
-    Star, the Capetown bonus and the last roll. The cards themselves are in :func:`detail`."""
+    symbols towards 3/3/3 and the hand COUNT in Retkikunnat), the progress line, and one line for
+    the Star's carrier, the Capetown bonus and the last roll. The cards themselves and what the
+    flipped tokens were are in :func:`detail`."""
     t = ctx.t
     lines = [_title_line(view, t)]
     line = turn_line(view, ctx)
