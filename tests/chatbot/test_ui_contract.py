@@ -17,9 +17,10 @@ from collections import Counter
 import pytest
 
 from chatbot.compose import new_core
+from chatbot.core.decoded import RECENT_ACTIONS
 from chatbot.core.i18n import translator
 from chatbot.core.ports import GameUI, RenderContext
-from chatbot.core.service import RECENT_ACTIONS, BotCore
+from chatbot.core.render import Renderer
 from chatbot.games import UIS
 from engines import GAMES
 from engines.codec import decode
@@ -47,13 +48,13 @@ PRIVATE_VERBS = {"gnav": {"knock"}}
 GAME_IDS = sorted(UIS)
 
 
-class ScanningCore(BotCore):
+class ScanningRenderer(Renderer):
     """Checks every group message at the moment it is rendered."""
 
     checked = 0
 
-    def _render_match(self, match, room, events, privates=True, keyed=True, state=None):  # type: ignore[no-untyped-def]
-        out = super()._render_match(match, room, events, privates, keyed, state)
+    def render_match(self, match, room, events, privates=True, keyed=True, state=None, **more):  # type: ignore[no-untyped-def]
+        out = super().render_match(match, room, events, privates, keyed, state, **more)
         engine: Engine = self.games[match.game]
         ui: GameUI = self.uis[match.game]
         state = engine.load(match.state)
@@ -95,13 +96,13 @@ class ScanningCore(BotCore):
             named = Counter(ui.cards_in(o.text))
             assert not (named - allowed), (match.game, o.text, named - allowed)
             assert not private_lines.intersection(o.text.splitlines()), (match.game, o.text)
-            ScanningCore.checked += 1
+            ScanningRenderer.checked += 1
         return out
 
 
 def _play(game: str, seed: str, humans: list[str], bots: int, rng: random.Random) -> Table:
     table = Table(seed=seed)
-    table.core = new_core(table.repo, cls=ScanningCore, seed=seed)
+    table.core = new_core(table.repo, renderer_class=ScanningRenderer, seed=seed)
     variants = VARIANTS.get(game, ("",))
     variant = variants[sum(map(ord, seed)) % len(variants)]
     table.say(humans[0], f"uusi {UIS[game].aliases[0]} {SHORT.get(game, '')} {variant}".strip())
@@ -119,11 +120,11 @@ def _play(game: str, seed: str, humans: list[str], bots: int, rng: random.Random
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_no_group_message_names_a_hidden_card(game):
     rng = random.Random(f"leak:{game}")
-    before = ScanningCore.checked
+    before = ScanningRenderer.checked
     for n in range(3):
         humans = ["matti", "liisa", "pekka"][: 1 + n % 3]
         _play(game, f"leak:{game}:{n}", humans, bots=1 if len(humans) == 1 else n % 2, rng=rng)
-    assert ScanningCore.checked - before >= 10  # the scan really looked at group messages
+    assert ScanningRenderer.checked - before >= 10  # the scan really looked at group messages
 
 
 @pytest.mark.slow
