@@ -24,7 +24,7 @@ from chatbot.core.render import Renderer, rematch_waiting
 from chatbot.core.roles import Roles
 from chatbot.core.seating import Seating, people_of, usual_table
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, unique_name
+from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale, unique_name
 from engines.contract import Engine
 
 
@@ -391,13 +391,12 @@ class Lobby:
     ) -> list[Outbound]:
         """A press of the final message's "Rematch" (``pressed`` is the button's version) or a typed
         "uusi peli samoilla pelaajilla": set up the same game, or say yes to the one set up."""
-        stale = [reply(msg, t, t.gettext("That button is stale; use the latest message."))]
         if old is None or old.status != OVER:
             if pressed is not None:
-                return stale
+                return stale(msg, t)
             return [reply(msg, t, t.gettext("There is no finished game here to play again."))]
         if pressed is not None and pressed != old.version:
-            return stale
+            return stale(msg, t)
         if sp.user.id not in people_of(old):
             return [
                 reply(
@@ -427,7 +426,7 @@ class Lobby:
         if earlier is not None:
             made = self.repo.match(int(earlier))
             if made is not None and made.status != CANCELLED:
-                return stale  # this match was played again already: its button has done its work
+                return stale(msg, t)  # this match was played again already: its button has done its work
         return self.seating.set_up_rematch(old, room, sp)
 
 

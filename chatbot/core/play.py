@@ -20,7 +20,7 @@ from chatbot.core.render import Renderer, group_safe
 from chatbot.core.schedule import Schedule
 from chatbot.core.seating import Seating
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Conflict, Speaker, reply
+from chatbot.core.usecase import Conflict, Speaker, not_here, reply, stale
 from engines.codec import BadNotation, encode
 from engines.contract import Engine, IllegalAction
 
@@ -180,28 +180,15 @@ class Play:
     ) -> list[Outbound]:
         """A move's button, pressed in ``room`` (the match's room) or in a private chat: it acts only
         where it was offered, by a seat of the presser that is to act, at the match's version."""
-        not_here = [
-            reply(
-                msg,
-                t,
-                t.gettext(
-                    "That button does not work here. Use the buttons of the latest message in this chat."
-                ),
-                private=msg.private,
-            )
-        ]
-        stale = [
-            reply(msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private)
-        ]
         in_room = not msg.private and msg.chat_id == room.ext_id
         mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
         if msg.private:
             if not mine:
-                return not_here  # someone else's prompt (or a forged one): nothing about it is told
+                return not_here(msg, t)  # someone else's prompt (or a forged one): nothing about it is told
         elif not in_room:
-            return not_here
+            return not_here(msg, t)
         if match.status != RUNNING or match.state is None or version != match.version:
-            return stale
+            return stale(msg, t)
         engine = self.games[match.game]
         state = self.decoded.state(match)
         acting = [s for s in engine.to_act(state) if s in mine]
@@ -214,7 +201,7 @@ class Play:
             ui = self.uis[match.game]
             legal = tuple(engine.notation(a) for a in engine.legal_actions(state, acting[0]))
             if notation not in ui.group_actions(legal, engine.view(state, None)):
-                return not_here
+                return not_here(msg, t)
         return self.apply_many(match, acting[0], (notation,), msg, t, state)
 
     # --- refusals ------------------------------------------------------------------------------

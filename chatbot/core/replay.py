@@ -29,7 +29,7 @@ from chatbot.core.decoded import Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import LOBBY, OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, chat_of
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Speaker, reply
+from chatbot.core.usecase import Speaker, not_here, reply
 from chatbot.core.views import Views
 from engines.contract import Engine, Event
 
@@ -206,32 +206,22 @@ class Replays:
 
     def press(self, msg: Inbound, sp: Speaker, t: Translator, data: ButtonData) -> list[Outbound]:
         """A replay button: only that replay message moves, and only in the chat it was posted in."""
-        not_here = [
-            reply(
-                msg,
-                t,
-                t.gettext(
-                    "That button does not work here. Use the buttons of the latest message in this chat."
-                ),
-                private=msg.private,
-            )
-        ]
         n_text = data.notation[len(REPLAY_MARK) :]
         if not n_text.isascii() or not n_text.isdigit() or len(n_text) > 9:
-            return not_here
+            return not_here(msg, t)
         if int(n_text) == 0:  # a button of the history: a new replay of that match, here
             listed = self.repo.match(data.match_id)
             if listed is None or listed.status != OVER or not self._visible(listed, sp):
-                return not_here
+                return not_here(msg, t)
             return [self._open_replay(msg, t, listed)]
         key = f"{data.match_id}:{int(n_text)}"
         session = self.repo.kv_get(NS_REPLAY, key)
         probe = reply(msg, t, "", private=msg.private)
         if not isinstance(session, dict) or session.get("chat") != chat_of(probe):
-            return not_here
+            return not_here(msg, t)
         match = self.repo.match(data.match_id)
         if match is None or match.status != OVER or match.game not in self.games:
-            return not_here
+            return not_here(msg, t)
         lang = i18n.translator(str(session.get("lang") or t.lang))
         return self._replay_goto(probe, match, int(n_text), data.version, session, lang)
 

@@ -63,14 +63,12 @@ from chatbot.core.seating import Seating
 from chatbot.core.talk import Reader, Talk
 from chatbot.core.timers import Timers
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply
+from chatbot.core.usecase import Conflict, CoreSettings, Speaker, not_here, reply, stale
 from chatbot.core.views import Views
 from engines.contract import Engine
 
 log = logging.getLogger(__name__)
 
-#: button data of lobby buttons: "<match>:<version>:@<command>"
-META_PREFIX = "@"
 #: how often a person's command is tried again when another change won the race for the match
 CONFLICT_RETRIES = 3
 #: remembered languages of recent speakers, for an apology when the database is down
@@ -231,16 +229,21 @@ class BotCore:
             out.extend(self.renderer.render_match(match, room, events=(), privates=False))
         return out
 
+    # without the runtime (benchmarks of the older transports' loop, older tests): see Timers
     def step_ai(self, match_id: int) -> list[Outbound]:
+        """One AI move in the match, if an AI seat is to act."""
         return self.timers.step_ai(match_id)
 
     def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
+        """AI moves until a person must act or the game ends."""
         return self.timers.run_ai(match_id, limit)
 
     def ai_pending(self) -> list[int]:
+        """The matches with an AI move due."""
         return self.timers.ai_pending()
 
     def tick(self) -> list[Outbound]:
+        """What is due now (``run_due`` under the core's own worker name)."""
         return self.timers.tick()
 
     # --- a message -------------------------------------------------------------------------------------
@@ -513,37 +516,24 @@ class BotCore:
         its match's own room, a private prompt's button in the private chat of that seat's player.
         Anything else, and data that is not well formed, gets one answer that reveals nothing about
         any match; a press in the right place against an older version is "stale"."""
-        not_here = [
-            reply(
-                msg,
-                t,
-                t.gettext(
-                    "That button does not work here. Use the buttons of the latest message in this chat."
-                ),
-                private=msg.private,
-            )
-        ]
-        stale = [
-            reply(msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private)
-        ]
         data = parse_button(msg.button)
         if data is None:
-            return not_here
+            return not_here(msg, t)
         if data.notation.startswith(REPLAY_MARK):
             return self.replays.press(msg, sp, t, data)
         match = self.repo.match(data.match_id)
         if match is None or match.game not in self.games:
-            return not_here
+            return not_here(msg, t)
         room = self.repo.room_by_id(match.room_id)
         if msg.platform != room.platform:
-            return not_here
+            return not_here(msg, t)
         if data.verb is None:
             return self.play.press(msg, sp, t, match, room, data.version, data.notation)
         # lobby buttons are offered in the room only
         if msg.private or msg.chat_id != room.ext_id:
-            return not_here
+            return not_here(msg, t)
         if data.verb == "rematch":  # the final message's button: the match is over
             return self.lobby.rematch(msg, Speaker(sp.user, sp.lang, room), t, match, pressed=data.version)
         if match.status != LOBBY or data.version != match.version:
-            return stale
-        return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale
+            return stale(msg, t)
+        return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale(msg, t)

@@ -81,6 +81,18 @@ def reply(
     )
 
 
+def not_here(msg: Inbound, t: Translator) -> list[Outbound]:
+    """The one answer to a button pressed where it was not offered, or with data not well formed: it
+    tells nothing about any match."""
+    text = t.gettext("That button does not work here. Use the buttons of the latest message in this chat.")
+    return [reply(msg, t, text, private=msg.private)]
+
+
+def stale(msg: Inbound, t: Translator) -> list[Outbound]:
+    """The answer to a button of an older message, pressed where it was offered."""
+    return [reply(msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private)]
+
+
 def rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:
     """Button rows as an :class:`Outbound` holds them, empty rows left out."""
     return tuple(tuple(row) for row in buttons if row)
