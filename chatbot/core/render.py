@@ -79,7 +79,7 @@ class Renderer:
         self.clock = clock
 
     # --- the table -----------------------------------------------------------------------------
-    def table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
+    def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
         """The seats' names on the table: a person's seat that an AI plays for now is marked so
         ("Carol (tekoäly)"), so the group sees who is really playing."""
         stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
@@ -113,7 +113,7 @@ class Renderer:
         if state is None:
             state = self.decoded.state(match)
         t = i18n.translator(room.lang or "fi")
-        names = self.table_names(match, t)
+        names = self._table_names(match, t)
         ctx = RenderContext(t, names, None, match.options)
         public_view = engine.view(state, None)
         lines: list[str] = []
@@ -130,7 +130,7 @@ class Renderer:
         body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
         text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
         outcome = engine.outcome(state)
-        due = self.due_line(match, deadlines, t) if outcome is None else None
+        due = self._due_line(match, deadlines, t) if outcome is None else None
         if due:
             text += "\n" + due
         if room.platform in self.settings.addressed_only and outcome is None:
@@ -166,9 +166,9 @@ class Renderer:
             out.append(
                 Outbound(
                     room.platform,
-                    self.final_text(ctx, outcome, ui, public_view),
+                    self._final_text(ctx, outcome, ui, public_view),
                     chat_id=room.ext_id,
-                    buttons=self.rematch_button(match, t),
+                    buttons=self._rematch_button(match, t),
                     lang=t.lang,
                 )
             )
@@ -182,7 +182,7 @@ class Renderer:
                 )
         return out
 
-    def due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
+    def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
         """When the waited-for person is reminded, on the table of a match whose group chose its
         pace (the default live table moves on within minutes, and says nothing)."""
         chosen = pace.Pace.from_meta(match.meta.get("pace"))
@@ -196,7 +196,7 @@ class Renderer:
         when = pace.when_text(remind[0].due, self.clock(), room_zone(self.repo, match.room_id), t)
         return t.gettext("⏰ Next reminder {when}.").format(when=when)
 
-    def final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
+    def _final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
         """The winners and the standings, each number saying what it is (points, lives, money)."""
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
@@ -221,7 +221,7 @@ class Renderer:
         )
         return "\n".join(lines)
 
-    def rematch_button(self, match: MatchRec, t: Translator) -> tuple[tuple[Button, ...], ...]:
+    def _rematch_button(self, match: MatchRec, t: Translator) -> tuple[tuple[Button, ...], ...]:
         return ((Button(t.gettext("🔁 Rematch"), f"{match.id}:{match.version}:@rematch"),),)
 
     def private_prompt(
