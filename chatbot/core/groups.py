@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from chatbot.core import i18n
+from chatbot.core.outbox import Outbox
 from chatbot.core.ports import (
     LOBBY,
     RUNNING,
@@ -40,12 +41,14 @@ class Groups:
         settings: CoreSettings,
         renderer: Renderer,
         schedule: Schedule,
+        outbox: Outbox,
     ) -> None:
         self.repo = repo
         self.uis = uis
         self.settings = settings
         self.renderer = renderer
         self.schedule = schedule
+        self.outbox = outbox
 
     def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
         """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its
@@ -62,7 +65,7 @@ class Groups:
                         outs = self.renderer.lobby(match, room)
                     else:
                         outs = self.renderer.render_match(match, room, events=(), privates=False)
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
             return Answer(outs)
         except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
@@ -85,7 +88,7 @@ class Groups:
                         and bool(match.meta.get("paused")) == present
                     ):
                         outs.extend(self._pause_or_resume(room, match, present))
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
             return Answer(outs)
         except StorageUnavailable as exc:

@@ -23,7 +23,7 @@ from chatbot.core.questions import games_text
 from chatbot.core.render import Renderer, rematch_waiting
 from chatbot.core.roles import Roles
 from chatbot.core.seating import Seating, people_of, usual_table
-from chatbot.core.types import Inbound, Outbound
+from chatbot.core.types import TABLE, Inbound, Outbound
 from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale, unique_name
 from engines.contract import Engine
 
@@ -319,6 +319,8 @@ class Lobby:
                     chat_id=room.ext_id,
                     key=f"table:{match.id}",
                     lang=tg.lang,
+                    role=TABLE,
+                    match_id=match.id,
                 )
             ]
         if match.status == LOBBY:
@@ -341,6 +343,8 @@ class Lobby:
                     chat_id=room.ext_id,
                     key=f"table:{match.id}",
                     lang=tg.lang,
+                    role=TABLE,
+                    match_id=match.id,
                 )
             ]
         engine = self.games[match.game]

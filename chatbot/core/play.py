@@ -8,6 +8,7 @@ transaction, the result of a match that ended, the match's next deadlines, then 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from chatbot.core.decoded import Decoded, Finder
@@ -142,15 +143,9 @@ class Play:
                         else t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
                     )
                     question = t.gettext("Do you want to {options}?").format(options=options)
-                return [
-                    reply(
-                        msg,
-                        t,
-                        question,
-                        buttons,
-                        private=True if private_info else None,
-                    )
-                ]
+                asked = reply(msg, t, question, buttons, private=True if private_info else None)
+                # its buttons act on the match as a prompt's do
+                return [replace(asked, match_id=match.id, version=match.version)]
         if seat not in acting:
             if msg.private:
                 who = t.format_list([names[s] for s in acting])

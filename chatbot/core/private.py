@@ -16,6 +16,7 @@ from dataclasses import replace
 from chatbot.core import i18n
 from chatbot.core.i18n import normalise_language
 from chatbot.core.lobby import Lobby
+from chatbot.core.outbox import Outbox
 from chatbot.core.ports import LOBBY, RUNNING, Answer, GameUI, Repository, StorageUnavailable
 from chatbot.core.questions import Questions
 from chatbot.core.types import Button, Inbound, Outbound
@@ -49,12 +50,14 @@ class PrivateChats:
         repo: Repository,
         uis: dict[str, GameUI],
         settings: CoreSettings,
+        outbox: Outbox,
         lobby: Lobby,
         questions: Questions,
     ) -> None:
         self.repo = repo
         self.uis = uis
         self.settings = settings
+        self.outbox = outbox
         self.lobby = lobby
         self.questions = questions
 
@@ -67,7 +70,7 @@ class PrivateChats:
                 chat = f"{platform}:u:{user_ext_id}"
                 self.repo.outbox_hold(chat)
                 outs = self._blocked_notice(platform, user_ext_id, chat)
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             return Answer(outs)
         except StorageUnavailable as exc:
             log.warning("storage unavailable for the private-chat notice: %s", exc)

@@ -27,7 +27,7 @@ from chatbot.core.ports import (
     SeatRec,
 )
 from chatbot.core.schedule import room_zone
-from chatbot.core.types import Button, Outbound
+from chatbot.core.types import PROMPT, TABLE, Button, Outbound
 from chatbot.core.usecase import CoreSettings, rows
 from engines.contract import Engine, Event
 
@@ -160,6 +160,9 @@ class Renderer:
                 image=image,
                 key=f"table:{match.id}" if keyed else None,
                 lang=t.lang,
+                role=TABLE if keyed else "",
+                match_id=match.id,
+                version=match.version,
             )
         ]
         if outcome is not None:
@@ -266,7 +269,17 @@ class Renderer:
             for row in ui.button_rows(legal, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         return [
-            Outbound(room.platform, "\n".join(parts), user_id=user.ext_id, buttons=rows(buttons), lang=t.lang)
+            Outbound(
+                room.platform,
+                "\n".join(parts),
+                user_id=user.ext_id,
+                buttons=rows(buttons),
+                lang=t.lang,
+                role=PROMPT,
+                match_id=match.id,
+                version=match.version,
+                seat=seat,
+            )
         ]
 
     # --- what a seat may do --------------------------------------------------------------------
@@ -351,6 +364,9 @@ class Renderer:
                 buttons=rows(buttons),
                 key=f"table:{match.id}",
                 lang=t.lang,
+                role=TABLE,
+                match_id=match.id,
+                version=match.version,
             )
         ]
 
@@ -408,6 +424,9 @@ class Renderer:
                 buttons=buttons,
                 key=f"table:{match.id}",
                 lang=t.lang,
+                role=TABLE,
+                match_id=match.id,
+                version=v,
             )
         ]
 

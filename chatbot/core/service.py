@@ -29,7 +29,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from chatbot.core import i18n
@@ -39,8 +39,10 @@ from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator, normalise_language
+from chatbot.core.live import LivePrompts
 from chatbot.core.lobby import Lobby
 from chatbot.core.nlp import Lemmatizer, normalise
+from chatbot.core.outbox import Outbox
 from chatbot.core.play import Play
 from chatbot.core.ports import (
     LOBBY,
@@ -131,9 +133,21 @@ class BotCore:
         self.finder = Finder(repo, games, self.decoded)
         self.renderer = renderer_class(repo, games, uis, self.decoded, settings, clock)
         self.schedule = Schedule(repo, games, uis, self.decoded, settings, clock)
+        live = LivePrompts(
+            repo,
+            games,
+            self.decoded.state,
+            lambda match, room, state: self.renderer.render_match(
+                match, room, events=(), privates=False, state=state
+            ),
+            lambda match, room, seat, state: self.renderer.private_prompt(
+                match, room, seat, (), force=True, state=state
+            ),
+        )
+        self.outbox = Outbox(repo, live)
         self.seating = Seating(repo, games, self.decoded, self.schedule, self.renderer, settings)
         self.roles = Roles(repo, games, uis, settings, clock, self.renderer, self.seating)
-        self.groups = Groups(repo, uis, settings, self.renderer, self.schedule)
+        self.groups = Groups(repo, uis, settings, self.renderer, self.schedule, self.outbox)
         self.lobby = Lobby(
             repo, games, uis, settings, self.finder, self.renderer, self.seating, self.roles, self.groups
         )
@@ -154,9 +168,18 @@ class BotCore:
             self.records,
             self.seating,
         )
-        self.private = PrivateChats(repo, uis, settings, self.lobby, self.questions)
+        self.private = PrivateChats(repo, uis, settings, self.outbox, self.lobby, self.questions)
         self.timers = Timers(
-            repo, games, uis, self.decoded, self.schedule, self.play, settings, clock, self.worker
+            repo,
+            games,
+            uis,
+            self.decoded,
+            self.schedule,
+            self.play,
+            self.outbox,
+            settings,
+            clock,
+            self.worker,
         )
 
     # --- what the transports set at their start ----------------------------------------------------
@@ -182,6 +205,12 @@ class BotCore:
     def members(self) -> dict[str, Members]:
         """Per platform, who administers a chat (each transport adds its own)."""
         return self.settings.members
+
+    @property
+    def outbound_checks(self) -> list[Callable[[Sequence[Outbound]], None]]:
+        """Called inside the unit with every change's messages before they are queued (a test's scan
+        for hidden information); one that raises rolls the change back."""
+        return self.outbox.checks
 
     @property
     def addressed_only(self) -> set[str]:
@@ -288,8 +317,7 @@ class BotCore:
                 with self.repo.unit(update=self._update_of(msg)) as fresh:
                     if not fresh:
                         return Answer.seen()
-                    outs = self._handle(msg)
-                    self.repo.outbox_add(outs)
+                    outs = self.outbox.commit(self._handle(msg))
                     due = self.repo.unit_earliest_due()
                 return Answer.made(outs, due)
             except Conflict as conflict:
@@ -304,7 +332,7 @@ class BotCore:
         with self.repo.unit(update=self._update_of(msg)) as fresh:
             if not fresh:
                 return Answer.seen()
-            self.repo.outbox_add(sorry)
+            sorry = self.outbox.commit(sorry)
         return Answer.made(sorry, None)
 
     def _throttled(self, msg: Inbound, verdict: str) -> Answer:
@@ -323,7 +351,7 @@ class BotCore:
         with self.repo.unit(update=self._update_of(msg)) as fresh:
             if not fresh:
                 return Answer.seen()
-            self.repo.outbox_add(notice)
+            notice = self.outbox.commit(notice)
         return Answer.made(notice, None)
 
     def _stored_lang_of(self, msg: Inbound) -> str:

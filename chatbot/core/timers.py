@@ -17,6 +17,7 @@ from dataclasses import replace
 from chatbot.core import i18n
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
+from chatbot.core.outbox import Outbox
 from chatbot.core.play import Play
 from chatbot.core.ports import (
     AI_TURN,
@@ -56,6 +57,7 @@ class Timers:
         decoded: Decoded,
         schedule: Schedule,
         play: Play,
+        outbox: Outbox,
         settings: CoreSettings,
         clock: Callable[[], float],
         worker: str,
@@ -66,6 +68,7 @@ class Timers:
         self.decoded = decoded
         self.schedule = schedule
         self.play = play
+        self.outbox = outbox
         self.settings = settings
         self.clock = clock
         #: the worker name claims are made under when the runtime names none
@@ -174,7 +177,7 @@ class Timers:
                     and not self.repo.drop_deadline(deadline, worker)
                 ):
                     raise Conflict()
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             return outs
         except Conflict:
             return []  # an AI or timer move that lost the race: the winner set the next deadlines
@@ -286,7 +289,7 @@ class Timers:
                 if match is None or match.status != RUNNING or match.state is None:
                     return []
                 outs = self._ai_move(match)
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             return outs
         except Conflict:
             return []

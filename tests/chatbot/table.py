@@ -132,6 +132,8 @@ class Table:
         for _ in range(limit):
             users = self.acting_users()
             if not users:
+                m = self.match()
+                assert m is None or m.status != "running", "a running match in which nobody acts"
                 return
             prompt = self.prompt_for(users[0])
             assert prompt is not None, f"no prompt for {users[0]}"
