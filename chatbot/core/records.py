@@ -96,6 +96,8 @@ class Records:
         return {
             "v": RESULT_VERSION,
             "winners": list(outcome.winners),
+            # a person's seat that an AI finished (they left, or were removed or away): the AI's
+            "stood_in": sorted(_stood_in(match)),
             "ranks": list(outcome.ranks),
             "scores": list(outcome.scores),
             "low_wins": bool(outcome.low_wins),
@@ -327,7 +329,18 @@ class Records:
         lines = [title]
         for fin in found:
             result = self._result_of(fin) or {}
-            names = [s.name for s in fin.seats]
+            if "stood_in" in result:
+                stood_in = set(result["stood_in"])
+            else:  # a result stored before it said so
+                full = self.repo.match(fin.id)
+                stood_in = _stood_in(full) if full is not None else set()
+            # as the statistics count it: a seat an AI finished is the AI's, win or lose
+            names = [
+                t.gettext("{name} (AI)").format(name=s.name)
+                if s.user_id is None and s.seat in stood_in
+                else s.name
+                for s in fin.seats
+            ]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
             when = format_date(
                 datetime.fromtimestamp(fin.finished_at, room_zone(self.repo, fin.room_id)),
@@ -363,3 +376,9 @@ def _ranked(tallies: list[_Tally]) -> list[tuple[int, _Tally]]:
         rank = out[-1][0] if out and key(out[-1][1]) == key(tally) else i + 1
         out.append((rank, tally))
     return out
+
+
+def _stood_in(match: MatchRec) -> set[int]:
+    """The seats of people that an AI plays now (they left, or were removed or away)."""
+    owners = {**(match.meta.get("left") or {}), **(match.meta.get("away") or {})}
+    return {int(seat) for seat in owners if match.seats[int(seat)].user_id is None}
