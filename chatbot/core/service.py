@@ -19,6 +19,7 @@ unit; the use cases themselves are its collaborators, each built here with what 
 ``records``        results, statistics, history; ``replays`` of finished matches
 ``groups``         a group's chat moved, the bot removed and added back, privacy mode
 ``private``        private chats the platform will not open yet, deep links
+``outbox``         every use case's messages queued, with the live prompts a change left out
 =================  ======================================================================
 """
 
@@ -82,10 +83,7 @@ class BotCore:
 
     Every answer and change is one transaction through the repository's unit: the change, the
     outbound messages it caused (the outbox), the match's next deadlines and the inbound update id.
-    AI moves, reminders, moves for idle people and the end of reaction windows are deadlines.
-
-    ``renderer_class`` draws the messages of every use case (a test may hand in one that checks
-    what is drawn)."""
+    AI moves, reminders, moves for idle people and the end of reaction windows are deadlines."""
 
     def __init__(
         self,
@@ -104,7 +102,6 @@ class BotCore:
         link_template: str | None = None,
         members: dict[str, Members] | None = None,
         throttle: Throttle | None = None,
-        renderer_class: type[Renderer] = Renderer,
     ) -> None:
         self.repo = repo
         self.clock = clock
@@ -131,7 +128,7 @@ class BotCore:
         settings = self.settings
         self.decoded = Decoded(repo, games)
         self.finder = Finder(repo, games, self.decoded)
-        self.renderer = renderer_class(repo, games, uis, self.decoded, settings, clock)
+        self.renderer = Renderer(repo, games, uis, self.decoded, settings, clock)
         self.schedule = Schedule(repo, games, uis, self.decoded, settings, clock)
         live = LivePrompts(
             repo,
