@@ -501,6 +501,8 @@ class _Unit:
     ahead: tuple[str, int, list[Any]] | None = None
     #: match id -> (its version after the unit's newest action, that action's key)
     acted: dict[int, tuple[int, tuple[int, int, str]]] = field(default_factory=dict)
+    #: ids of the matches whose version the unit raised (an action, new seats, a start)
+    bumped: set[int] = field(default_factory=set)
     #: action key tails to keep once the unit has committed (see ``SqlRepository.action_keys``)
     tails: dict[int, tuple[int, int, tuple[tuple[int, int, str], ...]]] = field(default_factory=dict)
 
@@ -693,6 +695,8 @@ class SqlRepository:
     def _refresh(self, match_id: int, **changes: Any) -> None:
         """Keep the unit's copy of a match equal to what its own writes made of it."""
         unit = self._unit()
+        if unit is not None and "version" in changes:
+            unit.bumped.add(match_id)
         if unit is not None and match_id in unit.matches:
             unit.matches[match_id] = replace(unit.matches[match_id], **changes)
 
@@ -1511,6 +1515,11 @@ class SqlRepository:
         unit.deadline_writes.clear()
         for match_id, rows in writes:
             c.execute(*_deadlines_replace(match_id, rows))
+
+    def changed_matches(self) -> frozenset[int]:
+        """The matches whose version the open unit raised so far (none outside a unit)."""
+        unit = self._unit()
+        return frozenset(unit.bumped) if unit is not None else frozenset()
 
     def unit_earliest_due(self) -> float | None:
         """The earliest due time of the deadlines stored so far in the open unit (None: none)."""
