@@ -198,8 +198,8 @@ class Play:
         params: dict[str, Any],
     ) -> list[Outbound]:
         """Why a move is refused and what is possible instead; in private when the answer would tell
-        the group something hidden. A move of someone whose turn it is not gets the core's own short
-        line, naming whose turn it is, whatever the move."""
+        the group something hidden. A move refused because it is someone else's turn (by the engine
+        or by the game's parser) gets the core's own short line naming whose turn it is."""
         assert turn.seat is not None
         names = tuple(s.name for s in match.seats)
         if code == "not_your_turn" or (not turn.to_act and code in {"wrong_phase", "unknown_action"}):

@@ -7,21 +7,24 @@ the release roll when captured; "mene Kongoon" declares the roll (and moves to C
 die allows it) before the roll and picks the destination after it; "käännä nopalla" is the flip
 roll; "en käännä" after a move ends the turn.
 
-What the parser returns is what the words name, legal now or not: "lennä Kongoon" from Cairo is
-``fly congo``, and the engine's ``check`` (the core asks it) says there is no such flight. A verb
-without its object stands for every action of its kind ("lennä" alone: a flight from here); when
-none of them is legal, the first one stands for all, since the engine refuses them all for the same
-reason (at sea, no airport or port here, the fare, the phase). The parser refuses by itself only
-where no action carries the meaning:
+The parser gets the speaker's legal actions (the engine's objects) and returns the actions the words
+name, legal now or not: "lennä Kongoon" from Cairo is ``Fly("congo")``, and the engine's ``check``
+(the core asks it) says there is no such flight. A verb without its object stands for every action
+of its kind ("lennä" alone: a flight from here); when none of them is legal, the first one stands for
+all, since the engine refuses them all for the same reason (at sea, no airport or port here, the
+fare, the phase). So does a command of a speaker who has nothing to do now (the engine says
+``not_your_turn`` or ``game_over``; the core answers the first in its own words), and a command of
+the phase that a Retkikunnat question on the table does not take (``wrong_prompt``). The parser
+refuses by itself only where no action carries the meaning:
 
-- ``not_your_turn`` (the speaker has nothing to do now) and ``game_over``: the core answers these
-  in its own words;
-- ``wrong_phase``, for command words that name nothing in this phase ("kyllä" before the roll),
-  and ``wrong_prompt``, for commands while a Retkikunnat question waits for its own answers;
+- ``wrong_phase``, for command words that name nothing in this phase ("kyllä" before the roll);
+- ``wrong_prompt``, for a command of the phase that the question on the table would take for its
+  answer ("heitä pois ratsu" is no roll of the danger dice);
 - ``not_reachable`` with ``steps``, for a step count no move of this roll has;
 - ``wrong_destination`` on a paid voyage, which goes on by a roll that names no port;
-- ``play_in_private``: hand cards typed in the group are refused so that the hand stays secret
-  (message privacy is not a fact of any view; see :func:`_in_private`).
+- ``play_in_private`` and ``ask_in_private``: hand cards and the window setting typed in the group
+  are refused so that the hand stays secret (message privacy is not a fact of any view; see
+  :func:`_in_private`).
 
 Reading order: :class:`AtReading` (what a message says: concepts, places, "via" and "from" places,
 step counts), :class:`AfrikanTahtiParser` (one method per phase), :class:`Turn` (the speaker's
@@ -566,7 +569,7 @@ class AfrikanTahtiParser:
 
 @dataclass(slots=True)
 class Turn:
-    """The speaker's situation while one message is parsed: the view, the legal notations, the
+    """The speaker's situation while one message is parsed: the view, the legal actions, the
     speaker's pawn and the engine's menu of the move in progress."""
 
     view: View
