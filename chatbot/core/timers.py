@@ -195,12 +195,11 @@ class Timers:
             rec = current.seats[seat]
             if rec.ai is None:
                 continue
-            state = self.decoded.state(current)
-            if seat not in engine.to_act(state):
+            turn = self.decoded.turn(current, seat)
+            if not turn.to_act:
                 continue
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            out.extend(self.play.apply(current, seat, engine.notation(action), state))
+            action = engine.ai_action(rec.ai, turn.view, turn.legal, engine.ai_rng(turn.state, seat))
+            out.extend(self.play.apply(current, seat, action, turn.state))
             if not quick:
                 break  # one move per deadline; every AI seat of a reaction window answers now
             current = self.repo.match(current.id)
@@ -253,16 +252,18 @@ class Timers:
             if current is None or current.status != RUNNING or current.state is None:
                 break
             engine = self.games[current.game]
-            state = self.decoded.state(current)
-            if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
+            turn = self.decoded.turn(current, seat)
+            if not turn.to_act or current.seats[seat].user_id is None:
                 continue
-            legal = engine.legal_actions(state, seat)
-            view = engine.view(state, seat)
-            chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
+            chosen = self.uis[current.game].idle_action(turn.notations, turn.view)
             if chosen is None:
-                chosen = engine.notation(
-                    engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat))
+                action = engine.ai_action(
+                    engine.default_ai, turn.view, turn.legal, engine.ai_rng(turn.state, seat)
                 )
+            else:
+                action = turn.legal_action(chosen)
+                if action is None:
+                    action = engine.parse_notation(chosen)  # the engine refuses it as it applies it
             if not quick:
                 out.append(
                     Outbound(
@@ -274,7 +275,7 @@ class Timers:
                         lang=t.lang,
                     )
                 )
-            out.extend(self.play.apply(current, seat, chosen, state))
+            out.extend(self.play.apply(current, seat, action, turn.state))
             current = self.repo.match(current.id)
         return out
 
