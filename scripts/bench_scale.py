@@ -414,7 +414,8 @@ def seed_backlog(url: str, n: int) -> int:
             match = repo.match(mid)
             assert match is not None
             room = repo.room_by_id(match.room_id)
-            outs = core._render_match(match, room, events=(), privates=True)
+            deadlines = core.schedule.plan(match)
+            outs = core.renderer.render_match(match, room, events=(), deadlines=deadlines)
             repo.outbox_add(outs)
             rows += len(outs)
     repo.engine.dispose()

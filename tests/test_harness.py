@@ -106,13 +106,13 @@ def test_a_private_panel_sent_to_the_group_is_caught_by_the_scan(caplog):
     """A planted leak: every private prompt goes to the group instead (the classic bug)."""
     table = Table(seed="planted:leak")
     scan = LeakScan(table.core).install()
-    original = table.core._private_prompt
+    original = table.core.renderer.private_prompt
 
     def to_the_group(match, room, seat, events, force, state=None):
         outs = original(match, room, seat, events, force, state)
         return [Outbound(o.platform, o.text, chat_id=room.ext_id, buttons=o.buttons) for o in outs]
 
-    table.core._private_prompt = to_the_group  # type: ignore[method-assign]
+    table.core.renderer.private_prompt = to_the_group  # type: ignore[method-assign]
     table.say("matti", "uusi coloretto")
     table.say("liisa", "liity")
     with caplog.at_level(logging.ERROR):

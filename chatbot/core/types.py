@@ -112,7 +112,7 @@ class Outbound:
             image = bytes.fromhex(text) if _HEX.fullmatch(text) else base64.b64decode(text)
         role, match_id = data.get("role") or "", data.get("match_id")
         old_table = _OLD_TABLE_KEY.fullmatch(str(data.get("key") or ""))
-        if not role and old_table is not None:
+        if "role" not in data and old_table is not None:
             role, match_id = TABLE, int(old_table[1])
         return cls(
             platform=data["platform"],

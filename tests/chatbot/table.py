@@ -54,7 +54,9 @@ class Table:
         lang: str | None = None,
         group: str = GROUP,
         key: str | None = None,
+        addressed: bool = False,
     ) -> list[Outbound]:
+        """``addressed``: the group message mentions the bot or replies to it."""
         msg = Inbound(
             PLATFORM,
             user,
@@ -64,6 +66,7 @@ class Table:
             text=text,
             lang_hint=lang,
             update_key=key,
+            addressed=addressed,
         )
         return self._deliver(self.core.handle(msg))
 

@@ -37,6 +37,7 @@ from chatbot.games.afrikan_tahti.names import (
     target_text,
 )
 from chatbot.games.afrikan_tahti.render import expansion_of
+from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.board import HAZARDS, LEGS, PLACE_SET, node_of
 from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, MoveMenu, PawnView, View, seat_of
 from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
@@ -444,20 +445,19 @@ def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
     key = _label_key(text)
     if not key or not ctx.legal or text.rstrip().endswith("?"):  # a question is never a move
         return None
+    legal = tuple(ENGINE.notation(a) for a in ctx.legal)  # the labels are made from notations
     found: list[str] = []
     # the speaker's language first; a label of the other language is that button too
     for lang in dict.fromkeys((ctx.lang, "fi", "en")):
         rctx = RenderContext(translator(lang), tuple(ctx.seat_names), ctx.seat)
-        found = [
-            n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key
-        ]
+        found = [n for row in rows(legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key]
         if found:
             break
     if len(set(found)) != 1:
         return None
     if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:
         return NotLegal("play_in_private")
-    return Parsed((found[0],))
+    return Parsed((ctx.legal[legal.index(found[0])],))
 
 
 def window_key(public_view: View) -> str | None:
