@@ -14,6 +14,7 @@ import pytest
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI, buttons, events, render
+from chatbot.i18n_tool import LOCALES
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.base.rules import menu_of
 from engines.afrikan_tahti.board import TREASURE_PLACES
@@ -174,8 +175,6 @@ def test_no_finnish_line_glues_a_name_after_an_inflected_noun():
 
 
 def _fi_catalog() -> str:
-    from chatbot.i18n_tool import LOCALES
-
     return (LOCALES / "fi" / "LC_MESSAGES" / "afrikan_tahti.po").read_text(encoding="utf-8")
 
 

@@ -18,7 +18,7 @@ from chatbot.core.i18n import N_, ListStyle, Translator, translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from engines.afrikan_tahti.base.rules import land_dests, may_board_here, may_land, move_menu
-from engines.afrikan_tahti.board import HAZARDS, LAND, LEGS, LEGS_FROM, PLACE_SET, PORTS, SEA_DOTS
+from engines.afrikan_tahti.board import HAZARDS, LAND, LEGS, LEGS_FROM, PLACE_SET, PORTS, SEA_DOTS, Leg
 from engines.afrikan_tahti.model import (
     SEA_FARE,
     MoveMenu,
@@ -478,27 +478,18 @@ def path_of(menu: MoveMenu | None, to: str, via: str | None) -> tuple[str, ...]:
     return (chosen_path(menu.paths(to), via) if menu is not None else None) or ()
 
 
-def sea_path(view: View, seat: int, menu: MoveMenu | None, to: str) -> tuple[str, ...]:
-    """The sea nodes a ``move to`` sails through, ``to`` last: on along the pawn's voyage, or on
-    the leg it boards here (Retkikunnat: a sea node where another pawn stands); () when none."""
+def sea_leg(view: View, seat: int, menu: MoveMenu | None, to: str) -> tuple[Leg, int, int] | None:
+    """The sea leg a ``move to`` sails (on along the pawn's voyage, or the leg it boards here), the
+    index on the leg's path it starts from and the index of ``to``; None when ``to`` is no sail."""
     target = menu.sea_target(to) if menu is not None else None
     me = view.pawns[seat]
     if target is None or me.node is None:
-        return ()
-    _node, leg_dest, steps = target
-    if leg_dest is None:
-        v = me.voyage
-        return LEGS[(v.origin, v.dest)].path[v.at + 1 : v.at + steps + 1] if v is not None else ()
-    return LEGS[(me.node, leg_dest)].path[1 : steps + 1]
-
-
-def sea_dest(view: View, seat: int, menu: MoveMenu | None, to: str) -> str | None:
-    """The port a sail toward ``to`` is bound for (the voyage's, or the leg's boarded here)."""
-    target = menu.sea_target(to) if menu is not None else None
-    if target is None:
         return None
-    voyage = view.pawns[seat].voyage
-    return target[1] if target[1] is not None else (voyage.dest if voyage is not None else None)
+    _node, leg_dest, steps = target
+    if leg_dest is not None:
+        return LEGS[(me.node, leg_dest)], 0, steps
+    v = me.voyage
+    return (LEGS[(v.origin, v.dest)], v.at, v.at + steps) if v is not None else None
 
 
 @lru_cache(maxsize=4096)
