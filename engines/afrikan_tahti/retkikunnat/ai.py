@@ -23,7 +23,6 @@ from engines.afrikan_tahti.board import (
     HAZARDS,
     LAND,
     LEGS,
-    LEGS_FROM,
     SLAVE_COAST,
 )
 from engines.afrikan_tahti.model import (
@@ -163,7 +162,7 @@ def _hazard_in_reach(view: View, seat: int, card: str) -> bool:
     """Whether the extra steps of ``card`` could take the pawn onto a hazard dot. The pawn's path this
     turn (which the steps may not re-enter) is not in the view, so every dot within reach counts, in
     each direction: near a hazard the card is kept rather than risk a capture (the Camel's extra step
-    from beside the bedouins could only go onto them)."""
+    from beside the bedouins could only go onto them). At sea the steps go on along the leg."""
     steps, terrain = EXTRA_STEPS.get(card, (1, "land"))  # Orienteering: one step on land
     mine = view.x.players[seat]
     if card_type(card) == "vehicle" and any(card_id(i) == "mechanic" for i in mine.cards):
@@ -173,14 +172,12 @@ def _hazard_in_reach(view: View, seat: int, card: str) -> bool:
     if node is None:
         return False
     reach: set[str] = set()
-    if terrain in ("sea", "any"):
-        v = pawn.voyage
-        if v is not None:
+    v = pawn.voyage
+    if v is not None:  # at sea: on along the leg (a move from a port has other endings to choose)
+        if terrain in ("sea", "any"):
             path = LEGS[(v.origin, v.dest)].path
             reach.update(path[v.at + 1 : v.at + 1 + steps])
-        for dest in LEGS_FROM.get(node, ()):
-            reach.update(LEGS[(node, dest)].path[1 : 1 + steps])
-    if terrain in ("land", "any") and pawn.voyage is None:
+    elif terrain in ("land", "any"):
         ring = {node}
         for _ in range(steps):
             ring = {n for r in ring for n in LAND.get(r, ())}
