@@ -14,11 +14,15 @@ steps within one ply draw from different streams and replay stays exact.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from collections.abc import Callable
 from random import Random
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engines.contract import Event, Seat, ev, maker, rng_for
+
+make_event = maker(Event)
 
 S = TypeVar("S")
 
@@ -44,13 +48,26 @@ def freeze(value: Any) -> Any:
     return value
 
 
-def same(value: Any, origin: Any) -> Any:
-    """A ``SHALLOW`` field frozen again: the state's own tuple when no entry changed (so that a view
-    may memoise what it derives from the field by identity), else a new tuple."""
-    if type(value) is not list:
-        return value
-    frozen = tuple(value)
-    return origin if frozen == origin else frozen
+def _may_hold_tuple(hint: Any) -> bool:
+    """Whether a field of this type may hold a tuple (or, when frozen again, a list): anything but a
+    plain class that is not a tuple's base, None, or a union of those."""
+    if hint is None or hint is type(None):
+        return False
+    if isinstance(hint, type) and not typing.get_args(hint):
+        return issubclass(tuple, hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_may_hold_tuple(a) for a in typing.get_args(hint))
+    return True  # a generic (tuple[...], list[...]), Any, a type variable, Literal...
+
+
+def _tuple_fields(state_type: type, names: tuple[str, ...]) -> frozenset[str]:
+    """The fields whose values may be tuples, by their type hints (all of them when the hints cannot
+    be read): the others are copied without a look at their type."""
+    try:
+        hints = typing.get_type_hints(state_type)
+    except Exception:
+        return frozenset(names)
+    return frozenset(n for n in names if n not in hints or _may_hold_tuple(hints[n]))
 
 
 def field_names(state_type: type) -> tuple[str, ...]:
@@ -80,20 +97,23 @@ def _copiers(
     if found is not None:
         return found
     names = field_names(state_type)
+    tuples = _tuple_fields(state_type, names)
     load = ["def load(self, state):", "    self._origin = state"]
     store = ["def store(self):", "    origin = self._origin" if work_type.SHALLOW else "", "    return make("]
     for n in names:
-        if n in work_type.KEEP:
+        if n in work_type.KEEP or n not in tuples:
             load.append(f"    self.{n} = state.{n}")
             store.append(f"        self.{n},")
         elif n in work_type.SHALLOW:
             load.append(f"    self.{n} = list(v) if type(v := state.{n}) is tuple else v")
-            store.append(f"        same(self.{n}, origin.{n}),")
+            store.append(
+                f"        (o if (t := tuple(v)) == (o := origin.{n}) else t) if type(v := self.{n}) is list else v,"
+            )
         else:
             load.append(f"    self.{n} = thaw(v) if type(v := state.{n}) is tuple else v")
             store.append(f"        freeze(v) if type(v := self.{n}) is list else v,")
     store.append("    )")
-    namespace: dict[str, Any] = {"thaw": thaw, "freeze": freeze, "same": same, "make": maker(state_type)}
+    namespace: dict[str, Any] = {"thaw": thaw, "freeze": freeze, "make": maker(state_type)}
     exec("\n".join(load) + "\n\n" + "\n".join(store), namespace)  # field names only
     found = (namespace["load"], namespace["store"])
     _COPIERS[key] = found
@@ -106,7 +126,9 @@ class Work(Generic[S]):
     With ``quiet`` set (AI rollouts), :meth:`emit` records nothing. A game may name fields in
     ``KEEP`` (never changed by its rules, or only ever replaced whole: kept as they are) and in
     ``SHALLOW`` (a tuple whose entries are immutable: one list, not thawed further, and the state's
-    own tuple again in the frozen state when no entry changed); both save most of the cost of a copy.
+    own tuple again in the frozen state when no entry changed, so that a view may memoise what it
+    derives from the field by identity); both save most of the cost of a copy. Fields whose type
+    hints admit no tuple are copied as they are.
     """
 
     KEEP: ClassVar[frozenset[str]] = frozenset()
@@ -145,7 +167,12 @@ class Work(Generic[S]):
     def emit(self, code: str, audience: Seat | tuple[Seat, ...] | None = None, **params: Any) -> None:
         """Record an event for ``audience`` (one seat, several, or ``None`` for everyone)."""
         if not self.quiet:
-            self.events.append(ev(code, audience, **params))
+            if audience is None:
+                self.events.append(make_event(code, None, tuple(params.items())))
+            elif type(audience) is int:
+                self.events.append(make_event(code, (audience,), tuple(params.items())))
+            else:
+                self.events.append(ev(code, audience, **params))
 
     def rng(self, purpose: str) -> Random:
         """A generator for the next random step of this ply; each call gets its own stream."""

@@ -806,6 +806,10 @@ class AfrikanWork(Work[State]):
     resolving: list[str]
     ddice: list[str]
 
+    # The declared fields live in slots: with the working copy's own attributes they were more than
+    # a shared instance dict holds, and every copy grew a dict of its own.
+    __slots__ = tuple(__annotations__)
+
     def __init__(self, state: State, *, quiet: bool = False) -> None:
         super().__init__(state, quiet=quiet)
         x = state.ext
