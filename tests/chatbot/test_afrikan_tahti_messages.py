@@ -18,6 +18,7 @@ from chatbot.games.afrikan_tahti import cards_generated as cards
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.board import LEGS, TREASURE_PLACES
 from engines.afrikan_tahti.model import Options
+from engines.afrikan_tahti.retkikunnat.content import DNG
 from engines.afrikan_tahti.retkikunnat.model import PromptView
 from engines.contract import IllegalAction, ev
 from tests.engines.afrikan_tahti_helpers import play
@@ -215,6 +216,8 @@ def test_numbers_in_group_lines_and_priced_buttons_match_the_engine_over_50_game
                     said = numbers_in(re.sub(r"Botti \d", "", text))
                     params = dict(e.params)
                     allowed = numbers_of(params) | card_numbers(params)
+                    if e.code in ("danger_passed", "danger_failed"):  # what the card asks of the dice
+                        allowed |= set(DNG[names.cid(params["card"])]["requires"].values())
                     if e.code == "sailed":  # the steps still to go on the leg
                         for leg in LEGS.values():
                             if leg.id == params.get("leg") and leg.dest == params.get("dest"):

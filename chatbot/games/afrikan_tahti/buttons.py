@@ -32,12 +32,14 @@ from chatbot.games.afrikan_tahti.names import (
     option_text,
     path_of,
     place,
+    sea_dest,
+    sea_path,
     target_text,
 )
 from chatbot.games.afrikan_tahti.render import expansion_of
 from engines.afrikan_tahti import ENGINE
-from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, node_of
-from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, PawnView, View, seat_of
+from engines.afrikan_tahti.board import HAZARDS, LEGS, PLACE_SET, node_of
+from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, MoveMenu, PawnView, View, seat_of
 from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
 from engines.afrikan_tahti.retkikunnat.content import sale_value
 from engines.afrikan_tahti.retkikunnat.model import XView
@@ -188,6 +190,8 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
 
 
 def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx: RenderContext) -> str:
+    """The steps the move really takes and where it ends: "→ Kairo (4)" for a place, "2 askelta
+    Egyptin suuntaan (perille 1)" for a dot, "⛵ 3 askelta Suakiniin päin" for a stop at sea."""
     t = ctx.t
     to = node_of(code) or code
     via = node_of(rest[1]) if len(rest) == 2 else None
@@ -197,8 +201,11 @@ def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx
             if to in PLACE_SET
             else t.gettext("⏹ Stop here")
         )
-    menu = move_menu_of(view, view.turn) if me is not None and view.turn is not None else None
+    seat = view.turn
+    menu = move_menu_of(view, seat) if me is not None and seat is not None else None
     path = path_of(menu, to, via)
+    if not path and seat is not None and menu is not None and menu.sea_target(to) is not None:
+        return _sail_label(to, view, seat, menu, ctx)
     steps = len(path)
     if to not in PLACE_SET:
         prev = path[-2] if len(path) > 1 else (me.node or to if me is not None else to)
@@ -221,6 +228,32 @@ def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx
     if via is not None:
         return t.gettext("→ {place} {via} ({n})").format(place=place(to, t), via=place(via, t, VIA), n=steps)
     return t.gettext("→ {place} ({n})").format(place=place(to, t), n=steps)
+
+
+def _sail_label(to: str, view: View, seat: int, menu: MoveMenu, ctx: RenderContext) -> str:
+    """A sail that ends in the port ("⛵ Suakin (3)") or at sea, where another pawn stands or as far
+    as the die reaches ("⛵ 2 askelta Suakinin suuntaan (perille 1)")."""
+    t = ctx.t
+    path = sea_path(view, seat, menu, to)
+    steps = len(path)
+    if to in PLACE_SET:
+        return t.gettext("⛵ {place} ({n})").format(place=place(to, t), n=steps)
+    dest = sea_dest(view, seat, menu, to)
+    start = path_start(view, seat)
+    leg = LEGS.get((start, dest)) if start is not None and dest is not None else None
+    if dest is None or leg is None or to not in leg.path:
+        text = t.ngettext("{n} step", "{n} steps", steps).format(n=steps)
+    else:
+        text = t.ngettext("{n} step {toward} ({k} to go)", "{n} steps {toward} ({k} to go)", steps).format(
+            n=steps, toward=place(dest, t, TOWARD), k=leg.steps - leg.path.index(to)
+        )
+    return ("⚠️ ⛵ " if to in HAZARDS else "⛵ ") + text
+
+
+def path_start(view: View, seat: int) -> str | None:
+    """The origin port of the leg the pawn sails (on a voyage) or would board (in a port)."""
+    me = view.pawns[seat]
+    return me.voyage.origin if me.voyage is not None else me.node
 
 
 def _faces(x: XView) -> str:
