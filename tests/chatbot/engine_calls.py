@@ -1,5 +1,7 @@
 """Count the engine calls of one typed move and one button press in each game on the test table
-(reviews/core.md §1.1, Appendix A): ``python -m tests.chatbot.engine_calls``.
+(reviews/core.md §1.1, Appendix A): ``python -m tests.chatbot.engine_calls [--cold]`` (``--cold``: as
+a worker that decoded nothing of the match before the update, e.g. another process than the one that
+drew the prompt).
 
 The core builds one turn context per update (``chatbot/core/turn.py``): a seat's legal actions are
 worked out at most once per state, the engine's ``check`` runs once per applied action (inside
@@ -12,6 +14,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +57,10 @@ class Calls:
 
     def summary(self) -> str:
         shown = ", ".join(f"{k} {self.counts[k]}" for k in COUNTED if self.counts[k])
-        return f"{shown} (legal_actions per state and seat at most {self.most_legal_per_state})"
+        return (
+            f"{shown}; legal_actions per state and seat at most {self.most_legal_per_state}, "
+            f"checks of candidates inside legal_actions {self.candidate_checks}"
+        )
 
 
 @contextlib.contextmanager
@@ -120,12 +126,15 @@ class Measured:
     pressed_versions: tuple[int, int]
 
 
-def measure(game: str) -> Measured:
-    """One typed move, then one press of the first button of the next acting person's prompt."""
+def measure(game: str, cold: bool = False) -> Measured:
+    """One typed move, then one press of the first button of the next acting person's prompt
+    (``cold``: each with nothing decoded before it)."""
     table = started(game)
+    forget: Callable[[], None] = table.core.decoded._states.clear if cold else lambda: None
     with counting(game) as calls:
         who = table.acting_users()[0]
         before = table.match().version
+        forget()
         calls.clear()
         table.say(who, TYPED[game], private=True)
         typed = Calls(collections.Counter(calls.counts), collections.Counter(calls.legal_per_state))
@@ -136,6 +145,7 @@ def measure(game: str) -> Measured:
         assert prompt is not None, f"no prompt for {who}"
         data = prompt.buttons[0][0].data
         before = table.match().version
+        forget()
         calls.clear()
         table.press(who, data)
         pressed = Calls(collections.Counter(calls.counts), collections.Counter(calls.legal_per_state))
@@ -144,8 +154,9 @@ def measure(game: str) -> Measured:
 
 
 def main() -> None:
+    cold = "--cold" in sys.argv[1:]
     for game in sorted(TYPED):
-        m = measure(game)
+        m = measure(game, cold)
         print(f"{game}: typed {TYPED[game]!r} (version {m.typed_versions[0]} -> {m.typed_versions[1]}):")
         print(f"    {m.typed.summary()}")
         print(f"  press {m.press_data!r} (version {m.pressed_versions[0]} -> {m.pressed_versions[1]}):")
