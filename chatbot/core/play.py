@@ -267,9 +267,18 @@ class Play:
             current = refreshed
         return out
 
-    def apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
+    def apply(
+        self,
+        match: MatchRec,
+        seat: int,
+        notation: str,
+        state: Any = None,
+        note: str | None = None,
+        render: bool = True,
+    ) -> list[Outbound]:
         """Apply, store the action and the snapshot in one transaction with the match's next
-        deadlines, and render. ``state`` saves a reload."""
+        deadlines, and render (unless ``render`` is off: AI seats playing a match out). ``state``
+        saves a reload; ``note`` is a line of news for the table besides the action's events."""
         engine = self.games[match.game]
         if state is None:
             assert match.state is not None
@@ -301,7 +310,11 @@ class Play:
         if status == OVER:
             self.seating.remember_finished(updated)
         deadlines = self.schedule.plan(updated, new_state)
-        return self.renderer.render_match(updated, room, events=events, state=new_state, deadlines=deadlines)
+        if not render:
+            return []
+        return self.renderer.render_match(
+            updated, room, events=events, state=new_state, deadlines=deadlines, actor=seat, note=note
+        )
 
 
 def _plain(value: Any) -> bool:
