@@ -11,9 +11,9 @@ clock is moved to the window's end. Afrikan Tähti is played with Retkikunnat, f
 
 Counting: a message without a key is new; a keyed message is new the first time its key reaches its
 chat and an edit afterwards, except that a group table with more than ``BURY_AFTER`` newer messages
-below it is posted anew, as the Telegram transport does. A round is a round of the game's own counter
-where the public view has one that every seat's turn advances (Afrikan Tähti), else one turn of every
-seat (turns counted as changes of the seat on turn).
+below it is posted anew, as the Telegram transport does. Rounds are the game's own (Afrikan Tähti: every
+seat's turn; Majavajengi: a hand, scored at its end); a turn cycle is one turn of every seat (turns
+counted as changes of the seat on turn in the game's round).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ GAMES_PLAYED = {
 class Figures:
     game: str
     seed: str
-    rounds: float
+    rounds: int
     turns: int
     group_new: int
     group_edits: int
@@ -54,6 +54,10 @@ class Figures:
     @property
     def group_per_round(self) -> float:
         return self.group_new / max(self.rounds, 1)
+
+    @property
+    def cycles(self) -> float:
+        return self.turns / len(PEOPLE)
 
 
 class Clock:
@@ -148,13 +152,11 @@ def play(game: str, seed: str, limit: int = 20_000) -> Figures:
         table.press(user, f"{match_id}:{match.version}:{wanted}")
     match = table.repo.match(match_id)
     assert match is not None and match.status != "running", f"{game} {seed} did not end"
-    players = len(PEOPLE)
-    by_counter = game == "afrikan_tahti"
     group_new, group_edits, new, edits, kinds = count(table.sent)
     return Figures(
         game,
         seed,
-        float(rounds) if by_counter else turns / players,
+        rounds,
         turns,
         group_new,
         group_edits,
@@ -181,10 +183,11 @@ def main() -> None:
             private = [f.private_new.get(p, 0) for p in PEOPLE]
             private_edits = [f.private_edits.get(p, 0) for p in PEOPLE]
             print(
-                f"{f.game:14} seed {f.seed:22} rounds {f.rounds:5.1f} turns {f.turns:4d}  "
-                f"group new {f.group_new:4d} ({f.group_per_round:.2f}/round) edits {f.group_edits:4d}  "
-                f"private new/person {statistics.mean(private):6.1f} {private} "
-                f"edits/person {statistics.mean(private_edits):6.1f}"
+                f"{f.game:14} {f.seed:22} rounds {f.rounds:3d} turns {f.turns:4d}  group: new {f.group_new:3d} "
+                f"= {f.group_per_round:.2f}/round = {f.group_new / max(f.cycles, 1):.3f}/turn cycle, "
+                f"edits {f.group_edits:4d}  private per person: new {statistics.mean(private):6.1f} "
+                f"{private} = {statistics.mean(private) / max(f.cycles, 1):.2f}/own turn, "
+                f"edits {statistics.mean(private_edits):6.1f}"
             )
             if args.kinds:
                 for kind, n in f.kinds.most_common(8):

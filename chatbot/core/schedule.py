@@ -122,6 +122,25 @@ class Schedule:
             self.clock(),
         )
 
+    def panels_anew(self, match: MatchRec, seats: Sequence[int] | None = None) -> MatchRec:
+        """The panels of ``seats`` (default: every seat a person may act for now) come as new
+        messages, which the next steps of their turns edit: the person asked to see theirs again,
+        or must hear that the game goes on. Returns the match as stored then."""
+        assert match.state is not None
+        state = self.decoded.state(match)
+        engine = self.games[match.game]
+        records: dict[str, Any] | None = self.turn_records(match, state, engine.view(state, None))
+        acting = engine.to_act(state)
+        changed = False
+        for seat in acting if seats is None else seats:
+            again = turns.shown_again(records, seat) if seat in acting else None
+            if again is not None:
+                records, changed = again, True
+        if not changed:
+            return match
+        self.repo.set_meta(match.id, turns.META, records)
+        return self.repo.match(match.id) or match
+
     def reminded(self, match: MatchRec, seats: Sequence[int]) -> None:
         """The seats were reminded in their turn: not again until their next turn."""
         records = {k: dict(v) for k, v in (match.meta.get(turns.META) or {}).items()}

@@ -72,6 +72,9 @@ NS_PROMPT = "telegram.prompt"
 TOAST_LIMIT = 200
 #: HTTP connections for Bot API calls; the runtime keeps fewer requests than this in flight
 POOL_SIZE = 32
+#: seconds between two AI moves in a chat (``TELEGRAM_AI_DELAY``), so that people can follow the
+#: table; the transport made in tests and benchmarks moves them at once unless told
+AI_DELAY = 1.5
 
 #: (Finnish name, English name, English msgid of the description); names are ASCII (Telegram)
 COMMANDS = (
@@ -205,8 +208,12 @@ class TelegramTransport:
         bury_after: int = 12,
         drain_timeout: float = 10.0,
         settings: Settings | None = None,
+        ai_delay: float | None = None,
     ) -> None:
         self.username: str | None = None
+        if ai_delay is not None and hasattr(core, "ai_delay"):
+            # AI turns are deadlines due this long after the change before: people can follow them
+            core.ai_delay = ai_delay
         #: a mention of this bot in a text ("@bot liity"), known once getMe has answered
         self._mention: re.Pattern[str] | None = None
         #: who administers a group (issue #13), for the core's roles
@@ -603,7 +610,14 @@ def main(core: Any) -> int:
     except ValueError as exc:
         print(f"telegram: {exc}", file=sys.stderr)
         return 2
-    transport = build_transport(core, token, os.environ.get("TELEGRAM_API_URL") or None, limits=limits)
+    try:
+        ai_delay = float(os.environ.get("TELEGRAM_AI_DELAY") or AI_DELAY)
+    except ValueError:
+        print("telegram: TELEGRAM_AI_DELAY must be a number of seconds", file=sys.stderr)
+        return 2
+    transport = build_transport(
+        core, token, os.environ.get("TELEGRAM_API_URL") or None, limits=limits, ai_delay=ai_delay
+    )
     webhook = os.environ.get("TELEGRAM_WEBHOOK_URL")
     try:
         if webhook:
