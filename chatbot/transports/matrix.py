@@ -4,7 +4,15 @@ Everything the bot sends is an ``m.notice``. The table of a match (an :class:`Ou
 ``key``) is posted once and then edited in place with ``m.replace``; when the room has moved on by
 more than ``repost_after`` messages the table is posted anew, so it stays in sight without flooding.
 Answers are threaded to the command they answer (``m.in_reply_to``). Matrix has no buttons: their
-labels become one hint line ("Vaihtoehdot: Nosta · Ota poistopakasta → 1"), and players type.
+labels become one hint line ("Vaihtoehdot: Nosta · Ota poistopakasta → 1"), and players type or
+react with the number key of an option.
+
+A seat's private panel is one message per turn, edited in place like the table (issue #28). Matrix
+refuses the same reaction by one person on one event a second time, so after a reaction key has
+pressed a button the bot takes the reaction back (redacts it) where the room lets it (the direct
+rooms it opens: it is their creator). Where it may not (a group room where it is no moderator), the
+message's next edit numbers its options with the next set of keys (1️⃣ …, then ① …, ❶ …), which
+nobody has used on it yet; after the last set the message is posted anew.
 
 Private messages go to a direct room that the bot creates (``is_direct``, invite, ``m.direct``
 account data) or that the player opened by inviting the bot; the mapping lives in the core's
@@ -94,8 +102,24 @@ MAX_OPTIONS = 12  # button labels shown in the hint line
 MEGOLM = "m.megolm.v1.aes-sha2"
 #: reaction keys
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
+#: the sets of reaction keys a message's options are numbered with, in turn: the next set once someone's
+#: key of the set in use stays on the message (the bot could not take it back)
+KEYSETS = (
+    KEYCAPS,
+    tuple(chr(0x2460 + i) for i in range(10)),  # ① … ⑩
+    tuple(chr(0x2776 + i) for i in range(10)),  # ❶ … ❿
+    tuple(chr(0x2780 + i) for i in range(10)),  # ➀ … ➉
+    tuple(chr(0x278A + i) for i in range(10)),  # ➊ … ➓
+    tuple(chr(0x2474 + i) for i in range(10)),  # ⑴ … ⑽
+)
+#: every reaction key -> the option it presses (the same number in every set)
+KEY_INDEX = {key: i for keys in KEYSETS for i, key in enumerate(keys)}
 #: how many messages' buttons are kept for reactions (the newest; older prompts are stale anyway)
 BUTTON_MEMORY = 2000
+#: how many messages are remembered whose reaction keys someone used and the bot could not take back
+USED_MEMORY = 500
+#: seconds a room where the bot may not redact reactions is not asked again
+NO_REDACT_FOR = 600.0
 UNDECRYPTED_WAIT = 20.0  # seconds to wait for a missing room key before explaining
 EXPLAIN_EVERY = 600.0  # seconds between two "I need an unencrypted room" notices in one room
 
@@ -156,20 +180,20 @@ def choices(out: Outbound) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def options_line(out: Outbound) -> str:
+def options_line(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
     """The buttons of a message as one line of text, in the message's language; the first ten are
     numbered with the reaction key that presses them."""
     labels = [label for label, _data in choices(out)]
     if not labels:
         return ""
-    keyed = [f"{KEYCAPS[i]} {label}" if i < len(KEYCAPS) else label for i, label in enumerate(labels)]
+    keyed = [f"{keys[i]} {label}" if i < len(keys) else label for i, label in enumerate(labels)]
     shown = " · ".join(keyed[:MAX_OPTIONS]) + (" · …" if len(labels) > MAX_OPTIONS else "")
     t = i18n.translator(out.lang)
     return t.gettext("Options: {options}").format(options=shown)
 
 
-def message_text(out: Outbound) -> str:
-    line = options_line(out)
+def message_text(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
+    line = options_line(out, keys)
     return f"{out.text}\n\n{line}" if line else out.text
 
 
@@ -355,6 +379,11 @@ class MatrixBot:
         self._reply_rooms: OrderedDict[str, str] = OrderedDict()  # event id -> room id
         #: event id of a message with buttons -> their data in the order of its reaction keys
         self._buttons: OrderedDict[str, list[str]] = OrderedDict()
+        #: messages on which someone's reaction keys stay (the bot could not redact them), with
+        #: those keys: the message's next edit numbers its options with a set nobody used on it
+        self._used: OrderedDict[str, list[str]] = OrderedDict()
+        #: rooms where a redaction was refused, until when they are not tried again
+        self._no_redact: dict[str, float] = {}
         self._undecrypted: list[tuple[float, str, MegolmEvent]] = []
         self._explained: dict[str, float] = {}
         self._tasks: list[asyncio.Task[Any]] = []
@@ -394,6 +423,10 @@ class MatrixBot:
             self._remember_handled(event_id)
         await self._adopt_old_queue()
         self._dms = dict(await self._kv_get("dms") or {})
+        used = await self._kv_get("used")
+        self._used = OrderedDict(
+            (str(e), [str(k) for k in keys]) for e, keys in (used.items() if isinstance(used, dict) else ())
+        )
         await self._set_display_name()
         first = self._token is None
         resp = await self._sync(timeout=0, full_state=True)
@@ -732,13 +765,13 @@ class MatrixBot:
     async def _on_reaction(self, room_id: str, event: ReactionEvent) -> None:
         """A reaction key (1️⃣ …) on one of the bot's messages presses that message's button: the
         same press as a Telegram button, checked by the core against the match's version."""
-        if event.key not in KEYCAPS:
+        if event.key not in KEY_INDEX:
             return
         datas = self._buttons.get(event.reacts_to)
         if datas is None:
             stored = await self._kv_get(f"buttons:{event.reacts_to}")
             datas = stored if isinstance(stored, list) else None
-        index = KEYCAPS.index(event.key)
+        index = KEY_INDEX[event.key]
         if datas is None or index >= len(datas):
             self._remember_handled(event.event_id)
             return
@@ -752,12 +785,51 @@ class MatrixBot:
             button=str(datas[index]),
             message_id=None,
         )
+        # before the press is handled: the message's next edit must know whether it can stay
+        await self._key_used(room_id, event)
         await self._dispatch(msg, event.event_id)
 
-    async def _remember_buttons(self, room_id: str, event_id: str, out: Outbound, txn: str, had: int) -> int:
-        """Keep the message's buttons for reactions and put the reaction keys on it (those it has
-        not got yet: an edit may bring more buttons); returns how many keys the message has now."""
-        datas = [data for _label, data in choices(out)][: len(KEYCAPS)]
+    async def _key_used(self, room_id: str, event: ReactionEvent) -> None:
+        """A person's reaction pressed a button of ``event.reacts_to``. The same person cannot react
+        with the same key on that message again while the reaction stands, and the message is edited
+        in place with the next buttons: the reaction is taken back where the bot may do so, else the
+        message's next edit is a new message."""
+        if not await self._redact(room_id, event.event_id):
+            self._used[event.reacts_to] = [*self._used.get(event.reacts_to, []), event.key]
+            self._used.move_to_end(event.reacts_to)
+            while len(self._used) > USED_MEMORY:
+                self._used.popitem(last=False)
+            await self._kv_set("used", dict(self._used))
+
+    async def _redact(self, room_id: str, event_id: str) -> bool:
+        """Redact someone's event in the room; False when the room does not let the bot (remembered
+        for a while, so a room without the power is not asked at every reaction)."""
+        if self.client is None or self._no_redact.get(room_id, 0.0) > time.monotonic():
+            return False
+        try:
+            resp = await self.client.room_redact(room_id, event_id, tx_id=f"unreact-{event_id}")
+        except (LocalProtocolError, OSError, TimeoutError) as exc:
+            log.info("could not take back the reaction %s: %s", event_id, exc)
+            return False
+        if isinstance(resp, ErrorResponse):
+            log.info("the bot may not redact reactions in %s: %s", room_id, resp)
+            self._no_redact[room_id] = time.monotonic() + NO_REDACT_FOR
+            return False
+        return True
+
+    async def _remember_buttons(
+        self,
+        room_id: str,
+        event_id: str,
+        out: Outbound,
+        txn: str,
+        had: int,
+        keyset: tuple[str, ...] = KEYCAPS,
+    ) -> int:
+        """Keep the message's buttons for reactions and put the reaction keys of ``keyset`` on it
+        (those it has not got yet: an edit may bring more buttons); returns how many keys of the set
+        the message has now."""
+        datas = [data for _label, data in choices(out)][: len(keyset)]
         if not datas and event_id not in self._buttons:
             return had
         changed = self._buttons.get(event_id) != datas
@@ -768,11 +840,11 @@ class MatrixBot:
         if changed:  # an edit with the same buttons (most table edits) writes nothing
             await self._kv_set(f"buttons:{event_id}", datas)
         for i in range(had, len(datas)):
-            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": KEYCAPS[i]}}
+            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": keyset[i]}}
             try:
                 await self._room_send(room_id, content, f"{txn}-key{i}", event_type="m.reaction")
             except (_Permanent, _Temporary, _RateLimited) as exc:  # cosmetic: typing still works
-                log.info("could not put reaction key %s on %s: %s", KEYCAPS[i], event_id, exc)
+                log.info("could not put reaction key %s on %s: %s", keyset[i], event_id, exc)
                 return i
         return max(had, len(datas))
 
@@ -898,6 +970,13 @@ class MatrixBot:
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         """Send one outbox row; ``txn`` (the same on every retry) makes a resend a no-op."""
         refs: dict[str, Any] = json.loads(ref) if ref else {}
+        kept = refs.get("txt") or {}
+        generation = int(kept.get("gen", 0) or 0)
+        if set(self._used.get(kept.get("event_id") or "", ())) & set(KEYSETS[generation]):
+            # someone's key of the set in use stays on the message: the next set, else a new message
+            generation += 1
+            if generation == len(KEYSETS):
+                refs, generation = {}, 0
         try:
             room_id = out.chat_id or await self._dm_room(out.user_id or "", out.lang)
             if out.user_id and not out.chat_id and not self._can_send_dm(room_id, out.user_id):
@@ -905,7 +984,7 @@ class MatrixBot:
                 raise RetryLater(2.0)
             if out.image:
                 refs["img"] = await self._send_image(room_id, out, f"{txn}-img", refs.get("img"))
-            refs["txt"] = await self._send_text(room_id, out, f"{txn}-txt", refs.get("txt"))
+            refs["txt"] = await self._send_text(room_id, out, f"{txn}-txt", refs.get("txt"), generation)
         except _RateLimited as exc:
             self.stats.rate_limited += 1
             raise RetryLater(exc.seconds) from exc
@@ -932,25 +1011,30 @@ class MatrixBot:
         return distance <= self.repost_after
 
     async def _send_text(
-        self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None
+        self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None, generation: int = 0
     ) -> dict[str, Any] | None:
-        """Post ``out`` (or edit the message of its key); returns what to remember of it."""
-        text = message_text(out)
+        """Post ``out`` (or edit the message of its key, its options numbered with the key set of
+        ``generation``); returns what to remember of it."""
+        if not (ref and self._near(room_id, ref)):
+            generation = 0  # a new message: the first keys again
+        keyset = KEYSETS[generation]
+        text = message_text(out, keyset)
         content: dict[str, Any] = {"msgtype": "m.notice", "body": text}
         kv_key = out.key
         if ref and self._near(room_id, ref):
-            if ref.get("sha") == _sha(text):
-                return ref  # "message is not modified"
-            edit = {
-                "msgtype": "m.notice",
-                "body": f"* {text}",
-                "m.new_content": content,
-                "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]},
-            }
-            await self._room_send(room_id, edit, txn)
-            self.stats.edits += 1
-            keys = await self._remember_buttons(room_id, ref["event_id"], out, txn, int(ref.get("keys", 0)))
-            return {**ref, "sha": _sha(text), "keys": keys}
+            had = int(ref.get("keys", 0)) if int(ref.get("gen", 0) or 0) == generation else 0
+            if ref.get("sha") != _sha(text):
+                edit = {
+                    "msgtype": "m.notice",
+                    "body": f"* {text}",
+                    "m.new_content": content,
+                    "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]},
+                }
+                await self._room_send(room_id, edit, txn)
+                self.stats.edits += 1
+            # the same text ("message is not modified") may still press the buttons of a newer version
+            keys = await self._remember_buttons(room_id, ref["event_id"], out, txn, had, keyset)
+            return {**ref, "sha": _sha(text), "keys": keys, "gen": generation}
         reply_room = self._reply_rooms.get(out.reply_to or "")
         if out.reply_to and (reply_room == room_id or (reply_room is None and not out.user_id)):
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": out.reply_to}}
