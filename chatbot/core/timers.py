@@ -314,10 +314,21 @@ class Timers:
                 if quick or current is None or not self._turn_goes_on(current, seat, began):
                     break
                 playing = current
-            if not quick and current is not None:
+            if not quick and current is not None and not (began is not None and began.get("s")):
                 out.append(self._stood_in(current, t, seat, ply))
+                if began is not None:
+                    # a reaction window of others may interrupt the turn: the bot finishes it when
+                    # the window has passed, and the group has heard already that it stands in
+                    self._note_stood_in(current, seat, began)
             out.extend(steps)
         return out
+
+    def _note_stood_in(self, match: MatchRec, seat: int, began: Any) -> None:
+        records = {k: dict(v) for k, v in (match.meta.get(turns.META) or {}).items()}
+        rec = records.get(str(seat))
+        if rec is not None and rec.get("open") and rec.get("v") == began.get("v"):
+            rec["s"] = True
+            self.repo.set_meta(match.id, turns.META, records)
 
     def _idle_choice(self, match: MatchRec, state: Any, seat: int) -> str:
         """The game's move for an idle seat, else its default AI's from the seat's own view."""

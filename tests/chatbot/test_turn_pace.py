@@ -208,3 +208,40 @@ def test_ai_seats_left_alone_play_the_match_out_and_end_in_one_summary():
     assert "🏆" in new[-1].text
     tables = [o for o in table.sent[mark:] if o.chat_id == GROUP and o.role == TABLE]
     assert tables[-1].version == match.version  # the final table, edited in place
+
+
+def test_a_sleeping_afrikan_tahti_table_hears_of_each_stand_in_turn_once():
+    """Nobody answers: the bot stands in turn after turn, one notice per turn (the setup's choices
+    are turns of their own)."""
+    table, clock = started("afrikan_tahti", "nukkuva pöytä", ("anna", "bertta", "ceder"))
+    engine = GAMES["afrikan_tahti"]
+    turns_seen: set[tuple[int, int]] = set()  # (seat, the version its turn began at)
+    notices = 0
+    for _ in range(150):
+        match = table.match()
+        if match is None:
+            break
+        view = engine.view(engine.load(match.state), None)
+        if view.turn is not None and match.seats[view.turn].user_id is not None:
+            turns_seen.add((view.turn, match.meta["turns"][str(view.turn)]["v"]))
+        due = table.core.next_due()
+        assert due is not None
+        clock.now = max(clock.now, due)
+        notices += sum(1 for o in table.run_due() if STOOD_IN in o.text or "tein siirron" in o.text)
+    assert len(turns_seen) >= 10
+    assert 0 < notices <= len(turns_seen), (notices, len(turns_seen))
+
+
+def test_a_turn_the_bot_stood_in_for_already_is_finished_without_a_second_notice():
+    """When another seat's reaction window interrupted the turn the bot stands in for, it finishes
+    the turn once the window has passed, and the group, told already, hears nothing new."""
+    table, clock = started("majavajengi", "toinen kerta", ("matti", "liisa"))
+    first = table.acting_users()[0]
+    match = table.match()
+    records = {k: dict(v) for k, v in match.meta["turns"].items()}
+    records[str(seat_of(table, first))]["s"] = True  # as a first part of the turn left it
+    table.repo.set_meta(match.id, "turns", records)
+    clock.now += ACT_AFTER
+    out = table.run_due()
+    assert table.acting_users() != [first]
+    assert not [o for o in out if STOOD_IN in o.text or "tein siirron" in o.text]
