@@ -5,9 +5,9 @@ Storage: the records the core reads and writes, and the :class:`Repository` it c
 PostgreSQL. The core never imports the storage package or SQLAlchemy.
 
 Games: :class:`GameUI` is how a game is named, rendered, explained and understood in chat. A
-``GameUI`` works only with views (never states), notations and a :class:`Translator` for the
-recipient, so a renderer cannot leak what its recipient may not see, and the core needs no
-game-specific code. ``chatbot.games`` holds one implementation per game; the composition root
+``GameUI`` works only with views (never states), actions (read from text) or their notations
+(labels and buttons) and a :class:`Translator` for the recipient, so a renderer cannot leak what
+its recipient may not see, and the core needs no game-specific code. ``chatbot.games`` holds one implementation per game; the composition root
 (:mod:`chatbot.compose`) hands that registry to the core, which never imports it.
 """
 
@@ -471,7 +471,9 @@ class GameUI(ABC):
 
     @abstractmethod
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
-        """Understand free text as actions of this game, matching only what is legal now."""
+        """Understand free text as the actions (the engine's objects) the player meant, reading the
+        words against the legal actions of ``ctx``; whether a move meant is legal now, and why not,
+        is the engine's ``check`` to say."""
 
     @abstractmethod
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:

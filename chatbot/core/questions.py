@@ -15,10 +15,9 @@ from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer, detect_language, fold
 from chatbot.core.parsing import NotLegal, ParseContext, Parsed
 from chatbot.core.ports import RUNNING, GameUI, MatchRec, RenderContext
-from chatbot.core.render import Renderer, group_safe
+from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound
 from chatbot.core.usecase import Speaker
-from engines.codec import BadNotation
 from engines.contract import Engine, IllegalAction
 
 #: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
@@ -217,13 +216,11 @@ class Questions:
         if seat is None:
             return None
         engine, ui = self.games[match.game], self.uis[match.game]
-        state = self.decoded.state(match)
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        turn = self.decoded.turn(match, seat)
         names = tuple(s.name for s in match.seats)
         words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
-        view = engine.view(state, seat)
         ctx = ParseContext(
-            lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
+            lang=t.lang, seat=seat, legal=turn.legal, view=turn.view, seat_names=names, private=msg.private
         )
         result = ui.parse(" ".join(words), ctx)
         rctx = RenderContext(t, names, seat, match.options)
@@ -233,17 +230,15 @@ class Questions:
             code, params = result.code, dict(result.params)
         elif isinstance(result, Parsed) and result.actions:
             try:
-                engine.check(state, seat, engine.parse_notation(result.actions[0]))
+                engine.check(turn.state, seat, result.actions[0])
             except IllegalAction as exc:
                 code, params = exc.code, exc.params
-            except BadNotation:
-                return None
             else:
-                label = ui.action_label(result.actions[0], view, rctx)
+                label = ui.action_label(turn.notation(result.actions[0]), turn.view, rctx)
                 return t.gettext("You can do that now: {action}.").format(action=label)
         if code is None:
             return None
-        if not msg.private and not group_safe(ui, engine, state, seat):
+        if not msg.private and not turn.group_safe(ui):
             return t.gettext("Ask me that in our private chat: the answer may tell something hidden.")
         return ui.reason_text(code, params, rctx)
 

@@ -27,15 +27,10 @@ from chatbot.core.ports import (
     SeatRec,
 )
 from chatbot.core.schedule import room_zone
+from chatbot.core.turn import Turn
 from chatbot.core.types import PROMPT, TABLE, Button, Outbound
 from chatbot.core.usecase import CoreSettings, rows
 from engines.contract import Engine, Event
-
-
-def group_safe(ui: GameUI, engine: Engine, state: Any, seat: int) -> bool:
-    """Whether the seat's legal actions may be listed in the group without revealing anything."""
-    legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-    return set(ui.group_actions(legal, engine.view(state, None))) == set(legal)
 
 
 def rematch_waiting(match: MatchRec) -> list[SeatRec]:
@@ -115,12 +110,14 @@ class Renderer:
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
-        if state is None:
-            state = self.decoded.state(match)
+        # the state's facts (views, legal actions) are kept with it: the table's buttons and each
+        # seat's private prompt below read the legal actions worked out once per seat
+        turn = self.decoded.turn(match, None, state)
+        state = turn.state
         t = i18n.translator(room.lang or "fi")
         names = self._table_names(match, t)
         ctx = RenderContext(t, names, None, match.options)
-        public_view = engine.view(state, None)
+        public_view = turn.public_view
         lines: list[str] = []
         steps = self.decoded.recent_public_events(match)
         if events and steps:
@@ -143,14 +140,12 @@ class Renderer:
         if room.platform in self.settings.addressed_only and outcome is None:
             text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
         buttons: list[list[Button]] = []
-        acting = engine.to_act(state)
+        acting = turn.acting
         for seat in acting:
             rec = match.seats[seat]
             if rec.user_id is None:
                 continue
-            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-            group_legal = ui.group_actions(legal, public_view)
-            for row in ui.button_rows(group_legal, public_view, ctx):
+            for row in ui.button_rows(turn.group_notations(ui, seat), public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         image = ui.render_image(public_view, ctx)
         # the news of this action (a duel's result, a winner) as messages of their own that stay
@@ -281,22 +276,19 @@ class Renderer:
         rec = match.seats[seat]
         if rec.user_id is None or (not events and not force):
             return []
-        engine = self.games[match.game]
         ui = self.uis[match.game]
-        if state is None:
-            assert match.state is not None
-            state = self.decoded.state(match)
+        turn = self.decoded.turn(match, seat, state)  # the facts the table read, when it is the same state
         if records is None:
-            records = self.turn_records(match, state)
-        turn = turns.record(records, seat)
+            records = self.turn_records(match, turn.state)
+        mine = turns.record(records, seat)
         # the turn's one panel while the seat acts; once its own move ended the turn, the panel
         # loses its buttons, unless that move brought the seat news (a new round's cards): a message
-        keyed = turn is not None and (seat in engine.to_act(state) or (seat == actor and not events))
+        keyed = mine is not None and (turn.to_act or (seat == actor and not events))
         user = self.repo.user_by_id(rec.user_id)
         t = i18n.translator(user.lang or room.lang or "fi")
         names = tuple(s.name for s in match.seats)
         ctx = RenderContext(t, names, seat, match.options)
-        view = engine.view(state, seat)
+        view = turn.view
         parts = [
             ui.title(t)
             + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
@@ -306,13 +298,12 @@ class Renderer:
         if panel:
             parts.append(panel)
         buttons: list[list[Button]] = []
-        if seat in engine.to_act(state):
-            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        if turn.to_act:
             parts.append(
                 ui.prompt_line(view, ctx)
                 or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name)
             )
-            for row in ui.button_rows(legal, view, ctx):
+            for row in ui.button_rows(turn.notations, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         return [
             Outbound(
@@ -320,7 +311,7 @@ class Renderer:
                 "\n".join(parts),
                 user_id=user.ext_id,
                 buttons=rows(buttons),
-                key=turns.panel_key(match.id, seat, turn) if keyed and turn is not None else None,
+                key=turns.panel_key(match.id, seat, mine) if keyed and mine is not None else None,
                 lang=t.lang,
                 role=PROMPT,
                 match_id=match.id,
@@ -330,22 +321,22 @@ class Renderer:
         ]
 
     # --- what a seat may do --------------------------------------------------------------------
-    def hint(self, match: MatchRec, seat: int, t: Translator, private: bool) -> str:
+    def hint(self, match: MatchRec, seat: int, t: Translator, private: bool, turn: Turn | None = None) -> str:
         """Whose turn it is, or what the seat may do now (in words where the game has them); in a
-        group, only when listing the moves reveals nothing."""
-        engine = self.games[match.game]
+        group, only when listing the moves reveals nothing. ``turn`` is the update's turn context,
+        when the caller has one."""
         ui = self.uis[match.game]
         assert match.state is not None
-        state = self.decoded.state(match)
+        turn = turn.at(seat) if turn is not None else self.decoded.turn(match, seat)
         names = tuple(s.name for s in match.seats)
-        if seat not in engine.to_act(state):
-            who = t.format_list([names[s] for s in engine.to_act(state)])
+        if not turn.to_act:
+            who = t.format_list([names[s] for s in turn.acting])
             return t.gettext("Now it is {name}’s turn.").format(name=who)
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-        if not private and not group_safe(ui, engine, state, seat):
+        if not private and not turn.group_safe(ui):
             return t.gettext("Your options are in our private chat.")
         rctx = RenderContext(t, names, seat, match.options)
-        view = engine.view(state, seat)
+        view = turn.view
+        legal = turn.notations
         phrases = [ui.action_phrase(n, view, rctx) for n in legal]
         if phrases and all(phrases):
             # "Voit koputtaa tai lopettaa vuorosi." (issue #15): words in a sentence, not button labels

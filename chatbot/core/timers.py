@@ -36,6 +36,7 @@ from chatbot.core.ports import (
 )
 from chatbot.core.render import Renderer
 from chatbot.core.schedule import Schedule
+from chatbot.core.turn import Turn
 from chatbot.core.types import Outbound
 from chatbot.core.usecase import Conflict, CoreSettings
 from engines.contract import Engine
@@ -207,12 +208,11 @@ class Timers:
             rec = current.seats[seat]
             if rec.ai is None:
                 continue
-            state = self.decoded.state(current)
-            if seat not in engine.to_act(state):
+            turn = self.decoded.turn(current, seat)
+            if not turn.to_act:
                 continue
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            out.extend(self.play.apply(current, seat, engine.notation(action), state))
+            action = engine.ai_action(rec.ai, turn.view, turn.legal, engine.ai_rng(turn.state, seat))
+            out.extend(self.play.apply(current, seat, action, turn.state))
             if not quick:
                 break  # one move per deadline; every AI seat of a reaction window answers now
             current = self.repo.match(current.id)
@@ -232,9 +232,9 @@ class Timers:
             if seat is None:
                 break  # a person after all: the ordinary deadlines take over
             ai = current.seats[seat].ai or engine.default_ai
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            self.play.apply(current, seat, engine.notation(action), state, render=False)
+            turn = self.decoded.turn(current, seat, state)
+            action = engine.ai_action(ai, turn.view, turn.legal, engine.ai_rng(state, seat))
+            self.play.apply(current, seat, action, state, render=False)
             moves += 1
             after = self.repo.match(current.id)
             if after is None:
@@ -298,17 +298,16 @@ class Timers:
         for seat in seats:
             if current is None or current.status != RUNNING or current.state is None:
                 break
-            engine = self.games[current.game]
-            if seat not in engine.to_act(self.decoded.state(current)) or current.seats[seat].user_id is None:
+            if not self.decoded.turn(current, seat).to_act or current.seats[seat].user_id is None:
                 continue
             began = turns.record(current.meta.get(turns.META), seat)
             ply = int(current.state.get("ply", 0))
             steps: list[Outbound] = []
             playing: MatchRec = current
             for _ in range(STANDIN_STEPS):
-                state = self.decoded.state(playing)
+                turn = self.decoded.turn(playing, seat)
                 steps.extend(
-                    self.play.apply(playing, seat, self._idle_choice(playing, state, seat), state, note)
+                    self.play.apply(playing, seat, self._idle_choice(playing, turn), turn.state, note)
                 )
                 current = self.repo.match(playing.id)
                 if quick or current is None or not self._turn_goes_on(current, seat, began):
@@ -330,17 +329,18 @@ class Timers:
             rec["s"] = True
             self.repo.set_meta(match.id, turns.META, records)
 
-    def _idle_choice(self, match: MatchRec, state: Any, seat: int) -> str:
-        """The game's move for an idle seat, else its default AI's from the seat's own view."""
+    def _idle_choice(self, match: MatchRec, turn: Turn) -> Any:
+        """The game's move for an idle seat (the engine's action), else its default AI's from the
+        seat's own view."""
         engine = self.games[match.game]
-        legal = engine.legal_actions(state, seat)
-        view = engine.view(state, seat)
-        chosen = self.uis[match.game].idle_action(tuple(engine.notation(a) for a in legal), view)
+        assert turn.seat is not None
+        chosen = self.uis[match.game].idle_action(turn.notations, turn.view)
         if chosen is None:
-            chosen = engine.notation(
-                engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat))
+            return engine.ai_action(
+                engine.default_ai, turn.view, turn.legal, engine.ai_rng(turn.state, turn.seat)
             )
-        return chosen
+        action = turn.legal_action(chosen)
+        return action if action is not None else engine.parse_notation(chosen)  # the engine refuses it
 
     def _turn_goes_on(self, match: MatchRec, seat: int, began: Any) -> bool:
         """Whether the seat still acts in the turn the bot stood in for."""

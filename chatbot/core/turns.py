@@ -1,4 +1,5 @@
-"""Turns: when a person's turn begins and ends, for the timers and the private panel (issue #27).
+"""Turns over time: when a person's turn begins and ends, for the timers and the private panel
+(issue #27). Not :mod:`chatbot.core.turn`, the context of one update (a state and its facts).
 
 A turn may take several steps (a Majavajengi turn: draw, place, knock or end), and in between others
 may answer a reaction window. The person's time runs from the turn's beginning, they are reminded
