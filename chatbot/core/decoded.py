@@ -86,10 +86,13 @@ class Decoded:
     def recent_public_events(self, match: MatchRec) -> list[list[Event]]:
         """The public events of the match's last :data:`RECENT_ACTIONS` actions, one list per action."""
         assert match.state is not None
-        engine = self.games[match.game]
         ply = int(match.state.get("ply", 0))
+        return self.public_events_since(match, max(0, ply - RECENT_ACTIONS))
+
+    def public_events_since(self, match: MatchRec, since: int) -> list[list[Event]]:
+        """The public events of the match's actions from ply ``since`` on, one list per action."""
+        engine = self.games[match.game]
         types = {**engine.types, "Event": Event}
-        since = max(0, ply - RECENT_ACTIONS)
         keys_of = getattr(self.repo, "action_keys", None)
         if keys_of is not None:
             # which actions only, when all their events are decoded already: the events, stored as

@@ -249,11 +249,20 @@ class Play:
             current, state = refreshed, None  # the state just made, kept decoded by apply
         return out
 
-    def apply(self, match: MatchRec, seat: int, action: Any, state: Any = None) -> list[Outbound]:
+    def apply(
+        self,
+        match: MatchRec,
+        seat: int,
+        action: Any,
+        state: Any = None,
+        note: str | None = None,
+        render: bool = True,
+    ) -> list[Outbound]:
         """Apply ``action`` (the engine's object), store it and the snapshot in one transaction with
-        the match's next deadlines, and render. The engine checks the action as it applies it: a
-        refused one raises :class:`IllegalAction` before anything is stored. ``state`` saves a
-        reload."""
+        the match's next deadlines, and render (unless ``render`` is off: AI seats playing a match
+        out). The engine checks the action as it applies it: a refused one raises
+        :class:`IllegalAction` before anything is stored. ``state`` saves a reload; ``note`` is a
+        line of news for the table besides the action's events."""
         engine = self.games[match.game]
         if state is None:
             assert match.state is not None
@@ -285,7 +294,11 @@ class Play:
         if status == OVER:
             self.seating.remember_finished(updated)
         deadlines = self.schedule.plan(updated, new_state)
-        return self.renderer.render_match(updated, room, events=events, state=new_state, deadlines=deadlines)
+        if not render:
+            return []
+        return self.renderer.render_match(
+            updated, room, events=events, state=new_state, deadlines=deadlines, actor=seat, note=note
+        )
 
 
 def _parse_context(msg: Inbound, t: Translator, match: MatchRec, turn: Turn) -> ParseContext[Any]:

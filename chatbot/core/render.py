@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chatbot.core import i18n, pace
+from chatbot.core import i18n, pace, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import (
@@ -97,11 +97,16 @@ class Renderer:
         state: Any = None,
         detail: bool = False,
         deadlines: Sequence[Deadline] | None = None,
+        actor: int | None = None,
+        note: str | None = None,
+        summary: str | None = None,
     ) -> list[Outbound]:
         """The table (with the headlines before it and the final standings after it) and, when
         ``privates``, each seated person's private prompt. ``state`` is ``match.state`` loaded, when
         the caller has it (the state just made); ``deadlines`` are the ones just planned (else the
-        stored ones are read for the table's reminder line)."""
+        stored ones are read for the table's reminder line). ``actor`` is the seat whose move this
+        is (its panel shows how its turn went); ``note`` a line of news besides the events, and
+        ``summary`` a line above the final standings."""
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
@@ -120,6 +125,8 @@ class Renderer:
         for step in steps:
             lines.extend(ui.render_events(step, ctx))
         fresh = ui.render_events([e for e in events if e.public], ctx)
+        if note:
+            fresh.append(note)
         keep = ui.recent_lines
         if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
             keep = max(0, keep - len(fresh))
@@ -164,21 +171,47 @@ class Renderer:
             out.append(
                 Outbound(
                     room.platform,
-                    self._final_text(ctx, outcome, ui, public_view),
+                    "\n".join(
+                        [*([summary] if summary else []), self._final_text(ctx, outcome, ui, public_view)]
+                    ),
                     chat_id=room.ext_id,
                     buttons=self._rematch_button(match, t),
                     lang=t.lang,
                 )
             )
         if privates:
+            records = self.turn_records(match, state, public_view)
             for rec in match.seats:
                 if rec.user_id is None:
                     continue
                 mine = [e for e in events if e.to is not None and rec.seat in e.to]
                 out.extend(
-                    self.private_prompt(match, room, rec.seat, mine, force=rec.seat in acting, state=state)
+                    self.private_prompt(
+                        match,
+                        room,
+                        rec.seat,
+                        mine,
+                        force=rec.seat in acting or rec.seat == actor,
+                        state=state,
+                        actor=actor,
+                        records=records,
+                    )
                 )
         return out
+
+    def turn_records(self, match: MatchRec, state: Any, public_view: Any = None) -> dict[str, Any]:
+        """Each seat's latest turn, as the schedule stores it with this version's deadlines (the
+        same whether ``match`` was read before or after they were stored)."""
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        if public_view is None:
+            public_view = engine.view(state, None)
+        acting = engine.to_act(state)
+        people = {s: user for s in acting if (user := match.seats[s].user_id) is not None}
+        window = turns.window_of(ui.deadline(public_view), ui.window_key(public_view), match.version)
+        return turns.advance(
+            match.meta.get(turns.META), turns.marks(public_view, acting), window, people, match.version, 0.0
+        )
 
     def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
         """When the waited-for person is reminded, on the table of a match whose group chose its
@@ -230,14 +263,27 @@ class Renderer:
         events: Sequence[Event],
         force: bool,
         state: Any = None,
+        actor: int | None = None,
+        records: dict[str, Any] | None = None,
     ) -> list[Outbound]:
         """The seat's private message: its events, its panel and, when it is to act, its buttons
-        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off)."""
+        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off).
+
+        One panel per turn (issue #28): while the seat acts, and for the move that ended its turn
+        (``actor``), the message has the key of the seat's turn, so each step edits the turn's one
+        message; a new message only when a turn begins or something happened to a seat out of its
+        turn."""
         rec = match.seats[seat]
         if rec.user_id is None or (not events and not force):
             return []
         ui = self.uis[match.game]
         turn = self.decoded.turn(match, seat, state)  # the facts the table read, when it is the same state
+        if records is None:
+            records = self.turn_records(match, turn.state)
+        mine = turns.record(records, seat)
+        # the turn's one panel while the seat acts; once its own move ended the turn, the panel
+        # loses its buttons, unless that move brought the seat news (a new round's cards): a message
+        keyed = mine is not None and (turn.to_act or (seat == actor and not events))
         user = self.repo.user_by_id(rec.user_id)
         t = i18n.translator(user.lang or room.lang or "fi")
         names = tuple(s.name for s in match.seats)
@@ -265,6 +311,7 @@ class Renderer:
                 "\n".join(parts),
                 user_id=user.ext_id,
                 buttons=rows(buttons),
+                key=turns.panel_key(match.id, seat, mine) if keyed and mine is not None else None,
                 lang=t.lang,
                 role=PROMPT,
                 match_id=match.id,

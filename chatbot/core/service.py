@@ -173,6 +173,7 @@ class BotCore:
             self.decoded,
             self.schedule,
             self.play,
+            self.renderer,
             self.outbox,
             settings,
             clock,

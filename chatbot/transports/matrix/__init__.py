@@ -4,7 +4,15 @@ Everything the bot sends is an ``m.notice``. The table of a match (an :class:`Ou
 ``key``) is posted once and then edited in place with ``m.replace``; when the room has moved on by
 more than ``repost_after`` messages the table is posted anew, so it stays in sight without flooding.
 Answers are threaded to the command they answer (``m.in_reply_to``). Matrix has no buttons: their
-labels become one hint line ("Vaihtoehdot: Nosta · Ota poistopakasta → 1"), and players type.
+labels become one hint line ("Vaihtoehdot: Nosta · Ota poistopakasta → 1"), and players type or
+react with the number key of an option.
+
+A seat's private panel is one message per turn, edited in place like the table (issue #28). Matrix
+refuses the same reaction by one person on one event a second time, so after a reaction key has
+pressed a button the bot takes the reaction back (redacts it) where the room lets it (the direct
+rooms it opens: it is their creator). Where it may not (a group room where it is no moderator), the
+message's next edit numbers its options with the next set of keys (1️⃣ …, then ① …, ❶ …), which
+nobody has used on it yet; after the last set the message is posted anew.
 
 Private messages go to a direct room that the bot creates (``is_direct``, invite, ``m.direct``
 account data) or that the player opened by inviting the bot; the mapping lives in the core's
@@ -35,7 +43,9 @@ from chatbot.transports.matrix.base import (
     BUTTON_MEMORY,
     EXPLAIN_EVERY,
     HANDLED_MEMORY,
+    KEY_INDEX,
     KEYCAPS,
+    KEYSETS,
     MAX_OPTIONS,
     MEGOLM,
     PLATFORM,
@@ -62,6 +72,8 @@ __all__ = [
     "EXPLAIN_EVERY",
     "HANDLED_MEMORY",
     "KEYCAPS",
+    "KEYSETS",
+    "KEY_INDEX",
     "MAX_OPTIONS",
     "MEGOLM",
     "PLATFORM",

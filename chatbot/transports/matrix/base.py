@@ -37,8 +37,24 @@ MAX_OPTIONS = 12  # button labels shown in the hint line
 MEGOLM = "m.megolm.v1.aes-sha2"
 #: reaction keys
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
+#: the sets of reaction keys a message's options are numbered with, in turn: the next set once someone's
+#: key of the set in use stays on the message (the bot could not take it back)
+KEYSETS = (
+    KEYCAPS,
+    tuple(chr(0x2460 + i) for i in range(10)),  # ① … ⑩
+    tuple(chr(0x2776 + i) for i in range(10)),  # ❶ … ❿
+    tuple(chr(0x2780 + i) for i in range(10)),  # ➀ … ➉
+    tuple(chr(0x278A + i) for i in range(10)),  # ➊ … ➓
+    tuple(chr(0x2474 + i) for i in range(10)),  # ⑴ … ⑽
+)
+#: every reaction key -> the option it presses (the same number in every set)
+KEY_INDEX = {key: i for keys in KEYSETS for i, key in enumerate(keys)}
 #: how many messages' buttons are kept for reactions (the newest; older prompts are stale anyway)
 BUTTON_MEMORY = 2000
+#: how many messages are remembered whose reaction keys someone used and the bot could not take back
+USED_MEMORY = 500
+#: seconds a room where the bot may not redact reactions is not asked again
+NO_REDACT_FOR = 600.0
 UNDECRYPTED_WAIT = 20.0  # seconds to wait for a missing room key before explaining
 EXPLAIN_EVERY = 600.0  # seconds between two "I need an unencrypted room" notices in one room
 
@@ -124,6 +140,8 @@ class MatrixBase:
     _dms: dict[str, str]
     _reply_rooms: OrderedDict[str, str]
     _buttons: OrderedDict[str, list[str]]
+    _used: OrderedDict[str, list[str]]
+    _no_redact: dict[str, float]
     _undecrypted: list[tuple[float, str, MegolmEvent]]
     _explained: dict[str, float]
     _tasks: list[asyncio.Task[Any]]
@@ -171,7 +189,15 @@ class MatrixBase:
     async def _on_text(self, room_id: str, event: RoomMessageText) -> None:
         raise NotImplementedError  # Events
 
-    async def _remember_buttons(self, room_id: str, event_id: str, out: Outbound, txn: str, had: int) -> int:
+    async def _remember_buttons(
+        self,
+        room_id: str,
+        event_id: str,
+        out: Outbound,
+        txn: str,
+        had: int,
+        keyset: tuple[str, ...] = KEYCAPS,
+    ) -> int:
         raise NotImplementedError  # Events
 
     def _display_name(self, room_id: str, user_id: str) -> str:

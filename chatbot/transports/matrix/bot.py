@@ -85,6 +85,11 @@ class MatrixBot(Client, Events, Crypto, Delivery, Direct, MatrixBase):
         self._reply_rooms: OrderedDict[str, str] = OrderedDict()  # event id -> room id
         #: event id of a message with buttons -> their data in the order of its reaction keys
         self._buttons: OrderedDict[str, list[str]] = OrderedDict()
+        #: messages on which someone's reaction keys stay (the bot could not redact them), with
+        #: those keys: the message's next edit numbers its options with a set nobody used on it
+        self._used: OrderedDict[str, list[str]] = OrderedDict()
+        #: rooms where a redaction was refused, until when they are not tried again
+        self._no_redact: dict[str, float] = {}
         self._undecrypted: list[tuple[float, str, MegolmEvent]] = []
         self._explained: dict[str, float] = {}
         self._tasks: list[asyncio.Task[Any]] = []
@@ -124,6 +129,10 @@ class MatrixBot(Client, Events, Crypto, Delivery, Direct, MatrixBase):
             self._remember_handled(event_id)
         await self._adopt_old_queue()
         self._dms = dict(await self._kv_get("dms") or {})
+        used = await self._kv_get("used")
+        self._used = OrderedDict(
+            (str(e), [str(k) for k in keys]) for e, keys in (used.items() if isinstance(used, dict) else ())
+        )
         await self._set_display_name()
         first = self._token is None
         resp = await self._sync(timeout=0, full_state=True)

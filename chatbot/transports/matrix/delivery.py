@@ -14,7 +14,14 @@ from nio.exceptions import EncryptionError, LocalProtocolError
 
 from chatbot.core.ports import RetryLater
 from chatbot.core.types import Outbound
-from chatbot.transports.matrix.base import MatrixBase, _check, _Permanent, _RateLimited, _Temporary
+from chatbot.transports.matrix.base import (
+    KEYSETS,
+    MatrixBase,
+    _check,
+    _Permanent,
+    _RateLimited,
+    _Temporary,
+)
 from chatbot.transports.matrix.text import _sha, message_text, png_size
 
 log = logging.getLogger(__package__)  # chatbot.transports.matrix, as before the split
@@ -41,6 +48,13 @@ class Delivery(MatrixBase):
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         """Send one outbox row; ``txn`` (the same on every retry) makes a resend a no-op."""
         refs: dict[str, Any] = json.loads(ref) if ref else {}
+        kept = refs.get("txt") or {}
+        generation = int(kept.get("gen", 0) or 0)
+        if set(self._used.get(kept.get("event_id") or "", ())) & set(KEYSETS[generation]):
+            # someone's key of the set in use stays on the message: the next set, else a new message
+            generation += 1
+            if generation == len(KEYSETS):
+                refs, generation = {}, 0
         try:
             room_id = out.chat_id or await self._dm_room(out.user_id or "", out.lang)
             if out.user_id and not out.chat_id and not self._can_send_dm(room_id, out.user_id):
@@ -48,7 +62,7 @@ class Delivery(MatrixBase):
                 raise RetryLater(2.0)
             if out.image:
                 refs["img"] = await self._send_image(room_id, out, f"{txn}-img", refs.get("img"))
-            refs["txt"] = await self._send_text(room_id, out, f"{txn}-txt", refs.get("txt"))
+            refs["txt"] = await self._send_text(room_id, out, f"{txn}-txt", refs.get("txt"), generation)
         except _RateLimited as exc:
             self.stats.rate_limited += 1
             raise RetryLater(exc.seconds) from exc
@@ -75,25 +89,30 @@ class Delivery(MatrixBase):
         return distance <= self.repost_after
 
     async def _send_text(
-        self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None
+        self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None, generation: int = 0
     ) -> dict[str, Any] | None:
-        """Post ``out`` (or edit the message of its key); returns what to remember of it."""
-        text = message_text(out)
+        """Post ``out`` (or edit the message of its key, its options numbered with the key set of
+        ``generation``); returns what to remember of it."""
+        if not (ref and self._near(room_id, ref)):
+            generation = 0  # a new message: the first keys again
+        keyset = KEYSETS[generation]
+        text = message_text(out, keyset)
         content: dict[str, Any] = {"msgtype": "m.notice", "body": text}
         kv_key = out.key
         if ref and self._near(room_id, ref):
-            if ref.get("sha") == _sha(text):
-                return ref  # "message is not modified"
-            edit = {
-                "msgtype": "m.notice",
-                "body": f"* {text}",
-                "m.new_content": content,
-                "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]},
-            }
-            await self._room_send(room_id, edit, txn)
-            self.stats.edits += 1
-            keys = await self._remember_buttons(room_id, ref["event_id"], out, txn, int(ref.get("keys", 0)))
-            return {**ref, "sha": _sha(text), "keys": keys}
+            had = int(ref.get("keys", 0)) if int(ref.get("gen", 0) or 0) == generation else 0
+            if ref.get("sha") != _sha(text):
+                edit = {
+                    "msgtype": "m.notice",
+                    "body": f"* {text}",
+                    "m.new_content": content,
+                    "m.relates_to": {"rel_type": "m.replace", "event_id": ref["event_id"]},
+                }
+                await self._room_send(room_id, edit, txn)
+                self.stats.edits += 1
+            # the same text ("message is not modified") may still press the buttons of a newer version
+            keys = await self._remember_buttons(room_id, ref["event_id"], out, txn, had, keyset)
+            return {**ref, "sha": _sha(text), "keys": keys, "gen": generation}
         reply_room = self._reply_rooms.get(out.reply_to or "")
         if out.reply_to and (reply_room == room_id or (reply_room is None and not out.user_id)):
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": out.reply_to}}

@@ -6,16 +6,29 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from dataclasses import replace
 from typing import Any
 
-from nio import InviteMemberEvent, JoinError, MegolmEvent, ReactionEvent, RoomMemberEvent, RoomMessageText
+from nio import (
+    ErrorResponse,
+    InviteMemberEvent,
+    JoinError,
+    MegolmEvent,
+    ReactionEvent,
+    RoomMemberEvent,
+    RoomMessageText,
+)
+from nio.exceptions import LocalProtocolError
 
 from chatbot.core.types import Inbound, Outbound
 from chatbot.transports.matrix.base import (
     BUTTON_MEMORY,
+    KEY_INDEX,
     KEYCAPS,
+    NO_REDACT_FOR,
     PLATFORM,
+    USED_MEMORY,
     MatrixBase,
     _localpart,
     _Permanent,
@@ -139,15 +152,16 @@ class Events(MatrixBase):
         await self._dispatch(msg, event.event_id)
 
     async def _on_reaction(self, room_id: str, event: ReactionEvent) -> None:
-        """A reaction key (1️⃣ …) on one of the bot's messages presses that message's button: the
-        same press as a Telegram button, checked by the core against the match's version."""
-        if event.key not in KEYCAPS:
+        """A reaction key (1️⃣ …, or ① … of a later key set) on one of the bot's messages presses that
+        message's button: the same press as a Telegram button, checked by the core against the
+        match's version."""
+        if event.key not in KEY_INDEX:
             return
         datas = self._buttons.get(event.reacts_to)
         if datas is None:
             stored = await self._kv_get(f"buttons:{event.reacts_to}")
             datas = stored if isinstance(stored, list) else None
-        index = KEYCAPS.index(event.key)
+        index = KEY_INDEX[event.key]
         if datas is None or index >= len(datas):
             self._remember_handled(event.event_id)
             return
@@ -161,12 +175,51 @@ class Events(MatrixBase):
             button=str(datas[index]),
             message_id=None,
         )
+        # before the press is handled: the message's next edit must know whether it can stay
+        await self._key_used(room_id, event)
         await self._dispatch(msg, event.event_id)
 
-    async def _remember_buttons(self, room_id: str, event_id: str, out: Outbound, txn: str, had: int) -> int:
-        """Keep the message's buttons for reactions and put the reaction keys on it (those it has
-        not got yet: an edit may bring more buttons); returns how many keys the message has now."""
-        datas = [data for _label, data in choices(out)][: len(KEYCAPS)]
+    async def _key_used(self, room_id: str, event: ReactionEvent) -> None:
+        """A person's reaction pressed a button of ``event.reacts_to``. The same person cannot react
+        with the same key on that message again while the reaction stands, and the message is edited
+        in place with the next buttons: the reaction is taken back where the bot may do so, else the
+        key is remembered, and the message's next edit numbers its options with unused keys."""
+        if not await self._redact(room_id, event.event_id):
+            self._used[event.reacts_to] = [*self._used.get(event.reacts_to, []), event.key]
+            self._used.move_to_end(event.reacts_to)
+            while len(self._used) > USED_MEMORY:
+                self._used.popitem(last=False)
+            await self._kv_set("used", dict(self._used))
+
+    async def _redact(self, room_id: str, event_id: str) -> bool:
+        """Redact someone's event in the room; False when the room does not let the bot (remembered
+        for a while, so a room without the power is not asked at every reaction)."""
+        if self.client is None or self._no_redact.get(room_id, 0.0) > time.monotonic():
+            return False
+        try:
+            resp = await self.client.room_redact(room_id, event_id, tx_id=f"unreact-{event_id}")
+        except (LocalProtocolError, OSError, TimeoutError) as exc:
+            log.info("could not take back the reaction %s: %s", event_id, exc)
+            return False
+        if isinstance(resp, ErrorResponse):
+            log.info("the bot may not redact reactions in %s: %s", room_id, resp)
+            self._no_redact[room_id] = time.monotonic() + NO_REDACT_FOR
+            return False
+        return True
+
+    async def _remember_buttons(
+        self,
+        room_id: str,
+        event_id: str,
+        out: Outbound,
+        txn: str,
+        had: int,
+        keyset: tuple[str, ...] = KEYCAPS,
+    ) -> int:
+        """Keep the message's buttons for reactions and put the reaction keys of ``keyset`` on it
+        (those it has not got yet: an edit may bring more buttons); returns how many keys of the set
+        the message has now."""
+        datas = [data for _label, data in choices(out)][: len(keyset)]
         if not datas and event_id not in self._buttons:
             return had
         changed = self._buttons.get(event_id) != datas
@@ -177,11 +230,11 @@ class Events(MatrixBase):
         if changed:  # an edit with the same buttons (most table edits) writes nothing
             await self._kv_set(f"buttons:{event_id}", datas)
         for i in range(had, len(datas)):
-            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": KEYCAPS[i]}}
+            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": keyset[i]}}
             try:
                 await self._room_send(room_id, content, f"{txn}-key{i}", event_type="m.reaction")
             except (_Permanent, _Temporary, _RateLimited) as exc:  # cosmetic: typing still works
-                log.info("could not put reaction key %s on %s: %s", KEYCAPS[i], event_id, exc)
+                log.info("could not put reaction key %s on %s: %s", keyset[i], event_id, exc)
                 return i
         return max(had, len(datas))
 

@@ -24,20 +24,20 @@ def choices(out: Outbound) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def options_line(out: Outbound) -> str:
+def options_line(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
     """The buttons of a message as one line of text, in the message's language; the first ten are
     numbered with the reaction key that presses them."""
     labels = [label for label, _data in choices(out)]
     if not labels:
         return ""
-    keyed = [f"{KEYCAPS[i]} {label}" if i < len(KEYCAPS) else label for i, label in enumerate(labels)]
+    keyed = [f"{keys[i]} {label}" if i < len(keys) else label for i, label in enumerate(labels)]
     shown = " · ".join(keyed[:MAX_OPTIONS]) + (" · …" if len(labels) > MAX_OPTIONS else "")
     t = i18n.translator(out.lang)
     return t.gettext("Options: {options}").format(options=shown)
 
 
-def message_text(out: Outbound) -> str:
-    line = options_line(out)
+def message_text(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
+    line = options_line(out, keys)
     return f"{out.text}\n\n{line}" if line else out.text
 
 

@@ -68,6 +68,9 @@ NS_PROMPT = "telegram.prompt"
 TOAST_LIMIT = 200
 #: HTTP connections for Bot API calls; the runtime keeps fewer requests than this in flight
 POOL_SIZE = 32
+#: seconds between two AI moves in a chat (``TELEGRAM_AI_DELAY``), so that people can follow the
+#: table; the transport made in tests and benchmarks moves them at once unless told
+AI_DELAY = 1.5
 
 #: (Finnish name, English name, English msgid of the description); names are ASCII (Telegram)
 COMMANDS = (
@@ -201,8 +204,12 @@ class TelegramTransport:
         bury_after: int = 12,
         drain_timeout: float = 10.0,
         settings: Settings | None = None,
+        ai_delay: float | None = None,
     ) -> None:
         self.username: str | None = None
+        if ai_delay is not None and hasattr(core, "ai_delay"):
+            # AI turns are deadlines due this long after the change before: people can follow them
+            core.ai_delay = ai_delay
         #: a mention of this bot in a text ("@bot liity"), known once getMe has answered
         self._mention: re.Pattern[str] | None = None
         #: who administers a group (issue #13), for the core's roles

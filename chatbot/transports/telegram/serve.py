@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from telegram import Update
 
 from chatbot.runtime.limits import telegram_limits
-from chatbot.transports.telegram.app import ALLOWED_UPDATES, TelegramTransport, build_transport
+from chatbot.transports.telegram.app import AI_DELAY, ALLOWED_UPDATES, TelegramTransport, build_transport
 
 
 def main(core: Any) -> int:
@@ -30,7 +30,14 @@ def main(core: Any) -> int:
     except ValueError as exc:
         print(f"telegram: {exc}", file=sys.stderr)
         return 2
-    transport = build_transport(core, token, os.environ.get("TELEGRAM_API_URL") or None, limits=limits)
+    try:
+        ai_delay = float(os.environ.get("TELEGRAM_AI_DELAY") or AI_DELAY)
+    except ValueError:
+        print("telegram: TELEGRAM_AI_DELAY must be a number of seconds", file=sys.stderr)
+        return 2
+    transport = build_transport(
+        core, token, os.environ.get("TELEGRAM_API_URL") or None, limits=limits, ai_delay=ai_delay
+    )
     webhook = os.environ.get("TELEGRAM_WEBHOOK_URL")
     try:
         if webhook:
