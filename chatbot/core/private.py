@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from chatbot.core import i18n
 from chatbot.core.i18n import normalise_language
-from chatbot.core.ports import LOBBY, RUNNING, Answer, StorageUnavailable
+from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, StorageUnavailable
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Part, Speaker
 
@@ -51,7 +51,7 @@ class PrivateChats(Part):
         try:
             with self.repo.unit():
                 chat = f"{platform}:u:{user_ext_id}"
-                self.repo.outbox_hold(chat)
+                self.repo.outbox_hold(ChatQueue.user(platform, user_ext_id))
                 outs = self._blocked_notice(platform, user_ext_id, chat)
                 self.repo.outbox_add(outs)
             return Answer(outs)
@@ -97,7 +97,7 @@ class PrivateChats(Part):
         """The user wrote in private, so the platform lets the bot write there: release what was
         held for them (the runtime delivers it), and a later block gets a notice again."""
         chat = f"{msg.platform}:u:{msg.user_id}"
-        released = self.repo.outbox_unhold(chat)
+        released = self.repo.outbox_unhold(ChatQueue.user(msg.platform, msg.user_id))
         if released:
             self.repo.kv_set(NS_NOTICE, chat, [])
         return released

@@ -67,7 +67,7 @@ from nio.crypto import ENCRYPTION_ENABLED
 from nio.exceptions import EncryptionError, LocalProtocolError
 
 from chatbot.core import i18n
-from chatbot.core.ports import RetryLater
+from chatbot.core.ports import RetryLater, Transport
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 
@@ -301,7 +301,7 @@ class MatrixMembers:
         return RoomPowers.from_state(events)
 
 
-class MatrixBot:
+class MatrixBot(Transport):
     """The bot on one Matrix account. ``await start()``, then ``await stop()`` (or ``run()``)."""
 
     def __init__(

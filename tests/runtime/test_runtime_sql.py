@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from chatbot.core.ports import Answer, RuntimeCore
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.storage import SqlRepository
@@ -13,21 +14,25 @@ from tests.runtime.doubles import RecordingTransport
 from tests.runtime.test_runtime import FAST, run
 
 
-class UnitCore:
+class UnitCore(RuntimeCore):
     """ "say X" answers X; "table X" edits the table; every update in one unit with its id."""
+
+    repo = None  # (the protocol's read-only property, set here)
 
     def __init__(self, repo: SqlRepository) -> None:
         self.repo = repo
+        self.link_template = None
+        self.addressed_only = set()
 
-    def handle(self, msg: Inbound) -> list[Outbound]:
+    def handle(self, msg: Inbound) -> Answer:
         word, _, arg = (msg.text or "").partition(" ")
         outs = [Outbound(msg.platform, arg, chat_id=msg.chat_id, key="table:1" if word == "table" else None)]
         update = (msg.platform, msg.update_key) if msg.update_key else None
         with self.repo.unit(update) as fresh:
             if not fresh:
-                return []
+                return Answer.seen()
             self.repo.outbox_add(outs)
-        return outs
+        return Answer(outs)
 
     def run_due(self, worker: str, limit: int = 20) -> list[Outbound]:
         return []
