@@ -29,7 +29,8 @@ from sqlmodel import Session, create_engine
 
 from chatbot.core.ports import ChatQueue, MatchRec, RoomRec, StorageUnavailable, UpdateSeen, UserRec
 from chatbot.core.types import Outbound
-from chatbot.storage.statements import Statements, deadlines_replace
+from chatbot.storage.compound import Compound, sqlite_setup
+from chatbot.storage.statements import Statements
 
 DEFAULT_DB = Path("data") / "pelipoyta.sqlite"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -226,8 +227,10 @@ class Db:
         self.engine: SAEngine = create_engine(self.url, **kwargs)
         self.dialect = self.engine.dialect.name
         self.sql = Statements(self.dialect)
+        self.compound = Compound(self.dialect)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "checkout", sqlite_setup)
         else:
             # after an outage the pooled connections are dead: test those that sat unused
             _ping_idle(self.engine)
@@ -330,7 +333,7 @@ class Db:
             writes = list(unit.deadline_writes.items())
             unit.deadline_writes.clear()
             for match_id, rows in writes:
-                c.execute(*deadlines_replace(match_id, rows))
+                self.compound.replace_deadlines(c, match_id, rows)
 
     def insert(self, table: Any) -> Any:
         return (pg_insert if self.dialect == "postgresql" else sqlite_insert)(table)

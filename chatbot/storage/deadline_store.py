@@ -12,7 +12,7 @@ from sqlmodel import col, select
 
 from chatbot.core.ports import Deadline
 from chatbot.storage.db import Db
-from chatbot.storage.statements import DONE, SUPERSEDED, deadlines_replace
+from chatbot.storage.statements import DONE, SUPERSEDED
 from chatbot.storage.tables import Deadline as DeadlineRow
 from chatbot.storage.tables import Outbox, SeenUpdate
 
@@ -41,13 +41,13 @@ class DeadlineStore:
                 for d in deadlines
             ]
             unit = self.db.current()
-            if self.db.dialect == "postgresql" and all(r["match_id"] == match_id for r in rows):
+            if all(r["match_id"] == match_id for r in rows):
                 if unit is not None:
                     # written with the unit's next statement: usually the insert of the outbox rows
-                    # at its end, which takes them along (a round trip less)
+                    # at its end, which takes them along (one statement for both)
                     unit.deadline_writes[match_id] = rows
                 else:
-                    c.execute(*deadlines_replace(match_id, rows))
+                    self.db.compound.replace_deadlines(c, match_id, rows)
             else:
                 c.execute(self.db.sql.deadlines_delete, {"m": match_id})
                 if rows:

@@ -24,6 +24,7 @@ from chatbot.core.ports import (
     OVER,
     RUNNING,
     ActionRec,
+    ChatQueue,
     FinishedRec,
     MatchRec,
     RoomRec,
@@ -82,21 +83,27 @@ class GameStore:
     ) -> tuple[UserRec, RoomRec | None]:
         """``user(platform, ext_id, name)`` and, for a group message, ``room(platform, chat)``, with
         the room's active match and its seats (with their users, as JSON) read into the unit
-        (``active_match`` then needs no query): one round trip for all of it (issue #12: a typed
-        move's first answer on PostgreSQL). Someone or a room met the first time is created as usual."""
+        (``active_match`` then needs no query), and whether the speaker's private chat holds rows
+        back (``outbox_unhold`` then needs no statement when it holds none): one round trip for all
+        of it (issue #12: a typed move's first answer on PostgreSQL). Someone or a room met the
+        first time is created as usual."""
         unit = self.db.current()
         seen = unit.seen if unit is not None else None
         if unit is not None:
             unit.seen = None  # recorded by this statement
+        private = str(ChatQueue.user(platform, ext_id))
         with self.db.conn() as c:
+            params: dict[str, Any] = {"p": platform, "e": ext_id, "c": chat, "uq": private}
             if seen is not None:  # only set where ``context_seen`` exists (PostgreSQL)
                 assert self.db.sql.context_seen is not None
-                params = {"p": platform, "e": ext_id, "c": chat, "sp": seen[0], "sk": seen[1], "sa": now()}
+                params.update({"sp": seen[0], "sk": seen[1], "sa": now()})
                 row = c.execute(self.db.sql.context_seen, params).first()
                 if row is None or not row.fresh:
                     raise UpdateSeen(f"update {seen[1]} of {seen[0]} was handled before")
             else:
-                row = c.execute(self.db.sql.context, {"p": platform, "e": ext_id, "c": chat}).first()
+                row = c.execute(self.db.sql.context, params).first()
+            if unit is not None and row is not None and not row.held:
+                unit.none_held.add(private)
             if row is None or row.u_id is None:
                 user = self.user(platform, ext_id, name)
             else:
@@ -115,7 +122,7 @@ class GameStore:
             if row.id is not None:
                 unit = self.db.current()
                 if unit is not None and row.id not in unit.matches:
-                    self._match_recs(c, [_ContextRow(row, room)], _seats_json(row.seats_json))
+                    self._match_recs([_ContextRow(row, room)])
             return user, room
 
     def _user_cached(self, rec: UserRec) -> UserRec:
@@ -220,36 +227,25 @@ class GameStore:
             unit.rooms[room_id] = replace(unit.rooms[room_id], lang=lang)
 
     # --- matches ----------------------------------------------------------------------------
-    def _match_recs(
-        self, c: Connection, rows: Sequence[Any], read_seats: Sequence[Any] | None = None
-    ) -> list[MatchRec]:
-        """Records of the given rows of ``sql.matches``, their seats (with the seated users) in one
-        more query (or ``read_seats``, the one row's seats read along); the rooms and users go to
-        the unit's cache."""
-        if not rows:
-            return []
-        seats: dict[int, list[SeatRec]] = {}
-        found = (
-            c.execute(self.db.sql.seats_of, {"ids": [r.id for r in rows]})
-            if read_seats is None
-            else [_SeatRow(rows[0].id, *fields) for fields in read_seats]
-        )
-        for seat in found:
-            seats.setdefault(seat.match_id, []).append(
-                SeatRec(seat=seat.seat, name=seat.name, user_id=seat.user_id, ai=seat.ai)
-            )
-            if seat.user_id is not None:
-                self._user_cached(
-                    UserRec(
-                        id=seat.user_id,
-                        platform=seat.user_platform,
-                        ext_id=seat.user_ext_id,
-                        name=seat.user_name,
-                        lang=seat.user_lang,
-                    )
-                )
+    def _match_recs(self, rows: Sequence[Any]) -> list[MatchRec]:
+        """Records of the given rows of ``sql.matches`` (their seats, with the seated users, read
+        along as JSON); the rooms and users go to the unit's cache."""
         out = []
         for row in rows:
+            seats = []
+            for fields in _seats_json(row.seats_json):
+                seat = _SeatRow(row.id, *fields)
+                seats.append(SeatRec(seat=seat.seat, name=seat.name, user_id=seat.user_id, ai=seat.ai))
+                if seat.user_id is not None:
+                    self._user_cached(
+                        UserRec(
+                            id=seat.user_id,
+                            platform=seat.user_platform,
+                            ext_id=seat.user_ext_id,
+                            name=seat.user_name,
+                            lang=seat.user_lang,
+                        )
+                    )
             self._room_cached(
                 RoomRec(
                     id=row.room_id, platform=row.room_platform, ext_id=row.room_ext_id, lang=row.room_lang
@@ -265,7 +261,7 @@ class GameStore:
                 status=row.status,
                 state=dict(row.state) if row.state is not None else None,
                 host_user_id=row.host_user_id,
-                seats=tuple(seats.get(row.id, ())),
+                seats=tuple(seats),
                 meta=dict(row.meta or {}),
             )
             out.append(self._cached(rec))
@@ -273,7 +269,7 @@ class GameStore:
 
     def _select_matches(self, stmt: Any, params: dict[str, Any] | None = None) -> list[MatchRec]:
         with self.db.conn() as c:
-            return self._match_recs(c, c.execute(stmt, params or {}).all())
+            return self._match_recs(c.execute(stmt, params or {}).all())
 
     def active_match(self, room_id: int) -> MatchRec | None:
         unit = self.db.current()
@@ -414,6 +410,9 @@ class GameStore:
         self._refresh(
             match_id, version=seen_version + 1, status=RUNNING, seed=seed, seats=tuple(seats), state=state
         )
+        unit = self.db.current()
+        if unit is not None:  # a match starts with no action: its first one needs no read of the log
+            self._keep_after_commit(unit, match_id, (seen_version + 1, 0, ()))
         return True
 
     def _write_snapshot(self, c: Connection, match_id: int, version: int, state: dict[str, Any]) -> None:
@@ -433,9 +432,9 @@ class GameStore:
         """Action row, new snapshot and version bump in one transaction, or nothing at all."""
         with self.db.conn() as c:
             ply = int(state.get("ply", seen_version + 1))
-            if self.db.sql.action_commit is not None and seats is None:
-                # PostgreSQL: the version bump, the action and the snapshot in one statement (one
-                # round trip instead of three; the action and the snapshot only if the bump took)
+            if seats is None:
+                # the version bump, the action and the snapshot in one statement (one round trip
+                # instead of three; the action and the snapshot only if the bump took)
                 params = {
                     "m": match_id,
                     "seen": seen_version,
@@ -448,7 +447,7 @@ class GameStore:
                     "events": list(events),
                     "state": state,
                 }
-                if not c.execute(self.db.sql.action_commit, params).scalar_one():
+                if not self.db.compound.commit_action(c, params):
                     return False
                 self._refresh(match_id, version=seen_version + 1, status=status, state=state)
                 self._acted(match_id, seen_version + 1, (ply, seat, notation))

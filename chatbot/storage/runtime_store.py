@@ -21,7 +21,7 @@ from sqlmodel import col, select
 from chatbot.core.ports import Booking, ChatQueue, OutboxRow
 from chatbot.core.types import Outbound
 from chatbot.storage.db import Db, now
-from chatbot.storage.statements import OUT, PENDING, SUPERSEDED, outbox_insert
+from chatbot.storage.statements import OUT, PENDING, SUPERSEDED
 from chatbot.storage.tables import ChatClaim, MessageRef, Outbox
 
 
@@ -62,24 +62,22 @@ class OutboxStore:
         if unit is not None:
             unit.queued.extend(outs)
             unit.ahead = None
-            if db.dialect == "postgresql":
-                # the match's deadlines, set while its messages were made, go in the same statement,
-                # and so does the read of the chat queue the runtime reads ahead (one round trip)
-                wants = db.wants
-                wanted = wants(outs) if wants is not None else None
-                deadlines = None
-                if len(unit.deadline_writes) == 1:
-                    ((match_id, deadline_rows),) = unit.deadline_writes.items()
-                    unit.deadline_writes.clear()
-                    deadlines = (match_id, deadline_rows)
-                if deadlines is not None or wanted is not None:
-                    chat = (str(wanted[0]), wanted[1]) if wanted is not None else None
-                    stmt, params = outbox_insert(rows, at, deadlines, chat)
-                    with db.conn() as c:
-                        result = c.execute(stmt, params)
-                        if chat is not None:
-                            unit.ahead = (chat[0], chat[1], list(result))
-                    return
+            # the match's deadlines, set while its messages were made, go in the same statement, and
+            # on PostgreSQL so does the read of the chat queue the runtime reads ahead
+            wants = db.wants if db.dialect == "postgresql" else None
+            wanted = wants(outs) if wants is not None else None
+            deadlines = None
+            if len(unit.deadline_writes) == 1:
+                ((match_id, deadline_rows),) = unit.deadline_writes.items()
+                unit.deadline_writes.clear()
+                deadlines = (match_id, deadline_rows)
+            if deadlines is not None or wanted is not None:
+                chat = (str(wanted[0]), wanted[1]) if wanted is not None else None
+                with db.conn() as c:
+                    ahead = db.compound.queue(c, rows, at, deadlines, chat)
+                    if chat is not None and ahead is not None:
+                        unit.ahead = (chat[0], chat[1], ahead)
+                return
         fresh = {"created_at": at, "state": PENDING, "attempts": 0, "not_before": 0.0, "held": False}
         with db.conn() as c:
             c.execute(db.sql.outbox_insert, [{**row, **fresh} for row in rows])
@@ -236,14 +234,27 @@ class OutboxStore:
             self._book(c, booking)
 
     def _book(self, c: Connection, booking: Booking) -> None:
+        """``booking`` in one statement (see :meth:`Compound.book`)."""
         self._forget_ahead()
+        done = []
         for row, ref in booking.done:
-            self._done(c, row.id, str(row.chat), row.out.key, ref)
-        if booking.sending is not None:
-            row_id, note = booking.sending
-            c.execute(self.db.sql.outbox_sending, {"i": row_id, "s": note})
-        for (namespace, key), value in booking.kv.items():
-            c.execute(self.db.sql.kv_upsert, {"namespace": namespace, "key": key, "value": value})
+            chat, key = str(row.chat), row.out.key
+            self._row_keys.pop(row.id, None)
+            sent = _sent_note(ref) if key is None else None
+            done.append(
+                {
+                    "id": row.id,
+                    "chat": chat,
+                    "key": key,
+                    "ref": ref,
+                    "sent": json.dumps(sent) if sent else None,
+                }
+            )
+            if key is not None and ref is not None:
+                self._refs.setdefault(chat, {})[key] = ref
+        notes = [booking.sending] if booking.sending is not None else []
+        kv = [(namespace, key, value) for (namespace, key), value in booking.kv.items()]
+        self.db.compound.book(c, done, notes, kv)
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         """Delivered (the platform accepted it): remember the message's reference under its key, and
