@@ -381,10 +381,16 @@ class RuntimeStore(Protocol):
         self, platform: str, worker: str, now: float, lease: float, limit: int
     ) -> list[ChatQueue]: ...
     def outbox_pending(
-        self, chat: ChatQueue, now: float, limit: int = 20, booking: Booking | None = None
+        self,
+        chat: ChatQueue,
+        now: float,
+        limit: int = 20,
+        booking: Booking | None = None,
+        note: Callable[[list[OutboxRow]], tuple[int, Any] | None] | None = None,
     ) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order (a row waiting for a retry stops the list),
-        after writing ``booking`` (the default writes it first, in a transaction of its own)."""
+        after writing ``booking``; ``note(rows)`` may name a row of them and its send note, written
+        in the same transaction as the read (the rows are returned as read, before it)."""
         ...
 
     def outbox_done(self, row_id: int, ref: str | None) -> None: ...

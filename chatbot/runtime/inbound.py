@@ -145,12 +145,12 @@ class Updates:
         if idle is None:
             return None
         chat, reads = idle
-        rows, refs = self.rt.outbox.take_rows(chat)
-        if not rows:
+        batch = self.rt.outbox.take_rows(chat)
+        if not batch.rows:
             return None
 
         def commit() -> None:
-            self.rt.outbox.prefetched[chat] = (reads, rows, refs)
+            self.rt.outbox.prefetched[chat] = (reads, batch)
             done.append(chat)
 
         return commit
@@ -195,11 +195,11 @@ class Updates:
         if reads is None:
             return
         try:
-            rows, refs = self.rt.outbox.take_rows(chat)
+            batch = self.rt.outbox.take_rows(chat)
         except StorageUnavailable:
             return
-        if rows:
-            self.rt.outbox.prefetched[chat] = (reads, rows, refs)
+        if batch.rows:
+            self.rt.outbox.prefetched[chat] = (reads, batch)
 
     def _consume(self, out: Outbound) -> None:
         """Mark the newest pending row equal to ``out`` done (the transport showed it itself)."""

@@ -16,9 +16,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from chatbot.core.ports import Blocked, ChatQueue, OutboxRow, RetryLater
+from chatbot.core.ports import Blocked, Booking, ChatQueue, OutboxRow, RetryLater
 from chatbot.core.types import Outbound
 from chatbot.runtime.settings import FRESH_FOR, GATE_FOR
 
@@ -27,8 +28,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("chatbot.runtime.driver")
 
-#: (the sender's read count it was read at, the rows, the references of their keys)
-Ahead = tuple[int, list[OutboxRow], dict[str, str | None]]
+
+@dataclass(slots=True)
+class Batch:
+    """A chat's rows read to be sent (coalesced), the references of their keys, and whether the
+    read was full (more rows may wait behind them)."""
+
+    rows: list[OutboxRow]
+    refs: dict[str, str | None] = field(default_factory=dict)
+    full: bool = False
+
+
+#: (the sender's read count it was read at, the batch)
+Ahead = tuple[int, Batch]
 
 
 class _Slots:
@@ -109,6 +121,10 @@ class Deliverer:
         #: while a person's first answer is on its way: its chat, and the wakes of the update's other
         #: chats held back until it was sent (see :meth:`wake_for`)
         self._gate: tuple[ChatQueue, set[ChatQueue], bool, asyncio.TimerHandle] | None = None
+        #: per chat being sent: its bookkeeping not written yet (see :meth:`_flush`)
+        self._bookings: dict[ChatQueue, Booking] = {}
+        #: rows whose send note this process wrote with the read that found them
+        self._noted: set[int] = set()
 
     # ------------------------------------------------------------------------------------------
     # waking
@@ -291,23 +307,32 @@ class Deliverer:
     # one chat's sender
 
     async def _sender(self, chat: ChatQueue) -> None:
-        """Send one claimed chat queue in order until it is empty (or the lease is half used)."""
+        """Send one claimed chat queue in order until it is empty (or the lease is half used).
+
+        The bookkeeping of what was sent is written with the chat's next statement: the next read,
+        or, when nothing is known to wait (no poke, the read was not full), on its own before the
+        sender lingers; at the latest with the release of the claim."""
         rt, settings = self.rt, self.rt.settings
         claimed = time.monotonic()
         self.deferred.pop(chat, None)
         poke = self._pokes[chat]
+        read = True
         try:
             while not rt.stopping and self._holds(chat):
                 self._dirty.discard(chat)
-                poke.clear()  # before reading: a poke while reading makes the wait below return
-
-                ahead = self.prefetched.pop(chat, None)
-                if ahead is not None and ahead[0] == self.reads.get(chat):
-                    _, rows, refs = ahead
+                if read:
+                    poke.clear()  # before reading: a poke while reading makes the wait below return
+                    ahead = self.prefetched.pop(chat, None)
+                    if ahead is not None and ahead[0] == self.reads.get(chat) and chat not in self._bookings:
+                        batch = ahead[1]
+                    else:
+                        self.reads[chat] = self.reads.get(chat, 0) + 1
+                        batch = await rt.book(self.take_rows, chat, True, urgent=self.is_fresh(chat))
                 else:
-                    self.reads[chat] = self.reads.get(chat, 0) + 1
-                    rows, refs = await rt.book(self.take_rows, chat, urgent=self.is_fresh(chat))
-                if not rows:
+                    await self._flush(chat)  # the database says done before this sender lingers
+                    batch = Batch([])
+                if not batch.rows:
+                    read = True
                     left = settings.lease / 2 - (time.monotonic() - claimed)
                     wait = min(settings.linger, left)
                     if wait <= 0 or rt.stopping:
@@ -325,11 +350,12 @@ class Deliverer:
                     finally:
                         self.lingering.discard(chat)
                     continue
-                if not await self._send_rows(chat, rows, refs):
+                if not await self._send_rows(chat, batch.rows, batch.refs):
                     break
                 if time.monotonic() - claimed > settings.lease / 2:
                     self._dirty.add(chat)  # give other chats a turn; claim again later
                     break
+                read = poke.is_set() or chat in self._dirty or batch.full
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -348,7 +374,9 @@ class Deliverer:
                 if limiter is not None:
                     # the chat's window, for whoever sends it next (not over the new holder's)
                     await limiter.release(chat, save=not lost)
-                await rt.book(rt.store.outbox_release, chat, settings.worker)
+                booking = self._bookings.pop(chat, None)
+                await rt.book(rt.store.outbox_release, chat, settings.worker, booking)
+            self._bookings.pop(chat, None)
             self.senders.pop(chat, None)
             self._pokes.pop(chat, None)
             self._held_until.pop(chat, None)
@@ -371,13 +399,35 @@ class Deliverer:
         keep = [r for r in rows if r.out.key is None or last[r.out.key] == r.id]
         return keep, [r.id for r in rows if r.out.key is not None and last[r.out.key] != r.id]
 
-    def take_rows(self, chat: ChatQueue) -> tuple[list[OutboxRow], dict[str, str | None]]:
+    def take_rows(self, chat: ChatQueue, sender: bool = False) -> Batch:
         """The chat's rows to send now, coalesced, with the references of their keys: one call on
-        the delivery's thread (each hop between the threads costs the first answer time)."""
+        the delivery's thread (each hop between the threads costs the first answer time). Read by
+        the chat's ``sender`` itself, the chat's bookkeeping not written yet goes with the read, and
+        so does the send note of the first row when it is a new message (nothing is sent in the
+        chat between the read and that row, so the note is as exact as one written right before
+        the send). Read ahead for it (its sender lingers, with nothing booked), neither."""
         rt = self.rt
-        rows = rt.store.outbox_pending(chat, rt.clock(), rt.settings.batch)
+        booking = self._bookings.pop(chat, None) if sender else None
+        first: list[int] = []
+
+        def note(rows: list[OutboxRow]) -> tuple[int, Any] | None:
+            queue, _ = self._coalesce(rows)
+            row = queue[0]
+            if row.sending is not None or row.id in self._noted:
+                return None  # an earlier attempt's note: looked for before it is sent again
+            key = row.out.key
+            made = rt.transport.send_note(row.out, rt.store.message_ref(chat, key) if key else None)
+            if made is None:
+                return None
+            first.append(row.id)
+            return row.id, made
+
+        rows = rt.store.outbox_pending(
+            chat, rt.clock(), rt.settings.batch, booking, note if sender and not rt.settings.serial else None
+        )
+        self._noted.update(first)
         if not rows:
-            return [], {}
+            return Batch([])
         queue, superseded = self._coalesce(rows)
         if superseded:
             # the SQL store marks the older rows of a key superseded when the newest is done; a
@@ -385,15 +435,43 @@ class Deliverer:
             rt.store.outbox_superseded(superseded)
             rt.stats.superseded += len(superseded)
         keys = sorted({r.out.key for r in queue if r.out.key is not None})
-        return queue, {key: rt.store.message_ref(chat, key) for key in keys}
+        refs = {key: rt.store.message_ref(chat, key) for key in keys}
+        return Batch(queue, refs, len(rows) >= rt.settings.batch)
+
+    def _booking(self, chat: ChatQueue) -> Booking:
+        booking = self._bookings.get(chat)
+        if booking is None:
+            booking = self._bookings[chat] = Booking()
+        return booking
+
+    def _done(self, row: OutboxRow, ref: str | None) -> None:
+        """``row`` was delivered (or is given up): done with the chat's next bookkeeping."""
+        self._booking(row.chat).done.append((row, ref))
+        self._noted.discard(row.id)
+
+    async def _flush(self, chat: ChatQueue) -> None:
+        """Write the chat's bookkeeping now (one statement, one commit)."""
+        booking = self._bookings.pop(chat, None)
+        if booking:
+            await self.rt.book(self.rt.store.outbox_book, booking, urgent=self.is_fresh(chat))
+
+    def keep(self, chat: Hashable, namespace: str, key: str, value: Any) -> bool:
+        """Write a key/value pair with ``chat``'s next bookkeeping, if this worker sends it now."""
+        if not isinstance(chat, ChatQueue) or chat not in self.senders:
+            return False
+        self._booking(chat).kv[(namespace, key)] = value
+        return True
 
     async def _send_rows(
         self, chat: ChatQueue, rows: Sequence[OutboxRow], refs: dict[str, str | None]
     ) -> bool:
         """Deliver ``rows`` of one chat (coalesced; ``refs`` of their keys); False when the chat must
-        stop (blocked, waiting, stopping)."""
+        stop (blocked, waiting, stopping). What was sent is booked for the chat's next write,
+        which is written before any wait (a rate limit's, a retry's) and before a new message whose
+        note must be kept before it is sent."""
         rt, settings = self.rt, self.rt.settings
         queue = list(rows)
+        limiter = rt.transport.limiter
         while queue:
             if rt.stopping:
                 return False
@@ -403,21 +481,26 @@ class Deliverer:
             row = self._next(chat, queue, refs)
             queue.remove(row)
             key = row.out.key
+            if limiter is not None and not limiter.off and limiter.delay(chat, chat.is_group) > 0:
+                await self._flush(chat)  # what was sent is done before this sender waits
             try:
                 ref = await self.deliver(row, refs.get(key) if key else None)
             except Blocked:
                 rt.stats.blocked += 1
                 if row.out.user_id is not None:
+                    await self._flush(chat)
                     # the core holds this user's private rows and tells the group how to open the chat
                     await rt.call(rt.core.private_blocked, row.out.platform, row.out.user_id)
                     rt.wake()
                 else:
                     log.warning("the platform refuses chat %s; dropping a message", chat)
-                    await rt.book(rt.store.outbox_done, row.id, None)
+                    self._done(row, None)
+                    await self._flush(chat)
                 return False
             except RetryLater as exc:
                 rt.stats.retry_later += 1
                 wait = max(0.05, exc.seconds)
+                await self._flush(chat)
                 await rt.book(self._later, [row, *queue], rt.clock() + wait)
                 if wait > settings.lease / 3:
                     # too long to hold the claim: the rows wait in the outbox for a later claim
@@ -434,13 +517,14 @@ class Deliverer:
                 log.exception("delivery of outbox row %s to %s failed", row.id, chat)
                 if row.attempts + 1 >= settings.max_attempts:
                     rt.stats.given_up += 1
-                    await rt.book(rt.store.outbox_done, row.id, None)
+                    self._done(row, None)
                     continue
                 backoff = min(30.0, 0.5 * 2**row.attempts)
+                await self._flush(chat)
                 await rt.book(self._later, [row, *queue], rt.clock() + backoff)
                 self.deferred[chat] = time.monotonic() + backoff
                 return False
-            await rt.book(rt.store.outbox_done, row.id, ref, urgent=self.is_fresh(chat))
+            self._done(row, ref)
             rt.stats.delivered += 1
             if key is not None:
                 refs[key] = ref
@@ -505,9 +589,14 @@ class Deliverer:
             if found:
                 rt.stats.recovered += 1
                 return True, new_ref
+        if row.id in self._noted:
+            return False, None  # its note was written with the read that found it
         note = rt.transport.send_note(row.out, ref)
         if note is not None:
-            await rt.book(rt.store.outbox_sending, row.id, note, urgent=self.is_fresh(row.chat))
+            # kept before the send, with what the chat sent before it (one write)
+            booking = self._bookings.pop(row.chat, None) or Booking()
+            booking.sending = (row.id, note)
+            await rt.book(rt.store.outbox_book, booking, urgent=self.is_fresh(row.chat))
         return False, None
 
 
@@ -530,7 +619,13 @@ class StoreWindows:
         return calls
 
     async def save(self, chat_id: Hashable, calls: list[list[float]]) -> None:
+        """Kept with the chat's next bookkeeping while this worker sends it (before its next wait,
+        with its next read, at the latest with its release), else written now. A worker killed
+        meanwhile leaves out the calls since that write: its successor may make a call or two
+        more in the window than the platform allows, and then waits for the platform's answer."""
         rt = self.runtime
+        if rt.outbox.keep(chat_id, self.NAMESPACE, str(chat_id), calls):
+            return
         await rt.book(rt.store.kv_set, self.NAMESPACE, str(chat_id), calls, urgent=self._urgent(chat_id))
 
     def _urgent(self, chat_id: Hashable) -> bool:

@@ -176,11 +176,17 @@ class OutboxStore:
 
     # --- the chat's sender -----------------------------------------------------------------------
     def outbox_pending(
-        self, chat: ChatQueue, now: float, limit: int = 20, booking: Booking | None = None
+        self,
+        chat: ChatQueue,
+        now: float,
+        limit: int = 20,
+        booking: Booking | None = None,
+        note: Callable[[list[OutboxRow]], tuple[int, Any] | None] | None = None,
     ) -> list[OutboxRow]:
         """The chat's rows to send now, in commit order, after writing ``booking`` (in the same
         transaction); a row waiting for a retry stops the list there, so nothing overtakes it. The
-        references of their keys are read along."""
+        references of their keys are read along. ``note(rows)`` may name one of the rows and its
+        send note: written in the same transaction (the rows are returned as read)."""
         db = self.db
         unit = db.current()
         key = str(chat)
@@ -212,6 +218,9 @@ class OutboxStore:
                 # forgotten again when the unit rolls back (SQLite reuses the ids)
                 unit.after_rollback.append(lambda: self._forget_rows(read))
             self._refs[key] = refs
+            noted = note(out) if note is not None and out else None
+            if noted is not None:
+                c.execute(db.sql.outbox_sending, {"i": noted[0], "s": noted[1]})
             return out
 
     def _forget_rows(self, row_ids: list[int]) -> None:

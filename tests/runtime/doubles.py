@@ -94,16 +94,19 @@ class MemoryStore(RuntimeStore):
                     break
             return out
 
-    def outbox_pending(self, chat, now: float, limit: int = 20, booking=None) -> list[OutboxRow]:
+    def outbox_pending(self, chat, now: float, limit: int = 20, booking=None, note=None) -> list[OutboxRow]:
         if booking:
             self.outbox_book(booking)
         self._check()
         with self.lock:
             rows = [r for r in self.rows if r.chat == str(chat) and self._sendable(r, now)]
-            return [
+            out = [
                 OutboxRow(r.id, ChatQueue.parse(r.chat), Outbound.from_json(r.out.to_json()), r.attempts)
                 for r in rows[:limit]
             ]
+        if note is not None and out:
+            note(out)  # (no send notes kept here)
+        return out
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         self._check()

@@ -3,6 +3,8 @@ id, the outbox rows and the deadlines), redelivery, outbox order and claims, dea
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chatbot.core.ports import (
@@ -248,3 +250,56 @@ def test_the_committing_hook_reads_the_queue_inside_the_update_and_only_a_commit
             raise RuntimeError("the update fails after queueing its answer")
     assert len(got) == 1
     assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=10.0)] == ["earlier", "answer", "table"]
+
+
+def test_a_batch_s_bookkeeping_is_one_statement_and_rides_with_the_next_read(db_url):
+    """The deliverer books a batch's done marks (a keyed row's reference kept and the older rows
+    of its key superseded, where a keyless row landed kept as its note), the note of the next new
+    message and the chat's rate-limit window, and writes them all with ONE statement, in the same
+    transaction as its next read."""
+    from sqlalchemy import event
+
+    from chatbot.core.ports import Booking
+
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("old table", key="table:1"), _out("hello"), _out("table", key="table:1")])
+    repo.outbox_add([_out("next")])
+    old, hello, table, nxt = repo.outbox_pending(Q("t:g:g1"), now=0.0)
+    statements: list[str] = []
+    event.listen(repo.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    booking = Booking(
+        done=[(hello, '{"id": 41, "box": false}'), (table, "ref-7")],
+        sending=(nxt.id, {"after": 41}),
+        kv={("ratelimit", "t:g:g1"): [[1.0, 0.0]]},
+    )
+    repo.outbox_book(booking)
+    assert len(statements) == 1
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0)
+    assert [r.out.text for r in rows] == ["next"] and rows[0].sending == {"after": 41}
+    assert repo.message_ref(Q("t:g:g1"), "table:1") == "ref-7"
+    assert repo.kv_get("ratelimit", "t:g:g1") == [[1.0, 0.0]]
+    with repo.engine.connect() as conn:
+        from sqlalchemy import text
+
+        states = dict(conn.execute(text("SELECT id, state FROM outbox")).all())
+        sent = conn.execute(text("SELECT sending FROM outbox WHERE id = :i"), {"i": hello.id}).scalar()
+    assert [states[r.id] for r in (old, hello, table, nxt)] == ["superseded", "done", "done", "pending"]
+    assert (sent if isinstance(sent, dict) else json.loads(sent)) == {"id": 41, "box": False}
+    # with the next read: done, then read, in one transaction
+    statements.clear()
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0, booking=Booking(done=[(nxt, None)]))
+    assert rows == [] and len(statements) == 2
+
+
+def test_a_read_writes_the_first_new_message_s_note_in_its_own_transaction(db_url):
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("hello"), _out("again")])
+    seen = []
+
+    def note(rows):
+        seen.append([r.out.text for r in rows])
+        return rows[0].id, {"after": 9}
+
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0, note=note)
+    assert seen == [["hello", "again"]] and rows[0].sending is None  # returned as read
+    assert repo.outbox_pending(Q("t:g:g1"), now=0.0)[0].sending == {"after": 9}
