@@ -19,6 +19,10 @@ has) and written in bulk through the repository's tables, with the deadlines a w
 * ``rss``: ``python -m chatbot telegram`` as shipped on a database with ``--many`` running matches,
   against the fake Bot API; people play a match and look at 50 of the other tables (``/tila``),
   then the process's peak RSS (VmHWM in /proc) is read.
+* ``first``: the first start over ``--many`` running matches without deadlines (stored before
+  there were deadlines): ``--commands`` people write "/start" in new groups right after the start,
+  while the bot rebuilds the deadlines; their time to the first answer, when the rebuild was done,
+  and the process's peak RSS.
 * ``restart``: ``--restart-matches`` running matches whose tables and prompts were committed but
   not delivered (a crash): the bot starts on that backlog and new commands in other groups are
   answered while it drains; their time to the first answer vs the same commands on an empty
@@ -74,8 +78,9 @@ GAME_IDS = sorted(GAMES)
 # seeding
 
 
-def seed_running(repo: SqlRepository, n: int, seed: str = "scale") -> list[int]:
-    """``n`` running matches in groups of their own, written in bulk; returns their ids."""
+def seed_running(repo: SqlRepository, n: int, seed: str = "scale", deadlines: bool = True) -> list[int]:
+    """``n`` running matches in groups of their own, written in bulk; returns their ids. Without
+    ``deadlines`` they have none (a database from before deadlines were stored)."""
     from sqlalchemy import insert, select
 
     rng = random.Random(seed)
@@ -146,7 +151,7 @@ def seed_running(repo: SqlRepository, n: int, seed: str = "scale") -> list[int]:
                 select(tables.Match.id).where(tables.Match.room_id > offset).order_by(tables.Match.id)  # type: ignore[arg-type]
             ).all()
         ]
-        seats, snaps, deadlines = [], [], []
+        seats, snaps, waits = [], [], []
         for mid, (game, players) in zip(match_ids, plan, strict=True):
             people = rng.sample(range(USER_POOL), players)
             for s, j in enumerate(people):
@@ -155,12 +160,11 @@ def seed_running(repo: SqlRepository, n: int, seed: str = "scale") -> list[int]:
                 )
             snaps.append({"match_id": mid, "version": 1, "state": states[(game, players)]})
             for kind, due in (("remind", 3600.0), ("idle", 7200.0)):
-                deadlines.append(
-                    {"match_id": mid, "kind": kind, "due": now + due, "version": 1, "seats": [0]}
-                )
+                waits.append({"match_id": mid, "kind": kind, "due": now + due, "version": 1, "seats": [0]})
         conn.execute(insert(tables.Seat), seats)
         conn.execute(insert(tables.Snapshot), snaps)
-        conn.execute(insert(tables.Deadline), deadlines)
+        if deadlines:
+            conn.execute(insert(tables.Deadline), waits)
     return match_ids
 
 
@@ -402,6 +406,62 @@ async def part_rss(args: argparse.Namespace, stack: contextlib.ExitStack) -> Non
         await server.stop()
 
 
+async def part_first_start(args: argparse.Namespace, stack: contextlib.ExitStack) -> None:
+    """The first start over ``--many`` running matches that have no deadlines (stored before there
+    were deadlines): the bot rebuilds them while new commands come in other groups."""
+    empty = new_url(args.db, stack, "first-empty")
+    SqlRepository(empty).engine.dispose()
+    base, _server, _s, _a = await restart_run(empty, "off", args.commands, "/start")
+    url = new_url(args.db, stack, "first")
+    repo = SqlRepository(url)
+    started = time.monotonic()
+    seed_running(repo, args.many, deadlines=False)
+    print(f"  seeded {args.many} running matches without deadlines in {time.monotonic() - started:.1f} s")
+    server = fake_server_for(repo)
+    await server.start()
+    bot = Child(server, bot_argv(url), bot_env(server))
+    try:
+        await bot.start(settle=0.0)
+        began = time.monotonic()
+        lat = await new_commands(server, args.commands, "/start")
+        answered = time.monotonic() - began
+        missing = _without_deadlines(repo)
+        while missing and time.monotonic() - began < 300:
+            await asyncio.sleep(0.25)
+            missing = _without_deadlines(repo)
+        rebuilt = time.monotonic() - began
+        rss = peak_rss_mb(bot.pid)
+        print(
+            f"  {args.commands} /start in new groups right after the start: first answer median"
+            f" {statistics.median(lat) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms (all"
+            f" answered {answered:.1f} s after the start); on an empty database median"
+            f" {statistics.median(base) * 1000:.1f} ms, p99 {percentile(base, 99) * 1000:.1f} ms"
+        )
+        print(
+            f"  deadlines of {args.many} matches rebuilt {rebuilt:.1f} s after the start"
+            f" ({missing} left); peak RSS (VmHWM) {rss:.1f} MB (target <= 150 MB)"
+        )
+    finally:
+        await bot.stop()
+        await server.stop()
+        repo.engine.dispose()
+
+
+def _without_deadlines(repo: SqlRepository) -> int:
+    from sqlalchemy import text
+
+    with repo.engine.connect() as conn:
+        return int(
+            conn.execute(
+                text(
+                    "SELECT count(*) FROM \"match\" m WHERE m.status = 'running'"
+                    " AND NOT EXISTS (SELECT 1 FROM deadline d WHERE d.match_id = m.id)"
+                )
+            ).scalar()
+            or 0
+        )
+
+
 def seed_backlog(url: str, n: int) -> int:
     """``n`` running matches whose tables and prompts are committed and not delivered; returns
     the number of pending rows."""
@@ -454,15 +514,15 @@ class CountingFake(FakeTelegram):
             self.in_flight -= 1
 
 
-async def new_commands(server: FakeTelegram, k: int) -> list[float]:
-    """``k`` people write "/apua" in groups without a game, one after another."""
+async def new_commands(server: FakeTelegram, k: int, text: str = "/apua") -> list[float]:
+    """``k`` people write ``text`` in groups without a game, one after another."""
     lat = []
     for i in range(k):
         group = -900 - i
         server.add_group(group)
         server.add_user(800 + i, f"N{i}", "fi", opened=True)
         since = len(server.calls)
-        await server.send(800 + i, group, "/apua")
+        await server.send(800 + i, group, text)
         answered = await first_answer(server, since, 60, chat=group)
         lat.append(answered - server.injected_at[max(server.sent_updates)])
         await asyncio.sleep(0.05)
@@ -487,11 +547,13 @@ async def start_on(url: str, limits: str) -> tuple[CountingFake, Child]:
     return server, bot
 
 
-async def restart_run(url: str, limits: str, k: int) -> tuple[list[float], CountingFake, float, float]:
+async def restart_run(
+    url: str, limits: str, k: int, text: str = "/apua"
+) -> tuple[list[float], CountingFake, float, float]:
     server, bot = await start_on(url, limits)
     try:
         started = time.monotonic()
-        lat = await new_commands(server, k)
+        lat = await new_commands(server, k, text)
         answered = time.monotonic()
         return lat, server, started, answered
     finally:
@@ -556,6 +618,9 @@ async def main(args: argparse.Namespace) -> None:
         if "rss" in args.parts:
             print("peak RSS:", flush=True)
             await part_rss(args, stack)
+        if "first" in args.parts:
+            print("first start:", flush=True)
+            await part_first_start(args, stack)
         if "restart" in args.parts:
             print("restart:", flush=True)
             await part_restart(args, stack)
@@ -566,7 +631,7 @@ if __name__ == "__main__":
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--db", default="sqlite", help="sqlite, postgres (a throwaway cluster) or a URL")
-    parser.add_argument("--parts", default="update,tick,rss,restart")
+    parser.add_argument("--parts", default="update,tick,rss,first,restart")
     parser.add_argument("--many", type=int, default=10_000, help="running matches for update, tick, rss")
     parser.add_argument("--few", type=int, default=10)
     parser.add_argument("--updates", type=int, default=200, help="measured presses per database")

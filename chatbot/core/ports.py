@@ -436,6 +436,12 @@ class RuntimeStore(Protocol):
         of the newest marks them)."""
         return None
 
+    def yield_to(self, urgent: Callable[[], int] | None) -> None:
+        """Call ``urgent()`` (it returns how much work it ran) between the pieces of a long piece of
+        work on the core's thread (a first start's rebuild of missing deadlines), so that waiting
+        updates go first; default: never."""
+        return None
+
     def committing(
         self,
         hook: Callable[[list[Outbound]], Callable[[], None] | None],

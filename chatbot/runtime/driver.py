@@ -162,6 +162,10 @@ class Runtime:
             sys.setswitchinterval(min(sys.getswitchinterval(), self.settings.switch_interval))
         if not self.settings.inline:
             await self.call(self.core.warm)  # the first answers do not pay for catalogs and indexes
+            if self._executor is not None:
+                # a long read on the core's thread (a first start's rebuild of missing deadlines)
+                # lets a person's update go first between its chunks
+                self.store.yield_to(self._executor.run_urgent)
         if self.settings.freeze_gc and not self.settings.inline:
             gc.collect()
             gc.freeze()
@@ -193,6 +197,7 @@ class Runtime:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self.running = False
+        self.store.yield_to(None)
         for executor in (self._executor, self._book_executor):
             if executor is not None:
                 executor.shutdown(wait=True)

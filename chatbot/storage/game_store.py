@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -38,6 +38,8 @@ from chatbot.storage.tables import Match, Room, User
 
 #: matches whose newest action keys are kept (``GameStore.action_keys``)
 TAIL_MEMORY = 4096
+#: matches read at a time by ``matches_without_deadlines``
+RECOVER_CHUNK = 100
 
 
 class GameStore:
@@ -49,6 +51,7 @@ class GameStore:
         #: ``floor`` at that version, as committed (``action_keys`` without a query)
         self._tails: OrderedDict[int, tuple[int, int, tuple[tuple[int, int, str], ...]]] = OrderedDict()
         self._tails_lock = threading.Lock()
+        self._urgent: Callable[[], int] | None = None
 
     def _cached(self, rec: MatchRec) -> MatchRec:
         unit = self.db.current()
@@ -296,12 +299,41 @@ class GameStore:
             rows = s.exec(select(Match.id, Match.version).where(Match.status == RUNNING)).all()
             return [(int(i), int(v)) for i, v in rows if i is not None]
 
-    def matches_without_deadlines(self) -> list[MatchRec]:
-        """Running matches that have no deadline at all (made before deadlines were stored)."""
+    def matches_without_deadlines(self) -> Iterator[MatchRec]:
+        """Running matches that have no deadline at all (made before deadlines were stored), in
+        order of their ids, read :data:`RECOVER_CHUNK` at a time (a first start over 10,000 such
+        matches holds one chunk, not all of them).
+
+        After each match the caller is done with, :meth:`pause` lets a person's update that waits
+        for the core's thread go first (the runtime's ``urgent`` work); when one did, the matches
+        still to come are read again, so that a match it changed is given as it is now."""
         has = core_select(DL.c.match_id).where(DL.c.match_id == M.c.id)
-        return self._select_matches(
-            self.db.sql.matches.where(M.c.status == RUNNING, ~has.exists()).order_by(M.c.id)
+        query = (
+            self.db.sql.matches.where(M.c.status == RUNNING, ~has.exists(), M.c.id > bindparam("after"))
+            .order_by(M.c.id)
+            .limit(RECOVER_CHUNK)
         )
+        after = 0
+        while True:
+            chunk = self._select_matches(query, {"after": after})
+            for rec in chunk:
+                yield rec
+                after = rec.id
+                if self.pause():
+                    break  # read again from here
+            else:
+                if len(chunk) < RECOVER_CHUNK:
+                    return
+
+    def pause(self) -> int:
+        """On the core's thread, between two pieces of a long piece of work (no unit open): run the
+        urgent work waiting for the thread (see :meth:`yield_to`); how much ran."""
+        urgent = self._urgent
+        return urgent() if urgent is not None else 0
+
+    def yield_to(self, urgent: Callable[[], int] | None) -> None:
+        """Let :meth:`pause` run ``urgent()``, which returns how much work it ran."""
+        self._urgent = urgent
 
     def matches_of_user(self, user_id: int) -> list[MatchRec]:
         unit = self.db.current()

@@ -4,6 +4,7 @@ transport (tests/runtime/doubles.py). End-to-end tests over the real core live w
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable
 from typing import Any
@@ -340,3 +341,27 @@ def test_telegram_rate_limit_setting(monkeypatch, setting, expected):
 def test_outbound_round_trip_is_equal():
     out = Outbound("test", "x", chat_id="g", key="k", image=b"\x89PNG..")
     assert Outbound.from_json(out.to_json()) == out
+
+
+def test_urgent_calls_run_inside_a_long_call_of_the_same_thread_only():
+    from chatbot.runtime.threads import PriorityThread
+
+    thread = PriorityThread("test")
+    order: list[str] = []
+    started, release = threading.Event(), threading.Event()
+
+    def long() -> int:
+        started.set()
+        release.wait(5)
+        ran = thread.run_urgent()  # between two pieces of the long work
+        order.append("long")
+        return ran
+
+    first = thread.submit(long)
+    assert started.wait(5)
+    urgent = thread.submit(lambda: order.append("urgent"), urgent=True)
+    assert thread.run_urgent() == 0  # not on the thread: nothing
+    release.set()
+    assert first.result(5) == 1 and urgent.result(5) is None
+    assert order == ["urgent", "long"]
+    thread.shutdown()
