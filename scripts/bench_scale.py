@@ -23,6 +23,9 @@ has) and written in bulk through the repository's tables, with the deadlines a w
   there were deadlines): ``--commands`` people write "/start" in new groups right after the start,
   while the bot rebuilds the deadlines; their time to the first answer, when the rebuild was done,
   and the process's peak RSS.
+* ``drain``: a restart on ``--backlog`` undelivered rows with Telegram's limits while a person writes
+  in a new group every half second for ``--drain-seconds``: the backlog's rows per second and the
+  fresh answers' time to their first answer.
 * ``restart``: ``--restart-matches`` running matches whose tables and prompts were committed but
   not delivered (a crash): the bot starts on that backlog and new commands in other groups are
   answered while it drains; their time to the first answer vs the same commands on an empty
@@ -481,6 +484,91 @@ def seed_backlog(url: str, n: int) -> int:
     return rows
 
 
+def seed_backlog_rows(url: str, wanted: int) -> int:
+    """About ``wanted`` committed, undelivered rows: the tables and prompts of running matches,
+    rendered once per game and table size and copied to the other matches' groups and players (a
+    backlog of thousands is seeded in seconds). Returns the number of rows."""
+    from dataclasses import replace
+
+    from sqlalchemy import text
+
+    repo = SqlRepository(url)
+    seed_running(repo, max(1, wanted // 2))
+    core = new_core(repo, seed="backlog")
+    with repo.engine.connect() as conn:
+        rooms = dict(conn.execute(text("SELECT id, ext_id FROM room")).all())
+        users = dict(conn.execute(text('SELECT id, ext_id FROM "user"')).all())
+    made: dict[tuple[str, int], tuple[list[str], list[Outbound]]] = {}
+    rows: list[Outbound] = []
+    for match in repo.running_matches():
+        people = [users[s.user_id] for s in match.seats if s.user_id is not None]
+        key = (match.game, len(people))
+        if key not in made:
+            with repo.unit():
+                room = repo.room_by_id(match.room_id)
+                made[key] = (people, list(core._render_match(match, room, events=(), privates=True)))
+        template_people, outs = made[key]
+        to = dict(zip(template_people, people, strict=True))
+        for out in outs:
+            if out.user_id is not None:
+                rows.append(replace(out, user_id=to[out.user_id]))
+            else:
+                rows.append(replace(out, chat_id=rooms[match.room_id]))
+        if len(rows) >= wanted:
+            break
+    for start in range(0, len(rows), 500):
+        repo.outbox_add(rows[start : start + 500])
+    repo.engine.dispose()
+    return len(rows)
+
+
+async def part_drain(args: argparse.Namespace, stack: contextlib.ExitStack) -> None:
+    """A restart on ``--backlog`` undelivered rows with Telegram's limits: for ``--drain-seconds``
+    a person writes "/apua" in a new group every half second. The backlog's rows per second (it
+    may use the bot-wide window less the reserve kept for fresh answers and less what they use)
+    and the fresh answers' time to their first answer."""
+    url = new_url(args.db, stack, "drain")
+    started = time.monotonic()
+    rows = seed_backlog_rows(url, args.backlog)
+    print(f"  seeded {rows} undelivered rows in {time.monotonic() - started:.1f} s")
+    server, bot = await start_on(url, "default")
+    try:
+        began = time.monotonic()
+        lat = []
+        i = 0
+        while time.monotonic() - began < args.drain_seconds:
+            group = -700 - i
+            server.add_group(group)
+            server.add_user(600 + i, f"F{i}", "fi", opened=True)
+            since = len(server.calls)
+            await server.send(600 + i, group, "/apua")
+            answered = await first_answer(server, since, 60, chat=group)
+            lat.append(answered - server.injected_at[max(server.sent_updates)])
+            i += 1
+            await asyncio.sleep(max(0.0, 0.5 - (time.monotonic() - answered)))
+        ended = time.monotonic()
+        fresh = {str(-700 - j) for j in range(i)}
+        backlog = [
+            c
+            for c in server.calls
+            if c[1] in ANSWERS and "_error" not in c[2] and began <= c[0] <= ended
+            and str(c[2].get("chat_id")) not in fresh
+        ]  # fmt: skip
+        span = ended - began
+        print(
+            f"  backlog: {len(backlog)} rows sent in {span:.1f} s ({len(backlog) / span:.1f}/s; Telegram's"
+            f" bot-wide limit 30/s, of which the backlog may use 24/s less the fresh answers' calls),"
+            f" at most {server.max_in_flight} requests in flight"
+        )
+        print(
+            f"  {len(lat)} fresh /apua meanwhile, first answer: median {statistics.median(lat) * 1000:.1f} ms,"
+            f" p99 {percentile(lat, 99) * 1000:.1f} ms"
+        )
+    finally:
+        await bot.stop()
+        await server.stop()
+
+
 def outbox_states(url: str) -> dict[str, int]:
     from sqlalchemy import func, select
 
@@ -621,6 +709,9 @@ async def main(args: argparse.Namespace) -> None:
         if "first" in args.parts:
             print("first start:", flush=True)
             await part_first_start(args, stack)
+        if "drain" in args.parts:
+            print("backlog drain:", flush=True)
+            await part_drain(args, stack)
         if "restart" in args.parts:
             print("restart:", flush=True)
             await part_restart(args, stack)
@@ -638,4 +729,6 @@ if __name__ == "__main__":
     parser.add_argument("--restart-matches", type=int, default=1_000)
     parser.add_argument("--commands", type=int, default=20, help="new commands sent during the restart")
     parser.add_argument("--limits", default="default", help="TELEGRAM_RATE_LIMITS of the restarted bot")
+    parser.add_argument("--backlog", type=int, default=2000, help="undelivered rows for the drain part")
+    parser.add_argument("--drain-seconds", type=float, default=20.0)
     asyncio.run(main(parser.parse_args()))

@@ -378,8 +378,17 @@ class RuntimeStore(Protocol):
 
     def seen_update(self, platform: str, key: str) -> bool: ...
     def outbox_claim(
-        self, platform: str, worker: str, now: float, lease: float, limit: int
-    ) -> list[ChatQueue]: ...
+        self,
+        platform: str,
+        worker: str,
+        now: float,
+        lease: float,
+        limit: int,
+        sending: Sequence[ChatQueue] = (),
+    ) -> list[ChatQueue]:
+        """Claim up to ``limit`` chats with rows to send now, none of ``sending`` (this worker's)."""
+        ...
+
     def outbox_pending(
         self,
         chat: ChatQueue,

@@ -125,6 +125,9 @@ class Deliverer:
         self._bookings: dict[ChatQueue, Booking] = {}
         #: rows whose send note this process wrote with the read that found them
         self._noted: set[int] = set()
+        #: the last claim round found as many chats as it had room for: there may be more (a
+        #: backlog), and a sender that empties a chat of it lets the claim go at once
+        self._more = False
 
     # ------------------------------------------------------------------------------------------
     # waking
@@ -244,8 +247,11 @@ class Deliverer:
             rt.clock(),
             settings.lease,
             room,
+            # not the chats being sent here (a lingering sender's chat is: it is poked)
+            [c for c in self.senders if c not in self.lingering],
             urgent=wanted > 0,
         )
+        self._more = len(chats) >= room
         for chat in chats:
             self.start_sender(chat, asked)
 
@@ -328,6 +334,8 @@ class Deliverer:
                     else:
                         self.reads[chat] = self.reads.get(chat, 0) + 1
                         batch = await rt.book(self.take_rows, chat, True, urgent=self.is_fresh(chat))
+                elif self._backlog(chat):
+                    break  # the release writes what was sent
                 else:
                     await self._flush(chat)  # the database says done before this sender lingers
                     batch = Batch([])
@@ -335,7 +343,7 @@ class Deliverer:
                     read = True
                     left = settings.lease / 2 - (time.monotonic() - claimed)
                     wait = min(settings.linger, left)
-                    if wait <= 0 or rt.stopping:
+                    if wait <= 0 or rt.stopping or self._backlog(chat):
                         break
                     self.lingering.add(chat)
                     try:
@@ -387,6 +395,13 @@ class Deliverer:
             if not rt.stopping:
                 # this chat may have new rows, and other chats may have waited for a free claim
                 self.claim_wake.set()
+
+    def _backlog(self, chat: ChatQueue) -> bool:
+        """Whether ``chat``, emptied, lets its claim go at once rather than linger for the next
+        answer: while a backlog waits for claims (the last claim round was full), a chat that answers
+        nobody just now makes room for the next one (issue #26: lingering, a backlog of 2,000 rows
+        drained at 8-15 rows a second of the 24 its rate window allows, a claim round every poll)."""
+        return self._more and not self.is_fresh(chat)
 
     def _coalesce(self, rows: Sequence[OutboxRow]) -> tuple[list[OutboxRow], list[int]]:
         """Of several rows with one key only the newest is sent (every table carries its news)."""

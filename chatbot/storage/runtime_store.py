@@ -120,15 +120,27 @@ class OutboxStore:
 
     # --- claims ----------------------------------------------------------------------------------
     def outbox_claim(
-        self, platform: str, worker: str, now: float, lease: float, limit: int
+        self,
+        platform: str,
+        worker: str,
+        now: float,
+        lease: float,
+        limit: int,
+        sending: Sequence[ChatQueue] = (),
     ) -> list[ChatQueue]:
         """Chats with something to send now that no other worker is sending (a lease until
-        ``now + lease``), freshest first. The claim is an upsert guarded by the lease's end, atomic on
-        both databases (PostgreSQL waits on a row another claim holds and then re-checks)."""
+        ``now + lease``), freshest first, but none of ``sending`` (the chats this worker sends now).
+        The claim is an upsert guarded by the lease's end, atomic on both databases (PostgreSQL
+        waits on a row another claim holds and then re-checks)."""
         with self.db.conn() as c:
-            found = c.execute(
-                self.db.sql.claimable, {"platform": platform, "now": now, "me": worker, "limit": limit}
-            ).scalars()
+            params = {
+                "platform": platform,
+                "now": now,
+                "me": worker,
+                "limit": limit,
+                "sending": [str(chat) for chat in sending],
+            }
+            found = c.execute(self.db.sql.claimable, params).scalars()
             return self._claim(c, list(found), worker, now, lease)
 
     def outbox_claim_chats(

@@ -75,13 +75,14 @@ class MemoryStore(RuntimeStore):
         return row.state == "pending" and not row.held and row.not_before <= now
 
     def outbox_claim(
-        self, platform: str, worker: str, now: float, lease: float, limit: int
+        self, platform: str, worker: str, now: float, lease: float, limit: int, sending=()
     ) -> list[ChatQueue]:
         self._check()
+        skip = {str(chat) for chat in sending}
         with self.lock:
             newest: dict[str, int] = {}
             for row in self.rows:
-                if row.platform == platform and self._sendable(row, now):
+                if row.platform == platform and self._sendable(row, now) and row.chat not in skip:
                     newest[row.chat] = row.id
             out = []
             for chat in sorted(newest, key=lambda c: -newest[c]):
