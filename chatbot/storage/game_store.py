@@ -1,6 +1,6 @@
-"""The core's records in SQL: users, rooms, matches with their seats and snapshots, the action log,
-results and the key/value table (the :class:`~chatbot.core.ports.Repository` port, less the outbox
-and the deadlines). Inside a unit a match is read from the database once and then served (and kept
+"""The core's records in SQL: users, rooms, matches with their seats and snapshots, the action log
+(the :class:`~chatbot.core.ports.Repository` port, less results and key/value pairs, the outbox and
+the deadlines). Inside a unit a match is read from the database once and then served (and kept
 up to date by the unit's own writes) from the unit's cache.
 """
 
@@ -11,7 +11,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, update
@@ -21,11 +20,9 @@ from sqlmodel import col, select
 
 from chatbot.core.ports import (
     LOBBY,
-    OVER,
     RUNNING,
     ActionRec,
     ChatQueue,
-    FinishedRec,
     MatchRec,
     RoomRec,
     SeatRec,
@@ -33,7 +30,7 @@ from chatbot.core.ports import (
     UserRec,
 )
 from chatbot.storage.db import Db, Unit, new_id, now
-from chatbot.storage.statements import DL, RES, SEAT, M
+from chatbot.storage.statements import DL, M
 from chatbot.storage.tables import Match, Room, User
 
 #: matches whose newest action keys are kept (``GameStore.action_keys``)
@@ -589,81 +586,6 @@ class GameStore:
             meta = {**(old or {}), key: value}
             c.execute(self.db.sql.meta_set, {"i": match_id, "mv": meta})
         self._refresh(match_id, meta=meta)
-
-    # --- results of finished matches (issue #16) ---------------------------------------------
-    def finished_matches(
-        self, room_id: int | None = None, user_id: int | None = None, limit: int | None = None
-    ) -> list[FinishedRec]:
-        """Finished matches, the latest first: of one room, of one user (a seat of theirs, in any
-        room), or all; only what statistics and history read (two queries, however many matches)."""
-        m, res, seat = M, RES, SEAT
-        stmt = (
-            core_select(m.c.id, m.c.room_id, m.c.game, m.c.updated_at, res.c.finished_at, res.c.result)
-            .select_from(m.outerjoin(res, res.c.match_id == m.c.id))
-            .where(m.c.status == OVER)
-            .order_by(m.c.id.desc())
-        )
-        if room_id is not None:
-            stmt = stmt.where(m.c.room_id == room_id)
-        if user_id is not None:
-            stmt = stmt.where(m.c.id.in_(core_select(seat.c.match_id).where(seat.c.user_id == user_id)))
-        if limit is not None:
-            stmt = stmt.limit(limit)
-        seats_of = (
-            core_select(seat.c.match_id, seat.c.seat, seat.c.name, seat.c.user_id, seat.c.ai)
-            .where(seat.c.match_id.in_(bindparam("ids", expanding=True)))
-            .order_by(seat.c.match_id, seat.c.seat)
-        )
-        with self.db.conn() as c:
-            rows = c.execute(stmt).all()
-            seats: dict[int, list[SeatRec]] = {}
-            if rows:
-                for x in c.execute(seats_of, {"ids": [r.id for r in rows]}):
-                    seats.setdefault(x.match_id, []).append(
-                        SeatRec(seat=x.seat, name=x.name, user_id=x.user_id, ai=x.ai)
-                    )
-        return [
-            FinishedRec(
-                id=row.id,
-                room_id=row.room_id,
-                game=row.game,
-                seats=tuple(seats.get(row.id, ())),
-                finished_at=_epoch(row.finished_at or row.updated_at),
-                result=dict(row.result) if row.result is not None else None,
-            )
-            for row in rows
-        ]
-
-    def set_result(self, match_id: int, finished_at: float, result: dict[str, Any]) -> None:
-        """The result of a finished match (written again, it replaces the one before)."""
-        stmt = self.db.insert(RES)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["match_id"],
-            set_={"finished_at": stmt.excluded.finished_at, "result": stmt.excluded.result},
-        )
-        with self.db.conn() as c:
-            c.execute(
-                stmt,
-                {
-                    "match_id": match_id,
-                    "finished_at": datetime.fromtimestamp(finished_at, UTC),
-                    "result": dict(result),
-                },
-            )
-
-    # --- key/value ---------------------------------------------------------------------------
-    def kv_get(self, namespace: str, key: str) -> Any:
-        with self.db.conn() as c:
-            return c.execute(self.db.sql.kv_get, {"n": namespace, "k": key}).scalar()
-
-    def kv_set(self, namespace: str, key: str, value: Any) -> None:
-        with self.db.conn() as c:
-            c.execute(self.db.sql.kv_upsert, {"namespace": namespace, "key": key, "value": value})
-
-
-def _epoch(at: datetime) -> float:
-    """Epoch seconds of a stored time (SQLite gives it back without its zone, which is UTC)."""
-    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
 class _SeatRow:

@@ -3,8 +3,9 @@ runtime's :class:`~chatbot.core.ports.RuntimeStore`: one :class:`SqlRepository` 
 
 It is made of parts that share one :class:`~chatbot.storage.db.Db` (the engine, the prebuilt
 statements of :mod:`~chatbot.storage.statements` and the unit of work: one update is one
-transaction): :class:`~chatbot.storage.game_store.GameStore` (users, rooms, matches, actions,
-results, key/value), :class:`~chatbot.storage.runtime_store.OutboxStore` (the outbox, claims,
+transaction): :class:`~chatbot.storage.game_store.GameStore` (users, rooms, matches, actions),
+:class:`~chatbot.storage.record_store.RecordStore` (results, key/value),
+:class:`~chatbot.storage.runtime_store.OutboxStore` (the outbox, claims,
 message references, update ids) and :class:`~chatbot.storage.deadline_store.DeadlineStore`.
 """
 
@@ -25,6 +26,7 @@ from chatbot.storage.db import (
 )
 from chatbot.storage.deadline_store import DeadlineStore
 from chatbot.storage.game_store import GameStore
+from chatbot.storage.record_store import RecordStore
 from chatbot.storage.runtime_store import OutboxStore
 from chatbot.storage.statements import DONE, PENDING, SUPERSEDED
 
@@ -42,12 +44,13 @@ __all__ = [
 ]
 
 
-class SqlRepository(GameStore, OutboxStore, DeadlineStore):
+class SqlRepository(GameStore, RecordStore, OutboxStore, DeadlineStore):
     """Repository over any SQLAlchemy URL; brings the schema up to date on first use."""
 
     def __init__(self, url: str | None = None) -> None:
         db = Db(url)
         GameStore.__init__(self, db)
+        RecordStore.__init__(self, db)
         OutboxStore.__init__(self, db)
         DeadlineStore.__init__(self, db)
         self.url = db.url
