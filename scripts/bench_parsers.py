@@ -72,7 +72,7 @@ def parse_times(game: str) -> list[float]:
         if not acting:
             continue
         seat = acting[0]
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        legal = engine.legal_actions(state, seat)
         ctx = ParseContext("fi", seat, legal, engine.view(state, seat), NAMES[:3], private=True)
         for text in SAMPLES[game]:
             start = time.perf_counter()
@@ -106,12 +106,12 @@ def command_times(rounds: int = 20) -> list[float]:
     from chatbot.storage import SqlRepository
 
     core = new_core(SqlRepository("sqlite://"), seed="bench")
-    games, known = core._game_names(), core._option_words()
+    games, known = core.reader.game_names, core.reader.option_words
     times = []
     for k in range(rounds + 1):
         for text in COMMAND_TEXTS:
             start = time.perf_counter()
-            rewritten, found = core._options_in_words(text)
+            rewritten, found = core.reader.options_in_words(text)
             parse_command(rewritten, games, "fi", lemmatizer=core.lemmatizer, known=known, found=found)
             if k:  # the first round fills the caches
                 times.append(time.perf_counter() - start)

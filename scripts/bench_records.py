@@ -156,7 +156,7 @@ def main() -> None:
         print("  " + line("historia", timed(core, msg("historia"), args.repeat)[0]))
 
         match_id, actions = long_match(repo, args.players)
-        core._replays.clear()
+        core.replays.forget()
         start = time.perf_counter()
         opened = core.handle(msg(f"näytä peli {match_id}"))
         cold = (time.perf_counter() - start) * 1000

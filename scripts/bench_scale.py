@@ -477,7 +477,8 @@ def seed_backlog(url: str, n: int) -> int:
             match = repo.match(mid)
             assert match is not None
             room = repo.room_by_id(match.room_id)
-            outs = core._render_match(match, room, events=(), privates=True)
+            deadlines = core.schedule.plan(match)
+            outs = core.renderer.render_match(match, room, events=(), deadlines=deadlines)
             repo.outbox_add(outs)
             rows += len(outs)
     repo.engine.dispose()
@@ -506,7 +507,8 @@ def seed_backlog_rows(url: str, wanted: int) -> int:
         if key not in made:
             with repo.unit():
                 room = repo.room_by_id(match.room_id)
-                made[key] = (people, list(core._render_match(match, room, events=(), privates=True)))
+                outs = core.renderer.render_match(match, room, events=(), deadlines=core.schedule.plan(match))
+                made[key] = (people, list(outs))
         template_people, outs = made[key]
         to = dict(zip(template_people, people, strict=True))
         for out in outs:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import json
+import logging
 import os
 import shutil
 import socket
@@ -14,6 +15,54 @@ import time
 from pathlib import Path
 
 import pytest
+
+
+class _ErrorRecords(logging.Handler):
+    """Every record at ERROR or above from the bot's own loggers (``chatbot.*``), whatever thread
+    wrote it: the core's catch-alls log a failure and carry on, so a failing assertion or a crash
+    inside them would otherwise leave a test green."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name == "chatbot" or record.name.startswith("chatbot."):
+            self.records.append(record)
+
+
+def unexpected_errors(records: list[logging.LogRecord], marker: pytest.Mark | None) -> list[str]:
+    """The logged errors a test did not say it expects: ``@pytest.mark.logs_errors`` expects any,
+    ``@pytest.mark.logs_errors("text", ...)`` those whose message contains one of the texts."""
+    if marker is not None and not marker.args:
+        return []
+    allowed = tuple(str(a) for a in marker.args) if marker is not None else ()
+    found = []
+    for record in records:
+        text = record.getMessage()
+        if any(a in text for a in allowed):
+            continue
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f" ({type(exc).__name__}: {exc})"
+        found.append(f"{record.name}: {text}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_logged_errors(request):
+    """A test fails when the bot logged an error it did not expect (tests/test_harness.py plants
+    one and sees this fail)."""
+    handler = _ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+    found = unexpected_errors(handler.records, request.node.get_closest_marker("logs_errors"))
+    if found:
+        pytest.fail("the bot logged errors:\n" + "\n".join(found[:10]), pytrace=False)
 
 
 def free_port() -> int:

@@ -70,3 +70,18 @@ def test_engines_use_no_global_random_and_no_io():
             ):
                 bad.append(f"{path.name}:{node.lineno} {node.func.id}()")
     assert not bad, "\n".join(bad)
+
+
+def test_every_change_of_the_core_reaches_the_outbox_through_one_place():
+    """The core queues outbound messages in one place, which adds the live prompts a change left out
+    (chatbot/core/live.py): a new use case cannot skip them by calling the outbox itself."""
+    calls = []
+    for path in sorted((ROOT / "chatbot" / "core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "outbox_add"
+            ):
+                calls.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert len(calls) == 1, calls

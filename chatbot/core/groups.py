@@ -1,7 +1,7 @@
 """A group's life around its games (issue #14): the chat becomes another one (a Telegram group
 upgraded to a supergroup), the bot is removed from it and added back (its matches pause and resume),
 and a group where the bot sees only what is addressed to it (Telegram's privacy mode) is told once
-how to let it read plain messages. This module is a part of :class:`~chatbot.core.service.BotCore`.
+how to let it read plain messages.
 """
 
 from __future__ import annotations
@@ -9,16 +9,21 @@ from __future__ import annotations
 import logging
 
 from chatbot.core import i18n
+from chatbot.core.outbox import Outbox
 from chatbot.core.ports import (
     LOBBY,
     RUNNING,
     Answer,
+    GameUI,
     MatchRec,
+    Repository,
     RoomRec,
     StorageUnavailable,
 )
+from chatbot.core.render import Renderer
+from chatbot.core.schedule import Schedule
 from chatbot.core.types import Outbound
-from chatbot.core.usecase import Part
+from chatbot.core.usecase import CoreSettings
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +31,24 @@ log = logging.getLogger(__name__)
 NS_PRIVACY_TOLD = "privacy-told"
 
 
-class Groups(Part):
-    """The group use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+class Groups:
+    """The use cases of a group chat's own life (not of one message in it)."""
 
-    addressed_only: set[str]
+    def __init__(
+        self,
+        repo: Repository,
+        uis: dict[str, GameUI],
+        settings: CoreSettings,
+        renderer: Renderer,
+        schedule: Schedule,
+        outbox: Outbox,
+    ) -> None:
+        self.repo = repo
+        self.uis = uis
+        self.settings = settings
+        self.renderer = renderer
+        self.schedule = schedule
+        self.outbox = outbox
 
     def move_chat(self, platform: str, old_chat: str, new_chat: str) -> Answer:
         """The group ``old_chat`` is now ``new_chat`` (Telegram upgraded it to a supergroup): its
@@ -43,10 +62,10 @@ class Groups(Part):
                 outs: list[Outbound] = []
                 if room is not None and match is not None:
                     if match.status == LOBBY:
-                        outs = self._lobby_messages(match, room)
+                        outs = self.renderer.lobby(match, room)
                     else:
-                        outs = self._render_match(match, room, events=(), privates=False)
-                self.repo.outbox_add(outs)
+                        outs = self.renderer.render_match(match, room, events=(), privates=False)
+                outs = self.outbox.commit(outs)
             log.info("room %s:%s moved to %s", platform, old_chat, new_chat)
             return Answer(outs)
         except StorageUnavailable as exc:  # the platform tells again on the next send to the old chat
@@ -69,7 +88,7 @@ class Groups(Part):
                         and bool(match.meta.get("paused")) == present
                     ):
                         outs.extend(self._pause_or_resume(room, match, present))
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
             return Answer(outs)
         except StorageUnavailable as exc:
@@ -80,7 +99,7 @@ class Groups(Part):
         self.repo.set_meta(match.id, "paused", not present)
         outs: list[Outbound] = []
         if not present:
-            self.repo.set_deadlines(match.id, [])
+            self.schedule.clear(match.id)
             for seat in match.seats:
                 if seat.user_id is None:
                     continue
@@ -99,13 +118,14 @@ class Groups(Part):
             game=self.uis[match.game].title(t)
         )
         outs.append(Outbound(room.platform, note, chat_id=room.ext_id, lang=t.lang))
-        outs.extend(self._render_match(resumed, room, events=(), privates=True))
+        deadlines = self.schedule.plan(resumed)
+        outs.extend(self.renderer.render_match(resumed, room, events=(), deadlines=deadlines))
         return outs
 
-    def _privacy_notice(self, room: RoomRec) -> list[Outbound]:
+    def privacy_notice(self, room: RoomRec) -> list[Outbound]:
         """Once per group where the bot sees only what is addressed to it: how an admin lets it read
         the moves people type (the game works without, by buttons, commands and replies)."""
-        if room.platform not in self.addressed_only:
+        if room.platform not in self.settings.addressed_only:
             return []
         key = f"{room.platform}:{room.ext_id}"
         if self.repo.kv_get(NS_PRIVACY_TOLD, key):

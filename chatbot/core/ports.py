@@ -5,9 +5,9 @@ Storage: the records the core reads and writes, and the :class:`Repository` it c
 PostgreSQL. The core never imports the storage package or SQLAlchemy.
 
 Games: :class:`GameUI` is how a game is named, rendered, explained and understood in chat. A
-``GameUI`` works only with views (never states), notations and a :class:`Translator` for the
-recipient, so a renderer cannot leak what its recipient may not see, and the core needs no
-game-specific code. ``chatbot.games`` holds one implementation per game; the composition root
+``GameUI`` works only with views (never states), actions (read from text) or their notations
+(labels and buttons) and a :class:`Translator` for the recipient, so a renderer cannot leak what
+its recipient may not see, and the core needs no game-specific code. ``chatbot.games`` holds one implementation per game; the composition root
 (:mod:`chatbot.compose`) hands that registry to the core, which never imports it.
 """
 
@@ -164,6 +164,9 @@ class Repository(Protocol):
     #: the earliest due time of the deadlines stored so far in the open unit (None: none stored), so
     #: the runtime's deadline loop is woken only when a change made something due sooner
     def unit_earliest_due(self) -> float | None: ...
+    #: the matches whose version the open unit raised (an action, new seats, a start): each gets
+    #: live prompts before the unit commits
+    def changed_matches(self) -> frozenset[int]: ...
     def drop_deadline(self, deadline: Deadline, worker: str | None = None) -> bool: ...
     def deadlines(self, match_id: int) -> list[Deadline]: ...
     def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]: ...
@@ -469,12 +472,16 @@ class RuntimeCore(Protocol):
     #: the deep link the core puts in its "open the private chat" notice (set by the runtime from
     #: the transport's :attr:`Transport.link_template`)
     link_template: str | None
-    #: platforms on which the bot sees only group text addressed to it (set by the runtime)
-    addressed_only: set[str]
 
     @property
     def repo(self) -> object:
         """The core's repository: the runtime's store too, unless the runtime is given one."""
+        ...
+
+    @property
+    def addressed_only(self) -> set[str]:
+        """Platforms on which the bot sees only group text addressed to it (the runtime adds its
+        transport's when the platform says so)."""
         ...
 
     def handle(self, msg: Inbound) -> Answer: ...
@@ -703,7 +710,9 @@ class GameUI(ABC):
 
     @abstractmethod
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
-        """Understand free text as actions of this game, matching only what is legal now."""
+        """Understand free text as the actions (the engine's objects) the player meant, reading the
+        words against the legal actions of ``ctx``; whether a move meant is legal now, and why not,
+        is the engine's ``check`` to say."""
 
     @abstractmethod
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:

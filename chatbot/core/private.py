@@ -15,9 +15,12 @@ from dataclasses import replace
 
 from chatbot.core import i18n
 from chatbot.core.i18n import normalise_language
-from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, StorageUnavailable
+from chatbot.core.lobby import Lobby
+from chatbot.core.outbox import Outbox
+from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, GameUI, Repository, StorageUnavailable
+from chatbot.core.questions import Questions
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Part, Speaker
+from chatbot.core.usecase import CoreSettings, Speaker, reply
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +42,24 @@ def start_payload(text: str) -> str | None:
     return parts[1].strip() if len(parts) > 1 else ""
 
 
-class PrivateChats(Part):
-    """The private-chat use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+class PrivateChats:
+    """The use cases of a private chat that the platform opens and closes."""
 
-    link_template: str | None
+    def __init__(
+        self,
+        repo: Repository,
+        uis: dict[str, GameUI],
+        settings: CoreSettings,
+        outbox: Outbox,
+        lobby: Lobby,
+        questions: Questions,
+    ) -> None:
+        self.repo = repo
+        self.uis = uis
+        self.settings = settings
+        self.outbox = outbox
+        self.lobby = lobby
+        self.questions = questions
 
     def private_blocked(self, platform: str, user_ext_id: str) -> Answer:
         """The platform refuses to deliver to this user's private chat (a Telegram user who never
@@ -53,7 +70,7 @@ class PrivateChats(Part):
                 chat = f"{platform}:u:{user_ext_id}"
                 self.repo.outbox_hold(ChatQueue.user(platform, user_ext_id))
                 outs = self._blocked_notice(platform, user_ext_id, chat)
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             return Answer(outs)
         except StorageUnavailable as exc:
             log.warning("storage unavailable for the private-chat notice: %s", exc)
@@ -61,7 +78,7 @@ class PrivateChats(Part):
 
     def _blocked_notice(self, platform: str, user_ext_id: str, chat: str) -> list[Outbound]:
         user = self.repo.find_user(platform, user_ext_id)
-        if user is None or self.link_template is None:
+        if user is None or self.settings.link_template is None:
             return []
         matches = [m for m in self.repo.matches_of_user(user.id) if m.status in {LOBBY, RUNNING}]
         if not matches:
@@ -84,7 +101,7 @@ class PrivateChats(Part):
         """The link that opens the private chat and seats its user in the match (while the lobby
         is open); it carries the match's invitation word."""
         payload = f"join-{match_id}-{self._invitation(match_id)}"
-        return (self.link_template or "{payload}").replace("{payload}", payload)
+        return (self.settings.link_template or "{payload}").replace("{payload}", payload)
 
     def _invitation(self, match_id: int) -> str:
         word = self.repo.kv_get(NS_INVITE, str(match_id))
@@ -93,7 +110,7 @@ class PrivateChats(Part):
             self.repo.kv_set(NS_INVITE, str(match_id), word)
         return word
 
-    def _opened(self, msg: Inbound) -> int:
+    def opened(self, msg: Inbound) -> int:
         """The user wrote in private, so the platform lets the bot write there: release what was
         held for them (the runtime delivers it), and a later block gets a notice again."""
         chat = f"{msg.platform}:u:{msg.user_id}"
@@ -102,7 +119,7 @@ class PrivateChats(Part):
             self.repo.kv_set(NS_NOTICE, chat, [])
         return released
 
-    def _open_private(self, msg: Inbound, sp: Speaker, payload: str, released: int) -> list[Outbound]:
+    def open_private(self, msg: Inbound, sp: Speaker, payload: str, released: int) -> list[Outbound]:
         """``/start [payload]`` in private (a deep link opens the chat with it): ``join-<match>``
         takes a seat while the lobby is open and says the cards come here; otherwise the help."""
         found = JOIN_PAYLOAD.fullmatch(payload)
@@ -121,15 +138,15 @@ class PrivateChats(Part):
                     "This link does not seat you in a game. Use the newest link in your group’s chat, "
                     "or write “join” there."
                 )
-                return [self._reply(msg, t, text)]
-            return [self._reply(msg, t, self._help_text(msg, sp, t))]
+                return [reply(msg, t, text)]
+            return [reply(msg, t, self.questions.help_text(msg, sp, t))]
         room = self.repo.room_by_id(match.room_id)
         lang = sp.user.lang or normalise_language(msg.lang_hint) or room.lang or i18n.DEFAULT_LANGUAGE
         t = i18n.translator(lang)
         out: list[Outbound] = []
         if not any(s.user_id == sp.user.id for s in match.seats):
             group_msg = replace(msg, chat_id=room.ext_id, private=False, text="/join", message_id=None)
-            out.extend(self._join(group_msg, Speaker(sp.user, lang, room), t, match))
+            out.extend(self.lobby.join(group_msg, Speaker(sp.user, lang, room), t, match))
             match = self.repo.match(match.id)
         if match is not None and any(s.user_id == sp.user.id for s in match.seats) and not released:
             title = self.uis[match.game].title(t)

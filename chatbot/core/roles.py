@@ -10,22 +10,25 @@
 * A seated player may hand their seat to someone else in the room ("anna paikkani Liisalle"): the
   other takes it by writing "otan paikan" in the same room, which shows they are there.
 
-Everyone else gets a polite refusal that says who may. This module is a part of
-:class:`~chatbot.core.service.BotCore`.
+Everyone else gets a polite refusal that says who may.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 from chatbot.core import i18n
 from chatbot.core.commands import Command
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import match_seat
-from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Members, RoomRec, SeatRec
+from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, Repository, RoomRec, SeatRec
+from chatbot.core.render import Renderer
+from chatbot.core.seating import Seating
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import Part, Speaker
+from chatbot.core.usecase import CoreSettings, Speaker, reply, unique_name
+from engines.contract import Engine
 
 log = logging.getLogger(__name__)
 
@@ -34,17 +37,33 @@ OFFER_TTL = 900.0
 SEAT_COMMANDS = frozenset({"kick", "to_ai", "restore", "hand_over", "take_seat"})
 
 
-class Roles(Part):
-    """The role checks and seat use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+class Roles:
+    """The role checks, and the seat use cases of the host, the admins and the seated players."""
 
-    members: dict[str, Members]
+    def __init__(
+        self,
+        repo: Repository,
+        games: dict[str, Engine],
+        uis: dict[str, GameUI],
+        settings: CoreSettings,
+        clock: Callable[[], float],
+        renderer: Renderer,
+        seating: Seating,
+    ) -> None:
+        self.repo = repo
+        self.games = games
+        self.uis = uis
+        self.settings = settings
+        self.clock = clock
+        self.renderer = renderer
+        self.seating = seating
 
     # ------------------------------------------------------------------------------------------
     # who is who
 
     def is_admin(self, msg: Inbound, room: RoomRec) -> bool:
         """Whether the sender administers ``room`` (asked of the platform only in the room itself)."""
-        members = self.members.get(room.platform)
+        members = self.settings.members.get(room.platform)
         if members is None or msg.private or msg.platform != room.platform or msg.chat_id != room.ext_id:
             return False
         try:
@@ -57,7 +76,7 @@ class Roles(Part):
     def runs_lobby(match: MatchRec, user_id: int) -> bool:
         return match.host_user_id == user_id or any(s.user_id == user_id for s in match.seats)
 
-    def _who_may_lobby(self, t: Translator, what: str) -> str:
+    def who_may_lobby(self, t: Translator, what: str) -> str:
         texts = {
             "ai": t.gettext(
                 "Only the player who set up the game, the seated players or the group’s admins can "
@@ -77,7 +96,7 @@ class Roles(Part):
         }
         return texts[what]
 
-    def _who_may_end(self, t: Translator) -> str:
+    def who_may_end(self, t: Translator) -> str:
         return t.gettext(
             "Only the player who set up the game or the group’s admins can end a running game. "
             "To give your own seat to an AI, write “leave”."
@@ -92,7 +111,7 @@ class Roles(Part):
     # ------------------------------------------------------------------------------------------
     # the seat commands
 
-    def _seat_command(
+    def seat_command(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
     ) -> list[Outbound]:
         assert sp.room is not None
@@ -101,12 +120,12 @@ class Roles(Part):
         if cmd.name == "take_seat":
             return self._take_seat(msg, sp, t, match)
         if match.host_user_id != sp.user.id and not self.is_admin(msg, sp.room):
-            return [self._reply(msg, t, self._who_may_seats(t))]
+            return [reply(msg, t, self._who_may_seats(t))]
         names = tuple(s.name for s in match.seats)
         found = match_seat(cmd.raw_args, names, loose=False) if cmd.raw_args else []
         if len(found) != 1:
             return [
-                self._reply(
+                reply(
                     msg,
                     t,
                     t.gettext("Whom do you mean? The seats are: {names}.").format(names=t.format_list(names)),
@@ -123,7 +142,7 @@ class Roles(Part):
         assert sp.room is not None
         room = sp.room
         if seat.user_id is None:
-            return [self._reply(msg, t, t.gettext("{name} is an AI player already.").format(name=seat.name))]
+            return [reply(msg, t, t.gettext("{name} is an AI player already.").format(name=seat.name))]
         engine = self.games[match.game]
         person = self.repo.user_by_id(seat.user_id)
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
@@ -138,10 +157,10 @@ class Roles(Part):
                     replace(s, user_id=None, ai=engine.default_ai) if s.seat == seat.seat else s
                     for s in match.seats
                 )
-            self._change_lobby(match, seats)
+            self.seating.change(match, seats)
             updated = self.repo.match(match.id)
             assert updated is not None
-            out = self._lobby_messages(updated, room)
+            out = self.renderer.lobby(updated, room)
         else:
             away = dict(match.meta.get("away") or {})
             away[str(seat.seat)] = seat.user_id
@@ -149,7 +168,7 @@ class Roles(Part):
                 replace(s, user_id=None, ai=engine.default_ai) if s.seat == seat.seat else s
                 for s in match.seats
             )
-            self._change_lobby(match, seats, status=RUNNING)
+            self.seating.change(match, seats, status=RUNNING)
             self.repo.set_meta(match.id, "away", away)
             if kicked:  # not taken along into a rematch (issue #16) unless given the seat back
                 self.repo.set_meta(match.id, "kicked", [*(match.meta.get("kicked") or []), seat.user_id])
@@ -180,7 +199,7 @@ class Roles(Part):
         owner = away.get(str(seat.seat))
         if seat.user_id is not None or owner is None or match.status != RUNNING:
             return [
-                self._reply(
+                reply(
                     msg,
                     t,
                     t.gettext("{name}’s seat has no player to give it back to.").format(name=seat.name),
@@ -189,7 +208,7 @@ class Roles(Part):
         seats = tuple(
             replace(s, user_id=int(owner), ai=None) if s.seat == seat.seat else s for s in match.seats
         )
-        self._change_lobby(match, seats, status=RUNNING)
+        self.seating.change(match, seats, status=RUNNING)
         del away[str(seat.seat)]
         self.repo.set_meta(match.id, "away", away)
         updated = self.repo.match(match.id)
@@ -197,7 +216,7 @@ class Roles(Part):
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
         text = tg.gettext("{name} is back in the game.").format(name=seat.name)
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
-        out.extend(self._private_prompt(updated, room, seat.seat, (), force=True))
+        out.extend(self.renderer.private_prompt(updated, room, seat.seat, (), force=True))
         return out
 
     def _hand_over(
@@ -206,7 +225,7 @@ class Roles(Part):
         assert sp.room is not None
         mine = [s for s in match.seats if s.user_id == sp.user.id]
         if not mine:
-            return [self._reply(msg, t, t.gettext("You have no seat in this game to give away."))]
+            return [reply(msg, t, t.gettext("You have no seat in this game to give away."))]
         offer = {
             "seat": mine[0].seat,
             "from": sp.user.id,
@@ -223,35 +242,35 @@ class Roles(Part):
             text = t.gettext(
                 "{name} wants to give their seat away. Whoever wants it can take it by writing “take seat” here."
             ).format(name=sp.user.name)
-        return [self._reply(msg, t, text, private=False)]
+        return [reply(msg, t, text, private=False)]
 
     def _take_seat(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
         assert sp.room is not None
         room = sp.room
         offer = match.meta.get("offer") or {}
-        nothing = [self._reply(msg, t, t.gettext("Nobody is offering you a seat here just now."))]
+        nothing = [reply(msg, t, t.gettext("Nobody is offering you a seat here just now."))]
         if not offer or float(offer.get("until", 0)) < self.clock() or offer.get("from") == sp.user.id:
             return nothing
         if offer.get("to") and match_seat(str(offer["to"]), [sp.user.name], loose=True) != [0]:
             return nothing
         if any(s.user_id == sp.user.id for s in match.seats):
-            return [self._reply(msg, t, t.gettext("You are already playing in this game."))]
+            return [reply(msg, t, t.gettext("You are already playing in this game."))]
         index = int(offer.get("seat", -1))
         if not 0 <= index < len(match.seats) or match.seats[index].user_id != offer.get("from"):
             return nothing
         old = match.seats[index]
-        name = self._unique_name(match, sp.user.name)
+        name = unique_name(match, sp.user.name)
         seats = tuple(
             replace(s, user_id=sp.user.id, name=name) if s.seat == index else s for s in match.seats
         )
-        self._change_lobby(match, seats, status=match.status)
+        self.seating.change(match, seats, status=match.status)
         self.repo.set_meta(match.id, "offer", {})
         updated = self.repo.match(match.id)
         assert updated is not None
         if updated.status == LOBBY:
-            return self._lobby_messages(updated, room)
+            return self.renderer.lobby(updated, room)
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
         text = tg.gettext("{new} took {old}’s seat.").format(new=name, old=old.name)
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
-        out.extend(self._private_prompt(updated, room, index, (), force=True))
+        out.extend(self.renderer.private_prompt(updated, room, index, (), force=True))
         return out

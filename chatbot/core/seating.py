@@ -14,40 +14,87 @@
   person who does not want to play leaves the lobby ("poistu"); the rest then start without them.
   A press from anyone who was not seated, or anywhere but the match's room, changes nothing; an old
   final message's button works once (until its rematch is cancelled).
-
-This module is a part of :class:`~chatbot.core.service.BotCore`.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core import i18n
+from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import CANCELLED, LOBBY, OVER, MatchRec, RoomRec, SeatRec
-from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Part, Speaker
+from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Repository, RoomRec, SeatRec
+from chatbot.core.render import Renderer, rematch_waiting
+from chatbot.core.schedule import Schedule
+from chatbot.core.types import Inbound, Outbound
+from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply
 from engines.contract import Engine
 
 #: kv namespace: a room's latest finished match (for a typed "rematch"), by room id
 NS_LAST_MATCH = "last-match"
 
 
-class Seating(Part):
-    """The fill question and the rematch of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+def usual_table(engine: Engine) -> int:
+    """The number of seats the game is usually played with."""
+    return max(engine.min_players, engine.default_players)
 
-    # --- filling the table ---------------------------------------------------------------------
 
-    def _usual_table(self, engine: Engine) -> int:
-        return max(engine.min_players, engine.default_players)
+def stood_in(match: MatchRec) -> dict[int, int]:
+    """Seat -> person, of the seats an AI played at the match's end for a person whose seat was
+    given to an AI for now; not for one who left the game or was removed from it."""
+    kicked = {int(u) for u in match.meta.get("kicked") or []}
+    back = {int(k): int(v) for k, v in (match.meta.get("away") or {}).items()}
+    return {
+        seat: user
+        for seat, user in back.items()
+        if user not in kicked and seat < len(match.seats) and match.seats[seat].user_id is None
+    }
 
-    def _seats_to_deal(self, match: MatchRec, fill: bool | None) -> list[SeatRec] | None:
+
+def people_of(match: MatchRec) -> set[int]:
+    """The people seated in the match, those an AI stood in for at its end included."""
+    people = {s.user_id for s in match.seats if s.user_id is not None}
+    return people | set(stood_in(match).values())
+
+
+class Seating:
+    """A match's seats change, the lobby becomes a running match, and a finished one is set up again."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        games: dict[str, Engine],
+        decoded: Decoded,
+        schedule: Schedule,
+        renderer: Renderer,
+        settings: CoreSettings,
+    ) -> None:
+        self.repo = repo
+        self.games = games
+        self.decoded = decoded
+        self.schedule = schedule
+        self.renderer = renderer
+        self.settings = settings
+
+    # --- seats and dealing ---------------------------------------------------------------------
+    def change(self, match: MatchRec, seats: tuple[SeatRec, ...], status: str = LOBBY) -> None:
+        """New seats (and status) of a match; a running match gets its deadlines again (an AI seat
+        that took over may be to act), an ended one none."""
+        if not self.repo.update_lobby(match.id, match.version, seats, status=status):
+            raise Conflict(lobby=True)
+        updated = self.repo.match(match.id)
+        if status == RUNNING and updated is not None and updated.state is not None:
+            self.schedule.plan(updated)
+        elif status != LOBBY:
+            self.schedule.clear(match.id)
+
+    def seats_to_deal(self, match: MatchRec, fill: bool | None) -> list[SeatRec] | None:
         """The seats the match starts with, or None when the fill question must be asked first."""
         engine = self.games[match.game]
         seats = list(match.seats)
-        usual = min(self._usual_table(engine), engine.max_players)
+        usual = min(usual_table(engine), engine.max_players)
         if len(seats) < engine.min_players:
             fill = True  # cannot be played as it is: filled up to the usual table without asking
         elif len(seats) >= usual:
@@ -60,114 +107,29 @@ class Seating(Part):
                 seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=engine.default_ai))
         return seats
 
-    def _fill_question(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
-        """The lobby's message becomes the question (asked once: it stays until it is answered or the
-        seats change)."""
-        t = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
+    def deal(self, match: MatchRec, room: RoomRec, seats: Sequence[SeatRec]) -> list[Outbound]:
+        """The lobby becomes a running match with these seats."""
         engine = self.games[match.game]
-        usual = self._usual_table(engine)
-        seated = len(match.seats)
-        text = "\n".join(
-            [
-                t.ngettext(
-                    "🎲 {game}: {n} player is seated; the game is usually played by {usual}.",
-                    "🎲 {game}: {n} players are seated; the game is usually played by {usual}.",
-                    seated,
-                ).format(game=self.uis[match.game].title(t), n=seated, usual=usual),
-                t.ngettext(
-                    "Shall I fill the empty seat with an AI player, or do we play as we are?",
-                    "Shall I fill the {n} empty seats with AI players, or do we play as we are?",
-                    usual - seated,
-                ).format(n=usual - seated),
-                t.gettext("Answer with the buttons, or write “fill” or “as we are”."),
-            ]
-        )
-        v = match.version
-        buttons = (
-            (
-                Button(t.gettext("🤖 Fill with AI"), f"{match.id}:{v}:@fill"),
-                Button(t.gettext("Play as we are"), f"{match.id}:{v}:@as_is"),
-            ),
-        )
-        return [
-            Outbound(
-                room.platform,
-                text,
-                chat_id=room.ext_id,
-                buttons=buttons,
-                key=f"table:{match.id}",
-                lang=t.lang,
-            )
-        ]
+        options = engine.options_from_dict(match.options)
+        seed = self._match_seed(match)
+        state = engine.new_game(len(seats), seed, options)
+        if not self.repo.start_match(match.id, match.version, tuple(seats), engine.dump(state), seed):
+            raise Conflict(lobby=True)
+        started = self.repo.match(match.id)
+        assert started is not None
+        events = engine.start_events(engine.load(started.state or {}))
+        state = self.decoded.state(started)
+        deadlines = self.schedule.plan(started, state)
+        return self.renderer.render_match(started, room, events=events, state=state, deadlines=deadlines)
+
+    def _match_seed(self, match: MatchRec) -> str:
+        base = self.settings.base_seed
+        return f"{base}:{match.id}" if base is not None else match.seed
 
     # --- rematch -------------------------------------------------------------------------------
-
-    def _rematch_button(self, match: MatchRec, t: Translator) -> tuple[tuple[Button, ...], ...]:
-        return ((Button(t.gettext("🔁 Rematch"), f"{match.id}:{match.version}:@rematch"),),)
-
-    @staticmethod
-    def _stood_in(match: MatchRec) -> dict[int, int]:
-        """Seat -> person, of the seats an AI played at the match's end for a person whose seat was
-        given to an AI for now; not for one who left the game or was removed from it."""
-        kicked = {int(u) for u in match.meta.get("kicked") or []}
-        back = {int(k): int(v) for k, v in (match.meta.get("away") or {}).items()}
-        return {
-            seat: user
-            for seat, user in back.items()
-            if user not in kicked and seat < len(match.seats) and match.seats[seat].user_id is None
-        }
-
-    def _people_of(self, match: MatchRec) -> set[int]:
-        """The people seated in the match, those an AI stood in for at its end included."""
-        people = {s.user_id for s in match.seats if s.user_id is not None}
-        return people | set(self._stood_in(match).values())
-
-    def _rematch(
-        self, msg: Inbound, sp: Speaker, t: Translator, old: MatchRec | None, pressed: int | None = None
-    ) -> list[Outbound]:
-        """A press of the final message's "Rematch" (``pressed`` is the button's version) or a typed
-        "uusi peli samoilla pelaajilla": set up the same game, or say yes to the one set up."""
-        stale = [self._reply(msg, t, t.gettext("That button is stale; use the latest message."))]
-        if old is None or old.status != OVER:
-            if pressed is not None:
-                return stale
-            return [self._reply(msg, t, t.gettext("There is no finished game here to play again."))]
-        if pressed is not None and pressed != old.version:
-            return stale
-        if sp.user.id not in self._people_of(old):
-            return [
-                self._reply(
-                    msg,
-                    t,
-                    t.gettext("Only the players of that game can start it again with the same players."),
-                )
-            ]
-        room = self.repo.room_by_id(old.room_id)
-        active = self.repo.active_match(room.id)
-        if active is not None:
-            if active.status == LOBBY and (active.meta.get("rematch") or {}).get("of") == old.id:
-                if not any(s.user_id == sp.user.id for s in active.seats):
-                    return self._join(msg, sp, t, active)  # left the rematch's lobby, and is back
-                return self._rematch_yes(msg, sp, t, active, room)
-            title = self.uis[active.game].title(t)
-            return [
-                self._reply(
-                    msg,
-                    t,
-                    t.gettext("This table already has a game: {game}. End it first with “cancel”.").format(
-                        game=title
-                    ),
-                )
-            ]
-        earlier = old.meta.get("rematched")
-        if earlier is not None:
-            made = self.repo.match(int(earlier))
-            if made is not None and made.status != CANCELLED:
-                return stale  # this match was played again already: its button has done its work
-        return self._set_up_rematch(old, room, sp)
-
-    def _set_up_rematch(self, old: MatchRec, room: RoomRec, sp: Speaker) -> list[Outbound]:
-        back = self._stood_in(old)
+    def set_up_rematch(self, old: MatchRec, room: RoomRec, sp: Speaker) -> list[Outbound]:
+        """The finished match's game, options, pace and seats as a new lobby, with the presser's yes."""
+        back = stood_in(old)
         seats = tuple(replace(s, user_id=back[s.seat], ai=None) if s.seat in back else s for s in old.seats)
         seed = secrets.token_hex(8)
         created = self.repo.create_match(room.id, old.game, dict(old.options), seed, sp.user.id, seats)
@@ -177,17 +139,17 @@ class Seating(Part):
         self.repo.set_meta(old.id, "rematched", created.id)
         lobby = self.repo.match(created.id)
         assert lobby is not None
-        return self._rematch_start_or_wait(lobby, room)
+        return self.start_or_wait(lobby, room)
 
-    def _rematch_yes(
+    def rematch_yes(
         self, msg: Inbound, sp: Speaker, t: Translator, lobby: MatchRec, room: RoomRec
     ) -> list[Outbound]:
         """A seated person says yes to the rematch lobby."""
         if sp.user.id in {int(u) for u in (lobby.meta.get("rematch") or {}).get("yes", [])}:
-            return [self._reply(msg, t, t.gettext("You are in already; waiting for the others."))]
-        return self._rematch_start_or_wait(self._said_yes(lobby, sp.user.id), room)
+            return [reply(msg, t, t.gettext("You are in already; waiting for the others."))]
+        return self.start_or_wait(self.said_yes(lobby, sp.user.id), room)
 
-    def _said_yes(self, lobby: MatchRec, user_id: int) -> MatchRec:
+    def said_yes(self, lobby: MatchRec, user_id: int) -> MatchRec:
         info = dict(lobby.meta.get("rematch") or {})
         yes = [int(u) for u in info.get("yes", [])]
         if user_id in yes:
@@ -198,45 +160,18 @@ class Seating(Part):
         assert updated is not None
         return updated
 
-    def _rematch_waiting(self, match: MatchRec) -> list[SeatRec]:
-        """The seats of people who have not said yes to the rematch yet ([] for other lobbies)."""
-        info = match.meta.get("rematch")
-        if not info or match.status != LOBBY:
-            return []
-        yes = {int(u) for u in info.get("yes", [])}
-        return [s for s in match.seats if s.user_id is not None and s.user_id not in yes]
-
-    def _rematch_start_or_wait(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
+    def start_or_wait(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
         """Deal when every seated person said yes; else the lobby, which says who is awaited."""
-        if self._rematch_waiting(match) or len(match.seats) < self.games[match.game].min_players:
-            return self._lobby_messages(match, room)
-        seats = self._seats_to_deal(match, fill=False)
+        if rematch_waiting(match) or len(match.seats) < self.games[match.game].min_players:
+            return self.renderer.lobby(match, room)
+        seats = self.seats_to_deal(match, fill=False)
         assert seats is not None
-        return self._deal(match, room, seats)
+        return self.deal(match, room, seats)
 
-    def _rematch_lines(self, match: MatchRec, t: Translator) -> tuple[list[str], list[Button]]:
-        """The rematch lobby's own lines and button (nothing for an ordinary lobby)."""
-        if not match.meta.get("rematch"):
-            return [], []
-        waiting = self._rematch_waiting(match)
-        yes = {int(u) for u in (match.meta.get("rematch") or {}).get("yes", [])}
-        ready = [s.name for s in match.seats if s.user_id is not None and s.user_id in yes]
-        lines = [t.gettext("🔁 The same game again, with the same players.")]
-        if ready:
-            lines.append(t.gettext("In: {names}").format(names=t.format_list(ready)))
-        if waiting:
-            lines.append(
-                t.gettext(
-                    "Waiting for {names} to press “I'm in” (or write “join”); whoever will not play writes “leave”."
-                ).format(names=t.format_list([s.name for s in waiting]))
-            )
-        button = [Button(t.gettext("I'm in"), f"{match.id}:{match.version}:@join")] if waiting else []
-        return lines, button
-
-    def _remember_finished(self, match: MatchRec) -> None:
+    def remember_finished(self, match: MatchRec) -> None:
         """The room's latest finished match, for a typed "rematch"."""
         self.repo.kv_set(NS_LAST_MATCH, str(match.room_id), match.id)
 
-    def _last_finished(self, room: RoomRec) -> MatchRec | None:
+    def last_finished(self, room: RoomRec) -> MatchRec | None:
         found: Any = self.repo.kv_get(NS_LAST_MATCH, str(room.id))
         return self.repo.match(int(found)) if found is not None else None

@@ -1,51 +1,83 @@
-"""Talking with players beyond moves (issue #15): questions about one's own situation, the hint for a
-text addressed to the bot that it did not understand, the question back when a command is doubtful,
-the last refusal that a "why" question is answered from, and which language a question is answered
-in. This module is a part of :class:`~chatbot.core.service.BotCore`.
+"""Talking with players beyond moves (issue #15): reading a text as a meta command (with a game's
+options said in words), questions about one's own situation, the hint for a text addressed to the
+bot that it did not understand, and the question back when a command is doubtful.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
 
-from chatbot.core import i18n
-from chatbot.core.commands import Command, game_in, option_phrases
+from chatbot.core.commands import Command, game_in, option_phrases, parse_command
+from chatbot.core.decoded import Finder
 from chatbot.core.i18n import Translator
-from chatbot.core.nlp import Lemmatizer, detect_language
-from chatbot.core.ports import LOBBY, RUNNING, MatchRec, RenderContext
+from chatbot.core.nlp import Lemmatizer
+from chatbot.core.ports import LOBBY, RUNNING, GameUI, RenderContext
+from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import Part, Speaker
+from chatbot.core.usecase import Speaker, reply
+from chatbot.core.views import Views
+from engines.contract import Engine
 
-#: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
-META_REFUSAL = "last_refusal"
+#: texts kept with their reading as a command (the words of a running game recur)
+PARSE_MEMORY = 1024
 
 
-class Talk(Part):
-    """The conversation use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+class Reader:
+    """Reads a text as the meta command it is, once per text (the games and the lemmatiser are fixed
+    while the core runs, so a reading never goes stale)."""
 
-    lemmatizer: Lemmatizer
+    def __init__(self, games: dict[str, Engine], uis: dict[str, GameUI], lemmatizer: Lemmatizer) -> None:
+        self.uis = uis
+        self.lemmatizer = lemmatizer
+        #: the names the command parser looks for, per game
+        self.game_names: dict[str, tuple[str, ...]] = {
+            gid: (*ui.aliases, gid) for gid, ui in uis.items() if gid in games
+        }
+        #: option words that may follow a game's name ("uusi afrikan tähti pikapeli")
+        self.option_words: frozenset[str] = frozenset(
+            k.casefold() for ui in uis.values() for k in ui.option_flags()
+        )
+        #: (text, lang, addressed, seat names) -> (the text with options in words, its command)
+        self._parsed: OrderedDict[tuple[str, str, bool, tuple[str, ...]], tuple[str, Command | None]] = (
+            OrderedDict()
+        )
+        self._parsed_lock = threading.Lock()
 
-    # --- languages -----------------------------------------------------------------------------
-    def _question_translator(self, sp: Speaker, text: str, cmd: Command | None = None) -> Translator:
-        """A question is answered in the language it is asked in, whatever the room's language; a
-        text too short to tell follows the speaker's language."""
-        lang = (cmd.lang if cmd is not None else None) or detect_language(text, sp.lang, self.lemmatizer)
-        return i18n.translator(lang if lang in i18n.LANGUAGES else sp.lang)
+    def read(
+        self, text: str, lang: str, addressed: bool, names: tuple[str, ...]
+    ) -> tuple[str, Command | None]:
+        """``text`` with its options in words as typed options, and the meta command it is (or
+        None). A running game's words ("nostan", "valmis") come again and again: read once."""
+        key = (text, lang, addressed, names)
+        with self._parsed_lock:
+            known = self._parsed.get(key)
+            if known is not None:
+                self._parsed.move_to_end(key)
+                return known
+        read, found = self.options_in_words(text)
+        command = parse_command(
+            read,
+            self.game_names,
+            lang,
+            addressed=addressed,
+            lemmatizer=self.lemmatizer,
+            known=self.option_words,
+            names=names,
+            found=found,
+        )
+        with self._parsed_lock:
+            self._parsed[key] = (read, command)
+            while len(self._parsed) > PARSE_MEMORY:
+                self._parsed.popitem(last=False)
+        return read, command
 
-    # --- the game names the command parser looks for --------------------------------------------
-    def _game_names(self) -> dict[str, tuple[str, ...]]:
-        cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_game_names_cache")
-        if cached is None:  # the games do not change while the core runs: built once
-            cached = {gid: (*ui.aliases, gid) for gid, ui in self.uis.items() if gid in self.games}
-            self.__dict__["_game_names_cache"] = cached
-        return cached
-
-    def _options_in_words(self, text: str) -> tuple[str, tuple[str, int, int] | None]:
+    def options_in_words(self, text: str) -> tuple[str, tuple[str, int, int] | None]:
         """A text that names a game with its options said in words ("pelataan majavajengiä kahdella
         kierroksella", "afrikan tähti ilman laajennusta") gets them as typed options (``rounds=2``).
         Returns the text and the game it names (:func:`game_in`), for the command parser to use
         rather than look again; the span is looked for again, in that game only, when options moved."""
-        names = self._game_names()
+        names = self.game_names
         found = game_in(text, names, self.lemmatizer)
         if found is None:
             return text, None
@@ -55,18 +87,28 @@ class Talk(Part):
             return text, found
         return rewritten, game_in(rewritten, {found[0]: names[found[0]]}, self.lemmatizer)
 
-    def _option_words(self) -> frozenset[str]:
-        """Option words that may follow a game's name ("uusi afrikan tähti pikapeli")."""
-        cached: frozenset[str] | None = self.__dict__.get("_option_words_cache")
-        if cached is None:
-            cached = frozenset(k.casefold() for ui in self.uis.values() for k in ui.option_flags())
-            self.__dict__["_option_words_cache"] = cached
-        return cached
+
+class Talk:
+    """The conversation use cases: one's own situation, what is possible now, a doubtful command."""
+
+    def __init__(
+        self,
+        games: dict[str, Engine],
+        uis: dict[str, GameUI],
+        finder: Finder,
+        renderer: Renderer,
+        views: Views,
+    ) -> None:
+        self.games = games
+        self.uis = uis
+        self.finder = finder
+        self.renderer = renderer
+        self.views = views
 
     # --- what is possible now ----------------------------------------------------------------
-    def _possible_now(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
+    def possible_now(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
         """The hint for an addressed text the bot did not understand: what one can do here now."""
-        match = self._context_match(msg, sp)
+        match = self.finder.context_match(msg, sp)
         if match is None:
             if msg.private:
                 return t.gettext(
@@ -82,16 +124,17 @@ class Talk(Part):
                 "I did not understand. The game is waiting for players: write “join” to take a seat, "
                 "“add bot” for an AI player or “start” to begin."
             )
-        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
         if seat is None or match.state is None or match.status != RUNNING:
             return t.gettext(
                 "I did not understand. A game is being played here; you can follow it, ask about the "
                 "rules or join the next one."
             )
-        return t.gettext("I did not understand that.") + " " + self._hint(match, seat, t, private=msg.private)
+        hint = self.renderer.hint(match, seat, t, private=msg.private)
+        return t.gettext("I did not understand that.") + " " + hint
 
     # --- doubtful commands -----------------------------------------------------------------------
-    def _unsure(self, msg: Inbound, t: Translator, cmd: Command) -> list[Outbound]:
+    def unsure(self, msg: Inbound, t: Translator, cmd: Command) -> list[Outbound]:
         questions = {
             "leave": t.gettext(
                 "Do you want to leave the game? If so, write “leave” (an AI takes your seat)."
@@ -102,34 +145,35 @@ class Talk(Part):
         text = questions.get(cmd.topic) or t.gettext(
             "I am not sure what you mean. Write “help” to see the commands."
         )
-        return [self._reply(msg, t, text)]
+        return [reply(msg, t, text)]
 
     # --- questions about one's own situation ---------------------------------------------------
-    def _situation(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
+    def situation(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         """ "mitä mulla on kädessä", "paljonko mulla on rahaa", "whose turn is it", "kenellä on
         suojakortti": answered from the asker's view; in private when the answer is hidden, where it
         was asked when it is public. None when the game has no answer of its own (the question then
         goes to the rules)."""
-        match = self._context_match(msg, sp)
+        match = self.finder.context_match(msg, sp)
         if match is None or match.status != RUNNING or match.state is None:
             if not (msg.private or msg.addressed):
                 return []  # "paljonko mulla on rahaa?" among friends, with no game here: chat
             if cmd.topic in {"turn", "score", "hand", "money", "lives", "position"}:
-                return [self._reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
+                return [reply(msg, t, t.gettext("No game is running here. Start one with “new”."))]
             return None
         engine, ui = self.games[match.game], self.uis[match.game]
         state = engine.load(match.state)
-        seat = self._seat_of(match, sp.user, prefer_acting=True)
+        seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
         names = tuple(s.name for s in match.seats)
         if cmd.topic == "turn":
             acting = engine.to_act(state)
             if seat is not None and seat in acting:
-                text = t.gettext("It is your turn.") + " " + self._hint(match, seat, t, private=msg.private)
+                hint = self.renderer.hint(match, seat, t, private=msg.private)
+                text = t.gettext("It is your turn.") + " " + hint
             else:
                 text = t.gettext("Now it is {name}’s turn.").format(
                     name=t.format_list([names[s] for s in acting])
                 )
-            return [self._reply(msg, t, text)]
+            return [reply(msg, t, text)]
         view = engine.view(state, seat)
         ctx = RenderContext(t, names, seat, match.options)
         about = " ".join(cmd.args)
@@ -138,41 +182,13 @@ class Talk(Part):
             if cmd.topic == "holder":
                 return None
             if cmd.topic == "score":
-                return self._status(msg, sp, t)
+                return self.views.status(msg, sp, t)
             if seat is None:
-                return [self._reply(msg, t, t.gettext("You are not playing in this game."))]
-            return self._hand(msg, sp, t)
+                return [reply(msg, t, t.gettext("You are not playing in this game."))]
+            return self.views.hand(msg, sp, t)
         if answer.hidden and seat is None:
-            return [self._reply(msg, t, t.gettext("You are not playing in this game."))]
-        out = [self._reply(msg, t, answer.text, private=True if answer.hidden else None)]
+            return [reply(msg, t, t.gettext("You are not playing in this game."))]
+        out = [reply(msg, t, answer.text, private=True if answer.hidden else None)]
         if answer.hidden and not msg.private:
-            out.append(self._reply(msg, t, t.gettext("I answered you in our private chat.")))
+            out.append(reply(msg, t, t.gettext("I answered you in our private chat.")))
         return out
-
-    # --- the last refusal, for "why" -------------------------------------------------------------
-    def _remember_refusal(self, match: MatchRec, seat: int, code: str, params: dict[str, Any]) -> None:
-        refusals = dict(match.meta.get(META_REFUSAL) or {})
-        refusals[str(seat)] = {"code": code, "params": {k: v for k, v in params.items() if _plain(v)}}
-        self.repo.set_meta(match.id, META_REFUSAL, refusals)
-
-    def _last_refusal_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str | None:
-        """ "miksi?", "miksi ei käy?", "why not?": the reason of the speaker's last refused move."""
-        match = self._context_match(msg, sp)
-        if match is None or match.status != RUNNING:
-            return None
-        seat = self._seat_of(match, sp.user, prefer_acting=True)
-        if seat is None:
-            return None
-        last = (match.meta.get(META_REFUSAL) or {}).get(str(seat))
-        if not last:
-            return None
-        ui = self.uis[match.game]
-        names = tuple(s.name for s in match.seats)
-        reason = ui.reason_text(
-            last["code"], dict(last.get("params") or {}), RenderContext(t, names, seat, match.options)
-        )
-        return t.gettext("Your last move was refused: {reason}").format(reason=reason)
-
-
-def _plain(value: Any) -> bool:
-    return isinstance(value, str | int | float | bool) or value is None

@@ -2,7 +2,7 @@
 all stored as deadlines (one row per match and kind, under an index on the due time).
 
 Every change of a running match stores its next deadlines in the same transaction
-(:meth:`Timers._deadlines`); the runtime's deadline loop sleeps until :meth:`Timers.next_due` and
+(:meth:`~chatbot.core.schedule.Schedule.plan`); the runtime's deadline loop sleeps until :meth:`Timers.next_due` and
 lets :meth:`Timers.run_due` claim and perform what is due, each in one transaction with its outbox
 rows and the next deadlines. A move that lost the race for its match is dropped silently: whoever
 won set the next deadlines. No process keeps anything another worker would need.
@@ -11,12 +11,14 @@ won set the next deadlines. No process keeps anything another worker would need.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
-from chatbot.core import i18n, pace
+from chatbot.core import i18n
+from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
+from chatbot.core.outbox import Outbox
+from chatbot.core.play import Play
 from chatbot.core.ports import (
     AI_TURN,
     IDLE_MOVE,
@@ -24,12 +26,16 @@ from chatbot.core.ports import (
     RUNNING,
     WINDOW,
     Deadline,
+    GameUI,
     MatchRec,
+    Repository,
     RoomRec,
     StorageUnavailable,
 )
+from chatbot.core.schedule import Schedule
 from chatbot.core.types import Outbound
-from chatbot.core.usecase import Conflict, Part
+from chatbot.core.usecase import Conflict, CoreSettings
+from engines.contract import Engine
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +46,36 @@ RETRY_WHEN_DOWN = 5.0
 KEEP_DONE, KEEP_SEEN, PRUNE_EVERY = 86_400.0, 7 * 86_400.0, 3_600.0
 
 
-class Timers(Part):
-    """The deadline use cases of :class:`~chatbot.core.service.BotCore` (a part of it)."""
+class Timers:
+    """The deadline use cases: what is due is claimed and performed, one transaction each."""
 
-    remind_after: float
-    act_after: float
-    ai_delay: float
-    lease: float
-    worker: str
-    _recovered: bool
-    _started_workers: set[str]
-    _pruned_at: float
+    def __init__(
+        self,
+        repo: Repository,
+        games: dict[str, Engine],
+        uis: dict[str, GameUI],
+        decoded: Decoded,
+        schedule: Schedule,
+        play: Play,
+        outbox: Outbox,
+        settings: CoreSettings,
+        clock: Callable[[], float],
+        worker: str,
+    ) -> None:
+        self.repo = repo
+        self.games = games
+        self.uis = uis
+        self.decoded = decoded
+        self.schedule = schedule
+        self.play = play
+        self.outbox = outbox
+        self.settings = settings
+        self.clock = clock
+        #: the worker name claims are made under when the runtime names none
+        self.worker = worker
+        self._recovered = False
+        self._started_workers: set[str] = set()
+        self._pruned_at = 0.0
 
     def run_due(self, worker: str | None = None, limit: int = 20) -> list[Outbound]:
         """Claim the deadlines that are due and perform them, each in one transaction with its
@@ -59,7 +84,7 @@ class Timers(Part):
         worker = worker or self.worker
         out: list[Outbound] = []
         try:
-            self._recover()
+            self.recover()
             if worker not in self._started_workers:
                 # a worker name reused after a crash: its old claims are due again now, not at lease end
                 self.repo.release_deadlines(worker, self.clock())
@@ -68,7 +93,7 @@ class Timers(Part):
             if now - self._pruned_at >= PRUNE_EVERY:
                 self._pruned_at = now
                 self.repo.prune(now - KEEP_DONE, now - KEEP_SEEN)
-            claimed = self.repo.due_deadlines(now, worker, self.lease, limit)
+            claimed = self.repo.due_deadlines(now, worker, self.settings.lease, limit)
         except StorageUnavailable as exc:
             log.warning("storage unavailable for the deadlines: %s", exc)
             return out
@@ -90,63 +115,12 @@ class Timers(Part):
         """When the next deadline is due (epoch seconds), None when there is none; while the
         database is unavailable, a time soon to try again."""
         try:
-            self._recover()
+            self.recover()
             return self.repo.next_due()
         except StorageUnavailable:
             return self.clock() + RETRY_WHEN_DOWN
 
-    def _deadlines(self, match: MatchRec, state: Any, public_view: Any) -> list[Deadline]:
-        """What the match waits for now: an AI seat's move, or a person (a reminder, then the bot's
-        move for them), or the end of a quick window that every seat gets alike."""
-        engine = self.games[match.game]
-        if engine.outcome(state) is not None or match.meta.get("paused"):
-            return []  # over, or paused while the bot is out of the group
-        acting = engine.to_act(state)
-        now = self.clock()
-        out = []
-        quick = self.uis[match.game].deadline(public_view)
-        ai = tuple(s for s in acting if match.seats[s].ai is not None and match.seats[s].user_id is None)
-        if ai:
-            # an AI seat answers a reaction window at once: the table waits for people only
-            out.append(
-                Deadline(match.id, AI_TURN, now + (0.0 if quick else self.ai_delay), match.version, ai)
-            )
-        humans = tuple(s for s in acting if match.seats[s].user_id is not None)
-        if humans:
-            ui = self.uis[match.game]
-            if quick:  # a reaction window gets its own short deadline and no reminder
-                due = now + quick
-                key = ui.window_key(public_view)
-                opened = match.meta.get("window") or {}
-                if key is not None and opened.get("key") == key:
-                    due = float(opened["due"])  # the same window: its time runs from its opening
-                elif key is not None:
-                    self.repo.set_meta(match.id, "window", {"key": key, "due": due})
-                out.append(Deadline(match.id, WINDOW, due, match.version, humans))
-            else:
-                # the match's pace (issue #16): live, daily or off, and the room's quiet hours
-                chosen = pace.Pace.from_meta(match.meta.get("pace"))
-                remind, act = pace.waits(chosen, self.remind_after, self.act_after)
-                zone = self._zone(match.room_id) if chosen.quiet else None
-                for kind, wait in ((REMIND, remind), (IDLE_MOVE, act)):
-                    if wait is not None:
-                        due = now + wait
-                        if zone is not None:
-                            due = pace.out_of_quiet(due, chosen.quiet, zone)
-                        out.append(Deadline(match.id, kind, due, match.version, humans))
-        return out
-
-    def _zone(self, room_id: int) -> Any:
-        """The room's time zone (``vyöhyke=…`` once given), else Helsinki's."""
-        return pace.zone_of(self.repo.kv_get(pace.NS_ROOM_ZONE, str(room_id)))
-
-    def _schedule(self, match: MatchRec) -> None:
-        assert match.state is not None
-        engine = self.games[match.game]
-        state = self._state(match)
-        self.repo.set_deadlines(match.id, self._deadlines(match, state, engine.view(state, None)))
-
-    def _recover(self) -> None:
+    def recover(self) -> None:
         """Once per core: running matches without any deadline (stored before deadlines were) get
         theirs, keeping the due times of an old ``meta["timer"]``."""
         if self._recovered:
@@ -156,8 +130,8 @@ class Timers(Part):
                 continue
             with self.repo.unit():
                 engine = self.games[match.game]
-                state = self._state(match)
-                deadlines = self._deadlines(match, state, engine.view(state, None))
+                state = self.decoded.state(match)
+                deadlines = self.schedule.deadlines(match, state, engine.view(state, None))
                 timer = match.meta.get("timer") or {}
                 if timer.get("version") == match.version:
                     kept = []
@@ -203,7 +177,7 @@ class Timers(Part):
                     and not self.repo.drop_deadline(deadline, worker)
                 ):
                     raise Conflict()
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             return outs
         except Conflict:
             return []  # an AI or timer move that lost the race: the winner set the next deadlines
@@ -211,7 +185,7 @@ class Timers(Part):
     def _ai_move(self, match: MatchRec) -> list[Outbound]:
         assert match.state is not None
         engine = self.games[match.game]
-        state = self._state(match)
+        state = self.decoded.state(match)
         quick = self.uis[match.game].deadline(engine.view(state, None))
         out: list[Outbound] = []
         current: MatchRec | None = match
@@ -221,12 +195,11 @@ class Timers(Part):
             rec = current.seats[seat]
             if rec.ai is None:
                 continue
-            state = self._state(current)
-            if seat not in engine.to_act(state):
+            turn = self.decoded.turn(current, seat)
+            if not turn.to_act:
                 continue
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            out.extend(self._apply(current, seat, engine.notation(action), state))
+            action = engine.ai_action(rec.ai, turn.view, turn.legal, engine.ai_rng(turn.state, seat))
+            out.extend(self.play.apply(current, seat, action, turn.state))
             if not quick:
                 break  # one move per deadline; every AI seat of a reaction window answers now
             current = self.repo.match(current.id)
@@ -279,16 +252,18 @@ class Timers(Part):
             if current is None or current.status != RUNNING or current.state is None:
                 break
             engine = self.games[current.game]
-            state = self._state(current)
-            if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
+            turn = self.decoded.turn(current, seat)
+            if not turn.to_act or current.seats[seat].user_id is None:
                 continue
-            legal = engine.legal_actions(state, seat)
-            view = engine.view(state, seat)
-            chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
+            chosen = self.uis[current.game].idle_action(turn.notations, turn.view)
             if chosen is None:
-                chosen = engine.notation(
-                    engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat))
+                action = engine.ai_action(
+                    engine.default_ai, turn.view, turn.legal, engine.ai_rng(turn.state, seat)
                 )
+            else:
+                action = turn.legal_action(chosen)
+                if action is None:
+                    action = engine.parse_notation(chosen)  # the engine refuses it as it applies it
             if not quick:
                 out.append(
                     Outbound(
@@ -300,28 +275,28 @@ class Timers(Part):
                         lang=t.lang,
                     )
                 )
-            out.extend(self._apply(current, seat, chosen, state))
+            out.extend(self.play.apply(current, seat, action, turn.state))
             current = self.repo.match(current.id)
         return out
 
-    # --- until the runtime lands (R2): the transports still step AI seats and tick themselves ------
+    # --- stepping AI seats and ticking without the runtime (benchmarks and older tests) -------------
 
     def step_ai(self, match_id: int) -> list[Outbound]:
-        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise (until the runtime
-        lands (R2): the runtime performs AI_TURN deadlines through ``run_due``)."""
+        """Make one AI move in the match if an AI seat is to act; ``[]`` otherwise (the runtime
+        performs AI_TURN deadlines through ``run_due``)."""
         try:
             with self.repo.unit():
                 match = self.repo.match(match_id)
                 if match is None or match.status != RUNNING or match.state is None:
                     return []
                 outs = self._ai_move(match)
-                self.repo.outbox_add(outs)
+                outs = self.outbox.commit(outs)
             return outs
         except Conflict:
             return []
 
     def run_ai(self, match_id: int, limit: int = 100_000) -> list[Outbound]:
-        """Let AI seats move until a person must act or the game ends (until the runtime lands (R2))."""
+        """Let AI seats move until a person must act or the game ends."""
         out: list[Outbound] = []
         for _ in range(limit):
             step = self.step_ai(match_id)
@@ -331,8 +306,8 @@ class Timers(Part):
         return out
 
     def ai_pending(self) -> list[int]:
-        """Matches with an AI move due (until the runtime lands (R2): it sleeps until ``next_due``)."""
-        self._recover()
+        """Matches with an AI move due (the runtime sleeps until ``next_due`` instead)."""
+        self.recover()
         now = self.clock()
         due = self.repo.next_due()
         if due is None or due > now:
@@ -344,5 +319,5 @@ class Timers(Part):
         ]
 
     def tick(self) -> list[Outbound]:
-        """Reminders and moves for idle seats that are due (until the runtime lands (R2))."""
+        """Reminders and moves for idle seats that are due."""
         return self.run_due()

@@ -11,6 +11,8 @@ from typing import Any
 
 #: the Matrix send queue once stored images as lowercase hex; base64 of a PNG or JPEG never is
 _HEX = re.compile(r"(?:[0-9a-f]{2})+")
+#: the key of a table in outbox rows stored before messages said what they are
+_OLD_TABLE_KEY = re.compile(r"table:(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +46,22 @@ class Button:
     data: str
 
 
+#: :attr:`Outbound.role` of a match's public table (the lobby's included), edited in place
+TABLE = "table"
+#: :attr:`Outbound.role` of a seat's private panel; its buttons act on :attr:`Outbound.version`
+PROMPT = "prompt"
+
+
 @dataclass(frozen=True, slots=True)
 class Outbound:
     """A message for one audience: a group chat (``chat_id``) or one user in private (``user_id``).
 
     ``key`` names a message that should be edited in place rather than sent again (the table of a
-    match: ``table:<match id>``); transports that cannot edit simply send. ``reply_to`` is the inbound
-    message this answers, where the platform threads replies.
+    match); transports that cannot edit simply send. ``reply_to`` is the inbound message this
+    answers, where the platform threads replies. ``role`` says what the message is (:data:`TABLE`,
+    :data:`PROMPT` or "" for any other), with the match, its version the message was drawn at (what
+    its buttons act on) and, for a prompt, whose seat it is: a transport reads these, never the key
+    or the button data.
     """
 
     platform: str
@@ -63,6 +74,10 @@ class Outbound:
     reply_to: str | None = None
     #: the language the text was rendered in (for tests and logs)
     lang: str = "fi"
+    role: str = ""
+    match_id: int | None = None
+    version: int | None = None
+    seat: int | None = None
 
     @property
     def private(self) -> bool:
@@ -80,16 +95,25 @@ class Outbound:
             "key": self.key,
             "reply_to": self.reply_to,
             "lang": self.lang,
+            "role": self.role,
+            "match_id": self.match_id,
+            "version": self.version,
+            "seat": self.seat,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outbound:
         """The message :meth:`to_json` wrote; also reads rows stored before it: images in hex (the
-        Matrix queue) and rows without ``reply_to`` (the Telegram queue)."""
+        Matrix queue), rows without ``reply_to`` (the Telegram queue) and rows without ``role``, whose
+        table was known by its key alone."""
         image: bytes | None = None
         if data.get("image"):
             text = str(data["image"])
             image = bytes.fromhex(text) if _HEX.fullmatch(text) else base64.b64decode(text)
+        role, match_id = data.get("role") or "", data.get("match_id")
+        old_table = _OLD_TABLE_KEY.fullmatch(str(data.get("key") or ""))
+        if "role" not in data and old_table is not None:
+            role, match_id = TABLE, int(old_table[1])
         return cls(
             platform=data["platform"],
             text=data["text"],
@@ -100,4 +124,8 @@ class Outbound:
             key=data.get("key"),
             reply_to=data.get("reply_to"),
             lang=data.get("lang") or "fi",
+            role=role,
+            match_id=match_id,
+            version=data.get("version"),
+            seat=data.get("seat"),
         )

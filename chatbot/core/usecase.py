@@ -1,16 +1,14 @@
-"""What the core's use cases share: who is speaking, the lost race for a match, and :class:`Part`,
-what every part of :class:`~chatbot.core.service.BotCore` may use of the whole."""
+"""What the core's use cases share: who is speaking, the lost race for a match, the core's settings
+and the answer to the sender (:func:`reply`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import LOBBY, GameUI, MatchRec, Repository, RoomRec, SeatRec, UserRec
+from chatbot.core.ports import MatchRec, Members, RoomRec, UserRec
 from chatbot.core.types import Button, Inbound, Outbound
-from engines.contract import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,95 +29,81 @@ class Conflict(Exception):
         self.lobby = lobby
 
 
-class Part:
-    """The base of every part of :class:`~chatbot.core.service.BotCore` (``Timers``, ``PrivateChats``,
-    ``Roles``, ``Groups``, ``Records``, ``Seating``, ``Talk``): the attributes that ``BotCore.__init__``
-    sets and the parts share, and, once for the type checker, the methods of BotCore (or of another
-    part) that a part calls. Each is defined in BotCore or a part, which come before this class in
-    BotCore's method order; these stubs only raise. A part keeps its own attributes itself."""
+@dataclass
+class CoreSettings:
+    """The core's settings, one object shared by the collaborators that read them. A transport sets
+    some at its start (the deep link, who administers a chat, which platforms address the bot only),
+    so they are read when used, never copied."""
 
-    repo: Repository
-    uis: dict[str, GameUI]
-    games: dict[str, Engine]
-    clock: Callable[[], float]
+    #: seconds until a person who must act is reminded, and until the bot moves for them
+    remind_after: float = 600.0
+    act_after: float = 1800.0
+    #: seconds before an AI seat moves (0: at once; a transport may slow the bots down)
+    ai_delay: float = 0.0
+    #: seconds a claimed deadline stays with the worker that claimed it
+    lease: float = 30.0
+    #: the deep link into a private chat, e.g. "https://t.me/<bot>?start={payload}" (set by the
+    #: transport at start; the core fills in the payload "join-<match id>")
+    link_template: str | None = None
+    #: per platform, who administers a chat (set by each transport; issue #13)
+    members: dict[str, Members] = field(default_factory=dict)
+    #: platforms on which the bot sees in groups only what is addressed to it: commands, replies
+    #: to its messages, mentions (Telegram's privacy mode; set by the transport at start)
+    addressed_only: set[str] = field(default_factory=set)
+    #: the seed matches are dealt from (``<base>:<match id>``), None for a random one per match
+    base_seed: str | None = None
 
-    # --- answers and messages ------------------------------------------------------------------
-    def _reply(
-        self,
-        msg: Inbound,
-        t: Translator,
-        text: str,
-        buttons: Sequence[Sequence[Button]] = (),
-        private: bool | None = None,
-    ) -> Outbound:
-        raise NotImplementedError  # BotCore
 
-    def _help_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str:
-        raise NotImplementedError  # BotCore
+def reply(
+    msg: Inbound,
+    t: Translator,
+    text: str,
+    buttons: Sequence[Sequence[Button]] = (),
+    private: bool | None = None,
+) -> Outbound:
+    """An answer to the sender where they wrote (or in private when ``private``)."""
+    if private or (private is None and msg.private):
+        return Outbound(
+            msg.platform,
+            text,
+            user_id=msg.user_id,
+            buttons=rows(buttons),
+            reply_to=msg.message_id,
+            lang=t.lang,
+        )
+    return Outbound(
+        msg.platform,
+        text,
+        chat_id=msg.chat_id,
+        buttons=rows(buttons),
+        reply_to=msg.message_id,
+        lang=t.lang,
+    )
 
-    def _status(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
 
-    def _hand(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
+def not_here(msg: Inbound, t: Translator) -> list[Outbound]:
+    """The one answer to a button pressed where it was not offered, or with data not well formed: it
+    tells nothing about any match."""
+    text = t.gettext("That button does not work here. Use the buttons of the latest message in this chat.")
+    return [reply(msg, t, text, private=msg.private)]
 
-    def _hint(self, match: MatchRec, seat: int, t: Translator, private: bool) -> str:
-        raise NotImplementedError  # BotCore
 
-    def _zone(self, room_id: int) -> Any:
-        raise NotImplementedError  # Timers: the room's time zone (its pace options), else Helsinki's
+def stale(msg: Inbound, t: Translator) -> list[Outbound]:
+    """The answer to a button of an older message, pressed where it was offered."""
+    return [reply(msg, t, t.gettext("That button is stale; use the latest message."), private=msg.private)]
 
-    # --- who and where -------------------------------------------------------------------------
-    def _context_match(self, msg: Inbound, sp: Speaker) -> MatchRec | None:
-        raise NotImplementedError  # BotCore
 
-    def _seat_of(self, match: MatchRec | None, user: UserRec, prefer_acting: bool = False) -> int | None:
-        raise NotImplementedError  # BotCore
+def rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:
+    """Button rows as an :class:`Outbound` holds them, empty rows left out."""
+    return tuple(tuple(row) for row in buttons if row)
 
-    def _unique_name(self, match: MatchRec, name: str) -> str:
-        raise NotImplementedError  # BotCore
 
-    # --- the lobby -----------------------------------------------------------------------------
-    def _lobby_messages(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _change_lobby(self, match: MatchRec, seats: tuple[SeatRec, ...], status: str = LOBBY) -> None:
-        raise NotImplementedError  # BotCore
-
-    def _join(
-        self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd_tokens: Sequence[str] = ()
-    ) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _deal(self, match: MatchRec, room: RoomRec, seats: Sequence[SeatRec]) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    # --- play ----------------------------------------------------------------------------------
-    def _apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _state(self, match: MatchRec) -> Any:
-        raise NotImplementedError  # BotCore: the match's state decoded, once per version
-
-    def _render_match(
-        self,
-        match: MatchRec,
-        room: RoomRec,
-        events: Sequence[Any],
-        privates: bool = True,
-        keyed: bool = True,
-        state: Any = None,
-        detail: bool = False,
-    ) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
-
-    def _private_prompt(
-        self,
-        match: MatchRec,
-        room: RoomRec,
-        seat: int,
-        events: Sequence[Any],
-        force: bool,
-        state: Any = None,
-    ) -> list[Outbound]:
-        raise NotImplementedError  # BotCore
+def unique_name(match: MatchRec, name: str) -> str:
+    """``name``, or "name 2", "name 3"… when a seat of the match has it already."""
+    taken = {s.name for s in match.seats}
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"

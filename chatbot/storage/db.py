@@ -194,6 +194,8 @@ class Unit:
     ahead: tuple[str, int, list[Any]] | None = None
     #: match id -> (its version after the unit's newest action, that action's key)
     acted: dict[int, tuple[int, tuple[int, int, str]]] = field(default_factory=dict)
+    #: ids of the matches whose version the unit raised (an action, new seats, a start)
+    bumped: set[int] = field(default_factory=set)
     #: action key tails to keep once the unit has committed (see ``GameStore.action_keys``)
     tails: dict[int, tuple[int, int, tuple[tuple[int, int, str], ...]]] = field(default_factory=dict)
     #: called after the commit, and after a rollback

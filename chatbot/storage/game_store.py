@@ -59,6 +59,8 @@ class GameStore:
     def _refresh(self, match_id: int, **changes: Any) -> None:
         """Keep the unit's copy of a match equal to what its own writes made of it."""
         unit = self.db.current()
+        if unit is not None and "version" in changes:
+            unit.bumped.add(match_id)
         if unit is not None and match_id in unit.matches:
             unit.matches[match_id] = replace(unit.matches[match_id], **changes)
 
@@ -342,6 +344,11 @@ class GameStore:
         if unit is not None:
             unit.user_matches[user_id] = [r.id for r in found]
         return found
+
+    def changed_matches(self) -> frozenset[int]:
+        """The matches whose version the open unit raised so far (none outside a unit)."""
+        unit = self.db.current()
+        return frozenset(unit.bumped) if unit is not None else frozenset()
 
     def _matches_of_user(self, user_id: int) -> list[MatchRec]:
         return self._select_matches(self.db.sql.matches_of_user, {"u": user_id})

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from chatbot.core import i18n
 from chatbot.core.ports import Transport
-from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.core.types import TABLE, Button, Inbound, Outbound
 from chatbot.transports.script import serial_runtime
 
 PLATFORM = "console"
@@ -161,7 +161,7 @@ class ConsoleTable:
 
 
 def _is_table(msg: Outbound) -> bool:
-    return not msg.private and bool(msg.key) and (msg.key or "").startswith("table:")
+    return not msg.private and msg.role == TABLE
 
 
 def _news(text: str, fresh_only: bool, marked: bool = False) -> list[str]:

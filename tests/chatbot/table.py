@@ -54,7 +54,9 @@ class Table:
         lang: str | None = None,
         group: str = GROUP,
         key: str | None = None,
+        addressed: bool = False,
     ) -> Answer:
+        """``addressed``: the group message mentions the bot or replies to it."""
         msg = Inbound(
             PLATFORM,
             user,
@@ -64,6 +66,7 @@ class Table:
             text=text,
             lang_hint=lang,
             update_key=key,
+            addressed=addressed,
         )
         return self._deliver(self.core.handle(msg))
 
@@ -132,6 +135,8 @@ class Table:
         for _ in range(limit):
             users = self.acting_users()
             if not users:
+                m = self.match()
+                assert m is None or m.status != "running", "a running match in which nobody acts"
                 return
             prompt = self.prompt_for(users[0])
             assert prompt is not None, f"no prompt for {users[0]}"

@@ -150,6 +150,7 @@ def test_parse_button_reads_only_well_formed_data():
         assert parse_button(bad) is None
 
 
+@pytest.mark.logs_errors("error while handling")
 def test_the_last_resort_apology_is_in_the_users_stored_language(tmp_path, monkeypatch, caplog):
     url = f"sqlite:///{tmp_path / 'lang.sqlite'}"
     table = Table(url=url)

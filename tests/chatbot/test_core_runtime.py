@@ -56,6 +56,7 @@ def _game(table: Table, *people: str, bots: int = 0, group: str = GROUP) -> int:
     return table.repo.active_match(table.repo.room(PLATFORM, group).id).id
 
 
+@pytest.mark.logs_errors("error while handling")
 def test_a_failure_after_the_action_insert_keeps_nothing_and_a_redelivery_then_applies(url, monkeypatch):
     table = Table(url=url, seed="atomic")
     mid = _game(table, "matti", "liisa")

@@ -396,7 +396,7 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
                 "m": match_id,
             },
         )
-    table.core._replays.clear()
+    table.core.replays.forget()
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
     assert "⚠️ Uusinta ei päädy tallennettuun lopputilanteeseen" in out.text
     # an action the rules refuse: the replay stops before it and says so
@@ -411,7 +411,7 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
             text("UPDATE actionlog SET notation = 'no such move' WHERE match_id = :m AND ply = 3"),
             {"m": match_id},
         )
-    table.core._replays.clear()
+    table.core.replays.forget()
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
     assert "⚠️ Tallennettua siirtolokia ei voi toistaa siirtoa 2 pidemmälle" in out.text
     end = next(b.data for row in out.buttons for b in row if b.label == "Loppuun ⏭")
@@ -421,7 +421,7 @@ def test_a_log_that_does_not_replay_to_the_stored_state_is_reported(two_groups):
             text("UPDATE actionlog SET notation = :n WHERE match_id = :m AND ply = 3"),
             {"n": move, "m": match_id},
         )
-    table.core._replays.clear()
+    table.core.replays.forget()
     assert "⚠️ Tallennettua" not in table.say("liisa", f"näytä peli {match_id}", group=G1)[0].text
 
 
@@ -515,14 +515,14 @@ def test_a_big_group_sees_its_ten_best_and_how_many_more():
 def test_a_replay_message_stays_one_message_however_much_happened(monkeypatch):
     """What happened at a step is cut (the oldest lines first, what was private before that) so that
     the replay message fits in one Telegram message; the table itself is always whole."""
-    import chatbot.core.records as records
+    import chatbot.core.replay as replay
 
     table = Table(seed="long-step")
     match_id = play(table, "majavajengi", G1, ["matti", "liisa"], 0, random.Random(3))
     whole = table.say("liisa", f"näytä peli {match_id}", group=G1)[0]
     end = next(b.data for row in whole.buttons for b in row if b.label == "Loppuun ⏭")
     full = table.press("liisa", end, private=False)[0].text
-    monkeypatch.setattr(records, "REPLAY_TEXT_LIMIT", len(full) - 40)
+    monkeypatch.setattr(replay, "REPLAY_TEXT_LIMIT", len(full) - 40)
     cut = table.press("liisa", end, private=False)[0].text
     assert len(cut) < len(full) and replay_body(cut).endswith(replay_body(full).split("\n\n", 1)[-1])
     body = full.split("\n\n")[-1]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chatbot.core import i18n
-from chatbot.core.types import Button, Outbound
+from chatbot.core.types import TABLE, Button, Outbound
 from chatbot.transports.matrix import (
     message_text,
     options_line,
@@ -85,7 +87,8 @@ def test_outbound_survives_the_stored_queue():
         "reply_to": "$e",
         "lang": "en",
     }
-    assert Outbound.from_json(old) == out
+    # stored before messages said what they are: the table is known by its key
+    assert Outbound.from_json(old) == replace(out, role=TABLE, match_id=1)
 
 
 def test_png_size():

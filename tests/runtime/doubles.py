@@ -184,7 +184,8 @@ class EchoCore(RuntimeCore):
     sets an AI deadline that, when run, posts N AI moves one after another; a private answer to a
     user goes to their private chat."""
 
-    repo: Any = None  # (the protocol's read-only property, set here)
+    repo: Any = None  # (the protocol's read-only properties, set here)
+    addressed_only: Any = None
 
     def __init__(self, store: MemoryStore, clock: Callable[[], float]) -> None:
         self.repo = store

@@ -151,6 +151,7 @@ def test_a_long_retry_releases_the_chat_and_comes_back():
     run(body())
 
 
+@pytest.mark.logs_errors("delivery of outbox row")
 def test_an_unexpected_failure_is_retried_then_given_up():
     async def body():
         tr = RecordingTransport(script={"m0": [OSError("boom")] * 2, "m1": [ValueError("bad")] * 10})

@@ -17,7 +17,8 @@ from tests.runtime.test_runtime import FAST, run
 class UnitCore(RuntimeCore):
     """ "say X" answers X; "table X" edits the table; every update in one unit with its id."""
 
-    repo = None  # (the protocol's read-only property, set here)
+    repo = None  # (the protocol's read-only properties, set here)
+    addressed_only = None
 
     def __init__(self, repo: SqlRepository) -> None:
         self.repo = repo

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from chatbot.games import UIS
 from engines.contract import rng_for
 from tests.telegram.conftest import ANNA, BERTTA, CEDER, GROUP, Harness, run
 
@@ -15,11 +16,14 @@ pytestmark = pytest.mark.telegram
 
 PEOPLE = {ANNA: "Anna", BERTTA: "Bertta", CEDER: "Ceder"}
 
-GAMES = [
-    pytest.param("coloretto_amazonas", "", id="coloretto_amazonas"),
-    pytest.param("gnav", "lives=1", id="gnav"),
-    pytest.param("afrikan tähti", "expansion=off", id="afrikan_tahti_base"),
-    pytest.param("afrikan tähti", "quick_game=on", id="afrikan_tahti_retkikunnat"),
+#: options that keep a whole match short, and the variants played besides (by game id); every
+#: registered game is played, with its default options when it is not named here
+SHORT = {"gnav": "lives=1", "majavajengi": "rounds=1", "afrikan_tahti": "quick_game=on"}
+VARIANTS = {"afrikan_tahti": [("expansion=off", "afrikan_tahti_base")]}
+GAMES = [pytest.param(game.replace("_", " "), SHORT.get(game, ""), id=game) for game in sorted(UIS)] + [
+    pytest.param(game.replace("_", " "), options, id=name)
+    for game, variants in VARIANTS.items()
+    for options, name in variants
 ]
 
 

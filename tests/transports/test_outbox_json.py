@@ -8,7 +8,7 @@ import base64
 import json
 from dataclasses import replace
 
-from chatbot.core.types import Button, Outbound
+from chatbot.core.types import PROMPT, TABLE, Button, Outbound
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
 
@@ -26,6 +26,9 @@ def _full() -> Outbound:
             (Button("Avaa", "https://t.me/x?start=m3"),),
         ),
         image=PNG,
+        role=TABLE,
+        match_id=3,
+        version=5,
     )
 
 
@@ -34,6 +37,8 @@ def test_every_field_survives_json_text():
     data = json.loads(json.dumps(out.to_json()))
     assert Outbound.from_json(data) == out
     assert data["image"] == base64.b64encode(PNG).decode()  # one format on the way out: base64
+    prompt = Outbound("telegram", "Sinun vuorosi", user_id="7", role=PROMPT, match_id=3, version=5, seat=2)
+    assert Outbound.from_json(json.loads(json.dumps(prompt.to_json()))) == prompt
     plain = Outbound("matrix", "hei", chat_id="!r:x")
     assert Outbound.from_json(json.loads(json.dumps(plain.to_json()))) == plain
 
@@ -50,7 +55,9 @@ def test_old_telegram_rows_load():
         "lang": "en",
         "image": base64.b64encode(PNG).decode(),
     }
-    assert Outbound.from_json(old) == replace(_full(), reply_to=None)
+    # a row without a role was a table when its key said so
+    assert Outbound.from_json(old) == replace(_full(), reply_to=None, version=None)
+    assert Outbound.from_json({**old, "key": None}).role == ""
 
 
 def test_old_matrix_rows_load():

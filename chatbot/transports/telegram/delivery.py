@@ -31,7 +31,6 @@ import functools
 import hashlib
 import json
 import logging
-import re
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -48,15 +47,13 @@ from telegram import (
 )
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
+from chatbot.core.access import parse_button
 from chatbot.core.ports import GROUP, USER, Blocked, ChatQueue, RetryLater
-from chatbot.core.types import Button, Outbound
+from chatbot.core.types import TABLE, Button, Outbound
 from chatbot.runtime.limits import RateLimiter
 
 log = logging.getLogger(__name__)
 
-#: the core's button data: "<match>:<version>:<notation>"
-BUTTON_DATA = re.compile(r"(\d+):(\d+):")
-TABLE_KEY = re.compile(r"table:(\d+)")
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 NETWORK_RETRIES = 3
@@ -270,7 +267,7 @@ class Sender:
     def _as_sent(self, out: Outbound, row: int) -> tuple[Outbound, int | None]:
         """``out`` as it goes out (a prompt whose match moved on loses its buttons; a keyed picture
         whose text is too long for a caption goes as text) and the match of a prompt's buttons."""
-        prompt_match = self._match_of_buttons(out.buttons) if out.user_id is not None else None
+        prompt_match = self._prompt_match(out)
         if prompt_match is not None and self.tables.get(prompt_match, 0) > row:
             out = replace(out, buttons=())
             prompt_match = None
@@ -362,9 +359,8 @@ class Sender:
             self.seen(chat_id, message_id)
             if prompt_match is not None:
                 self._later(self._new_prompt(chat_id, message_id, prompt_match, row))
-            found = TABLE_KEY.fullmatch(out.key or "")
-            if found and out.chat_id is not None:
-                self._later(self._table_delivered(int(found[1]), row))
+            if out.role == TABLE and out.match_id is not None and out.chat_id is not None:
+                self._later(self._table_delivered(out.match_id, row))
             if out.key is None:
                 return True, json.dumps({"id": message_id, "box": self._space(chat_id) == 0})
             return True, json.dumps({"id": message_id, **self._wanted(sent)})
@@ -405,9 +401,8 @@ class Sender:
         except BadRequest as exc:  # the message itself is refused: retrying will not help
             log.error("Telegram refused a message to %s: %s", chat_id, exc)
             return None
-        found = TABLE_KEY.fullmatch(out.key or "")
-        if found and out.chat_id is not None:
-            self._later(self._table_delivered(int(found[1]), row))
+        if out.role == TABLE and out.match_id is not None and out.chat_id is not None:
+            self._later(self._table_delivered(out.match_id, row))
         return new_ref
 
     def _later(self, work: Awaitable[None]) -> None:
@@ -437,13 +432,12 @@ class Sender:
         return int(out.reply_to)
 
     @staticmethod
-    def _match_of_buttons(buttons: tuple[tuple[Button, ...], ...]) -> int | None:
-        for row in buttons:
-            for b in row:
-                found = BUTTON_DATA.match(b.data)
-                if found:
-                    return int(found[1])
-        return None
+    def _prompt_match(out: Outbound) -> int | None:
+        """The match of a private message whose buttons act on a match (a seat's prompt, or a
+        question that offers moves): the chat's newest such message is its live prompt."""
+        if out.user_id is None or not out.buttons:
+            return None
+        return out.match_id
 
     # ------------------------------------------------------------------------------------------
     # calls
@@ -574,8 +568,8 @@ class Sender:
             return False
         if self.pressed.get(chat_id) == message_id:
             return False
-        found = BUTTON_DATA.match(data)
-        if found is None or int(found[1]) != record.get("match"):
+        found = parse_button(data)
+        if found is None or found.match_id != record.get("match"):
             return False
         self.pressed[chat_id] = message_id
         return True

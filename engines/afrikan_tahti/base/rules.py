@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engines.afrikan_tahti.board import (
@@ -97,7 +97,7 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -214,6 +214,12 @@ def land_dests(
         options.hazard_trigger == "pass_through",
         may_stop,
     )
+    return _dests(found)
+
+
+def _dests(
+    found: dict[str, tuple[tuple[str, ...], ...]],
+) -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
     # [decided] ``move X`` takes the canonical path (shortest, then by node ids); ``via P`` is
     # offered for the places that some but not all paths to X pass (the choice that matters:
     # Capetown now, event draws in the expansion)
@@ -226,22 +232,49 @@ def land_dests(
     return tuple(dests)
 
 
-@lru_cache(maxsize=1 << 15)
 def move_menu(node: str, move: Movement, cash: int, holding: bool, options: Options, fare: int) -> MoveMenu:
-    dests = (
-        land_dests(node, move.steps, frozenset(move.visited), holding, options)
-        if may_land(move, options)
-        else ()
+    return _move_menu(
+        node,
+        move,
+        cash >= fare,
+        holding,
+        options.hazard_trigger == "pass_through",
+        options.land_to_sea_same_move,
+        options.sea_to_land_same_move,
     )
+
+
+@lru_cache(maxsize=1 << 15)
+def _move_menu(
+    node: str,
+    move: Movement,
+    can_pay: bool,
+    holding: bool,
+    pass_through: bool,
+    land_to_sea: bool,
+    sea_to_land: bool,
+) -> MoveMenu:
+    # keyed by what the menu depends on: hashing the whole Options on every call cost more than
+    # the rest of the look-up (may_land, may_board_here and land_dests written out for the fields)
+    steps = move.steps
+    dests: tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...] = ()
+    if steps > 0 and (move.arrived != "sea" or sea_to_land):
+        found = land_paths(
+            node, steps, frozenset(move.visited), GOALS if holding else NO_STOPS, pass_through, NO_STOPS
+        )
+        dests = _dests(found)
     boards: list[str] = []
-    if node in PORTS and may_board_here(move, options):
+    board_here = steps > 0 and (
+        land_to_sea if move.arrived == "land" else sea_to_land if move.arrived == "sea" else True
+    )
+    if node in PORTS and board_here:
         for dest in LEGS_FROM[node]:
             leg = LEGS[(node, dest)]
             # [decided] a leg whose first dot this move already visited is not offered: M2 would
             # end the voyage before its first step, and the fare would buy nothing
-            if cash >= fare and leg.path[1] not in move.visited:
+            if can_pay and leg.path[1] not in move.visited:
                 boards.append(dest)
-    return MoveMenu(dests, tuple(boards), node in PLACE_SET, land_steps=move.steps, sea_steps=move.steps)
+    return MoveMenu(dests, tuple(boards), node in PLACE_SET, land_steps=steps, sea_steps=steps)
 
 
 def menu_of(state: State | AfrikanWork, seat: int) -> MoveMenu:
@@ -273,7 +306,7 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def check(state: State, seat: Seat, action: Any) -> None:
     check_seat(state, seat, action, BASE_ACTIONS)
-    if seat not in to_act(state):
+    if seat != state.turn:  # not in to_act(state): the game is not over here
         raise IllegalAction("not_your_turn", turn=state.turn)
     if not isinstance(action, PHASE_ACTIONS[state.phase]):
         raise IllegalAction("wrong_phase", phase=state.phase)
@@ -311,33 +344,45 @@ def check(state: State, seat: Seat, action: Any) -> None:
             pass
 
 
+# Actions are values: the candidates of a phase are built once per place and shared.
+_START: tuple[Action, ...] = tuple(Start(p) for p in STARTS)
+_RELEASE: tuple[Action, ...] = (Roll(),)
+_AFTER_MOVE: tuple[Action, ...] = (Flip(), EndPhase())
+
+
+@cache
+def _declare_candidates(node: str, voyage_dest: str | None) -> tuple[Action, ...]:
+    out: list[Action] = [Roll()]
+    if voyage_dest is not None:
+        out.append(FreeSail(voyage_dest))
+    else:
+        for dest in LEGS_FROM.get(node, ()):
+            out.extend((Board(dest), FreeSail(dest)))
+        out.extend(Fly(d) for d in AIR_FROM.get(node, ()))
+        out.extend((Flip(), FlipRoll()))
+    out.append(Stay())
+    return tuple(out)
+
+
 def candidates(state: State, seat: Seat) -> tuple[Action, ...]:
-    if seat not in to_act(state):
+    if state.phase == OVER or seat != state.turn:
         return ()
     pawn = state.pawns[seat]
     node = pawn.node
     match state.phase:
         case "setup":
-            return tuple(Start(p) for p in STARTS)
+            return _START
         case "release":
-            return (Roll(),)
+            return _RELEASE
         case "move":
             assert node is not None
             return menu_actions(menu_of(state, seat), node)
         case "after_move":
-            return (Flip(), EndPhase())
+            return _AFTER_MOVE
         case "declare":
             assert node is not None
-            out: list[Action] = [Roll()]
-            if pawn.voyage is not None:
-                out.append(FreeSail(pawn.voyage.dest))
-            else:
-                for dest in LEGS_FROM.get(node, ()):
-                    out.extend((Board(dest), FreeSail(dest)))
-                out.extend(Fly(d) for d in AIR_FROM.get(node, ()))
-                out.extend((Flip(), FlipRoll()))
-            out.append(Stay())
-            return tuple(out)
+            v = pawn.voyage
+            return _declare_candidates(node, v.dest if v is not None else None)
     return ()
 
 
@@ -676,39 +721,82 @@ def end_move(w: AfrikanWork, seat: int) -> None:
 # Information and outcome (spec §4.10, §9)
 
 
+_view = maker(View)
+_pawn_view = maker(PawnView)
+# The parts of a view that change only when a token is flipped, for the last stacks and the last
+# revealed list shown (a state's working copy hands an unchanged field on as the same tuple, see
+# engines/work.py): one slot each, replaced whole, so that another thread reads a matching pair
+_face_down_of: list[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, str], ...]]] = [((), ())]
+_revealed_of: list[
+    tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+] = [((), (), ())]
+
+
+def _face_down(stacks: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str], ...]:
+    last = _face_down_of[0]
+    if last[0] is stacks:
+        return last[1]
+    out = tuple([(TREASURE_PLACES[i], t) for i, st in enumerate(stacks) for t in st])
+    _face_down_of[0] = (stacks, out)
+    return out
+
+
+def _revealed(
+    revealed: tuple[tuple[str, str], ...], contents: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    last = _revealed_of[0]
+    if last[0] is revealed and last[1] is contents:
+        return last[2]
+    kinds = dict(contents)
+    out = tuple([(place, content_id(t, kinds[t])) for t, place in revealed])
+    _revealed_of[0] = (revealed, contents, out)
+    return out
+
+
 def view(state: State, seat: Seat | None) -> View:
-    kinds = dict(state.contents)
-    return View(
-        seat=seat,
-        players=state.players,
-        options=state.options,
-        phase=state.phase,
-        turn=None if state.phase == OVER else state.turn,
-        to_act=to_act(state),
-        round=state.round,
-        first_seat=state.first_seat,
-        pawns=tuple(
-            PawnView(
-                p.node,
-                p.cash,
-                p.lost_turns,
-                p.captured,
-                p.voyage,
-                tuple(content_id(t, kinds[t]) for t in p.items),
-            )
-            for p in state.pawns
+    contents = state.contents
+    pawns = state.pawns
+    over = state.phase == OVER
+    star_holder = None
+    if state.star_found:
+        star_holder = next(
+            (s for s, p in enumerate(pawns) for t in p.items if kind_of(contents, t) == "star"), None
+        )
+    return _view(
+        seat,
+        state.players,
+        state.options,
+        state.phase,
+        None if over else state.turn,
+        () if over else (state.turn,),  # to_act(state)
+        state.round,
+        state.first_seat,
+        tuple(
+            [
+                _pawn_view(
+                    p.node,
+                    p.cash,
+                    p.lost_turns,
+                    p.captured,
+                    p.voyage,
+                    tuple([content_id(t, kind_of(contents, t)) for t in p.items]) if p.items else (),
+                )
+                for p in pawns
+            ]
         ),
-        face_down=tuple((TREASURE_PLACES[i], t) for i, st in enumerate(state.stacks) for t in st),
-        revealed=tuple((place, content_id(t, kinds[t])) for t, place in state.revealed),
-        star_found=state.star_found,
-        star_holder=next((s for s, p in enumerate(state.pawns) for t in p.items if kinds[t] == "star"), None),
-        capetown_claimed=state.capetown_claimed,
-        last_roll=state.last_roll,
-        last_roller=state.last_roller,
-        move=state.move,
-        flipped_this_turn=state.flipped,
-        winner=state.winner,
-        end_reason=state.end_reason,
+        _face_down(state.stacks),
+        _revealed(state.revealed, contents),
+        state.star_found,
+        star_holder,
+        state.capetown_claimed,
+        state.last_roll,
+        state.last_roller,
+        state.move,
+        state.flipped,
+        state.winner,
+        state.end_reason,
+        None,  # prompt
+        None,  # x
     )
 
 

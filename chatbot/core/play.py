@@ -1,0 +1,305 @@
+"""Play: a typed move or a pressed button, read by the game's parser, checked by the engine and
+applied; the refusal says why not and what is possible instead.
+
+:meth:`Play.apply` is the one place a move is committed: the action and the new snapshot in one
+transaction, the result of a match that ended, the match's next deadlines, then its messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from chatbot.core.decoded import Decoded, Finder
+from chatbot.core.i18n import Translator
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.core.ports import OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, RoomRec
+from chatbot.core.questions import META_REFUSAL
+from chatbot.core.records import Records
+from chatbot.core.render import Renderer
+from chatbot.core.schedule import Schedule
+from chatbot.core.seating import Seating
+from chatbot.core.turn import Turn
+from chatbot.core.types import Button, Inbound, Outbound
+from chatbot.core.usecase import Conflict, Speaker, not_here, reply, stale
+from engines.codec import BadNotation, encode
+from engines.contract import Engine, IllegalAction
+
+
+class Play:
+    """The use cases of a running match's moves."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        games: dict[str, Engine],
+        uis: dict[str, GameUI],
+        decoded: Decoded,
+        finder: Finder,
+        renderer: Renderer,
+        schedule: Schedule,
+        records: Records,
+        seating: Seating,
+    ) -> None:
+        self.repo = repo
+        self.games = games
+        self.uis = uis
+        self.decoded = decoded
+        self.finder = finder
+        self.renderer = renderer
+        self.schedule = schedule
+        self.records = records
+        self.seating = seating
+
+    # --- typed text ----------------------------------------------------------------------------
+    def reads(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> bool:
+        """Whether the running game of the speaker's seat reads ``text`` as a move of its own."""
+        match = self.finder.context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            return False
+        seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
+        if seat is None:
+            return False
+        turn = self.decoded.turn(match, seat)
+        result = self.uis[match.game].parse(text, _parse_context(msg, t, match, turn))
+        return not isinstance(result, NotUnderstood)
+
+    def text(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> list[Outbound]:
+        """A text that is no meta command, read as a move of the speaker's match."""
+        match = self.finder.context_match(msg, sp)
+        if match is None or match.status != RUNNING or match.state is None:
+            if msg.private:
+                return [
+                    reply(
+                        msg,
+                        t,
+                        t.gettext(
+                            "I did not understand. Write “help” for the commands, or ask about the rules."
+                        ),
+                    )
+                ]
+            return []  # ordinary chat in a group without a game
+        seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
+        ui = self.uis[match.game]
+        # the one turn context of this update: the parser, the check, the apply and the answer read it
+        turn = self.decoded.turn(match, seat)
+        result = ui.parse(text, _parse_context(msg, t, match, turn))
+        if seat is None:
+            if isinstance(result, NotUnderstood):
+                return []
+            return [reply(msg, t, t.gettext("You are not playing in this game."))]
+        match result:
+            case Parsed(actions=actions) if actions:
+                return self.apply_many(match, turn, actions, msg, t)
+            case NotLegal(code=code, params=params):
+                return self._refusal(msg, t, match, turn, code, dict(params))
+            case Ambiguous(candidates=candidates):
+                return [self._question(msg, t, match, turn, candidates[:8])]
+        names = tuple(s.name for s in match.seats)
+        if not turn.to_act:
+            if msg.private:
+                who = t.format_list([names[s] for s in turn.acting])
+                return [reply(msg, t, t.gettext("It is {name}’s turn now.").format(name=who))]
+            return []
+        private_info = not turn.group_safe(ui)
+        return [
+            reply(
+                msg,
+                t,
+                t.gettext("I did not understand that.")
+                + " "
+                + self.renderer.hint(match, seat, t, private=msg.private or private_info, turn=turn),
+                private=True if private_info else None,
+            )
+        ]
+
+    def _question(
+        self, msg: Inbound, t: Translator, match: MatchRec, turn: Turn, candidates: Sequence[Any]
+    ) -> Outbound:
+        """Which of the ``candidates`` (legal actions) the player means, with a button for each; in
+        private when listing them would tell the group something hidden."""
+        ui = self.uis[match.game]
+        names = tuple(s.name for s in match.seats)
+        view = turn.view
+        rctx = RenderContext(t, names, turn.seat, match.options)
+        notations = [turn.notation(c) for c in candidates]
+        labels = [ui.action_label(n, view, rctx) for n in notations]
+        buttons = [
+            [Button(label, f"{match.id}:{match.version}:{n}")]
+            for label, n in zip(labels, notations, strict=True)
+        ]
+        question = t.gettext("Which one do you mean: {options}?").format(options=t.format_choices(labels))
+        phrases = [ui.action_phrase(n, view, rctx) for n in notations]
+        if all(phrases) and len(set(phrases)) == len(phrases):
+            # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels;
+            # one choice is a yes-or-no ("Haluatko yrittää kääntää merkin nopalla?")
+            said = [p for p in phrases if p]
+            options = (
+                said[0]
+                if len(said) == 1
+                else t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+            )
+            question = t.gettext("Do you want to {options}?").format(options=options)
+        private_info = not turn.group_safe(ui)
+        asked = reply(msg, t, question, buttons, private=True if private_info else None)
+        # its buttons act on the match as a prompt's do
+        return replace(asked, match_id=match.id, version=match.version)
+
+    # --- a pressed move ------------------------------------------------------------------------
+    def press(
+        self,
+        msg: Inbound,
+        sp: Speaker,
+        t: Translator,
+        match: MatchRec,
+        room: RoomRec,
+        version: int,
+        notation: str,
+    ) -> list[Outbound]:
+        """A move's button, pressed in ``room`` (the match's room) or in a private chat: it acts only
+        where it was offered, by a seat of the presser that is to act, at the match's version."""
+        in_room = not msg.private and msg.chat_id == room.ext_id
+        mine = [s.seat for s in match.seats if s.user_id == sp.user.id]
+        if msg.private:
+            if not mine:
+                return not_here(msg, t)  # someone else's prompt (or a forged one): nothing about it is told
+        elif not in_room:
+            return not_here(msg, t)
+        if match.status != RUNNING or match.state is None or version != match.version:
+            return stale(msg, t)
+        turn = self.decoded.turn(match)
+        acting = [s for s in turn.acting if s in mine]
+        if not mine:
+            return [reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
+        if not acting:
+            return [reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
+        turn = turn.at(acting[0])
+        if not msg.private:
+            # the group's table shows only the moves that reveal nothing: other data is forged
+            if notation not in turn.group_notations(self.uis[match.game]):
+                return not_here(msg, t)
+            action = turn.legal_action(notation)
+        else:
+            try:
+                action = turn.engine.parse_notation(notation)
+            except BadNotation:
+                return self._refusal(msg, t, match, turn, "bad_action", {})
+        return self.apply_many(match, turn, (action,), msg, t)
+
+    # --- refusals ------------------------------------------------------------------------------
+    def _refusal(
+        self,
+        msg: Inbound,
+        t: Translator,
+        match: MatchRec,
+        turn: Turn,
+        code: str,
+        params: dict[str, Any],
+    ) -> list[Outbound]:
+        """Why a move is refused and what is possible instead; in private when the answer would tell
+        the group something hidden. A move refused because it is someone else's turn (by the engine
+        or by the game's parser) gets the core's own short line naming whose turn it is."""
+        assert turn.seat is not None
+        names = tuple(s.name for s in match.seats)
+        if code == "not_your_turn" or (not turn.to_act and code in {"wrong_phase", "unknown_action"}):
+            who = t.format_list([names[s] for s in turn.acting])
+            return [
+                reply(msg, t, t.gettext("It is not your turn; now it is {name}’s turn.").format(name=who))
+            ]
+        ui = self.uis[match.game]
+        self._remember_refusal(match, turn.seat, code, params)
+        reason = ui.reason_text(code, params, RenderContext(t, names, turn.seat, match.options))
+        private_info = not turn.group_safe(ui)
+        hint = self.renderer.hint(match, turn.seat, t, private=msg.private or private_info, turn=turn)
+        return [reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
+
+    def _remember_refusal(self, match: MatchRec, seat: int, code: str, params: dict[str, Any]) -> None:
+        """The seat's last refusal, for a later "miksi?" (:mod:`chatbot.core.questions`)."""
+        refusals = dict(match.meta.get(META_REFUSAL) or {})
+        refusals[str(seat)] = {"code": code, "params": {k: v for k, v in params.items() if _plain(v)}}
+        self.repo.set_meta(match.id, META_REFUSAL, refusals)
+
+    # --- applying ------------------------------------------------------------------------------
+    def apply_many(
+        self, match: MatchRec, turn: Turn, actions: Sequence[Any], msg: Inbound, t: Translator
+    ) -> list[Outbound]:
+        """Apply ``actions`` (the engine's objects) in order for the turn's seat. The engine checks
+        each as it applies it: the first one refused is answered with the engine's reason; a later
+        step ("…and knock") that is not possible after the first is dropped."""
+        if match.meta.get("paused"):
+            text = t.gettext(
+                "The game is paused because I am not in its group any more. It goes on when someone adds "
+                "me back."
+            )
+            return [reply(msg, t, text)]
+        assert turn.seat is not None
+        out: list[Outbound] = []
+        current, state = match, turn.state
+        for i, action in enumerate(actions):
+            try:
+                out.extend(self.apply(current, turn.seat, action, state))
+            except IllegalAction as exc:
+                if i > 0:
+                    break
+                return self._refusal(msg, t, current, turn, exc.code, exc.params)
+            refreshed = self.repo.match(current.id)
+            if refreshed is None or refreshed.status != RUNNING:
+                break
+            current, state = refreshed, None  # the state just made, kept decoded by apply
+        return out
+
+    def apply(self, match: MatchRec, seat: int, action: Any, state: Any = None) -> list[Outbound]:
+        """Apply ``action`` (the engine's object), store it and the snapshot in one transaction with
+        the match's next deadlines, and render. The engine checks the action as it applies it: a
+        refused one raises :class:`IllegalAction` before anything is stored. ``state`` saves a
+        reload."""
+        engine = self.games[match.game]
+        if state is None:
+            assert match.state is not None
+            state = self.decoded.state(match)
+        new_state, events = engine.apply(state, seat, action)
+        notation = engine.notation(action)  # the action log's edge
+        status = OVER if engine.outcome(new_state) is not None else RUNNING
+        snapshot = engine.dump(new_state)
+        if not self.repo.commit_action(
+            match.id,
+            match.version,
+            seat,
+            notation,
+            [encode(e) for e in events],
+            snapshot,
+            status,
+        ):
+            raise Conflict()
+        self.decoded.keep_events(
+            (match.id, int(snapshot.get("ply", match.version + 1)), seat, notation), events
+        )
+        if status == OVER:
+            self.records.store_result(match, new_state)
+        room = self.repo.room_by_id(match.room_id)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        # the next update reads this snapshot back: decoded already (kept only if it is the same)
+        self.decoded.keep_state((updated.id, updated.version), snapshot, new_state)
+        if status == OVER:
+            self.seating.remember_finished(updated)
+        deadlines = self.schedule.plan(updated, new_state)
+        return self.renderer.render_match(updated, room, events=events, state=new_state, deadlines=deadlines)
+
+
+def _parse_context(msg: Inbound, t: Translator, match: MatchRec, turn: Turn) -> ParseContext[Any]:
+    """What the game's parser reads: the speaker's legal actions and view from the turn; games may
+    ask before a move that would reveal a hidden card, but only where asking is private."""
+    return ParseContext(
+        lang=t.lang,
+        seat=turn.seat,
+        legal=turn.legal,
+        view=turn.view,
+        seat_names=tuple(s.name for s in match.seats),
+        private=msg.private,
+    )
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool) or value is None

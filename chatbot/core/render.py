@@ -1,0 +1,426 @@
+"""The messages that show a match: the group's table (with its news, buttons and final standings), a
+seat's private prompt, the lobby, and the hint of what a seat may do now.
+
+Rendering decides nothing and stores nothing: the use case that changed the match has stored its
+deadlines already and hands them in (the table says when the next reminder is). Hidden information
+reaches only private messages: group texts are rendered from ``view(state, None)`` and public
+events; private texts from ``view(state, seat)`` and that seat's events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chatbot.core import i18n, pace
+from chatbot.core.decoded import Decoded
+from chatbot.core.i18n import Translator
+from chatbot.core.ports import (
+    LOBBY,
+    REMIND,
+    Deadline,
+    GameUI,
+    MatchRec,
+    RenderContext,
+    Repository,
+    RoomRec,
+    SeatRec,
+)
+from chatbot.core.schedule import room_zone
+from chatbot.core.turn import Turn
+from chatbot.core.types import PROMPT, TABLE, Button, Outbound
+from chatbot.core.usecase import CoreSettings, rows
+from engines.contract import Engine, Event
+
+
+def rematch_waiting(match: MatchRec) -> list[SeatRec]:
+    """The seats of people who have not said yes to the rematch yet ([] for other lobbies)."""
+    info = match.meta.get("rematch")
+    if not info or match.status != LOBBY:
+        return []
+    yes = {int(u) for u in info.get("yes", [])}
+    return [s for s in match.seats if s.user_id is not None and s.user_id not in yes]
+
+
+def ai_level(kind: str, t: Translator) -> str:
+    """The level word of an AI seat's policy for the lobby, "Botti 1 🤖 (vahva)" (issue #18)."""
+    if kind in ("easy", "helppo"):
+        return t.pgettext("AI level", "easy")
+    if kind in ("strong", "vahva"):
+        return t.pgettext("AI level", "strong")
+    if kind == "random":
+        return t.pgettext("AI level", "random")
+    return t.pgettext("AI level", "normal")  # smart, sensible, normal: the default level
+
+
+class Renderer:
+    """Draws a match's messages from its views; reads storage (names, languages, the log), never
+    writes it."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        games: dict[str, Engine],
+        uis: dict[str, GameUI],
+        decoded: Decoded,
+        settings: CoreSettings,
+        clock: Callable[[], float],
+    ) -> None:
+        self.repo = repo
+        self.games = games
+        self.uis = uis
+        self.decoded = decoded
+        self.settings = settings
+        self.clock = clock
+
+    # --- the table -----------------------------------------------------------------------------
+    def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
+        """The seats' names on the table: a person's seat that an AI plays for now is marked so
+        ("Carol (tekoäly)"), so the group sees who is really playing."""
+        stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
+            int(k) for k in (match.meta.get("away") or {})
+        }
+        return tuple(
+            t.gettext("{name} (AI)").format(name=s.name)
+            if s.user_id is None and s.seat in stood_in
+            else s.name
+            for s in match.seats
+        )
+
+    def render_match(
+        self,
+        match: MatchRec,
+        room: RoomRec,
+        events: Sequence[Event],
+        privates: bool = True,
+        keyed: bool = True,
+        state: Any = None,
+        detail: bool = False,
+        deadlines: Sequence[Deadline] | None = None,
+    ) -> list[Outbound]:
+        """The table (with the headlines before it and the final standings after it) and, when
+        ``privates``, each seated person's private prompt. ``state`` is ``match.state`` loaded, when
+        the caller has it (the state just made); ``deadlines`` are the ones just planned (else the
+        stored ones are read for the table's reminder line)."""
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        assert match.state is not None
+        # the state's facts (views, legal actions) are kept with it: the table's buttons and each
+        # seat's private prompt below read the legal actions worked out once per seat
+        turn = self.decoded.turn(match, None, state)
+        state = turn.state
+        t = i18n.translator(room.lang or "fi")
+        names = self._table_names(match, t)
+        ctx = RenderContext(t, names, None, match.options)
+        public_view = turn.public_view
+        lines: list[str] = []
+        steps = self.decoded.recent_public_events(match)
+        if events and steps:
+            steps = steps[:-1]  # the newest action's events are the fresh ones below
+        for step in steps:
+            lines.extend(ui.render_events(step, ctx))
+        fresh = ui.render_events([e for e in events if e.public], ctx)
+        keep = ui.recent_lines
+        if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
+            keep = max(0, keep - len(fresh))
+        recent = lines[-keep:] if keep > 0 else []
+        body = (ui.render_detail(public_view, ctx) if detail else None) or ui.render_table(public_view, ctx)
+        text = "\n".join([*(f"· {x}" for x in recent), *(f"▸ {x}" for x in fresh), "", body]).strip()
+        outcome = engine.outcome(state)
+        due = self._due_line(match, deadlines, t) if outcome is None else None
+        if due:
+            text += "\n" + due
+        if room.platform in self.settings.addressed_only and outcome is None:
+            text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
+        buttons: list[list[Button]] = []
+        acting = turn.acting
+        for seat in acting:
+            rec = match.seats[seat]
+            if rec.user_id is None:
+                continue
+            for row in ui.button_rows(turn.group_notations(ui, seat), public_view, ctx):
+                buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        image = ui.render_image(public_view, ctx)
+        # the news of this action (a duel's result, a winner) as messages of their own that stay
+        out = [
+            Outbound(room.platform, line, chat_id=room.ext_id, lang=t.lang)
+            for line in ui.headlines([e for e in events if e.public], ctx)
+        ]
+        out += [
+            Outbound(
+                room.platform,
+                text,
+                chat_id=room.ext_id,
+                buttons=rows(buttons),
+                image=image,
+                key=f"table:{match.id}" if keyed else None,
+                lang=t.lang,
+                role=TABLE if keyed else "",
+                match_id=match.id,
+                version=match.version,
+            )
+        ]
+        if outcome is not None:
+            out.append(
+                Outbound(
+                    room.platform,
+                    self._final_text(ctx, outcome, ui, public_view),
+                    chat_id=room.ext_id,
+                    buttons=self._rematch_button(match, t),
+                    lang=t.lang,
+                )
+            )
+        if privates:
+            for rec in match.seats:
+                if rec.user_id is None:
+                    continue
+                mine = [e for e in events if e.to is not None and rec.seat in e.to]
+                out.extend(
+                    self.private_prompt(match, room, rec.seat, mine, force=rec.seat in acting, state=state)
+                )
+        return out
+
+    def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
+        """When the waited-for person is reminded, on the table of a match whose group chose its
+        pace (the default live table moves on within minutes, and says nothing)."""
+        chosen = pace.Pace.from_meta(match.meta.get("pace"))
+        if not chosen.chosen:
+            return None
+        if deadlines is None:
+            deadlines = self.repo.deadlines(match.id)
+        remind = [d for d in deadlines if d.kind == REMIND]
+        if not remind:
+            return None
+        when = pace.when_text(remind[0].due, self.clock(), room_zone(self.repo, match.room_id), t)
+        return t.gettext("⏰ Next reminder {when}.").format(when=when)
+
+    def _final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
+        """The winners and the standings, each number saying what it is (points, lives, money)."""
+        t = ctx.t
+        winners = t.format_list([ctx.name(s) for s in outcome.winners])
+        lines = [
+            t.ngettext(
+                "🏆 The winner is {names}!", "🏆 The winners are {names}!", len(outcome.winners)
+            ).format(names=winners)
+        ]
+        order = sorted(range(len(outcome.ranks)), key=lambda s: outcome.ranks[s])
+        for s in order:
+            lines.append(
+                t.gettext("{rank}. {name}: {score}").format(
+                    rank=outcome.ranks[s],
+                    name=ctx.name(s),
+                    score=ui.score_text(s, outcome.scores[s], public_view, ctx),
+                )
+            )
+        lines.append(
+            t.gettext(
+                "Thanks for playing! “Rematch” plays the same game again with the same players; “new” starts another."
+            )
+        )
+        return "\n".join(lines)
+
+    def _rematch_button(self, match: MatchRec, t: Translator) -> tuple[tuple[Button, ...], ...]:
+        return ((Button(t.gettext("🔁 Rematch"), f"{match.id}:{match.version}:@rematch"),),)
+
+    def private_prompt(
+        self,
+        match: MatchRec,
+        room: RoomRec,
+        seat: int,
+        events: Sequence[Event],
+        force: bool,
+        state: Any = None,
+    ) -> list[Outbound]:
+        """The seat's private message: its events, its panel and, when it is to act, its buttons
+        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off)."""
+        rec = match.seats[seat]
+        if rec.user_id is None or (not events and not force):
+            return []
+        ui = self.uis[match.game]
+        turn = self.decoded.turn(match, seat, state)  # the facts the table read, when it is the same state
+        user = self.repo.user_by_id(rec.user_id)
+        t = i18n.translator(user.lang or room.lang or "fi")
+        names = tuple(s.name for s in match.seats)
+        ctx = RenderContext(t, names, seat, match.options)
+        view = turn.view
+        parts = [
+            ui.title(t)
+            + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
+        ]
+        parts.extend(f"▸ {x}" for x in ui.render_events(events, ctx))
+        panel = ui.render_private(view, ctx)
+        if panel:
+            parts.append(panel)
+        buttons: list[list[Button]] = []
+        if turn.to_act:
+            parts.append(
+                ui.prompt_line(view, ctx)
+                or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name)
+            )
+            for row in ui.button_rows(turn.notations, view, ctx):
+                buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        return [
+            Outbound(
+                room.platform,
+                "\n".join(parts),
+                user_id=user.ext_id,
+                buttons=rows(buttons),
+                lang=t.lang,
+                role=PROMPT,
+                match_id=match.id,
+                version=match.version,
+                seat=seat,
+            )
+        ]
+
+    # --- what a seat may do --------------------------------------------------------------------
+    def hint(self, match: MatchRec, seat: int, t: Translator, private: bool, turn: Turn | None = None) -> str:
+        """Whose turn it is, or what the seat may do now (in words where the game has them); in a
+        group, only when listing the moves reveals nothing. ``turn`` is the update's turn context,
+        when the caller has one."""
+        ui = self.uis[match.game]
+        assert match.state is not None
+        turn = turn.at(seat) if turn is not None else self.decoded.turn(match, seat)
+        names = tuple(s.name for s in match.seats)
+        if not turn.to_act:
+            who = t.format_list([names[s] for s in turn.acting])
+            return t.gettext("Now it is {name}’s turn.").format(name=who)
+        if not private and not turn.group_safe(ui):
+            return t.gettext("Your options are in our private chat.")
+        rctx = RenderContext(t, names, seat, match.options)
+        view = turn.view
+        legal = turn.notations
+        phrases = [ui.action_phrase(n, view, rctx) for n in legal]
+        if phrases and all(phrases):
+            # "Voit koputtaa tai lopettaa vuorosi." (issue #15): words in a sentence, not button labels
+            options = t.format_list(_dedupe([p for p in phrases if p])[:8], style="or")
+            return t.gettext("You can {options}.").format(options=options)
+        labels = _dedupe([ui.action_label(n, view, rctx) for n in legal])
+        return t.gettext("You can: {options}.").format(options=t.format_list(labels[:12]))
+
+    # --- the lobby -----------------------------------------------------------------------------
+    def lobby(self, match: MatchRec, room: RoomRec) -> list[Outbound]:
+        """The lobby's message: who is seated, the options and pace, and how to join and start."""
+        t = i18n.translator(room.lang or "fi")
+        ui = self.uis[match.game]
+        engine = self.games[match.game]
+        names = t.format_list([s.name + (f" 🤖 ({ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
+        rematch, rematch_button = self._rematch_lines(match, t)
+        paced = pace.describe(
+            pace.Pace.from_meta(match.meta.get("pace")),
+            t,
+            self.settings.remind_after,
+            self.settings.act_after,
+        )
+        text = "\n".join(
+            [
+                t.gettext("🎲 {game}: waiting for players ({low}–{high}).").format(
+                    game=ui.title(t), low=engine.min_players, high=engine.max_players
+                ),
+                t.gettext("Seated: {names}").format(names=names),
+                *([f"⚙️ {shown}"] if (shown := ui.options_text(match.options, t)) else []),
+                *([paced] if paced else []),
+                *rematch,
+            ]
+            + (
+                []
+                if rematch_button
+                else [
+                    t.gettext(
+                        "Press “Join” to take a seat, “Add bot” for an AI player, and “Start” to begin "
+                        "(or write /join, /start). Type your moves as replies to my messages."
+                    )
+                    if room.platform in self.settings.addressed_only
+                    else t.gettext(
+                        "Write “join” to take a seat, “add bot” for an AI player, and “start” to begin."
+                    )
+                ]
+            )
+        )
+        v = match.version
+        buttons = [
+            [
+                Button(t.gettext("Join"), f"{match.id}:{v}:@join"),
+                Button(t.gettext("Add bot"), f"{match.id}:{v}:@add_ai"),
+                Button(t.gettext("Start"), f"{match.id}:{v}:@start"),
+            ]
+        ]
+        if rematch_button:
+            buttons = [rematch_button]
+        return [
+            Outbound(
+                room.platform,
+                text,
+                chat_id=room.ext_id,
+                buttons=rows(buttons),
+                key=f"table:{match.id}",
+                lang=t.lang,
+                role=TABLE,
+                match_id=match.id,
+                version=match.version,
+            )
+        ]
+
+    def _rematch_lines(self, match: MatchRec, t: Translator) -> tuple[list[str], list[Button]]:
+        """The rematch lobby's own lines and button (nothing for an ordinary lobby)."""
+        if not match.meta.get("rematch"):
+            return [], []
+        waiting = rematch_waiting(match)
+        yes = {int(u) for u in (match.meta.get("rematch") or {}).get("yes", [])}
+        ready = [s.name for s in match.seats if s.user_id is not None and s.user_id in yes]
+        lines = [t.gettext("🔁 The same game again, with the same players.")]
+        if ready:
+            lines.append(t.gettext("In: {names}").format(names=t.format_list(ready)))
+        if waiting:
+            lines.append(
+                t.gettext(
+                    "Waiting for {names} to press “I'm in” (or write “join”); whoever will not play writes “leave”."
+                ).format(names=t.format_list([s.name for s in waiting]))
+            )
+        button = [Button(t.gettext("I'm in"), f"{match.id}:{match.version}:@join")] if waiting else []
+        return lines, button
+
+    def fill_question(self, match: MatchRec, room: RoomRec, usual: int) -> list[Outbound]:
+        """The lobby's message becomes the question whether to fill the empty seats up to the
+        ``usual`` table (asked once: it stays until it is answered or the seats change)."""
+        t = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
+        seated = len(match.seats)
+        text = "\n".join(
+            [
+                t.ngettext(
+                    "🎲 {game}: {n} player is seated; the game is usually played by {usual}.",
+                    "🎲 {game}: {n} players are seated; the game is usually played by {usual}.",
+                    seated,
+                ).format(game=self.uis[match.game].title(t), n=seated, usual=usual),
+                t.ngettext(
+                    "Shall I fill the empty seat with an AI player, or do we play as we are?",
+                    "Shall I fill the {n} empty seats with AI players, or do we play as we are?",
+                    usual - seated,
+                ).format(n=usual - seated),
+                t.gettext("Answer with the buttons, or write “fill” or “as we are”."),
+            ]
+        )
+        v = match.version
+        buttons = (
+            (
+                Button(t.gettext("🤖 Fill with AI"), f"{match.id}:{v}:@fill"),
+                Button(t.gettext("Play as we are"), f"{match.id}:{v}:@as_is"),
+            ),
+        )
+        return [
+            Outbound(
+                room.platform,
+                text,
+                chat_id=room.ext_id,
+                buttons=buttons,
+                key=f"table:{match.id}",
+                lang=t.lang,
+                role=TABLE,
+                match_id=match.id,
+                version=v,
+            )
+        ]
+
+
+def _dedupe(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
