@@ -28,8 +28,10 @@ idle-move deadlines in the future), and also prints the time per update and of o
 deadline loop (``next_due`` + ``run_due`` when nothing is due), to compare N=10 with N=10000.
 ``ms/upd`` is the median time of ``Runtime.handle`` (inline: the core's work and the first sends).
 
-The script uses only the runtime's public surface, so the same file measures an older checkout
-(``PYTHONPATH=<checkout> python /tmp/bench_statements.py``).
+The script uses only what the runtime had before issue #26 too (``Runtime(...)``, ``handle``,
+``run_due``, ``idle``, and ``_pending_work``/``_tasks`` to leave out idle()'s probes and the
+deadline loop), so the same file measures an older checkout (copy it into that checkout's
+``scripts/`` and run it there).
 """
 
 from __future__ import annotations
