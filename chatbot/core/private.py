@@ -67,7 +67,7 @@ class PrivateChats:
         and the group of their game is told once per match how to open it, with the deep link."""
         try:
             with self.repo.unit():
-                chat = f"{platform}:u:{user_ext_id}"
+                chat = str(ChatQueue.user(platform, user_ext_id))
                 self.repo.outbox_hold(ChatQueue.user(platform, user_ext_id))
                 outs = self._blocked_notice(platform, user_ext_id, chat)
                 outs = self.outbox.commit(outs)
@@ -113,7 +113,7 @@ class PrivateChats:
     def opened(self, msg: Inbound) -> int:
         """The user wrote in private, so the platform lets the bot write there: release what was
         held for them (the runtime delivers it), and a later block gets a notice again."""
-        chat = f"{msg.platform}:u:{msg.user_id}"
+        chat = str(ChatQueue.user(msg.platform, msg.user_id))
         released = self.repo.outbox_unhold(ChatQueue.user(msg.platform, msg.user_id))
         if released:
             self.repo.kv_set(NS_NOTICE, chat, [])
