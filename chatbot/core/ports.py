@@ -389,7 +389,8 @@ class RuntimeStore(Protocol):
         limit: int,
         sending: Sequence[ChatQueue] = (),
     ) -> list[ChatQueue]:
-        """Claim up to ``limit`` chats with rows to send now, none of ``sending`` (this worker's)."""
+        """Claim up to ``limit`` chats with rows to send now; those of ``sending`` (this worker's
+        already) that have rows are listed too, not claimed again."""
         ...
 
     def outbox_pending(

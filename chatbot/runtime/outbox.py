@@ -247,13 +247,18 @@ class Deliverer:
             rt.clock(),
             settings.lease,
             room,
-            # not the chats being sent here (a lingering sender's chat is: it is poked)
-            [c for c in self.senders if c not in self.lingering],
+            # the chats sent here already are not claimed again, only poked when they have rows
+            list(self.senders),
             urgent=wanted > 0,
         )
-        self._more = len(chats) >= room
+        self._more = sum(1 for chat in chats if chat not in self.senders) >= room
         for chat in chats:
-            self.start_sender(chat, asked)
+            if chat in self.senders:
+                # not claimed again (its claim is renewed by the heartbeat): its sender looks again
+                self._dirty.add(chat)
+                self._poke(chat)
+            else:
+                self.start_sender(chat, asked)
 
     def start_sender(self, chat: ChatQueue, asked: float) -> None:
         """This worker holds ``chat``'s claim since ``asked``: its sender runs (or is poked)."""

@@ -128,20 +128,19 @@ class OutboxStore:
         limit: int,
         sending: Sequence[ChatQueue] = (),
     ) -> list[ChatQueue]:
-        """Chats with something to send now that no other worker is sending (a lease until
-        ``now + lease``), freshest first, but none of ``sending`` (the chats this worker sends now).
-        The claim is an upsert guarded by the lease's end, atomic on both databases (PostgreSQL
-        waits on a row another claim holds and then re-checks)."""
+        """Chats with something to send now that no other worker is sending, freshest first: up to
+        ``limit`` claimed (a lease until ``now + lease``), and, besides, those of ``sending`` (the
+        chats this worker sends already: not claimed again) that have rows. The claim is an upsert
+        guarded by the lease's end, atomic on both databases (PostgreSQL waits on a row another
+        claim holds and then re-checks)."""
+        mine = {str(chat) for chat in sending}
         with self.db.conn() as c:
-            params = {
-                "platform": platform,
-                "now": now,
-                "me": worker,
-                "limit": limit,
-                "sending": [str(chat) for chat in sending],
-            }
-            found = c.execute(self.db.sql.claimable, params).scalars()
-            return self._claim(c, list(found), worker, now, lease)
+            params = {"platform": platform, "now": now, "me": worker, "limit": limit + len(mine)}
+            found = list(c.execute(self.db.sql.claimable, params).scalars())
+            out = [ChatQueue.parse(chat) for chat in found if chat in mine]
+            return out + self._claim(
+                c, [chat for chat in found if chat not in mine][:limit], worker, now, lease
+            )
 
     def outbox_claim_chats(
         self, chats: Sequence[ChatQueue], worker: str, now: float, lease: float

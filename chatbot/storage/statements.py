@@ -233,7 +233,6 @@ class Statements:
                 ~o.c.held,
                 o.c.not_before <= _bp("now"),
                 o.c.chat.not_in(others),
-                o.c.chat.not_in(bindparam("sending", expanding=True)),
             )
             .group_by(o.c.chat)
             .order_by(func.max(o.c.id).desc())

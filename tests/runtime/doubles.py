@@ -78,21 +78,25 @@ class MemoryStore(RuntimeStore):
         self, platform: str, worker: str, now: float, lease: float, limit: int, sending=()
     ) -> list[ChatQueue]:
         self._check()
-        skip = {str(chat) for chat in sending}
+        mine = {str(chat) for chat in sending}
         with self.lock:
             newest: dict[str, int] = {}
             for row in self.rows:
-                if row.platform == platform and self._sendable(row, now) and row.chat not in skip:
+                if row.platform == platform and self._sendable(row, now):
                     newest[row.chat] = row.id
-            out = []
+            out, claimed = [], 0
             for chat in sorted(newest, key=lambda c: -newest[c]):
                 owner = self.claims.get(chat)
                 if owner is not None and owner[0] != worker and owner[1] >= now:
+                    continue  # another worker sends it
+                if chat in mine:  # this worker's already: listed, not claimed again
+                    out.append(ChatQueue.parse(chat))
+                    continue
+                if claimed >= limit:
                     continue
                 self.claims[chat] = (worker, now + lease)
                 out.append(ChatQueue.parse(chat))
-                if len(out) >= limit:
-                    break
+                claimed += 1
             return out
 
     def outbox_pending(self, chat, now: float, limit: int = 20, booking=None, note=None) -> list[OutboxRow]:

@@ -303,3 +303,23 @@ def test_a_read_writes_the_first_new_message_s_note_in_its_own_transaction(db_ur
     rows = repo.outbox_pending(Q("t:g:g1"), now=0.0, note=note)
     assert seen == [["hello", "again"]] and rows[0].sending is None  # returned as read
     assert repo.outbox_pending(Q("t:g:g1"), now=0.0)[0].sending == {"after": 9}
+
+
+def test_a_claim_round_lists_the_chats_this_worker_sends_with_rows_but_claims_only_new_ones(db_url):
+    """The chats a worker sends already are not claimed again (their claims are renewed by the
+    heartbeat) and take no room of the round; with rows they are listed, so their senders look
+    again. A chat another worker sends is neither."""
+    from sqlalchemy import event
+
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("a", chat="g1"), _out("b", chat="g2"), _out("c", chat="g3"), _out("d", chat="g4")])
+    assert repo.outbox_claim("t", "w2", now=100.0, lease=30.0, limit=1) == [Q("t:g:g4")]
+    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=1) == [Q("t:g:g3")]
+    upserts: list[str] = []
+    event.listen(
+        repo.engine,
+        "before_cursor_execute",
+        lambda *a: upserts.append(a[2]) if a[2].startswith("INSERT INTO chatclaim") else None,
+    )
+    got = repo.outbox_claim("t", "w1", now=101.0, lease=30.0, limit=1, sending=[Q("t:g:g3")])
+    assert got == [Q("t:g:g3"), Q("t:g:g2")] and len(upserts) == 1  # g2 claimed; g3 only listed
