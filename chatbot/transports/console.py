@@ -14,6 +14,7 @@ import time
 from typing import Any, TextIO
 
 from chatbot.core import i18n
+from chatbot.core.ports import Transport
 from chatbot.core.types import PROMPT, TABLE, Button, Inbound, Outbound
 from chatbot.transports.script import serial_runtime
 
@@ -21,7 +22,7 @@ PLATFORM = "console"
 ROOM = "table"
 
 
-class ConsoleTransport:
+class ConsoleTransport(Transport):
     """Delivery collects the messages of one step; the table prints them together."""
 
     platform = PLATFORM

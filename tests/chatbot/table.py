@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from chatbot.compose import new_core
 from chatbot.core.ports import Answer
@@ -26,23 +27,22 @@ class Table:
         self.repo = SqlRepository(self.url)
         self.core = new_core(self.repo, seed=self.seed)
 
-    def _deliver(self, out: list[Outbound]) -> list[Outbound]:
+    def _deliver(self, out: Sequence[Outbound]) -> Answer:
         """What the core answered, then whatever became due (AI moves are due at once), as the
         runtime's deadline loop would."""
         self.sent.extend(out)
-        answer = Answer(out)
-        answer.committed = getattr(out, "committed", True)
-        out = answer
+        answer = out if isinstance(out, Answer) else Answer(out)
+        outs = list(out)
         for _ in range(100_000):
             due = self.core.next_due()
             if due is None or due > self.core.clock():
                 break
             more = self.core.run_due("table")
             self.sent.extend(more)
-            out.extend(more)
-        return out
+            outs.extend(more)
+        return replace(answer, messages=outs)
 
-    def run_due(self) -> list[Outbound]:
+    def run_due(self) -> Answer:
         """The deadline loop once more (after a test moved the clock)."""
         return self._deliver([])
 
@@ -55,7 +55,7 @@ class Table:
         group: str = GROUP,
         key: str | None = None,
         addressed: bool = False,
-    ) -> list[Outbound]:
+    ) -> Answer:
         """``addressed``: the group message mentions the bot or replies to it."""
         msg = Inbound(
             PLATFORM,
@@ -72,7 +72,7 @@ class Table:
 
     def press(
         self, user: str, data: str, private: bool = True, group: str = GROUP, key: str | None = None
-    ) -> list[Outbound]:
+    ) -> Answer:
         msg = Inbound(
             PLATFORM,
             user,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from nio import AsyncClient, MegolmEvent
 from nio.crypto import ENCRYPTION_ENABLED
 
+from chatbot.core.ports import Transport
 from chatbot.core.types import Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.transports.matrix.base import HANDLED_MEMORY, PLATFORM, MatrixBase, Stats
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__package__)  # chatbot.transports.matrix, as before the split
 
 
-class MatrixBot(Client, Events, Crypto, Delivery, Direct, MatrixBase):
+class MatrixBot(Client, Events, Crypto, Delivery, Direct, MatrixBase, Transport):
     """The bot on one Matrix account. ``await start()``, then ``await stop()`` (or ``run()``)."""
 
     def __init__(

@@ -54,6 +54,7 @@ from telegram.ext import (
 
 from chatbot.core import i18n
 from chatbot.core.access import AdminCache
+from chatbot.core.ports import Transport
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
@@ -182,7 +183,7 @@ def api_urls(api_url: str | None) -> tuple[str | None, str | None]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
-class TelegramTransport:
+class TelegramTransport(Transport):
     """One bot: the PTB :class:`Application` (``.application``), the Bot API side of delivery
     (``.sender``) and the runtime that drives the core (``.runtime``).
 
@@ -347,12 +348,10 @@ class TelegramTransport:
         # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
         # own messages and mentions; the core then says so in the lobby and on the table
         self.group_text_visible = bool(app.bot.can_read_all_group_messages)
-        notes = getattr(self.runtime.store, "outbox_notes", None)
-        if notes is not None:
-            try:  # where the process before sent last: the message ids to look after on a restart
-                self.sender.learn(await self.runtime.book(notes, PLATFORM))
-            except Exception as exc:  # the database is away: learnt from the next messages instead
-                log.warning("could not read the outbox's send notes: %s", exc)
+        try:  # where the process before sent last: the message ids to look after on a restart
+            self.sender.learn(await self.runtime.book(self.runtime.store.outbox_notes, PLATFORM))
+        except Exception as exc:  # the database is away: learnt from the next messages instead
+            log.warning("could not read the outbox's send notes: %s", exc)
         await self._set_commands(app)
         await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 

@@ -50,7 +50,7 @@ from telegram import (
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from chatbot.core.access import parse_button
-from chatbot.core.ports import Blocked, RetryLater
+from chatbot.core.ports import GROUP, USER, Blocked, ChatQueue, RetryLater
 from chatbot.core.types import TABLE, Button, Outbound
 from chatbot.runtime.limits import RateLimiter
 
@@ -250,7 +250,7 @@ class Sender:
         recent = self.recent.get(chat_id)
         return recent is not None and sum(1 for m in recent if m > message_id) > self.bury_after
 
-    def learn(self, notes: list[tuple[str, Any]]) -> None:
+    def learn(self, notes: list[tuple[ChatQueue, Any]]) -> None:
         """Where the sends of an earlier process landed or were to land (the notes of the outbox's
         newest rows): each sequence's newest id until this process sees newer messages, so that a
         send right after a restart notes an id close to where it lands."""
@@ -260,7 +260,7 @@ class Sender:
             if not isinstance(newest, int):
                 continue
             try:
-                chat_id = split_chat(chat.split(":", 2)[2])[0]
+                chat_id = split_chat(chat.id)[0]
             except (IndexError, ValueError):
                 continue
             if note.get("box", True):
@@ -457,7 +457,7 @@ class Sender:
     # ------------------------------------------------------------------------------------------
     # calls
 
-    async def _call(self, chat_key: str, group: bool, fn: Callable[[], Awaitable[Any]]) -> Any:
+    async def _call(self, chat_key: ChatQueue, group: bool, fn: Callable[[], Awaitable[Any]]) -> Any:
         """Call the Bot API within the limits; retry network errors a few times."""
         attempt = 0
         while True:
@@ -478,10 +478,10 @@ class Sender:
                 self.limiter.done(chat_key)  # the call counts from its answer on
 
     @staticmethod
-    def _on(chat_id: int) -> tuple[str, bool]:
-        """The runtime's queue name of a Telegram chat (the limiter's key) and whether it is a group."""
+    def _on(chat_id: int) -> tuple[ChatQueue, bool]:
+        """The runtime's queue of a Telegram chat (the limiter's key) and whether it is a group."""
         group = chat_id < 0
-        return (f"telegram:g:{chat_id}" if group else f"telegram:u:{chat_id}"), group
+        return ChatQueue("telegram", GROUP if group else USER, str(chat_id)), group
 
     async def _send_new(
         self, chat_id: int, out: Outbound, reply_to: int | None, thread: int | None = None
