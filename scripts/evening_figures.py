@@ -6,8 +6,11 @@ the people at the table.
 
 Every seat is a person at a :class:`tests.chatbot.table.Table` (the real core on SQLite) who chooses
 what the game's default AI would choose for the seat, pressing the buttons the private panel offers:
-a button of two steps ("End the turn", "Flip the token" in Phase 2) when it carries the AI's choice
-and the AI's next choice of the same turn; a single answer the core takes by itself costs nothing.
+a button of two steps when it carries the AI's choice and the AI's next choice of the same turn ("End
+the turn" or "Flip the token" in Phase 2; "Roll and go to Congo" before the roll: a person heading
+for the place the AI then goes to, when the panel offers it); a single answer the core takes by
+itself costs nothing. The games follow the same course as with one press per action (the same
+seeds give the same rounds), so the figures of an older checkout compare one to one.
 In a reaction window a person whose choice is a pass lets the window run out (no input), as people
 do (see scripts/pace_figures.py, whose counting of new group messages this script shares).
 

@@ -37,7 +37,7 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from chatbot.games.afrikan_tahti.render import expansion_of
 from engines.afrikan_tahti import ENGINE
-from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, Leg, node_of
+from engines.afrikan_tahti.board import GOALS, HAZARDS, PLACE_SET, Leg, land_paths, node_of
 from engines.afrikan_tahti.model import (
     AIR_FARE,
     FLIP_PRICE,
@@ -91,6 +91,7 @@ EXPANSION_GROUPS = {
 ROW_ORDER = (
     "stop",
     "roll",
+    "aim",
     "place",
     "dot",
     "board",
@@ -112,7 +113,7 @@ ROW_ORDER = (
     "discard",
     "other",
 )
-ROW_WIDTH = {"place": 3, "start": 3, "reroll": 3, "swap": 3, "choose": 3, "character": 2}
+ROW_WIDTH = {"place": 3, "start": 3, "reroll": 3, "swap": 3, "choose": 3, "character": 2, "aim": 1}
 #: offers beyond these are typed ("tarjoan Matille Ratsun 200:lla")
 OFFER_BUTTONS = 6
 
@@ -164,6 +165,11 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
     match notation.split():
         case ["start", pid]:
             return t.gettext("Start {place}").format(place=place(pid, t, FROM))
+        case [step, pid] if step == f"roll{THEN}move":
+            n = next((k for p, k in aims(view) if p == pid), 0)
+            return t.ngettext("🎲 Roll and go {to} ({n} step)", "🎲 Roll and go {to} ({n} steps)", n).format(
+                to=place(pid, t, TO), n=n
+            )
         case ["roll"]:
             if phase == "release":
                 return t.gettext("🎲 Roll to get free")
@@ -388,12 +394,36 @@ def _others_here(view: View) -> bool:
 PHASE3_CHARACTERS = frozenset({"fortune_seeker", "archaeologist"})
 
 
-def with_phase3(legal: Sequence[str], view: View) -> list[str]:
-    """Phase 2's legal actions with Phase 3 in reach (issue #28): the flip the place allows now, and
-    the end of the turn, each as one button of two steps (end Phase 2, then flip or end Phase 3);
-    "go on" to Phase 3 stays only where it offers more (a duel or a trade, a character's ability).
-    Other phases' actions as they are."""
+#: the places a roll may aim at, nearest first: as many as the die's highest face reaches
+AIMS = 3
+DIE_MAX = 6
+
+
+def aims(view: View) -> list[tuple[str, int]]:
+    """The places a pawn on land may head for before its roll, with their distance by land (the
+    shortest path, at most a die's throw away): places with a face-down token, and Tangier and Cairo
+    for a holder of a winning item; nearest first, at most :data:`AIMS`."""
+    seat = view.turn
+    if not isinstance(seat, int) or not 0 <= seat < len(view.pawns):
+        return []
+    me = view.pawns[seat]
+    if me.node is None or me.voyage is not None or me.captured:
+        return []
+    wanted = {pid for pid, _tid in view.face_down} | (GOALS if me.items else set())
+    paths = land_paths(me.node, DIE_MAX, frozenset(), frozenset(), False)
+    found = sorted((len(ps[0]), pid) for pid, ps in paths.items() if pid in wanted and pid != me.node)
+    return [(pid, n) for n, pid in found[:AIMS]]
+
+
+def with_steps(legal: Sequence[str], view: View) -> list[str]:
+    """The legal actions with the buttons of two steps a plain turn takes in one press (issue #28):
+    before the roll, the roll and the move to a place it aims at (the move is made when the die
+    reaches the place, and asked as usual when it does not); in Phase 2, the flip the place allows
+    now and the end of the turn (end Phase 2, then flip or end Phase 3), while "go on" to Phase 3
+    stays only where it offers more (a duel or a trade, a character's ability)."""
     x = expansion_of(view)
+    if "roll" in legal and view.phase == "declare" and (x is None or x.prompt is None):
+        return [*legal, *(f"roll{THEN}move {pid}" for pid, _n in aims(view))]
     if x is None or x.prompt is not None or view.phase != "phase2" or "end_phase" not in legal:
         return list(legal)
     seat = view.turn
@@ -415,7 +445,7 @@ def rows(legal: Sequence[str], view: View, ctx: RenderContext) -> list[list[tupl
     """Rows of (label, notation), grouped by kind in :data:`ROW_ORDER`."""
     groups: dict[str, list[tuple[str, str]]] = {}
     seen: dict[str, int] = {}
-    for notation in with_phase3(legal, view):
+    for notation in with_steps(legal, view):
         text = label(notation, view, ctx)
         seen[text] = seen.get(text, 0) + 1
         if seen[text] > 1:  # two dots can read alike; keep every button distinct
@@ -432,6 +462,8 @@ def rows(legal: Sequence[str], view: View, ctx: RenderContext) -> list[list[tupl
 
 
 def _group(notation: str, view: View) -> str:
+    if notation.startswith(f"roll{THEN}"):
+        return "aim"
     words = notation.split(THEN)[-1].split()
     verb = words[0]
     if verb == "move":
