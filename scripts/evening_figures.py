@@ -15,8 +15,9 @@ In a reaction window a person whose choice is a pass lets the window run out (no
 do (see scripts/pace_figures.py, whose counting of new group messages this script shares).
 
 Per game: rounds (the game's own), seat turns (a turn begins with the engine's ``turn`` event; a
-lost turn is no turn of the person's), inputs (presses), inputs per person per turn, turns that took
-at most two inputs, new group messages per round, and new board pictures per round (a picture is new
+lost turn is no turn of the person's), inputs (presses after the characters and start places are
+chosen: in one's own turns and the answers out of turn), inputs per person per turn, the seat's own
+turns that took at most two inputs, new group messages per round, and new board pictures per round (a picture is new
 when its bytes differ from the last one the group got: the transports upload only those). The last
 lines are the means over the games of each table.
 """
@@ -107,7 +108,7 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
     table.say(people[0], "aloita")
     engine, ui = GAMES[GAME], UIS[GAME]
     match_id = table.match().id
-    inputs = 0
+    inputs = setup = 0
     turn_inputs: list[int] = []
     seen_ply = 0
     for _ in range(limit):
@@ -141,6 +142,9 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
         offered = [b.data.split(":", 2)[2] for row in (prompt.buttons if prompt else ()) for b in row]
         clock.now += 5
         table.press(user, f"{match_id}:{match.version}:{choose(engine, state, seat, offered)}")
+        if state.phase in ("character", "setup"):
+            setup += 1  # the characters and start places: once a game, not a turn's
+            continue
         inputs += 1
         if turn_inputs and public.turn == seat:
             turn_inputs[-1] += 1
