@@ -60,6 +60,27 @@ def _may_hold_tuple(hint: Any) -> bool:
     return True  # a generic (tuple[...], list[...]), Any, a type variable, Literal...
 
 
+def _list_depth(hint: Any) -> int | None:
+    """How deep a working copy's field of this type nests lists of values that hold no tuple
+    (``list[list[str | None]]``: 2), or None when it is anything else: such a field is copied by
+    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`."""
+    depth = 0
+    while typing.get_origin(hint) is list:
+        (hint,) = typing.get_args(hint)
+        depth += 1
+    return depth if 0 < depth <= 3 and not _may_hold_tuple(hint) else None
+
+
+def _nested(depth: int, value: str, make: str) -> str:
+    """The expression that copies ``value`` of nested sequences ``depth`` deep with ``make`` ("list"
+    or "tuple") at every level."""
+    expr = f"{make}(r{depth - 1})"
+    for level in range(depth - 1, 0, -1):
+        inner = "[" + expr + f" for r{level} in r{level - 1}]"
+        expr = inner if make == "list" else f"tuple({inner})"
+    return expr.replace("r0", value) if depth > 1 else f"{make}({value})"
+
+
 def _tuple_fields(state_type: type, names: tuple[str, ...]) -> frozenset[str]:
     """The fields whose values may be tuples, by their type hints (all of them when the hints cannot
     be read): the others are copied without a look at their type."""
@@ -98,6 +119,10 @@ def _copiers(
         return found
     names = field_names(state_type)
     tuples = _tuple_fields(state_type, names)
+    try:
+        work_hints = typing.get_type_hints(work_type)
+    except Exception:
+        work_hints = {}
     load = ["def load(self, state):", "    self._origin = state"]
     store = ["def store(self):", "    origin = self._origin" if work_type.SHALLOW else "", "    return make("]
     for n in names:
@@ -109,6 +134,11 @@ def _copiers(
             store.append(
                 f"        (o if (t := tuple(v)) == (o := origin.{n}) else t) if type(v := self.{n}) is list else v,"
             )
+        elif (depth := _list_depth(work_hints.get(n))) is not None:
+            load.append(
+                f"    self.{n} = {_nested(depth, 'v', 'list')} if type(v := state.{n}) is tuple else v"
+            )
+            store.append(f"        {_nested(depth, 'v', 'tuple')} if type(v := self.{n}) is list else v,")
         else:
             load.append(f"    self.{n} = thaw(v) if type(v := state.{n}) is tuple else v")
             store.append(f"        freeze(v) if type(v := self.{n}) is list else v,")

@@ -4,7 +4,10 @@
 
 Plays AI games and draws the public board after every action, in a fresh process so the first
 picture includes loading fonts and the base map. Prints the first picture's time, the median, p99
-and maximum for new positions, the time for a repeated position (cache) and the PNG size.
+and maximum over the positions whose picture differs from every earlier one (each of them drawn
+from scratch: the cache of finished pictures would answer a repeated one), the time for a repeated
+position (cache) and the PNG size. In chat the table sends one new picture a round at most
+(issue #28, chatbot/core/pictures.py).
 """
 
 from __future__ import annotations
@@ -39,8 +42,15 @@ def main() -> int:
 
     for g in range(args.games):
         play_ai_game(engine, ("smart", "smart", "smart"), f"bench:{g}", None, on_step)
+    from chatbot.games.afrikan_tahti.picture import scene_of
+
     first = None
+    seen = set()
     for view in views:
+        scene = scene_of(view, ctx)
+        if scene in seen:
+            continue  # the same picture as an earlier position: the cache answers it
+        seen.add(scene)
         start = time.perf_counter()
         png = board_png(view, ctx)
         took = time.perf_counter() - start
@@ -54,7 +64,7 @@ def main() -> int:
     cached = time.perf_counter() - start
     times.sort()
     p99 = times[int(len(times) * 0.99) - 1] if times else 0.0
-    print(f"pictures: {len(views)} positions from {args.games} games")
+    print(f"pictures: {len(views)} positions from {args.games} games, {len(seen)} different pictures")
     print(f"first picture: {first * 1000:.1f} ms (fonts and base map included)")
     print(
         f"new positions: median {statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "

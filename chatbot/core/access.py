@@ -27,7 +27,7 @@ from chatbot.core.types import Inbound
 #: button data: "<match>:<version>:<notation>" (Telegram allows 64 bytes)
 _BUTTON = re.compile(r"([0-9]{1,12}):([0-9]{1,12}):([\x21-\x7e][\x20-\x7e]{0,63})")
 #: the lobby verbs a button may carry after "@"
-BUTTON_VERBS = frozenset({"join", "add_ai", "remove_ai", "start", "fill", "as_is", "rematch"})
+BUTTON_VERBS = frozenset({"join", "add_ai", "remove_ai", "start", "fill", "as_is", "rematch", "suggested"})
 #: the longest text the language pipeline reads; longer ones are answered (in private) or ignored
 MAX_TEXT = 2000
 MAX_NAME = 64

@@ -41,6 +41,8 @@ class Decoded:
         #: the state's facts (who acts, views, legal actions: see :mod:`chatbot.core.turn`)
         self._states: OrderedDict[tuple[int, int], tuple[Any, Any, Facts]] = OrderedDict()
         self._states_lock = threading.Lock()
+        #: decoded states by (match, ply): the earlier states the table's picture shows
+        self._plies: OrderedDict[tuple[int, int], Any] = OrderedDict()
 
     def state(self, match: MatchRec) -> Any:
         """``match.state`` decoded by its engine, once per (match, version): the snapshot is compared
@@ -62,6 +64,40 @@ class Decoded:
             self._states.move_to_end(key)
             while len(self._states) > STATE_MEMORY:
                 self._states.popitem(last=False)
+        self._keep_ply(key[0], state)
+
+    def _keep_ply(self, match_id: int, state: Any) -> None:
+        ply = getattr(state, "ply", None)
+        if not isinstance(ply, int):
+            return
+        with self._states_lock:
+            self._plies[(match_id, ply)] = state
+            self._plies.move_to_end((match_id, ply))
+            while len(self._plies) > STATE_MEMORY:
+                self._plies.popitem(last=False)
+
+    def state_at(self, match: MatchRec, ply: int) -> Any | None:
+        """The match's state after its first ``ply`` actions (an earlier state the table's picture
+        shows): kept when this process made or read it, else replayed from the action log, which
+        is append-only, so a state of (match, ply) never changes. None when the log does not reach
+        it or no longer replays."""
+        with self._states_lock:
+            kept = self._plies.get((match.id, ply))
+        if kept is not None:
+            return kept
+        engine = self.games[match.game]
+        try:
+            state = engine.new_game(len(match.seats), match.seed, engine.options_from_dict(match.options))
+            for rec in self.repo.actions(match.id):
+                if getattr(state, "ply", None) == ply:
+                    break
+                state, _events = engine.apply(state, rec.seat, engine.parse_notation(rec.notation))
+        except Exception:  # a log the rules no longer replay: the picture shows the state as it is
+            return None
+        if getattr(state, "ply", None) != ply:
+            return None
+        self._keep_ply(match.id, state)
+        return state
 
     def turn(self, match: MatchRec, seat: int | None = None, state: Any = None) -> Turn:
         """The match's state (``state`` when the caller has it decoded) for ``seat``: a turn whose

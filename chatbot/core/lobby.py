@@ -187,6 +187,21 @@ class Lobby:
         assert updated is not None
         return self.renderer.lobby(self._set_pace(updated, chosen, zone), sp.room)
 
+    def suggested(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
+        """The lobby's offer taken with its button (the quick game of a first game, issue #28)."""
+        assert sp.room is not None
+        offer = self.renderer.suggestion(match, t)
+        if offer is None:
+            return stale(msg, t)
+        if not self.roles.runs_lobby(match, sp.user.id) and not self.roles.is_admin(msg, sp.room):
+            return [reply(msg, t, self.roles.who_may_lobby(t, "options"))]
+        options = {**match.options, **offer[2]}
+        if not self.repo.update_lobby(match.id, match.version, match.seats, options=options):
+            raise Conflict(lobby=True)
+        updated = self.repo.match(match.id)
+        assert updated is not None
+        return self.renderer.lobby(updated, sp.room)
+
     # --- seats ---------------------------------------------------------------------------------
     def join(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd_tokens: Sequence[str] = ()

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from chatbot.core import i18n
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
-from chatbot.core.ports import OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, RoomRec
+from chatbot.core.ports import OVER, RUNNING, THEN, GameUI, MatchRec, RenderContext, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
 from chatbot.core.records import Records
 from chatbot.core.render import Renderer
@@ -24,7 +25,10 @@ from chatbot.core.turn import Turn
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker, not_here, reply, stale
 from engines.codec import BadNotation, encode
-from engines.contract import Engine, IllegalAction
+from engines.contract import Engine, Event, IllegalAction
+
+#: at most this many single actions taken in a row for people (a guard: each one is a commit)
+AUTOMATIC_STEPS = 20
 
 
 class Play:
@@ -175,17 +179,34 @@ class Play:
         if not acting:
             return [reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
         turn = turn.at(acting[0])
+        steps = notation.split(THEN)
         if not msg.private:
             # the group's table shows only the moves that reveal nothing: other data is forged
-            if notation not in turn.group_notations(self.uis[match.game]):
+            if not self._on_table(match, turn, notation):
                 return not_here(msg, t)
-            action = turn.legal_action(notation)
+            actions = [turn.legal_action(steps[0])]
+            steps = steps[1:]
         else:
-            try:
-                action = turn.engine.parse_notation(notation)
-            except BadNotation:
-                return self._refusal(msg, t, match, turn, "bad_action", {})
-        return self.apply_many(match, turn, (action,), msg, t)
+            actions = []
+        try:
+            actions += [turn.engine.parse_notation(step) for step in steps]
+        except BadNotation:
+            return self._refusal(msg, t, match, turn, "bad_action", {})
+        return self.apply_many(match, turn, actions, msg, t)
+
+    def _on_table(self, match: MatchRec, turn: Turn, notation: str) -> bool:
+        """Whether the group's table offers ``notation`` to the turn's seat: a legal move the group
+        may see, or a button of its steps that the table shows."""
+        ui = self.uis[match.game]
+        offered = turn.group_notations(ui)
+        if THEN not in notation:
+            return notation in offered
+        if notation.split(THEN)[0] not in offered:
+            return False
+        ctx = RenderContext(i18n.translator("en"), tuple(s.name for s in match.seats), None, match.options)
+        return any(
+            n == notation for row in ui.button_rows(offered, turn.public_view, ctx) for _label, n in row
+        )
 
     # --- refusals ------------------------------------------------------------------------------
     def _refusal(
@@ -234,20 +255,19 @@ class Play:
             )
             return [reply(msg, t, text)]
         assert turn.seat is not None
-        out: list[Outbound] = []
+        done: list[tuple[Sequence[Event], str | None]] = []
         current, state = match, turn.state
         for i, action in enumerate(actions):
             try:
-                out.extend(self.apply(current, turn.seat, action, state))
+                current, state, events = self._commit(current, turn.seat, action, state)
             except IllegalAction as exc:
                 if i > 0:
                     break
                 return self._refusal(msg, t, current, turn, exc.code, exc.params)
-            refreshed = self.repo.match(current.id)
-            if refreshed is None or refreshed.status != RUNNING:
+            done.append((events, None))
+            if current.status != RUNNING:
                 break
-            current, state = refreshed, None  # the state just made, kept decoded by apply
-        return out
+        return self._finish(current, state, done, turn.seat)
 
     def apply(
         self,
@@ -263,6 +283,43 @@ class Play:
         out). The engine checks the action as it applies it: a refused one raises
         :class:`IllegalAction` before anything is stored. ``state`` saves a reload; ``note`` is a
         line of news for the table besides the action's events."""
+        updated, new_state, events = self._commit(match, seat, action, state)
+        return self._finish(updated, new_state, [(events, note)], seat, render)
+
+    def _finish(
+        self,
+        match: MatchRec,
+        state: Any,
+        done: list[tuple[Sequence[Event], str | None]],
+        actor: int,
+        render: bool = True,
+    ) -> list[Outbound]:
+        """After the actions ``done`` (each one's events and line of news): the single actions that
+        are no decision, the match's next deadlines, and its messages, drawn once.
+
+        A person whose only legal action is no decision (:meth:`GameUI.automatic`: the roll that
+        must come, the one way a move can end) does not press for it: it is taken here, in the same
+        transaction, and the table says so (issue #28)."""
+        while render and match.status == RUNNING and len(done) < AUTOMATIC_STEPS:
+            forced = self._forced(match, state)
+            if forced is None:
+                break
+            seat, action, line = forced
+            match, state, events = self._commit(match, seat, action, state)
+            done.append((events, line))
+        if match.status == OVER:
+            self.seating.remember_finished(match)
+        deadlines = self.schedule.plan(match, state)
+        if not render:
+            return []
+        room = self.repo.room_by_id(match.room_id)
+        (events, note), *chain = done
+        return self.renderer.render_match(
+            match, room, events=events, state=state, deadlines=deadlines, actor=actor, note=note, chain=chain
+        )
+
+    def _commit(self, match: MatchRec, seat: int, action: Any, state: Any) -> tuple[MatchRec, Any, Any]:
+        """Apply and store one action: the match as stored then, the new state and its events."""
         engine = self.games[match.game]
         if state is None:
             assert match.state is not None
@@ -286,19 +343,36 @@ class Play:
         )
         if status == OVER:
             self.records.store_result(match, new_state)
-        room = self.repo.room_by_id(match.room_id)
         updated = self.repo.match(match.id)
         assert updated is not None
         # the next update reads this snapshot back: decoded already (kept only if it is the same)
         self.decoded.keep_state((updated.id, updated.version), snapshot, new_state)
-        if status == OVER:
-            self.seating.remember_finished(updated)
-        deadlines = self.schedule.plan(updated, new_state)
-        if not render:
-            return []
-        return self.renderer.render_match(
-            updated, room, events=events, state=new_state, deadlines=deadlines, actor=seat, note=note
+        return updated, new_state, events
+
+    def _forced(self, match: MatchRec, state: Any) -> tuple[int, Any, str] | None:
+        """The one seat to act, a person's, and its only legal action when the game says it is no
+        decision, with the table's line that says it was taken; None otherwise. A reaction window
+        is never answered so (its time is the choice), nor an action the group may not see."""
+        ui = self.uis[match.game]
+        turn = self.decoded.turn(match, None, state)
+        if len(turn.acting) != 1:
+            return None
+        seat = turn.acting[0]
+        if match.seats[seat].user_id is None or ui.deadline(turn.public_view) is not None:
+            return None  # AI seats move by their own deadline
+        legal = turn.legal_of(seat)
+        if len(legal) != 1:
+            return None
+        notation = turn.notations_of(seat)[0]
+        if notation not in turn.group_notations(ui, seat) or not ui.automatic(notation, turn.public_view):
+            return None
+        room = self.repo.room_by_id(match.room_id)
+        t = i18n.translator(room.lang or "fi")
+        ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
+        line = t.gettext("⏩ {name}: {action} (the only choice, so I did it at once)").format(
+            name=match.seats[seat].name, action=ui.action_label(notation, turn.public_view, ctx)
         )
+        return seat, legal[0], line
 
 
 def _parse_context(msg: Inbound, t: Translator, match: MatchRec, turn: Turn) -> ParseContext[Any]:

@@ -282,6 +282,9 @@ class Booking:
         return bool(self.done or self.sending is not None or self.kv)
 
 
+#: joins the steps of one button ("end_phase;flip": end the phase, then flip), see GameUI.button_rows
+THEN = ";"
+
 #: deadline kinds: an AI seat's move, a reminder, the bot's move for an idle person, a reaction window
 AI_TURN, REMIND, IDLE_MOVE, WINDOW = "ai", "remind", "idle", "window"
 
@@ -672,7 +675,9 @@ class GameUI(ABC):
         return None
 
     def button_rows(self, legal: Sequence[str], view: Any, ctx: RenderContext) -> list[list[tuple[str, str]]]:
-        """Rows of (label, notation) for the legal actions; games may group them better."""
+        """Rows of (label, notation) for the legal actions; games may group them better. A button
+        may carry steps that follow each other ("end_phase;flip"): the first is legal now, the core
+        applies the rest in order while each is legal (see :data:`THEN`)."""
         rows: list[list[tuple[str, str]]] = []
         for notation in legal:
             label = self.action_label(notation, view, ctx)
@@ -703,6 +708,14 @@ class GameUI(ABC):
         so that its deadline stays where it was set at its opening: an answer does not extend it.
         None: every change starts the quick time anew."""
         return None
+
+    def automatic(self, notation: str, public_view: Any) -> bool:
+        """Whether ``notation``, when it is the only legal action of the seat on turn, is no
+        decision (a roll that must come, the one way a move can end), so that the core takes it at
+        once and says so on the table instead of asking for a press (issue #28). Judged from the
+        public view alone: that it is the only action must tell the group nothing hidden (a hand
+        that could answer a danger card makes the roll one choice among others). Default: never."""
+        return False
 
     def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
         """The move the bot makes for a person who let their time run out; None lets the game's
@@ -747,6 +760,12 @@ class GameUI(ABC):
         """A PNG of the table where a picture reads better than text."""
         return None
 
+    def picture_moment(self, public_view: Any) -> Any:
+        """The moment of the game whose first picture stays on the table until the next moment (a
+        round): at most one new picture per moment (:mod:`chatbot.core.pictures`). None: the
+        picture follows every change."""
+        return None
+
     def result_figures(
         self, public_view: Any, outcome: Any, events: Sequence[Event] = ()
     ) -> list[dict[str, Any]]:
@@ -761,6 +780,12 @@ class GameUI(ABC):
         """One player's measure over their matches of this game ("lowest total 12"): ``figures`` of
         every match they played, ``wins`` of those they won; None when there is nothing to say."""
         return self.measure.figures_text(figures, wins, t) if self.measure is not None else None
+
+    def suggestion(self, options: dict[str, Any], t: Translator) -> tuple[str, str, dict[str, Any]] | None:
+        """What the lobby offers a table that has never finished this game (the quick game): the
+        line that says what it changes, its button's label and the options it sets; None when
+        there is nothing to offer with ``options`` (issue #28)."""
+        return None
 
     def option_words(self) -> dict[str, str]:
         """Localised option names accepted in "uusi X kierrokset=3" mapped to engine option keys."""

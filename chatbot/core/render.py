@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chatbot.core import i18n, pace, turns
+from chatbot.core import i18n, pace, pictures, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import (
@@ -100,13 +100,15 @@ class Renderer:
         actor: int | None = None,
         note: str | None = None,
         summary: str | None = None,
+        chain: Sequence[tuple[Sequence[Event], str | None]] = (),
     ) -> list[Outbound]:
         """The table (with the headlines before it and the final standings after it) and, when
         ``privates``, each seated person's private prompt. ``state`` is ``match.state`` loaded, when
         the caller has it (the state just made); ``deadlines`` are the ones just planned (else the
         stored ones are read for the table's reminder line). ``actor`` is the seat whose move this
         is (its panel shows how its turn went); ``note`` a line of news besides the events, and
-        ``summary`` a line above the final standings."""
+        ``summary`` a line above the final standings. ``chain``: the actions taken in the same
+        change after this one (each one's events and its line of news, which comes first)."""
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
@@ -120,13 +122,17 @@ class Renderer:
         public_view = turn.public_view
         lines: list[str] = []
         steps = self.decoded.recent_public_events(match)
-        if events and steps:
-            steps = steps[:-1]  # the newest action's events are the fresh ones below
+        if events or chain:
+            steps = steps[: max(0, len(steps) - 1 - len(chain))]  # the fresh ones are below
         for step in steps:
             lines.extend(ui.render_events(step, ctx))
         fresh = ui.render_events([e for e in events if e.public], ctx)
         if note:
             fresh.append(note)
+        for later, line in chain:
+            fresh.extend([line] if line else [])
+            fresh.extend(ui.render_events([e for e in later if e.public], ctx))
+        events = [*events, *(e for later, _line in chain for e in later)]
         keep = ui.recent_lines
         if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
             keep = max(0, keep - len(fresh))
@@ -147,7 +153,7 @@ class Renderer:
                 continue
             for row in ui.button_rows(turn.group_notations(ui, seat), public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
-        image = ui.render_image(public_view, ctx)
+        image = self._picture(match, ui, state, public_view, ctx)
         # the news of this action (a duel's result, a winner) as messages of their own that stay
         out = [
             Outbound(room.platform, line, chat_id=room.ext_id, lang=t.lang)
@@ -198,6 +204,17 @@ class Renderer:
                     )
                 )
         return out
+
+    def _picture(
+        self, match: MatchRec, ui: GameUI, state: Any, public_view: Any, ctx: RenderContext
+    ) -> bytes | None:
+        """The table's picture: of the state the mark of this moment of the game names (the same
+        bytes all the moment long), else of the state as it is (:mod:`chatbot.core.pictures`)."""
+        shown = pictures.ply_shown(match.meta, ui.picture_moment(public_view), getattr(state, "ply", None))
+        then = self.decoded.state_at(match, shown) if shown is not None else None
+        if then is not None:
+            public_view = self.games[match.game].view(then, None)
+        return ui.render_image(public_view, ctx)
 
     def turn_records(self, match: MatchRec, state: Any, public_view: Any = None) -> dict[str, Any]:
         """Each seat's latest turn, as the schedule stores it with this version's deadlines (the
@@ -368,6 +385,7 @@ class Renderer:
                 *([f"⚙️ {shown}"] if (shown := ui.options_text(match.options, t)) else []),
                 *([paced] if paced else []),
                 *rematch,
+                *([offer[0]] if (offer := self.suggestion(match, t)) else []),
             ]
             + (
                 []
@@ -392,6 +410,8 @@ class Renderer:
                 Button(t.gettext("Start"), f"{match.id}:{v}:@start"),
             ]
         ]
+        if offer is not None and not rematch_button:
+            buttons.append([Button(offer[1], f"{match.id}:{v}:@suggested")])
         if rematch_button:
             buttons = [rematch_button]
         return [
@@ -407,6 +427,15 @@ class Renderer:
                 version=match.version,
             )
         ]
+
+    def suggestion(self, match: MatchRec, t: Translator) -> tuple[str, str, dict[str, Any]] | None:
+        """The game's offer to a table that has not finished it before, as the records tell (the
+        quick game of a first Afrikan Tähti, issue #28); None for a table that has, or a rematch."""
+        offer = self.uis[match.game].suggestion(match.options, t)
+        if offer is None or match.meta.get("rematch"):
+            return None
+        finished = self.repo.finished_matches(room_id=match.room_id)
+        return None if any(f.game == match.game for f in finished) else offer
 
     def _rematch_lines(self, match: MatchRec, t: Translator) -> tuple[list[str], list[Button]]:
         """The rematch lobby's own lines and button (nothing for an ordinary lobby)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chatbot.core import pace, turns
+from chatbot.core import pace, pictures, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.ports import AI_TURN, IDLE_MOVE, REMIND, WINDOW, Deadline, GameUI, MatchRec, Repository
 from chatbot.core.usecase import CoreSettings
@@ -51,8 +51,14 @@ class Schedule:
         assert match.state is not None
         if state is None:
             state = self.decoded.state(match)
-        deadlines = self.deadlines(match, state, self.games[match.game].view(state, None))
+        public_view = self.games[match.game].view(state, None)
+        deadlines = self.deadlines(match, state, public_view)
         self.repo.set_deadlines(match.id, deadlines)
+        # the table's picture for this moment of the game (one new picture a round, issue #28)
+        moment = self.uis[match.game].picture_moment(public_view)
+        marked = pictures.mark(match.meta, moment, getattr(state, "ply", None))
+        if marked is not None:
+            self.repo.set_meta(match.id, pictures.META, marked)
         return deadlines
 
     def clear(self, match_id: int) -> None:

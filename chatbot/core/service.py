@@ -562,4 +562,6 @@ class BotCore:
             return self.lobby.rematch(msg, Speaker(sp.user, sp.lang, room), t, match, pressed=data.version)
         if match.status != LOBBY or data.version != match.version:
             return stale(msg, t)
+        if data.verb == "suggested":  # the lobby's offer of other options (the quick game)
+            return self.lobby.suggested(msg, Speaker(sp.user, sp.lang, room), t, match)
         return self._command(msg, Speaker(sp.user, sp.lang, room), t, Command(data.verb)) or stale(msg, t)

@@ -65,7 +65,29 @@ class GnavWork(Work[State]):
 
     With ``quiet`` set (an AI rollout) nothing is recorded, the deal's summary is not built, and the work
     stops when the deal ends (``done``): the next deal's cards are not the AI's to guess.
+
+    Every list field holds immutable entries (numbers, frozen values, the tuples of ``eliminated`` and
+    ``decks``), so each is one list (``SHALLOW``): the copy per action no longer walks every event of
+    the deal's ``history`` to thaw and freeze it.
     """
+
+    SHALLOW = frozenset(
+        {
+            "lives",
+            "resting",
+            "order",
+            "hands",
+            "departed",
+            "stock",
+            "aside",
+            "log",
+            "knocks",
+            "know",
+            "eliminated",
+            "history",
+            "decks",
+        }
+    )
 
     seed: str
     ply: int
@@ -84,11 +106,11 @@ class GnavWork(Work[State]):
     turn: int
     knocks: list[int]
     know: list[int]
-    eliminated: list[list[int]]
+    eliminated: list[tuple[int, int]]
     phase: str
     history: list[Event]
     last: DealResult | None
-    decks: list[list[str]]
+    decks: list[tuple[str, ...]]
     #: the match is over, or (quiet) the deal is
     done: bool
 
@@ -426,7 +448,7 @@ def lose_life(w: GnavWork, p: int, cause: str) -> bool:
     if w.lives[p] > 0:
         return False
     w.departed.append(p)
-    w.eliminated.append([p, w.next_group()])
+    w.eliminated.append((p, w.next_group()))
     w.emit("eliminated", seat=p, cause=cause)
     if len(w.alive()) == 1:
         reveal(w)
@@ -499,7 +521,7 @@ def settle(w: GnavWork, end: str) -> None:
     for s in losers:
         if w.lives[s] == 0:
             out.append(s)
-            w.eliminated.append([s, group])
+            w.eliminated.append((s, group))
             w.emit("eliminated", seat=s, cause="settlement")
     rests = tuple(s for s in fools if w.lives[s] > 0)
     w.emit(

@@ -49,7 +49,13 @@ from engines.work import Work
 
 
 class MajavajengiWork(Work[MajavajengiState]):
-    """The state's fields as mutable values for the length of one transition."""
+    """The state's fields as mutable values for the length of one transition. The preset decks are
+    only read (``KEEP``); the piles, the finished rounds' scores and the totals hold immutable
+    entries, so each is one list (``SHALLOW``): a copy per action used to thaw every card of the
+    draw pile and every round's scores again."""
+
+    KEEP = frozenset({"preset_decks"})
+    SHALLOW = frozenset({"draw_pile", "discard", "round_scores", "totals"})
 
     seed: str
     ply: int
@@ -70,9 +76,9 @@ class MajavajengiWork(Work[MajavajengiState]):
     turns_taken: int
     last_lap_left: int | None
     known: list[list[list[str | None]]]
-    round_scores: list[list[int]]
+    round_scores: list[tuple[int, ...]]
     totals: list[int]
-    preset_decks: list[list[str]]
+    preset_decks: tuple[tuple[str, ...], ...]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,7 +210,7 @@ def end_round(w: MajavajengiWork) -> None:
     public: list[list[str | None]] = [[KIND[c] for c in row] for row in w.layouts]
     w.known = [[list(row) for row in public] for _ in range(n)]
     scores = tuple(sum(VALUE[KIND[c]] for c in row) for row in w.layouts)
-    w.round_scores.append(list(scores))
+    w.round_scores.append(tuple(scores))
     w.totals = [a + b for a, b in zip(w.totals, scores)]
     totals = tuple(w.totals)
     w.emit("round_scored", round=w.round, scores=scores, totals=totals)

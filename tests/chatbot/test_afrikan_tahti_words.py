@@ -13,7 +13,7 @@ import pytest
 
 from chatbot.core.i18n import translator
 from chatbot.core.parsing import Ambiguous, NotLegal, ParseContext, Parsed
-from chatbot.core.ports import RenderContext
+from chatbot.core.ports import THEN, RenderContext
 from chatbot.games.afrikan_tahti import UI, buttons
 from chatbot.games.afrikan_tahti.names import card_name
 from engines.afrikan_tahti import ENGINE
@@ -70,7 +70,8 @@ def test_every_buttons_label_typed_back_is_that_button():
         ctx = ParseContext(lang="fi", seat=seat, legal=legal, view=view, seat_names=names, private=True)
         for row in rows:
             for label, notation in row:
-                assert written(UI.parse(label, ctx)) == Parsed((notation,)), (label, notation)
+                # a button of several steps ("end_phase;flip") is those steps typed back
+                assert written(UI.parse(label, ctx)) == Parsed(tuple(notation.split(THEN))), (label, notation)
                 checked += 1
     assert checked > 2000
 

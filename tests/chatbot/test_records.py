@@ -277,6 +277,10 @@ def test_a_replay_stepped_to_the_end_shows_every_recorded_public_table(game):
         # final table only (issue #27)
         played = max(k for k in recorded if k < moves)
         assert sorted(recorded) == [*range(played + 1), moves]
+    elif game == "afrikan_tahti":
+        # a single action that is no decision is taken in the same change as the one before it, and
+        # a button may carry two steps (issue #28): those actions have no table of their own
+        assert {0, moves} <= set(recorded) <= set(range(moves + 1))
     else:
         assert sorted(recorded) == list(range(moves + 1))  # the start and one per action
     # the result was stored with the last move, with the game's own figures for each seat

@@ -95,6 +95,16 @@ class AfrikanTahtiUI(GameUI):
             return []
         return names.option_parts(o, t)
 
+    def suggestion(self, options: dict[str, Any], t: Translator) -> tuple[str, str, dict[str, Any]] | None:
+        # a first game with Retkikunnat: the quick game (spec §3.4) fits an evening (issue #28)
+        try:
+            o = ENGINE.options_from_dict(options)
+        except (TypeError, ValueError):
+            return None
+        if not o.expansion or o.quick_game:
+            return None
+        return names.quick_game_offer(t), t.gettext("⚡ Quick game"), {"quick_game": True}
+
     # --- texts for the table, the seat, the events -----------------------------------------------
     def render_table(self, view: View, ctx: RenderContext) -> str:
         return render.table(view, ctx)
@@ -127,6 +137,10 @@ class AfrikanTahtiUI(GameUI):
 
         return board_png(view, ctx)
 
+    def picture_moment(self, public_view: View) -> Any:
+        # one new board picture a round (issue #28), and the final board
+        return "over" if public_view.phase == "over" else public_view.round
+
     # --- buttons --------------------------------------------------------------------------------
     def action_label(self, notation: str, view: View, ctx: RenderContext) -> str:
         return buttons.label(notation, view, ctx)
@@ -150,6 +164,9 @@ class AfrikanTahtiUI(GameUI):
 
     def window_key(self, public_view: View) -> str | None:
         return buttons.window_key(public_view)
+
+    def automatic(self, notation: str, public_view: View) -> bool:
+        return buttons.automatic(notation, public_view)
 
     def idle_action(self, legal: Sequence[str], view: View) -> str | None:
         # a window's time ran out: ``lapse`` (two in a row and the seat is not asked any more,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from chatbot.core.i18n import translator
 from chatbot.core.nlp import fold, normalise
 from chatbot.core.parsing import NotLegal, ParseContext, Parsed, ParseResult
-from chatbot.core.ports import RenderContext
+from chatbot.core.ports import THEN, RenderContext
 from chatbot.games.afrikan_tahti.names import (
     FROM,
     TO,
@@ -37,8 +37,16 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from chatbot.games.afrikan_tahti.render import expansion_of
 from engines.afrikan_tahti import ENGINE
-from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, Leg, node_of
-from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, PawnView, View, seat_of
+from engines.afrikan_tahti.board import GOALS, HAZARDS, PLACE_SET, Leg, land_paths, node_of
+from engines.afrikan_tahti.model import (
+    AIR_FARE,
+    FLIP_PRICE,
+    SEA_FARE,
+    PawnView,
+    View,
+    roll_only_when_broke,
+    seat_of,
+)
 from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
 from engines.afrikan_tahti.retkikunnat.content import sale_value
 from engines.afrikan_tahti.retkikunnat.model import XView
@@ -83,6 +91,7 @@ EXPANSION_GROUPS = {
 ROW_ORDER = (
     "stop",
     "roll",
+    "aim",
     "place",
     "dot",
     "board",
@@ -104,7 +113,7 @@ ROW_ORDER = (
     "discard",
     "other",
 )
-ROW_WIDTH = {"place": 3, "start": 3, "reroll": 3, "swap": 3, "choose": 3, "character": 2}
+ROW_WIDTH = {"place": 3, "start": 3, "reroll": 3, "swap": 3, "choose": 3, "character": 2, "aim": 1}
 #: offers beyond these are typed ("tarjoan Matille Ratsun 200:lla")
 OFFER_BUTTONS = 6
 
@@ -156,6 +165,11 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
     match notation.split():
         case ["start", pid]:
             return t.gettext("Start {place}").format(place=place(pid, t, FROM))
+        case [step, pid] if step == f"roll{THEN}move":
+            n = next((k for p, k in aims(view) if p == pid), 0)
+            return t.ngettext("🎲 Roll and go {to} ({n} step)", "🎲 Roll and go {to} ({n} steps)", n).format(
+                to=place(pid, t, TO), n=n
+            )
         case ["roll"]:
             if phase == "release":
                 return t.gettext("🎲 Roll to get free")
@@ -342,7 +356,16 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
         case ["roll"] if pr is not None and pr.kind in ("danger", "duel"):
             return t.gettext("🎲 Roll the danger dice")
         case ["end_phase"] if view.phase == "phase2":
+            if _others_here(view):
+                return t.gettext("➡ Go on (a duel or a trade)")
             return t.gettext("➡ Go on")
+        case ["end_phase;end_phase"] if view.phase == "phase2":
+            return t.gettext("✋ End the turn")
+        case ["end_phase;flip"] if view.phase == "phase2":
+            price = x.flip_price if x.flip_price is not None else FLIP_PRICE
+            return t.gettext("🪙 Flip the token ({price})").format(price=money(price, t))
+        case ["end_phase;flip_roll"] if view.phase == "phase2":
+            return t.gettext("🎲 Roll for the token ({faces})").format(faces=_faces(x))
         case ["end_phase"] if view.phase == "phase3":
             return t.gettext("✋ End the turn")
         case ["flip"] if view.phase == "phase3":
@@ -358,11 +381,71 @@ def expansion_label(notation: str, view: View, x: XView, ctx: RenderContext) -> 
 # --------------------------------------------------------------------------------------------------
 
 
+def _others_here(view: View) -> bool:
+    """Whether another pawn stands where the seat on turn does (Phase 3 may be a duel or a trade)."""
+    seat = view.turn
+    if not isinstance(seat, int) or not 0 <= seat < len(view.pawns):
+        return False
+    node = view.pawns[seat].node
+    return node is not None and any(p.node == node for s, p in enumerate(view.pawns) if s != seat)
+
+
+#: characters whose ability is a Phase-3 choice besides the flip (a swap of stacks, a peek)
+PHASE3_CHARACTERS = frozenset({"fortune_seeker", "archaeologist"})
+
+
+#: the places a roll may aim at, nearest first: as many as the die's highest face reaches
+AIMS = 3
+DIE_MAX = 6
+
+
+def aims(view: View) -> list[tuple[str, int]]:
+    """The places a pawn on land may head for before its roll, with their distance by land (the
+    shortest path, at most a die's throw away): places with a face-down token, and Tangier and Cairo
+    for a holder of a winning item; nearest first, at most :data:`AIMS`."""
+    seat = view.turn
+    if not isinstance(seat, int) or not 0 <= seat < len(view.pawns):
+        return []
+    me = view.pawns[seat]
+    if me.node is None or me.voyage is not None or me.captured:
+        return []
+    wanted = {pid for pid, _tid in view.face_down} | (GOALS if me.items else set())
+    paths = land_paths(me.node, DIE_MAX, frozenset(), frozenset(), False)
+    found = sorted((len(ps[0]), pid) for pid, ps in paths.items() if pid in wanted and pid != me.node)
+    return [(pid, n) for n, pid in found[:AIMS]]
+
+
+def with_steps(legal: Sequence[str], view: View) -> list[str]:
+    """The legal actions with the buttons of two steps a plain turn takes in one press (issue #28):
+    before the roll, the roll and the move to a place it aims at (the move is made when the die
+    reaches the place, and asked as usual when it does not); in Phase 2, the flip the place allows
+    now and the end of the turn (end Phase 2, then flip or end Phase 3), while "go on" to Phase 3
+    stays only where it offers more (a duel or a trade, a character's ability)."""
+    x = expansion_of(view)
+    if "roll" in legal and view.phase == "declare" and (x is None or x.prompt is None):
+        return [*legal, *(f"roll{THEN}move {pid}" for pid, _n in aims(view))]
+    if x is None or x.prompt is not None or view.phase != "phase2" or "end_phase" not in legal:
+        return list(legal)
+    seat = view.turn
+    out = [n for n in legal if n != "end_phase"]
+    character = x.players[seat].character if isinstance(seat, int) else None
+    if _others_here(view) or character in PHASE3_CHARACTERS:
+        out.append("end_phase")
+    if x.flip_price is not None and isinstance(seat, int):
+        cash = view.pawns[seat].cash
+        if cash >= x.flip_price:
+            out.append(f"end_phase{THEN}flip")
+        if cash < x.flip_price or not roll_only_when_broke(view.options):
+            out.append(f"end_phase{THEN}flip_roll")
+    out.append(f"end_phase{THEN}end_phase")
+    return out
+
+
 def rows(legal: Sequence[str], view: View, ctx: RenderContext) -> list[list[tuple[str, str]]]:
     """Rows of (label, notation), grouped by kind in :data:`ROW_ORDER`."""
     groups: dict[str, list[tuple[str, str]]] = {}
     seen: dict[str, int] = {}
-    for notation in legal:
+    for notation in with_steps(legal, view):
         text = label(notation, view, ctx)
         seen[text] = seen.get(text, 0) + 1
         if seen[text] > 1:  # two dots can read alike; keep every button distinct
@@ -379,7 +462,9 @@ def rows(legal: Sequence[str], view: View, ctx: RenderContext) -> list[list[tupl
 
 
 def _group(notation: str, view: View) -> str:
-    words = notation.split()
+    if notation.startswith(f"roll{THEN}"):
+        return "aim"
+    words = notation.split(THEN)[-1].split()
     verb = words[0]
     if verb == "move":
         to = node_of(words[1]) or words[1]
@@ -411,6 +496,32 @@ def group_actions(legal: Sequence[str], public_view: View) -> tuple[str, ...]:
     if pr is not None and pr.kind == "choose" and not pr.options:
         return ()  # a choice among hidden things
     return tuple(n for n in legal if n.split()[0] in GROUP_VERBS)
+
+
+#: the single actions that are no decision: the roll that must come (the move's, the release's, the
+#: danger and duel dice), the one end a move can have, a phase with nothing else in it, the one option
+#: of a choice, keeping dice no card can reroll; never a fare, a flip or a card
+AUTOMATIC_VERBS = frozenset({"roll", "move", "end_phase", "choose", "reroll_done"})
+#: where no hand card can be played, so that one legal action tells nothing of a hand
+NO_PLAY_PHASES = frozenset({"release", "move"})
+NO_PLAY_PROMPTS = frozenset({"duel", "choose"})
+
+
+def automatic(notation: str, public_view: View) -> bool:
+    """Whether ``notation``, the only legal action of the seat to act, is taken without a press
+    (see :meth:`GameUI.automatic`). With Retkikunnat a hand card may be another answer where the
+    phase or question takes one, so there only a seat with no hand cards (a public count) has none."""
+    if notation.split()[0] not in AUTOMATIC_VERBS:
+        return False
+    x = expansion_of(public_view)
+    if x is None:
+        return True
+    if x.prompt is not None:
+        if x.prompt.kind in NO_PLAY_PROMPTS:
+            return True
+    elif public_view.phase in NO_PLAY_PHASES:
+        return True
+    return all(x.players[s].hand_count == 0 for s in public_view.to_act)
 
 
 def prompt_line(view: View, ctx: RenderContext) -> str | None:
@@ -445,7 +556,8 @@ def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
         return None
     if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:
         return NotLegal("play_in_private")
-    return Parsed((ctx.legal[legal.index(found[0])],))
+    first, *then = found[0].split(THEN)
+    return Parsed((ctx.legal[legal.index(first)], *(ENGINE.parse_notation(n) for n in then)))
 
 
 def window_key(public_view: View) -> str | None:

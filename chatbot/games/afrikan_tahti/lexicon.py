@@ -536,7 +536,7 @@ EXPANSION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         X_MONEY: ("pounds", "pound", "£", "money"),
         X_STAR: ("star", "star of africa"),
         X_HORSESHOE: ("horseshoe",),
-        X_FLIP: ("flip", "flip the token", "buy the token"),
+        X_FLIP: ("flip", "flip the token", "buy the token", "token", "turn over", "turn it over", "reveal"),
         X_END: ("end turn", "end my turn", "next", "that's all", "go on"),
         X_ASK: ("ask", "ask me", "ask me again", "ask me only for", "ask me only"),
     },

@@ -20,6 +20,7 @@ from chatbot.games.afrikan_tahti import cards_generated as cards
 from engines.afrikan_tahti.base.rules import land_dests, may_board_here, may_land, move_menu
 from engines.afrikan_tahti.board import HAZARDS, LAND, LEGS, LEGS_FROM, PLACE_SET, PORTS, SEA_DOTS, Leg
 from engines.afrikan_tahti.model import (
+    QUICK_START_CASH,
     SEA_FARE,
     MoveMenu,
     Options,
@@ -52,6 +53,16 @@ def option_parts(o: Any, t: Translator) -> list[str]:
     if o.capetown_bonus != d.capetown_bonus:
         parts.append(t.gettext("Capetown bonus {amount}").format(amount=money(o.capetown_bonus, t)))
     return parts
+
+
+def quick_game_offer(t: Translator) -> str:
+    """The lobby's offer of the quick game to a table new to the game, and what it changes (spec
+    §3.4: one token a place, more money and cards at the start, a smaller expedition)."""
+    return t.gettext(
+        "💡 New to Afrikan Tähti here? The quick game fits an evening: one token on each place instead of "
+        "two, {cash} and two expedition cards each at the start, and two of each symbol make an "
+        "expedition. Press “⚡ Quick game” or write “options quick_game=yes”."
+    ).format(cash=money(QUICK_START_CASH, t))
 
 
 def title(t: Translator) -> str:

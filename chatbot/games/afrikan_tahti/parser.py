@@ -144,6 +144,7 @@ from engines.afrikan_tahti.model import (
     Unhold,
     Use,
     View,
+    roll_only_when_broke,
     seat_of,
 )
 from engines.afrikan_tahti.retkikunnat.model import XView
@@ -478,6 +479,9 @@ class AfrikanTahtiParser:
                     Parsed(tuple(boards.values())) if len(boards) == 1 else Ambiguous(tuple(boards.values()))
                 )
             return meant(Board(any_voyage(here)))
+        if r.has(FLIP) and r.has(ROLL, TRY) and not dest:
+            # the roll for a token replaces a move: after the roll it is too late (the engine says so)
+            return Parsed((FlipRoll(),))
         then_flip: tuple[Any, ...] = (Flip(),) if r.has(FLIP) and not r.denies(FLIP) else ()
         if dest and here not in dest:
             return self._destination(dest, _first(r.vias), r.numbers, then_flip, turn)
@@ -731,6 +735,10 @@ class ExpansionParser:
             return Parsed((Ask(mode),))
         if not legal:
             return None
+        if x_prompt_of(ctx.view) is None and r.has(X_FLIP) and not r.has(X_PEEK, X_SWAP, X_SELL, X_USE):
+            early = _flip_before_phase3(r, ctx)
+            if early is not None:
+                return early
         fits = [a for a in legal if self._fits(a, r, ctx)]
         offer_words = r.has(X_OFFER) or (r.has(X_SELL) and bool(r.seats))  # "myyn Ratsun Matille"
         if not fits and offer_words and any(isinstance(a, Offer) for a in legal):
@@ -861,6 +869,7 @@ class ExpansionParser:
                 return (
                     ctx.view.phase == "phase3"
                     and r.has(X_FLIP)
+                    and not r.has(X_PEEK, X_SWAP)
                     and (isinstance(action, FlipRoll) == r.has(X_ROLL))
                 )
             case EndPhase():
@@ -882,3 +891,30 @@ class ExpansionParser:
             (get if give and not get else give).append(sums[0])
         # an offer of nothing for nothing is still what was said: the engine refuses it
         return meant(Offer(other, tuple(give), tuple(get)))
+
+
+def _flip_before_phase3(r: ExpansionReading, ctx: ParseContext[View]) -> ParseResult | None:
+    """A flip said before Phase 3, where Retkikunnat flips (spec §5.2, §5.4): in Phase 2 it ends the
+    phase and flips at once, when the place allows a flip (issue #28: "käännä kiekko" typed there
+    was not understood); otherwise the answer says why not. Before the move or its end (with no
+    destination named) the answer says when a flip comes. None: not a flip said early."""
+    view, seat = ctx.view, ctx.seat
+    x: XView | None = view.x
+    if x is None or seat is None or view.turn != seat:
+        return None
+    if view.phase in ("declare", "move") and not r.places and not r.numbers:
+        return NotLegal("flip_in_phase3")
+    if view.phase != "phase2":
+        return None
+    rolled = r.has(X_ROLL)
+    if x.flip_price is None:
+        here = view.pawns[seat].node
+        on_place = any(pid == here for pid, _tid in view.face_down)
+        return NotLegal("expedition_incomplete" if on_place else "no_token")
+    cash = view.pawns[seat].cash
+    may_roll = cash < x.flip_price or not roll_only_when_broke(view.options)
+    if rolled and not may_roll:
+        return NotLegal("can_afford_flip", (("price", x.flip_price),))
+    # broke: the roll is the only way to flip here, and it is what "käännä" can mean
+    roll = rolled or cash < x.flip_price
+    return Parsed((EndPhase(), FlipRoll() if roll else Flip()))

@@ -629,6 +629,10 @@ EXPANSION_REASONS = {
         "(three of each symbol; two in the quick game and with five or six players). Collect symbols "
         "first, or flip an equipment token elsewhere."
     ),
+    "flip_in_phase3": N_(
+        "With Retkikunnat a token is flipped at the end of the turn, after your move and your cards: "
+        "first move or stay."
+    ),
     "action_taken": N_(
         "You have already taken this turn's action (a flip, a duel or a trade). End the turn."
     ),
@@ -690,6 +694,9 @@ def reason_text(code: str, params: dict[str, Any], ctx: RenderContext) -> str:
             return t.gettext("It is not your turn: now it is {name}'s turn.").format(
                 name=ctx.name(params["turn"])
             )
+        case "wrong_phase" if params.get("phase") == "declare" and ctx.options.get("expansion", True):
+            # Retkikunnat flips in Phase 3, never as the declaration (spec §5.4)
+            return t.gettext("First declare your move: roll the die, sail, fly or stay.")
         case "wrong_phase":
             return _wrong_phase(str(params.get("phase", "")), t)
         case "not_reachable" if params.get("to"):
