@@ -72,6 +72,10 @@ class Decoded:
 
     def recent_public_events(self, match: MatchRec) -> list[list[Event]]:
         """The public events of the match's last :data:`RECENT_ACTIONS` actions, one list per action."""
+        return [events for _ply, events in self.recent_public_steps(match)]
+
+    def recent_public_steps(self, match: MatchRec) -> list[tuple[int, list[Event]]]:
+        """:meth:`recent_public_events` with the ply each action made (who played a seat then)."""
         assert match.state is not None
         engine = self.games[match.game]
         ply = int(match.state.get("ply", 0))
@@ -85,7 +89,11 @@ class Decoded:
             with self._events_lock:
                 known = [self._public_events.get(key) for key in keys]
             if all(events is not None for events in known):
-                return [list(events) for events in known if events is not None]
+                return [
+                    (key[1], list(events))
+                    for key, events in zip(keys, known, strict=True)
+                    if events is not None
+                ]
         out = []
         for rec in self.repo.actions(match.id, since_ply=since):
             # the action log is append-only and an action follows from the state before it, so the
@@ -100,7 +108,7 @@ class Decoded:
                     self._public_events[key] = public
                     while len(self._public_events) > EVENT_MEMORY:
                         self._public_events.popitem(last=False)
-            out.append(list(public))
+            out.append((rec.ply, list(public)))
         return out
 
 

@@ -104,7 +104,7 @@ class Groups:
                 if seat.user_id is None:
                     continue
                 user = self.repo.user_by_id(seat.user_id)
-                t = i18n.translator(user.lang or room.lang or "fi")
+                t = i18n.translator(self.renderer.people.lang(user, room))
                 text = t.gettext(
                     "I was removed from the group, so our game of {game} is paused. It goes on where it "
                     "was as soon as someone adds me to the group again."

@@ -18,14 +18,18 @@ from chatbot.core.decoded import Finder
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import fold
+from chatbot.core.people import clean_name, new_seat_name
 from chatbot.core.ports import CANCELLED, LOBBY, OVER, RUNNING, GameUI, MatchRec, Repository, SeatRec
 from chatbot.core.questions import games_text
 from chatbot.core.render import Renderer, rematch_waiting
 from chatbot.core.roles import Roles
 from chatbot.core.seating import Seating, people_of, usual_table
 from chatbot.core.types import TABLE, Inbound, Outbound
-from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale, unique_name
+from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale
 from engines.contract import Engine
+
+#: lobbies one person may keep waiting for players at once, over every group (issue #27)
+MAX_OPEN_LOBBIES = 3
 
 
 class Lobby:
@@ -82,6 +86,10 @@ class Lobby:
                     t.gettext("Which game shall we play?") + "\n" + games_text(self.uis, self.games, t),
                 )
             ]
+        assert sp.room is not None
+        refused = self._lobbies_open(msg, sp, t)
+        if refused is not None:
+            return [refused]
         engine = self.games[ui.game_id]
         try:
             typed_pace, game_tokens = pace.split_options(cmd.tokens)
@@ -126,6 +134,38 @@ class Lobby:
                 )
             )
         return out
+
+    def _lobbies_open(self, msg: Inbound, sp: Speaker, t: Translator) -> Outbound | None:
+        """One lobby waiting for players per person per group (its forum topics included), and at
+        most :data:`MAX_OPEN_LOBBIES` overall (issue #27: one user opened a hundred): the refusal, or
+        None when the speaker may open one."""
+        assert sp.room is not None
+        mine = [
+            m
+            for m in self.repo.matches_of_user(sp.user.id)
+            if m.status == LOBBY and m.host_user_id == sp.user.id
+        ]
+        here = sp.room
+        for m in mine:
+            room = self.repo.room_by_id(m.room_id)
+            if room.platform == here.platform and same_chat(room.ext_id, here.ext_id):
+                # (a room holds one game at a time: this room's own is answered before we get here)
+                text = t.gettext(
+                    "Your game {game} is still waiting for players in another topic of this group. Start "
+                    "it there, or cancel it there with “cancel” before you set up another."
+                )
+                return reply(msg, t, text.format(game=self.uis[m.game].title(t)))
+        if len(mine) >= MAX_OPEN_LOBBIES:
+            games = t.format_list([self.uis[m.game].title(t) for m in mine])
+            text = t.ngettext(
+                "You have {n} game waiting for players already ({games}). Start it or cancel it with "
+                "“cancel” where you set it up before you set up another.",
+                "You have {n} games waiting for players already ({games}). Start one or cancel one with "
+                "“cancel” where you set it up before you set up another.",
+                len(mine),
+            )
+            return reply(msg, t, text.format(n=len(mine), games=games))
+        return None
 
     def _set_pace(self, match: MatchRec, chosen: pace.Pace, zone: str | None) -> MatchRec:
         """The match's pace (its meta; the engine never sees it), and the room's time zone."""
@@ -214,7 +254,7 @@ class Lobby:
         engine = self.games[match.game]
         if len(match.seats) >= engine.max_players:
             return [reply(msg, t, t.gettext("The table is full."))]
-        name = unique_name(match, extra_name or sp.user.name)
+        name = new_seat_name((s.name for s in match.seats), extra_name or sp.user.name)
         seats = (*match.seats, SeatRec(seat=len(match.seats), name=name, user_id=sp.user.id))
         if not self.repo.update_lobby(match.id, match.version, seats):
             raise Conflict(lobby=True)
@@ -372,6 +412,20 @@ class Lobby:
             return [reply(msg, t, t.gettext("You are already playing in this game."))]
         seat = left_seat(match, sp.user.id)
         if seat is None:
+            away = [int(k) for k, v in (match.meta.get("away") or {}).items() if v == sp.user.id]
+            if away and match.status == RUNNING and match.seats[away[0]].user_id is None:
+                # removed, or the seat given to an AI: only the host or an admin gives it back
+                name = clean_name(match.seats[away[0]].name)
+                return [
+                    reply(
+                        msg,
+                        t,
+                        t.gettext(
+                            "Your seat was given to an AI player, so you cannot take it back yourself. The "
+                            "player who set up the game or a group admin can bring you back: “restore {name}”."
+                        ).format(name=name),
+                    )
+                ]
             return [reply(msg, t, t.gettext("You have no seat to come back to in this game."))]
         room = self.repo.room_by_id(match.room_id)
         seats = tuple(replace(s, user_id=sp.user.id, ai=None) if s.seat == seat else s for s in match.seats)
@@ -432,6 +486,16 @@ class Lobby:
             if made is not None and made.status != CANCELLED:
                 return stale(msg, t)  # this match was played again already: its button has done its work
         return self.seating.set_up_rematch(old, room, sp)
+
+
+def same_chat(a: str, b: str) -> bool:
+    """Whether two rooms are one group chat: the same room, or the chat and a forum topic of it, or
+    two topics of one chat (a topic is a room ``<chat>:<topic>`` of its own)."""
+    if a == b or a.startswith(b + ":") or b.startswith(a + ":"):
+        return True
+    chat_a, _, topic_a = a.rpartition(":")
+    chat_b, _, topic_b = b.rpartition(":")
+    return bool(chat_a) and chat_a == chat_b and topic_a.isdigit() and topic_b.isdigit()
 
 
 def left_seat(match: MatchRec, user_id: int) -> int | None:

@@ -14,6 +14,7 @@ from typing import Any
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.core.people import seat_names
 from chatbot.core.ports import OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
 from chatbot.core.records import Records
@@ -68,7 +69,7 @@ class Play:
             seat=seat,
             legal=legal,
             view=engine.view(state, seat),
-            seat_names=tuple(s.name for s in match.seats),
+            seat_names=seat_names(match.seats),
             private=msg.private,
         )
         return not isinstance(ui.parse(text, ctx), NotUnderstood)
@@ -97,7 +98,7 @@ class Play:
         legal = (
             tuple(engine.notation(a) for a in engine.legal_actions(state, seat)) if seat is not None else ()
         )
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         # games may ask before a move that would reveal a hidden card, but only where asking is private
         ctx = ParseContext(
             lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
@@ -214,7 +215,7 @@ class Play:
         the group something hidden."""
         engine = self.games[match.game]
         ui = self.uis[match.game]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         self._remember_refusal(match, seat, code, params)
         reason = ui.reason_text(code, params, RenderContext(t, names, seat, match.options))
         private_info = not group_safe(ui, engine, state, seat)

@@ -10,11 +10,13 @@ events; private texts from ``view(state, seat)`` and that seat's events.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n, pace
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
+from chatbot.core.people import People, clean_name, seat_names
 from chatbot.core.ports import (
     LOBBY,
     REMIND,
@@ -36,6 +38,17 @@ def group_safe(ui: GameUI, engine: Engine, state: Any, seat: int) -> bool:
     """Whether the seat's legal actions may be listed in the group without revealing anything."""
     legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
     return set(ui.group_actions(legal, engine.view(state, None))) == set(legal)
+
+
+#: match meta key: the seats' changes of hands while the match runs, each ``{"ply": …, "seat": …,
+#: "name": …, "ai": …}`` with what the table showed for the seat before the change at that ply
+SEAT_LOG = "seat_log"
+
+
+def stood_in_now(match: MatchRec) -> set[int]:
+    """The seats of people that an AI plays for now (they left, or their seat was given to an AI)."""
+    held = {int(k) for k in (match.meta.get("left") or {})} | {int(k) for k in (match.meta.get("away") or {})}
+    return {s.seat for s in match.seats if s.user_id is None and s.seat in held}
 
 
 def rematch_waiting(match: MatchRec) -> list[SeatRec]:
@@ -70,6 +83,7 @@ class Renderer:
         decoded: Decoded,
         settings: CoreSettings,
         clock: Callable[[], float],
+        people: People | None = None,
     ) -> None:
         self.repo = repo
         self.games = games
@@ -77,20 +91,30 @@ class Renderer:
         self.decoded = decoded
         self.settings = settings
         self.clock = clock
+        #: who is who: the language of each person's private texts (issue #27)
+        self.people = people or People(repo)
 
     # --- the table -----------------------------------------------------------------------------
     def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
-        """The seats' names on the table: a person's seat that an AI plays for now is marked so
-        ("Carol (tekoäly)"), so the group sees who is really playing."""
-        stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
-            int(k) for k in (match.meta.get("away") or {})
-        }
+        """The seats' names on the table: cleaned and told apart, and a person's seat that an AI plays
+        for now marked so ("Carol (tekoäly)"), so the group sees who is really playing."""
+        marked = stood_in_now(match)
         return tuple(
-            t.gettext("{name} (AI)").format(name=s.name)
-            if s.user_id is None and s.seat in stood_in
-            else s.name
-            for s in match.seats
+            t.gettext("{name} (AI)").format(name=name) if seat in marked else name
+            for seat, name in enumerate(seat_names(match.seats))
         )
+
+    def _names_at(self, match: MatchRec, t: Translator, ply: int, now: tuple[str, ...]) -> tuple[str, ...]:
+        """The names the table showed when the action that made ``ply`` was taken: a seat that
+        changed hands after it (a leave, a hand-over, a seat given to an AI) is told under the name it
+        had then, so nobody's own earlier lines are relabelled "(tekoäly)" or given to another."""
+        names = list(now)
+        for change in reversed(match.meta.get(SEAT_LOG) or []):
+            seat = int(change.get("seat", -1))
+            if ply <= int(change.get("ply", -1)) and 0 <= seat < len(names):
+                name = clean_name(str(change.get("name") or names[seat]))
+                names[seat] = t.gettext("{name} (AI)").format(name=name) if change.get("ai") else name
+        return tuple(names) if names != list(now) else now
 
     def render_match(
         self,
@@ -117,11 +141,12 @@ class Renderer:
         ctx = RenderContext(t, names, None, match.options)
         public_view = engine.view(state, None)
         lines: list[str] = []
-        steps = self.decoded.recent_public_events(match)
+        steps = self.decoded.recent_public_steps(match)
         if events and steps:
             steps = steps[:-1]  # the newest action's events are the fresh ones below
-        for step in steps:
-            lines.extend(ui.render_events(step, ctx))
+        for ply, step in steps:
+            then = self._names_at(match, t, ply, names)
+            lines.extend(ui.render_events(step, ctx if then is names else replace(ctx, names=then)))
         fresh = ui.render_events([e for e in events if e.public], ctx)
         keep = ui.recent_lines
         if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
@@ -247,13 +272,13 @@ class Renderer:
             assert match.state is not None
             state = self.decoded.state(match)
         user = self.repo.user_by_id(rec.user_id)
-        t = i18n.translator(user.lang or room.lang or "fi")
-        names = tuple(s.name for s in match.seats)
+        t = i18n.translator(self.people.lang(user, room))
+        names = seat_names(match.seats)
         ctx = RenderContext(t, names, seat, match.options)
         view = engine.view(state, seat)
         parts = [
             ui.title(t)
-            + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
+            + (f" – {names[seat]}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
         ]
         parts.extend(f"▸ {x}" for x in ui.render_events(events, ctx))
         panel = ui.render_private(view, ctx)
@@ -264,7 +289,7 @@ class Renderer:
             legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
             parts.append(
                 ui.prompt_line(view, ctx)
-                or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name)
+                or t.gettext("Your turn, {name}! What will you do?").format(name=names[seat])
             )
             for row in ui.button_rows(legal, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
@@ -290,7 +315,7 @@ class Renderer:
         ui = self.uis[match.game]
         assert match.state is not None
         state = self.decoded.state(match)
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         if seat not in engine.to_act(state):
             who = t.format_list([names[s] for s in engine.to_act(state)])
             return t.gettext("Now it is {name}’s turn.").format(name=who)
@@ -313,7 +338,10 @@ class Renderer:
         t = i18n.translator(room.lang or "fi")
         ui = self.uis[match.game]
         engine = self.games[match.game]
-        names = t.format_list([s.name + (f" 🤖 ({ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
+        seated = seat_names(match.seats)
+        names = t.format_list(
+            [seated[s.seat] + (f" 🤖 ({ai_level(s.ai, t)})" if s.ai else "") for s in match.seats]
+        )
         rematch, rematch_button = self._rematch_lines(match, t)
         paced = pace.describe(
             pace.Pace.from_meta(match.meta.get("pace")),
@@ -376,7 +404,8 @@ class Renderer:
             return [], []
         waiting = rematch_waiting(match)
         yes = {int(u) for u in (match.meta.get("rematch") or {}).get("yes", [])}
-        ready = [s.name for s in match.seats if s.user_id is not None and s.user_id in yes]
+        shown = seat_names(match.seats)
+        ready = [shown[s.seat] for s in match.seats if s.user_id is not None and s.user_id in yes]
         lines = [t.gettext("🔁 The same game again, with the same players.")]
         if ready:
             lines.append(t.gettext("In: {names}").format(names=t.format_list(ready)))
@@ -384,7 +413,7 @@ class Renderer:
             lines.append(
                 t.gettext(
                     "Waiting for {names} to press “I'm in” (or write “join”); whoever will not play writes “leave”."
-                ).format(names=t.format_list([s.name for s in waiting]))
+                ).format(names=t.format_list([shown[s.seat] for s in waiting]))
             )
         button = [Button(t.gettext("I'm in"), f"{match.id}:{match.version}:@join")] if waiting else []
         return lines, button

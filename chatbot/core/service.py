@@ -19,7 +19,9 @@ unit; the use cases themselves are its collaborators, each built here with what 
 ``records``        results, statistics, history; ``replays`` of finished matches
 ``groups``         a group's chat moved, the bot removed and added back, privacy mode
 ``private``        private chats the platform will not open yet, deep links
-``outbox``         every use case's messages queued, with the live prompts a change left out
+``people``         who is who: members a room has seen, handles, each person's language
+``outbox``         every use case's messages queued, with the live prompts a change left out and
+                   no group text that names a hidden card
 =================  ======================================================================
 """
 
@@ -43,7 +45,8 @@ from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.live import LivePrompts
 from chatbot.core.lobby import Lobby
 from chatbot.core.nlp import Lemmatizer, normalise
-from chatbot.core.outbox import Outbox
+from chatbot.core.outbox import HiddenGuard, Outbox
+from chatbot.core.people import People, seat_names
 from chatbot.core.play import Play
 from chatbot.core.ports import (
     LOBBY,
@@ -126,9 +129,10 @@ class BotCore:
         self._langs_lock = threading.Lock()
 
         settings = self.settings
+        self.people = People(repo)
         self.decoded = Decoded(repo, games)
         self.finder = Finder(repo, games, self.decoded)
-        self.renderer = Renderer(repo, games, uis, self.decoded, settings, clock)
+        self.renderer = Renderer(repo, games, uis, self.decoded, settings, clock, self.people)
         self.schedule = Schedule(repo, games, uis, self.decoded, settings, clock)
         live = LivePrompts(
             repo,
@@ -141,9 +145,11 @@ class BotCore:
                 match, room, seat, (), force=True, state=state
             ),
         )
-        self.outbox = Outbox(repo, live)
+        self.outbox = Outbox(repo, live, HiddenGuard(repo, games, self.decoded.state))
         self.seating = Seating(repo, games, self.decoded, self.schedule, self.renderer, settings)
-        self.roles = Roles(repo, games, uis, settings, clock, self.renderer, self.seating)
+        self.roles = Roles(
+            repo, games, uis, settings, clock, self.renderer, self.seating, self.people, self.lemmatizer
+        )
         self.groups = Groups(repo, uis, settings, self.renderer, self.schedule, self.outbox)
         self.lobby = Lobby(
             repo, games, uis, settings, self.finder, self.renderer, self.seating, self.roles, self.groups
@@ -383,7 +389,8 @@ class BotCore:
         else:
             user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
             room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
-        lang = user.lang or normalise_language(msg.lang_hint) or (room.lang if room else None) or "fi"
+        self.people.seen(msg, user, room)
+        lang = self.people.lang(user, room, msg.lang_hint)
         speaker = Speaker(user, lang, room)
         self._remember_lang(msg.platform, msg.user_id, lang)
         t = i18n.translator(lang)
@@ -422,7 +429,7 @@ class BotCore:
 
     def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
         match = self.finder.context_match(msg, sp)
-        return tuple(s.name for s in match.seats) if match is not None else ()
+        return seat_names(match.seats) if match is not None else ()
 
     def _command(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         name = cmd.name
@@ -433,17 +440,14 @@ class BotCore:
             return self._set_language(msg, sp, cmd)
         if name == "rules":
             tq = self.questions.translator(sp, cmd.raw_args, cmd)
-            answer = self.questions.rules_text(msg, sp, tq, cmd)
-            if answer is None:
-                return []  # a question to someone else in a group: not the bot's
-            return [reply(msg, tq, answer)]
+            # None: a question to someone else in a group, not the bot's
+            return self.questions.answer(msg, sp, tq, cmd) or []
         if name == "ask":
             tq = self.questions.translator(sp, cmd.raw_args, cmd)
             situation = self.talk.situation(msg, sp, tq, cmd)
             if situation is not None:
                 return situation
-            answer = self.questions.rules_text(msg, sp, tq, replace(cmd, name="rules"))
-            return [reply(msg, tq, answer)] if answer is not None else []
+            return self.questions.answer(msg, sp, tq, replace(cmd, name="rules")) or []
         if name == "unsure":
             return self.talk.unsure(msg, t, cmd)
         if name == "games":

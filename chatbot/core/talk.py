@@ -12,6 +12,7 @@ from chatbot.core.commands import Command, game_in, option_phrases, parse_comman
 from chatbot.core.decoded import Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer
+from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, RUNNING, GameUI, RenderContext
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
@@ -163,7 +164,7 @@ class Talk:
         engine, ui = self.games[match.game], self.uis[match.game]
         state = engine.load(match.state)
         seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         if cmd.topic == "turn":
             acting = engine.to_act(state)
             if seat is not None and seat in acting:

@@ -214,7 +214,7 @@ class Timers:
             if rec.user_id is None:
                 continue
             user = self.repo.user_by_id(rec.user_id)
-            tu = i18n.translator(user.lang or room.lang or "fi")
+            tu = i18n.translator(self.play.renderer.people.lang(user, room))
             out.append(
                 Outbound(
                     room.platform,

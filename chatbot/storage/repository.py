@@ -1276,6 +1276,18 @@ class SqlRepository:
         with self._conn() as c:
             c.execute(self.sql.kv_upsert, {"namespace": namespace, "key": key, "value": value})
 
+    # --- who is who (issue #27): the members a room has seen, one key each -----------------------
+    def kv_items(self, namespace: str, limit: int = 1000) -> dict[str, Any]:
+        """Every key of ``namespace`` with its value (at most ``limit``, in key order)."""
+        stmt = (
+            core_select(_KV.c.key, _KV.c.value)
+            .where(_KV.c.namespace == namespace)
+            .order_by(_KV.c.key)
+            .limit(limit)
+        )
+        with self._conn() as c:
+            return {str(row.key): row.value for row in c.execute(stmt)}
+
     # --- the outbox ----------------------------------------------------------------------------
     def outbox_add(self, outs: Sequence[Outbound]) -> None:
         """Queue messages for delivery, in this order (one statement however many)."""

@@ -96,7 +96,7 @@ def test_roles_on_telegram_outsiders_are_refused_and_group_admins_are_asked_of_t
             await h.settle()
             david = h.core.repo.find_user("telegram", str(DAVID))
             assert h.core.repo.match(mid).seats[1].user_id == david.id
-            assert any("David otti pelaajan Bertta paikan" in t for t in h.group_texts())
+            assert any("David otti Bertan paikan." in t for t in h.group_texts())
             # the creator of the group ends the game
             await h.say(CEDER, "/peru")
             await h.settle()
@@ -133,3 +133,58 @@ def test_in_a_forum_group_a_topics_buttons_work_only_there_and_the_groups_admins
             assert member_calls(h)[-1] == {"chat_id": forum, "user_id": DAVID}
 
     run(body(), timeout=40)
+
+
+def test_a_seat_goes_to_the_person_a_mention_or_a_reply_names_never_to_a_namesake(tg):
+    """Issue #27: "anna paikkani X:lle" was taken by a newcomer who called herself X. On Telegram the
+    receiver is named by an @username, a text mention (someone without a username) or a reply; the
+    English-speaking Liisa gets everything private in English in a Finnish group."""
+    liisa_en, liisa_fi = 21, 22
+
+    async def body():
+        async with tg(users=USERS) as h:
+            h.server.add_user(liisa_en, "Liisa", "en", username="liisa_k")
+            h.server.add_user(liisa_fi, "Liisa", "fi")
+            await h.say(ANNA, "/uusi majavajengi")
+            await h.say(BERTTA, "/liity")
+            await h.say(ANNA, "aloita")
+            await h.say(liisa_en, "moi")
+            await h.say(liisa_fi, "moikka")
+            ceder = await h.say(CEDER, "saanko minä pelata seuraavaksi?")
+            await h.settle()
+            mid = h.match_id()
+            # two Liisas: the typed name alone is not enough, the answer says how to name her
+            await h.say(BERTTA, "anna paikkani Liisalle")
+            await h.settle()
+            assert "Mainitse" in h.group_texts()[-1] and "@nimi" in h.group_texts()[-1]
+            # her @username names her; the other Liisa cannot take it
+            await h.say(BERTTA, "anna paikkani @liisa_k")
+            await h.say(liisa_fi, "otan paikan")
+            await h.settle()
+            assert "Vain hän voi ottaa sen" in h.group_texts()[-1]
+            await h.say(liisa_en, "otan paikan")
+            await h.settle()
+            taker = h.core.repo.find_user("telegram", str(liisa_en))
+            assert h.core.repo.match(mid).seats[1].user_id == taker.id
+            assert any(t == "Liisa otti Bertan paikan." for t in h.group_texts())
+            # her hand comes in English, though the group plays in Finnish
+            private = h.server.bot_messages(liisa_en)
+            assert private and not any("Kätesi" in m.shown or "Sinun vuorosi" in m.shown for m in private)
+            # and so does a toast, for a press in the group
+            qid = await h.server.press(liisa_en, GROUP, h.table().message_id, f"{mid}:0:draw")
+            answer = await h.server.wait_for(lambda: h.server.answer_of(qid), 5, "answer")
+            assert "stale" in (answer.get("text") or ""), answer
+            # a text mention names the other Liisa, who has no username
+            await h.say(liisa_en, "give my seat to Liisa", text_mentions={"Liisa": liisa_fi})
+            await h.say(liisa_fi, "otan paikan")
+            await h.settle()
+            other = h.core.repo.find_user("telegram", str(liisa_fi))
+            assert h.core.repo.match(mid).seats[1].user_id == other.id
+            assert h.core.repo.match(mid).seats[1].name == "Liisa"
+            # a reply to Ceder's message names Ceder
+            await h.say(liisa_fi, "anna paikkani", reply_to=ceder.message_id)
+            await h.say(CEDER, "otan paikan")
+            await h.settle()
+            assert h.core.repo.match(mid).seats[1].user_id == h.core.repo.find_user("telegram", str(CEDER)).id
+
+    run(body(), timeout=60)
