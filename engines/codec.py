@@ -142,6 +142,19 @@ class _Form:
     optional: str  # the optional part ("" if none)
     optional_fields: tuple[str, ...]
     first_word: str | None  # the template's leading literal word, for dispatch
+    # for writing: (literal, field name or None, writer or None, format spec) of each piece
+    write_required: tuple[tuple[str, str | None, Writer | None, str], ...]
+    write_optional: tuple[tuple[str, str | None, Writer | None, str], ...]
+
+
+def _fill(pieces: tuple[tuple[str, str | None, Writer | None, str], ...], action: Any) -> str:
+    out = []
+    for literal, name, writer, spec in pieces:
+        out.append(literal)
+        if name is not None:
+            value = getattr(action, name)
+            out.append(writer(value) if writer else format(value, spec))
+    return "".join(out)
 
 
 def _pieces(template: str) -> list[tuple[str, str | None, str]]:
@@ -213,27 +226,33 @@ class Notation:
         pattern = re.compile("".join(parts), re.IGNORECASE | re.ASCII)
         head = required.split(" ", 1)[0]
         first_word = head.lower() if head and "{" not in head else None
-        return _Form(cls, pattern, tuple(fields), required, optional, tuple(optional_fields), first_word)
+        return _Form(
+            cls,
+            pattern,
+            tuple(fields),
+            required,
+            optional,
+            tuple(optional_fields),
+            first_word,
+            self._write_pieces(required),
+            self._write_pieces(optional),
+        )
+
+    def _write_pieces(self, piece: str) -> tuple[tuple[str, str | None, Writer | None, str], ...]:
+        return tuple(
+            (literal, name, self._writers.get(name) if name is not None else None, spec)
+            for literal, name, spec in _pieces(piece)
+        )
 
     # --- writing -------------------------------------------------------------------------------
     def write(self, action: Any) -> str:
         form = self._by_class.get(type(action))
         if form is None:
             raise TypeError(f"not an action of this game: {action!r}")
-        text = self._fill(form.required, action)
+        text = _fill(form.write_required, action)
         if form.optional and all(getattr(action, f) is not None for f in form.optional_fields):
-            text += self._fill(form.optional, action)
+            text += _fill(form.write_optional, action)
         return text
-
-    def _fill(self, piece: str, action: Any) -> str:
-        out = []
-        for literal, name, spec in _pieces(piece):
-            out.append(literal)
-            if name is not None:
-                value = getattr(action, name)
-                writer = self._writers.get(name)
-                out.append(writer(value) if writer else format(value, spec))
-        return "".join(out)
 
     # --- reading -------------------------------------------------------------------------------
     def read(self, text: str) -> Any:

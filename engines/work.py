@@ -14,62 +14,165 @@ steps within one ply draw from different streams and replay stays exact.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
+from collections.abc import Callable
 from random import Random
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from engines.contract import Event, Seat, ev, rng_for
+from engines.contract import Event, Seat, ev, maker, rng_for
+
+make_event = maker(Event)
 
 S = TypeVar("S")
 
-_OWN = frozenset({"events", "quiet", "_state_type", "_n_rng", "_field_names"})
+_OWN = frozenset({"events", "quiet", "_state_type", "_n_rng", "_field_names", "_origin"})
+
+#: field names by state type, checked once against the working copy's own names
+_FIELDS: dict[type, tuple[str, ...]] = {}
+#: the compiled copy-in and copy-out of each (working copy class, state class)
+_COPIERS: dict[tuple[type, type], tuple[Callable[[Any, Any], None], Callable[[Any], Any]]] = {}
 
 
 def thaw(value: Any) -> Any:
     """Tuples become lists, recursively; dataclasses, sets and scalars are kept as they are."""
     if type(value) is tuple:
-        return [thaw(v) for v in value]
+        return [thaw(v) if type(v) is tuple else v for v in value]
     return value
 
 
 def freeze(value: Any) -> Any:
     """Inverse of :func:`thaw`."""
     if type(value) is list:
-        return tuple(freeze(v) for v in value)
+        return tuple([freeze(v) if type(v) is list else v for v in value])
     return value
+
+
+def _may_hold_tuple(hint: Any) -> bool:
+    """Whether a field of this type may hold a tuple (or, when frozen again, a list): anything but a
+    plain class that is not a tuple's base, None, or a union of those."""
+    if hint is None or hint is type(None):
+        return False
+    if isinstance(hint, type) and not typing.get_args(hint):
+        return issubclass(tuple, hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_may_hold_tuple(a) for a in typing.get_args(hint))
+    return True  # a generic (tuple[...], list[...]), Any, a type variable, Literal...
+
+
+def _tuple_fields(state_type: type, names: tuple[str, ...]) -> frozenset[str]:
+    """The fields whose values may be tuples, by their type hints (all of them when the hints cannot
+    be read): the others are copied without a look at their type."""
+    try:
+        hints = typing.get_type_hints(state_type)
+    except Exception:
+        return frozenset(names)
+    return frozenset(n for n in names if n not in hints or _may_hold_tuple(hints[n]))
+
+
+def field_names(state_type: type) -> tuple[str, ...]:
+    """The fields of a state class, in order (cached; a clash with the working copy's own names
+    raises ``TypeError``)."""
+    names = _FIELDS.get(state_type)
+    if names is None:
+        fields = dataclasses.fields(state_type)
+        if not all(f.init and not f.kw_only and f.name.isidentifier() for f in fields):
+            raise TypeError(f"{state_type.__name__}: a state's fields are all positional init fields")
+        names = tuple(f.name for f in fields)
+        clash = _OWN.intersection(names)
+        if clash:
+            raise TypeError(f"state fields {sorted(clash)} clash with the working copy's own")
+        _FIELDS[state_type] = names
+    return names
+
+
+def _copiers(
+    work_type: type[Work[Any]], state_type: type
+) -> tuple[Callable[[Any, Any], None], Callable[[Any], Any]]:
+    """``load(work, state)`` and ``store(work) -> state`` for one pair of classes, written out field by
+    field (as ``dataclasses`` writes ``__init__``): a copy is taken for every transition and every
+    check of some games, and the loop over the field names with getattr/setattr was most of its cost."""
+    key = (work_type, state_type)
+    found = _COPIERS.get(key)
+    if found is not None:
+        return found
+    names = field_names(state_type)
+    tuples = _tuple_fields(state_type, names)
+    load = ["def load(self, state):", "    self._origin = state"]
+    store = ["def store(self):", "    origin = self._origin" if work_type.SHALLOW else "", "    return make("]
+    for n in names:
+        if n in work_type.KEEP or n not in tuples:
+            load.append(f"    self.{n} = state.{n}")
+            store.append(f"        self.{n},")
+        elif n in work_type.SHALLOW:
+            load.append(f"    self.{n} = list(v) if type(v := state.{n}) is tuple else v")
+            store.append(
+                f"        (o if (t := tuple(v)) == (o := origin.{n}) else t) if type(v := self.{n}) is list else v,"
+            )
+        else:
+            load.append(f"    self.{n} = thaw(v) if type(v := state.{n}) is tuple else v")
+            store.append(f"        freeze(v) if type(v := self.{n}) is list else v,")
+    store.append("    )")
+    namespace: dict[str, Any] = {"thaw": thaw, "freeze": freeze, "make": maker(state_type)}
+    exec("\n".join(load) + "\n\n" + "\n".join(store), namespace)  # field names only
+    found = (namespace["load"], namespace["store"])
+    _COPIERS[key] = found
+    return found
 
 
 class Work(Generic[S]):
     """A mutable copy of a state of type ``S`` for the length of one transition.
 
-    With ``quiet`` set (AI rollouts), :meth:`emit` records nothing.
+    With ``quiet`` set (AI rollouts), :meth:`emit` records nothing. A game may name fields in
+    ``KEEP`` (never changed by its rules, or only ever replaced whole: kept as they are) and in
+    ``SHALLOW`` (a tuple whose entries are immutable: one list, not thawed further, and the state's
+    own tuple again in the frozen state when no entry changed, so that a view may memoise what it
+    derives from the field by identity); both save most of the cost of a copy. Fields whose type
+    hints admit no tuple are copied as they are.
     """
+
+    KEEP: ClassVar[frozenset[str]] = frozenset()
+    SHALLOW: ClassVar[frozenset[str]] = frozenset()
 
     events: list[Event]
     quiet: bool
 
     def __init__(self, state: S, *, quiet: bool = False) -> None:
-        names = tuple(f.name for f in dataclasses.fields(state))  # type: ignore[arg-type]
-        clash = _OWN.intersection(names)
-        if clash:
-            raise TypeError(f"state fields {sorted(clash)} clash with the working copy's own")
-        self._state_type = type(state)
-        self._field_names = names
-        for name in names:
-            setattr(self, name, thaw(getattr(state, name)))
+        state_type = type(state)
+        load, _store = _copiers(type(self), state_type)
+        self._state_type = state_type
+        self._field_names = _FIELDS[state_type]
+        load(self, state)
         self.events = []
         self.quiet = quiet
         self._n_rng = 0
 
     def freeze(self, **changes: Any) -> S:
         """The frozen state with every field as it is now (``changes`` override single fields)."""
-        values = {name: freeze(getattr(self, name)) for name in self._field_names}
-        values.update(changes)
-        return self._state_type(**values)
+        _load, store = _copiers(type(self), self._state_type)
+        if not changes:
+            return store(self)  # type: ignore[no-any-return]
+        unknown = changes.keys() - set(self._field_names)
+        if unknown:
+            raise TypeError(f"no such state fields: {sorted(unknown)}")
+        saved = {name: getattr(self, name) for name in changes}
+        try:
+            for name, value in changes.items():
+                setattr(self, name, value)
+            return store(self)  # type: ignore[no-any-return]
+        finally:
+            for name, value in saved.items():
+                setattr(self, name, value)
 
     def emit(self, code: str, audience: Seat | tuple[Seat, ...] | None = None, **params: Any) -> None:
         """Record an event for ``audience`` (one seat, several, or ``None`` for everyone)."""
         if not self.quiet:
-            self.events.append(ev(code, audience, **params))
+            if audience is None:
+                self.events.append(make_event(code, None, tuple(params.items())))
+            elif type(audience) is int:
+                self.events.append(make_event(code, (audience,), tuple(params.items())))
+            else:
+                self.events.append(ev(code, audience, **params))
 
     def rng(self, purpose: str) -> Random:
         """A generator for the next random step of this ply; each call gets its own stream."""

@@ -72,7 +72,7 @@ def parse_times(game: str) -> list[float]:
         if not acting:
             continue
         seat = acting[0]
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        legal = engine.legal_actions(state, seat)
         ctx = ParseContext("fi", seat, legal, engine.view(state, seat), NAMES[:3], private=True)
         for text in SAMPLES[game]:
             start = time.perf_counter()

@@ -19,6 +19,13 @@ has) and written in bulk through the repository's tables, with the deadlines a w
 * ``rss``: ``python -m chatbot telegram`` as shipped on a database with ``--many`` running matches,
   against the fake Bot API; people play a match and look at 50 of the other tables (``/tila``),
   then the process's peak RSS (VmHWM in /proc) is read.
+* ``first``: the first start over ``--many`` running matches without deadlines (stored before
+  there were deadlines): ``--commands`` people write "/start" in new groups right after the start,
+  while the bot rebuilds the deadlines; their time to the first answer, when the rebuild was done,
+  and the process's peak RSS.
+* ``drain``: a restart on ``--backlog`` undelivered rows with Telegram's limits while a person writes
+  in a new group every half second for ``--drain-seconds``: the backlog's rows per second and the
+  fresh answers' time to their first answer.
 * ``restart``: ``--restart-matches`` running matches whose tables and prompts were committed but
   not delivered (a crash): the bot starts on that backlog and new commands in other groups are
   answered while it drains; their time to the first answer vs the same commands on an empty
@@ -74,8 +81,9 @@ GAME_IDS = sorted(GAMES)
 # seeding
 
 
-def seed_running(repo: SqlRepository, n: int, seed: str = "scale") -> list[int]:
-    """``n`` running matches in groups of their own, written in bulk; returns their ids."""
+def seed_running(repo: SqlRepository, n: int, seed: str = "scale", deadlines: bool = True) -> list[int]:
+    """``n`` running matches in groups of their own, written in bulk; returns their ids. Without
+    ``deadlines`` they have none (a database from before deadlines were stored)."""
     from sqlalchemy import insert, select
 
     rng = random.Random(seed)
@@ -146,7 +154,7 @@ def seed_running(repo: SqlRepository, n: int, seed: str = "scale") -> list[int]:
                 select(tables.Match.id).where(tables.Match.room_id > offset).order_by(tables.Match.id)  # type: ignore[arg-type]
             ).all()
         ]
-        seats, snaps, deadlines = [], [], []
+        seats, snaps, waits = [], [], []
         for mid, (game, players) in zip(match_ids, plan, strict=True):
             people = rng.sample(range(USER_POOL), players)
             for s, j in enumerate(people):
@@ -155,12 +163,11 @@ def seed_running(repo: SqlRepository, n: int, seed: str = "scale") -> list[int]:
                 )
             snaps.append({"match_id": mid, "version": 1, "state": states[(game, players)]})
             for kind, due in (("remind", 3600.0), ("idle", 7200.0)):
-                deadlines.append(
-                    {"match_id": mid, "kind": kind, "due": now + due, "version": 1, "seats": [0]}
-                )
+                waits.append({"match_id": mid, "kind": kind, "due": now + due, "version": 1, "seats": [0]})
         conn.execute(insert(tables.Seat), seats)
         conn.execute(insert(tables.Snapshot), snaps)
-        conn.execute(insert(tables.Deadline), deadlines)
+        if deadlines:
+            conn.execute(insert(tables.Deadline), waits)
     return match_ids
 
 
@@ -402,6 +409,62 @@ async def part_rss(args: argparse.Namespace, stack: contextlib.ExitStack) -> Non
         await server.stop()
 
 
+async def part_first_start(args: argparse.Namespace, stack: contextlib.ExitStack) -> None:
+    """The first start over ``--many`` running matches that have no deadlines (stored before there
+    were deadlines): the bot rebuilds them while new commands come in other groups."""
+    empty = new_url(args.db, stack, "first-empty")
+    SqlRepository(empty).engine.dispose()
+    base, _server, _s, _a = await restart_run(empty, "off", args.commands, "/start")
+    url = new_url(args.db, stack, "first")
+    repo = SqlRepository(url)
+    started = time.monotonic()
+    seed_running(repo, args.many, deadlines=False)
+    print(f"  seeded {args.many} running matches without deadlines in {time.monotonic() - started:.1f} s")
+    server = fake_server_for(repo)
+    await server.start()
+    bot = Child(server, bot_argv(url), bot_env(server))
+    try:
+        await bot.start(settle=0.0)
+        began = time.monotonic()
+        lat = await new_commands(server, args.commands, "/start")
+        answered = time.monotonic() - began
+        missing = _without_deadlines(repo)
+        while missing and time.monotonic() - began < 300:
+            await asyncio.sleep(0.25)
+            missing = _without_deadlines(repo)
+        rebuilt = time.monotonic() - began
+        rss = peak_rss_mb(bot.pid)
+        print(
+            f"  {args.commands} /start in new groups right after the start: first answer median"
+            f" {statistics.median(lat) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms (all"
+            f" answered {answered:.1f} s after the start); on an empty database median"
+            f" {statistics.median(base) * 1000:.1f} ms, p99 {percentile(base, 99) * 1000:.1f} ms"
+        )
+        print(
+            f"  deadlines of {args.many} matches rebuilt {rebuilt:.1f} s after the start"
+            f" ({missing} left); peak RSS (VmHWM) {rss:.1f} MB (target <= 150 MB)"
+        )
+    finally:
+        await bot.stop()
+        await server.stop()
+        repo.engine.dispose()
+
+
+def _without_deadlines(repo: SqlRepository) -> int:
+    from sqlalchemy import text
+
+    with repo.engine.connect() as conn:
+        return int(
+            conn.execute(
+                text(
+                    "SELECT count(*) FROM \"match\" m WHERE m.status = 'running'"
+                    " AND NOT EXISTS (SELECT 1 FROM deadline d WHERE d.match_id = m.id)"
+                )
+            ).scalar()
+            or 0
+        )
+
+
 def seed_backlog(url: str, n: int) -> int:
     """``n`` running matches whose tables and prompts are committed and not delivered; returns
     the number of pending rows."""
@@ -420,6 +483,92 @@ def seed_backlog(url: str, n: int) -> int:
             rows += len(outs)
     repo.engine.dispose()
     return rows
+
+
+def seed_backlog_rows(url: str, wanted: int) -> int:
+    """About ``wanted`` committed, undelivered rows: the tables and prompts of running matches,
+    rendered once per game and table size and copied to the other matches' groups and players (a
+    backlog of thousands is seeded in seconds). Returns the number of rows."""
+    from dataclasses import replace
+
+    from sqlalchemy import text
+
+    repo = SqlRepository(url)
+    seed_running(repo, max(1, wanted // 2))
+    core = new_core(repo, seed="backlog")
+    with repo.engine.connect() as conn:
+        rooms = dict(conn.execute(text("SELECT id, ext_id FROM room")).all())
+        users = dict(conn.execute(text('SELECT id, ext_id FROM "user"')).all())
+    made: dict[tuple[str, int], tuple[list[str], list[Outbound]]] = {}
+    rows: list[Outbound] = []
+    for match in repo.running_matches():
+        people = [users[s.user_id] for s in match.seats if s.user_id is not None]
+        key = (match.game, len(people))
+        if key not in made:
+            with repo.unit():
+                room = repo.room_by_id(match.room_id)
+                outs = core.renderer.render_match(match, room, events=(), deadlines=core.schedule.plan(match))
+                made[key] = (people, list(outs))
+        template_people, outs = made[key]
+        to = dict(zip(template_people, people, strict=True))
+        for out in outs:
+            if out.user_id is not None:
+                rows.append(replace(out, user_id=to[out.user_id]))
+            else:
+                rows.append(replace(out, chat_id=rooms[match.room_id]))
+        if len(rows) >= wanted:
+            break
+    for start in range(0, len(rows), 500):
+        repo.outbox_add(rows[start : start + 500])
+    repo.engine.dispose()
+    return len(rows)
+
+
+async def part_drain(args: argparse.Namespace, stack: contextlib.ExitStack) -> None:
+    """A restart on ``--backlog`` undelivered rows with Telegram's limits: for ``--drain-seconds``
+    a person writes "/apua" in a new group every half second. The backlog's rows per second (it
+    may use the bot-wide window less the reserve kept for fresh answers and less what they use)
+    and the fresh answers' time to their first answer."""
+    url = new_url(args.db, stack, "drain")
+    started = time.monotonic()
+    rows = seed_backlog_rows(url, args.backlog)
+    print(f"  seeded {rows} undelivered rows in {time.monotonic() - started:.1f} s")
+    server, bot = await start_on(url, "default")
+    try:
+        began = time.monotonic()
+        lat = []
+        i = 0
+        while time.monotonic() - began < args.drain_seconds:
+            group = -700 - i
+            server.add_group(group)
+            server.add_user(600 + i, f"F{i}", "fi", opened=True)
+            since = len(server.calls)
+            await server.send(600 + i, group, "/apua")
+            answered = await first_answer(server, since, 60, chat=group)
+            lat.append(answered - server.injected_at[max(server.sent_updates)])
+            i += 1
+            await asyncio.sleep(max(0.0, 0.5 - (time.monotonic() - answered)))
+        ended = time.monotonic()
+        fresh = {str(-700 - j) for j in range(i)}
+        backlog = [
+            c
+            for c in server.calls
+            if c[1] in ANSWERS and "_error" not in c[2] and began <= c[0] <= ended
+            and str(c[2].get("chat_id")) not in fresh
+        ]  # fmt: skip
+        span = ended - began
+        print(
+            f"  backlog: {len(backlog)} rows sent in {span:.1f} s ({len(backlog) / span:.1f}/s; Telegram's"
+            f" bot-wide limit 30/s, of which the backlog may use 24/s less the fresh answers' calls),"
+            f" at most {server.max_in_flight} requests in flight"
+        )
+        print(
+            f"  {len(lat)} fresh /apua meanwhile, first answer: median {statistics.median(lat) * 1000:.1f} ms,"
+            f" p99 {percentile(lat, 99) * 1000:.1f} ms"
+        )
+    finally:
+        await bot.stop()
+        await server.stop()
 
 
 def outbox_states(url: str) -> dict[str, int]:
@@ -455,15 +604,15 @@ class CountingFake(FakeTelegram):
             self.in_flight -= 1
 
 
-async def new_commands(server: FakeTelegram, k: int) -> list[float]:
-    """``k`` people write "/apua" in groups without a game, one after another."""
+async def new_commands(server: FakeTelegram, k: int, text: str = "/apua") -> list[float]:
+    """``k`` people write ``text`` in groups without a game, one after another."""
     lat = []
     for i in range(k):
         group = -900 - i
         server.add_group(group)
         server.add_user(800 + i, f"N{i}", "fi", opened=True)
         since = len(server.calls)
-        await server.send(800 + i, group, "/apua")
+        await server.send(800 + i, group, text)
         answered = await first_answer(server, since, 60, chat=group)
         lat.append(answered - server.injected_at[max(server.sent_updates)])
         await asyncio.sleep(0.05)
@@ -488,11 +637,13 @@ async def start_on(url: str, limits: str) -> tuple[CountingFake, Child]:
     return server, bot
 
 
-async def restart_run(url: str, limits: str, k: int) -> tuple[list[float], CountingFake, float, float]:
+async def restart_run(
+    url: str, limits: str, k: int, text: str = "/apua"
+) -> tuple[list[float], CountingFake, float, float]:
     server, bot = await start_on(url, limits)
     try:
         started = time.monotonic()
-        lat = await new_commands(server, k)
+        lat = await new_commands(server, k, text)
         answered = time.monotonic()
         return lat, server, started, answered
     finally:
@@ -557,6 +708,12 @@ async def main(args: argparse.Namespace) -> None:
         if "rss" in args.parts:
             print("peak RSS:", flush=True)
             await part_rss(args, stack)
+        if "first" in args.parts:
+            print("first start:", flush=True)
+            await part_first_start(args, stack)
+        if "drain" in args.parts:
+            print("backlog drain:", flush=True)
+            await part_drain(args, stack)
         if "restart" in args.parts:
             print("restart:", flush=True)
             await part_restart(args, stack)
@@ -567,11 +724,13 @@ if __name__ == "__main__":
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--db", default="sqlite", help="sqlite, postgres (a throwaway cluster) or a URL")
-    parser.add_argument("--parts", default="update,tick,rss,restart")
+    parser.add_argument("--parts", default="update,tick,rss,first,restart")
     parser.add_argument("--many", type=int, default=10_000, help="running matches for update, tick, rss")
     parser.add_argument("--few", type=int, default=10)
     parser.add_argument("--updates", type=int, default=200, help="measured presses per database")
     parser.add_argument("--restart-matches", type=int, default=1_000)
     parser.add_argument("--commands", type=int, default=20, help="new commands sent during the restart")
     parser.add_argument("--limits", default="default", help="TELEGRAM_RATE_LIMITS of the restarted bot")
+    parser.add_argument("--backlog", type=int, default=2000, help="undelivered rows for the drain part")
+    parser.add_argument("--drain-seconds", type=float, default=20.0)
     asyncio.run(main(parser.parse_args()))

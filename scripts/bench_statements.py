@@ -1,65 +1,134 @@
 """Figures: SQL statements and commits per update (a button press, a typed move), counted by
-SQLAlchemy's engine events on a real database (run by hand; prints a table).
+SQLAlchemy's engine events on a real database, with the real runtime delivering (run by hand;
+prints a table).
 
     .venv/bin/python scripts/bench_statements.py                      # SQLite file in a temp dir
+    .venv/bin/python scripts/bench_statements.py --db postgres        # a throwaway PostgreSQL
     .venv/bin/python scripts/bench_statements.py --url postgresql+psycopg2://postgres@127.0.0.1:5432/x
 
 Two people play Majavajengi (so that every update is one person's move and nothing else), then one
-person and one AI seat (the press plus the AI moves it makes due). Counted per update:
+person and one AI seat (the press plus the AI moves it makes due). Each update goes through
+``Runtime.handle`` (inline, on the event loop's thread) to a recording transport that notes new
+messages the way Telegram does (``send_note``), and the runtime delivers everything before the next
+update. Counted per update:
 
-* ``core``: the core's own work for the update (``BotCore.handle``), with the outbox rows, the
-  deadlines and the update id in its transaction;
-* ``+ai``: that plus the AI moves the update made due (``run_due`` until nothing is due);
-* ``deliver``: what the runtime's deliverer then does for the update's outbox rows (claim the chat,
-  read its pending rows, look up the message to edit, mark each row done, release), through the same
-  RuntimeStore methods the runtime calls.
+* ``core``: the update's own transaction (``BotCore.handle``: the change, its outbox rows, the
+  deadlines, the update id, and the runtime's read of the first answer's queue inside it);
+* ``+ai``: the deadline loop's passes that follow (``next_due``/``run_due``: the AI moves the update
+  made due);
+* ``deliver``: everything else the runtime does for the update's rows: claims, reads, send notes,
+  done marks, message references, releases (the senders linger on their chats between updates,
+  as they do in a running bot).
 
-With the code from before the runtime (no ``run_due``), the script measures what the Telegram
-transport did per update instead: ``handle``, then ``ai_pending``/``run_ai`` until no AI seat is to
-act, then storing the seen update ids (``kv_set``); there is no outbox then, so no ``deliver``.
 The statement count includes every SELECT, INSERT, UPDATE and DELETE (an executemany counts once).
+Means per update, and the 99th percentile of the ``core`` and ``deliver`` statements.
 
 ``--running N`` first adds N other running matches (each waiting for a person, with its reminder and
 idle-move deadlines in the future), and also prints the time per update and of one tick of the
 deadline loop (``next_due`` + ``run_due`` when nothing is due), to compare N=10 with N=10000.
+``ms/upd`` is the median time of ``Runtime.handle`` (inline: the core's work and the first sends).
+
+The script uses only what the runtime had before issue #26 too (``Runtime(...)``, ``handle``,
+``run_due``, ``idle``, and ``_pending_work``/``_tasks`` to leave out idle()'s probes and the
+deadline loop), so the same file measures an older checkout (copy it into that checkout's
+``scripts/`` and run it there).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import functools
 import random
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sqlalchemy import event
 
 from chatbot.compose import new_core
+from chatbot.core import ports
 from chatbot.core.types import Inbound, Outbound
+from chatbot.runtime import Runtime, Settings
 from chatbot.storage import SqlRepository
 
 PLATFORM = "bench"
 GROUP = "g1"
+PHASES = ("core", "+ai", "deliver")
 
 
 class Counter:
-    def __init__(self, engine) -> None:
-        self.statements = 0
-        self.commits = 0
+    """Statements and commits per phase; the phase is set while the core runs."""
+
+    def __init__(self, engine: Any) -> None:
+        self.counts = {phase: [0, 0] for phase in PHASES}
+        self.phase = "deliver"
+        self.paused = False
         event.listen(engine, "before_cursor_execute", self._statement)
         event.listen(engine, "commit", self._commit)
 
-    def _statement(self, *args) -> None:
-        self.statements += 1
+    def _statement(self, *args: Any) -> None:
+        if not self.paused:
+            self.counts[self.phase][0] += 1
 
-    def _commit(self, *args) -> None:
-        self.commits += 1
+    def _commit(self, *args: Any) -> None:
+        if not self.paused:
+            self.counts[self.phase][1] += 1
 
-    def snapshot(self) -> tuple[int, int]:
-        return self.statements, self.commits
+    def snapshot(self) -> dict[str, tuple[int, int]]:
+        return {phase: (s, c) for phase, (s, c) in self.counts.items()}
+
+    def during(self, phase: str | None, fn: Any) -> Any:
+        """``fn`` with its statements counted under ``phase`` (None: not counted)."""
+
+        @functools.wraps(fn)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            before, paused = self.phase, self.paused
+            if phase is None:
+                self.paused = True
+            else:
+                self.phase = phase
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.phase, self.paused = before, paused
+
+        return wrapped
+
+
+class NotingTransport(getattr(ports, "Transport", object)):  # type: ignore[misc]
+    """Accepts everything at once; notes a new message before it is sent, as Telegram does."""
+
+    platform = PLATFORM
+    limiter = None
+    limits_calls = False
+    group_text_visible = True
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    @property
+    def link_template(self) -> str | None:
+        return None
+
+    async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
+        self.sent += 1
+        return ref or f'{{"id": {self.sent}}}'
+
+    def send_note(self, out: Outbound, ref: str | None) -> dict[str, Any] | None:
+        if out.key is not None and ref is not None:
+            return None  # an edit: idempotent as it is
+        return {"after": self.sent}
+
+    async def find_sent(self, out: Outbound, ref: str | None, note: Any, txn: str) -> tuple[bool, str | None]:
+        return False, None
 
 
 class Bench:
@@ -70,21 +139,33 @@ class Bench:
         self.core = new_core(self.repo, seed=seed)
         self.core.next_due()  # the one-time check for matches without deadlines, before counting
         self.counter = Counter(self.repo.engine)
-        self.new_api = hasattr(self.core, "run_due")
+        core = self.core
+        core.handle = self.counter.during("core", core.handle)
+        core.run_due = self.counter.during("+ai", core.run_due)
+        core.next_due = self.counter.during("+ai", core.next_due)
+        self.transport = NotingTransport()
+        settings = Settings(inline=True, worker="bench", freeze_gc=False, switch_interval=None)
+        self.runtime = Runtime(core, self.transport, store=self.repo, settings=settings)
+        # idle()'s own probes are not the update's
+        self.runtime._pending_work = self.counter.during(None, self.runtime._pending_work)  # type: ignore[method-assign]
         self.prompts: dict[str, Outbound] = {}
-        self.seen: list[int] = []
         self.update = 0
+        #: seconds of the last update's ``Runtime.handle`` (its answer committed, its first sends started)
+        self.took = 0.0
 
-    def send(
-        self,
-        user: str,
-        private: bool,
-        text: str | None = None,
-        button: str | None = None,
+    async def start(self) -> None:
+        await self.runtime.start()
+        for task in self.runtime._tasks:
+            if task.get_name().endswith("-deadlines"):  # the bench runs the deadlines itself
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def send(
+        self, user: str, private: bool, text: str | None = None, button: str | None = None
     ) -> tuple[list[Outbound], dict[str, tuple[int, int]]]:
-        """One update; the statements and commits of each phase."""
+        """One update, delivered; the statements and commits of each phase."""
         self.update += 1
-        fields = {"update_key": str(self.update)} if self.new_api else {}
         msg = Inbound(
             PLATFORM,
             user,
@@ -93,50 +174,24 @@ class Bench:
             private,
             text=text,
             button=button,
-            **fields,
+            update_key=str(self.update),
         )
-        phases = {}
         start = self.counter.snapshot()
-        out = list(self.core.handle(msg))
-        phases["core"] = self.counter.snapshot()
-        if self.new_api:
-            for _ in range(10_000):
-                due = self.core.next_due()
-                if due is None or due > self.core.clock():
-                    break
-                out.extend(self.core.run_due("bench"))
-        else:  # as the Telegram transport did after every update
-            for _ in range(10):
-                pending = self.core.ai_pending()
-                if not pending:
-                    break
-                for match_id in pending:
-                    out.extend(self.core.run_ai(match_id))
-            self.seen.append(self.update)
-            self.repo.kv_set("telegram.state", "updates", self.seen[-200:])
-        phases["+ai"] = self.counter.snapshot()
-        if self.new_api:
-            self.deliver()
-        phases["deliver"] = self.counter.snapshot()
+        began = time.perf_counter()
+        out = list(await self.runtime.handle(msg))
+        self.took = time.perf_counter() - began
+        for _ in range(10_000):
+            due = self.core.next_due()
+            if due is None or due > self.core.clock():
+                break
+            out.extend(await self.runtime.run_due())
+        if not await self.runtime.idle(30.0):
+            raise RuntimeError("the outbox did not empty")
+        end = self.counter.snapshot()
         for o in out:
             if o.user_id is not None and o.buttons:
                 self.prompts[o.user_id] = o
-        figures = {}
-        previous = start
-        for name, now in phases.items():
-            figures[name] = (now[0] - previous[0], now[1] - previous[1])
-            previous = now
-        return out, figures
-
-    def deliver(self) -> None:
-        """The runtime's deliverer, reduced to its storage calls: every pending row goes out."""
-        repo = self.repo
-        for chat in repo.outbox_claim(PLATFORM, "bench", 0.0, 30.0, 100):
-            for row in repo.outbox_pending(chat, now=1e12, limit=100):
-                if row.out.key is not None:
-                    repo.message_ref(chat, row.out.key)
-                repo.outbox_done(row.id, f"m{row.id}")
-            repo.outbox_release(chat, "bench")
+        return out, {p: (end[p][0] - start[p][0], end[p][1] - start[p][1]) for p in PHASES}
 
     def acting_users(self) -> list[str]:
         match = self.repo.active_match(self.repo.room(PLATFORM, GROUP).id)
@@ -153,8 +208,6 @@ class Bench:
 
 def add_running_matches(repo: SqlRepository, seed: str, n: int) -> None:
     """N running two-person Majavajengi matches in other groups, written in bulk."""
-    import time
-
     from sqlalchemy import insert, text
 
     from chatbot.storage import tables
@@ -222,8 +275,6 @@ def add_running_matches(repo: SqlRepository, seed: str, n: int) -> None:
 
 def tick_ms(bench: Bench, times: int = 50) -> float:
     """One pass of the deadline loop when nothing is due: next_due, then run_due (median, ms)."""
-    import time
-
     took = []
     for _ in range(times):
         start = time.perf_counter()
@@ -233,7 +284,7 @@ def tick_ms(bench: Bench, times: int = 50) -> float:
     return statistics.median(took) * 1000
 
 
-def play(
+async def play(
     url: str,
     bots: int,
     typed: bool,
@@ -243,45 +294,53 @@ def play(
     timing: dict[str, float] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
     """Matches one after another (the set-up is not counted) until ``updates`` moves were counted."""
-    import time
-
     took: list[float] = []
     bench = Bench(url, seed, running)
+    await bench.start()
     people = ["matti"] if bots else ["matti", "liisa"]
     rng = random.Random(seed)
-    figures: dict[str, list[tuple[int, int]]] = {"core": [], "+ai": [], "deliver": []}
-    while len(figures["core"]) < updates:
-        bench.send("matti", False, text="uusi majavajengi")
-        for p in people[1:]:
-            bench.send(p, False, text="liity")
-        for _ in range(bots):
-            bench.send("matti", False, text="lisää botti")
-        bench.send("matti", False, text="aloita")
+    figures: dict[str, list[tuple[int, int]]] = {phase: [] for phase in PHASES}
+    try:
         while len(figures["core"]) < updates:
-            acting = bench.acting_users()
-            prompt = bench.prompts.get(acting[0]) if acting else None
-            if prompt is None:
-                break  # the match is over
-            user = acting[0]
-            buttons = [b for row in prompt.buttons for b in row]
-            choice = rng.choice(buttons)
-            start = time.perf_counter()
-            if typed:
-                _, got = bench.send(user, True, text=choice.label)
-                if bench.prompts.get(user) is prompt:
-                    # not understood as typed: press it, so that the game goes on (not counted)
-                    bench.send(user, True, button=choice.data)
-            else:
-                _, got = bench.send(user, True, button=choice.data)
-            took.append(time.perf_counter() - start)
-            for name, value in got.items():
-                figures[name].append(value)
-        bench.send("matti", False, text="peru")  # a match still running (the count was reached) ends
-    if timing is not None:
-        timing["update_ms"] = statistics.median(took) * 1000
-        timing["tick_ms"] = tick_ms(bench)
-    bench.repo.engine.dispose()
+            await bench.send("matti", False, text="uusi majavajengi")
+            for p in people[1:]:
+                await bench.send(p, False, text="liity")
+            for _ in range(bots):
+                await bench.send("matti", False, text="lisää botti")
+            await bench.send("matti", False, text="aloita")
+            while len(figures["core"]) < updates:
+                acting = bench.acting_users()
+                prompt = bench.prompts.get(acting[0]) if acting else None
+                if prompt is None:
+                    break  # the match is over
+                user = acting[0]
+                buttons = [b for row in prompt.buttons for b in row]
+                choice = rng.choice(buttons)
+                if typed:
+                    _, got = await bench.send(user, True, text=choice.label)
+                    if bench.prompts.get(user) is prompt:
+                        # not understood as typed: press it, so that the game goes on (not counted)
+                        await bench.send(user, True, button=choice.data)
+                else:
+                    _, got = await bench.send(user, True, button=choice.data)
+                took.append(bench.took)
+                for name, value in got.items():
+                    figures[name].append(value)
+            await bench.send(
+                "matti", False, text="peru"
+            )  # a match still running (the count was reached) ends
+        if timing is not None:
+            timing["update_ms"] = statistics.median(took) * 1000
+            timing["tick_ms"] = tick_ms(bench)
+    finally:
+        await bench.runtime.stop()
+        bench.repo.engine.dispose()
     return figures
+
+
+def p99(values: list[int]) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] if ordered else 0
 
 
 def main() -> None:
@@ -289,10 +348,20 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--url", help="database URL (default: a new SQLite file)")
+    parser.add_argument("--db", default="sqlite", help="sqlite or postgres (a throwaway cluster)")
     parser.add_argument("--updates", type=int, default=120)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--running", type=int, default=0, help="other running matches in the database")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        if args.url is None and args.db == "postgres":
+            from benchlib import throwaway_postgres
+
+            args.url = stack.enter_context(throwaway_postgres())[0]
+        report(args)
+
+
+def report(args: argparse.Namespace) -> None:
     rows = []
     for label, bots, typed in (
         ("button press, 2 people", 0, False),
@@ -310,12 +379,12 @@ def main() -> None:
                     conn.execute(text("CREATE SCHEMA public"))
                 engine.dispose()
             timing: dict[str, float] = {}
-            figures = play(url, bots, typed, args.updates, args.seed, args.running, timing)
+            figures = asyncio.run(play(url, bots, typed, args.updates, args.seed, args.running, timing))
         rows.append((label, figures, timing))
     print(f"database: {(args.url or 'sqlite (file)').split('@')[-1]}; other running matches: {args.running}")
     print(
-        f"{'per update (mean over n)':32} {'n':>4} {'core st':>8} {'core co':>8} {'+ai st':>7} {'+ai co':>7}"
-        f" {'deliv st':>9} {'deliv co':>9} {'total st':>9} {'total co':>9} {'ms/upd':>7} {'tick ms':>8}"
+        f"{'per update (mean over n)':30} {'n':>4} {'core st':>8} {'co':>5} {'p99':>4} {'+ai st':>7} {'co':>5}"
+        f" {'deliv st':>9} {'co':>5} {'p99':>4} {'total st':>9} {'co':>5} {'ms/upd':>7} {'tick ms':>8}"
     )
     for label, figures, timing in rows:
         n = len(figures["core"])
@@ -327,10 +396,13 @@ def main() -> None:
             for k, v in figures.items()
         }
         total = tuple(sum(mean[k][i] for k in mean) for i in (0, 1))
+        core_p99 = p99([s for s, _ in figures["core"]])
+        deliver_p99 = p99([s for s, _ in figures["deliver"]])
         print(
-            f"{label:32} {n:>4} {mean['core'][0]:>8.1f} {mean['core'][1]:>8.2f} {mean['+ai'][0]:>7.1f}"
-            f" {mean['+ai'][1]:>7.2f} {mean['deliver'][0]:>9.1f} {mean['deliver'][1]:>9.2f}"
-            f" {total[0]:>9.1f} {total[1]:>9.2f} {timing.get('update_ms', 0):>7.2f} {timing.get('tick_ms', 0):>8.3f}"
+            f"{label:30} {n:>4} {mean['core'][0]:>8.1f} {mean['core'][1]:>5.2f} {core_p99:>4}"
+            f" {mean['+ai'][0]:>7.1f} {mean['+ai'][1]:>5.2f} {mean['deliver'][0]:>9.1f}"
+            f" {mean['deliver'][1]:>5.2f} {deliver_p99:>4} {total[0]:>9.1f} {total[1]:>5.2f}"
+            f" {timing.get('update_ms', 0):>7.2f} {timing.get('tick_ms', 0):>8.3f}"
         )
 
 

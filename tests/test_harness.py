@@ -108,8 +108,8 @@ def test_a_private_panel_sent_to_the_group_is_caught_by_the_scan(caplog):
     scan = LeakScan(table.core).install()
     original = table.core.renderer.private_prompt
 
-    def to_the_group(match, room, seat, events, force, state=None):
-        outs = original(match, room, seat, events, force, state)
+    def to_the_group(match, room, seat, events, force, state=None, **more):
+        outs = original(match, room, seat, events, force, state, **more)
         return [Outbound(o.platform, o.text, chat_id=room.ext_id, buttons=o.buttons) for o in outs]
 
     table.core.renderer.private_prompt = to_the_group  # type: ignore[method-assign]

@@ -125,7 +125,7 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
         state, _ = engine.apply(state, seat, legal[(i * 7) % len(legal)])
     acting = engine.to_act(state)
     seat = acting[0] if acting else 0
-    legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+    legal = engine.legal_actions(state, seat)
     names = tuple(["Matti", "Liisa", "Pekka", "Botti 1", "Botti 2", "Anna"][: engine.seat_count(state)])
     ctx = ParseContext(
         lang=lang, seat=seat, legal=legal, view=engine.view(state, seat), seat_names=names, private=True
@@ -133,11 +133,12 @@ def test_no_text_crashes_a_parser_or_proposes_an_illegal_move(game, text, steps,
     result = ui.parse(text, ctx)
     assert isinstance(result, Parsed | NotUnderstood | NotLegal | Ambiguous)
     if isinstance(result, Parsed):
-        # a parser returns what the text meant: a notation the engine reads; a first move that is not
-        # legal now is refused by the engine's check, with a reason that has a text
+        # a parser returns what the text meant: an action of the engine, with a notation; a first
+        # move that is not legal now is refused by the engine's check, with a reason that has a text
         assert result.actions
-        action = engine.parse_notation(result.actions[0])
-        if result.actions[0] not in legal:
+        action = result.actions[0]
+        assert engine.parse_notation(engine.notation(action)) == action
+        if action not in legal:
             with pytest.raises(IllegalAction) as refused:
                 engine.check(state, seat, action)
             assert ui.reason_text(

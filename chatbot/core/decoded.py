@@ -1,5 +1,5 @@
-"""What one process remembers of what it decoded (match states, the public events of logged actions),
-and finding a speaker's match and seat from it.
+"""What one process remembers of what it decoded (match states with what follows from them, the public
+events of logged actions), and finding a speaker's match and seat from it.
 
 Both memories are safe to share between workers' processes because they are keyed by what never
 changes: a state by (match, version) and compared with the stored snapshot, the events of an action
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Repository, UserRec
+from chatbot.core.turn import Facts, Turn
 from chatbot.core.types import Inbound
 from chatbot.core.usecase import Speaker
 from engines.codec import decode
@@ -36,8 +37,9 @@ class Decoded:
         #: decoded public events of recent actions, by (match, ply, seat, notation)
         self._public_events: OrderedDict[tuple[int, int, int, str], list[Event]] = OrderedDict()
         self._events_lock = threading.Lock()
-        #: decoded states by (match, version): the snapshot as stored and the engine's state from it
-        self._states: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()
+        #: decoded states by (match, version): the snapshot as stored, the engine's state from it and
+        #: the state's facts (who acts, views, legal actions: see :mod:`chatbot.core.turn`)
+        self._states: OrderedDict[tuple[int, int], tuple[Any, Any, Facts]] = OrderedDict()
         self._states_lock = threading.Lock()
 
     def state(self, match: MatchRec) -> Any:
@@ -56,10 +58,21 @@ class Decoded:
 
     def keep_state(self, key: tuple[int, int], snapshot: Any, state: Any) -> None:
         with self._states_lock:
-            self._states[key] = (snapshot, state)
+            self._states[key] = (snapshot, state, Facts())
             self._states.move_to_end(key)
             while len(self._states) > STATE_MEMORY:
                 self._states.popitem(last=False)
+
+    def turn(self, match: MatchRec, seat: int | None = None, state: Any = None) -> Turn:
+        """The match's state (``state`` when the caller has it decoded) for ``seat``: a turn whose
+        facts are the ones kept with that state, so that what the engine derives from one state is
+        worked out once whoever asks (the parser, the table's buttons, each private prompt)."""
+        if state is None:
+            state = self.state(match)
+        with self._states_lock:
+            kept = self._states.get((match.id, match.version))
+        facts = kept[2] if kept is not None and kept[1] is state else Facts()
+        return Turn(self.games[match.game], state, seat, facts)
 
     def keep_events(self, key: tuple[int, int, int, str], events: Sequence[Any]) -> None:
         """The public events of the action just committed, as the next tables read them from the
@@ -77,10 +90,17 @@ class Decoded:
     def recent_public_steps(self, match: MatchRec) -> list[tuple[int, list[Event]]]:
         """:meth:`recent_public_events` with the ply each action made (who played a seat then)."""
         assert match.state is not None
-        engine = self.games[match.game]
         ply = int(match.state.get("ply", 0))
+        return self.public_steps_since(match, max(0, ply - RECENT_ACTIONS))
+
+    def public_events_since(self, match: MatchRec, since: int) -> list[list[Event]]:
+        """The public events of the match's actions from ply ``since`` on, one list per action."""
+        return [events for _ply, events in self.public_steps_since(match, since)]
+
+    def public_steps_since(self, match: MatchRec, since: int) -> list[tuple[int, list[Event]]]:
+        """:meth:`public_events_since` with the ply each action made."""
+        engine = self.games[match.game]
         types = {**engine.types, "Event": Event}
-        since = max(0, ply - RECENT_ACTIONS)
         keys_of = getattr(self.repo, "action_keys", None)
         if keys_of is not None:
             # which actions only, when all their events are decoded already: the events, stored as

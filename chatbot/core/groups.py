@@ -119,6 +119,7 @@ class Groups:
         )
         outs.append(Outbound(room.platform, note, chat_id=room.ext_id, lang=t.lang))
         deadlines = self.schedule.plan(resumed)
+        resumed = self.schedule.panels_anew(resumed)  # the people to act hear that it goes on
         outs.extend(self.renderer.render_match(resumed, room, events=(), deadlines=deadlines))
         return outs
 

@@ -4,9 +4,10 @@ A button acts only on the match version it was drawn at, so every change that ra
 match's version (a move, a timer's move, a kick, a seat given to an AI or back, a hand-over, a leave, a
 come-back, a start) leaves the old buttons stale. Use cases render what they changed; before the
 unit commits, :meth:`LivePrompts.missing` adds what they left out: the match's table at its new
-version (the group's buttons) and one prompt for each person whose seat may act now. Transports
-disarm older prompts of the match when a newer table or prompt is delivered. One step after every
-change, so no new use case can forget it.
+version (the group's buttons) and one prompt for each person whose seat may act now. A prompt
+within the same turn carries the key of that turn's panel (:mod:`chatbot.core.turns`), so it edits
+the panel in place and stays the one live prompt; transports disarm older prompts of the match when
+a newer table or prompt is delivered. One step after every change, so no new use case can forget it.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from chatbot.core.decoded import Finder
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import fold
-from chatbot.core.people import clean_name, new_seat_name
+from chatbot.core.people import clean_name, new_seat_name, seat_names
 from chatbot.core.ports import CANCELLED, LOBBY, OVER, RUNNING, GameUI, MatchRec, Repository, SeatRec
 from chatbot.core.questions import games_text
 from chatbot.core.render import Renderer, rematch_waiting
@@ -308,6 +308,7 @@ class Lobby:
             return [reply(msg, t, self.roles.who_may_lobby(t, "start"))]
         waiting = rematch_waiting(match)
         if waiting:
+            shown = seat_names(match.seats)
             return [
                 reply(
                     msg,
@@ -315,7 +316,7 @@ class Lobby:
                     t.gettext(
                         "Waiting for {names} to say yes to the new game (“join”); whoever will not play writes "
                         "“leave”."
-                    ).format(names=t.format_list([s.name for s in waiting])),
+                    ).format(names=t.format_list([shown[s.seat] for s in waiting])),
                 )
             ]
         seats = self.seating.seats_to_deal(match, fill)

@@ -92,6 +92,21 @@ _LOOKALIKES = str.maketrans(
 )
 
 
+_ZWJ = "\u200d"
+
+
+def _emoji_joined(text: str, i: int) -> bool:
+    """Whether the zero-width joiner at ``text[i]`` joins two emoji (a variation selector or skin
+    tone may stand between the first one and the joiner)."""
+    before = text[:i].rstrip("\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
+    after = text[i + 1 : i + 2]
+    return (
+        bool(before and after)
+        and unicodedata.category(before[-1]) == "So"
+        and unicodedata.category(after) == "So"
+    )
+
+
 def clean_name(name: str, fallback: str = "?") -> str:
     """``name`` as shown: one line, printable, trimmed, at most :data:`NAME_SHOWN` characters; the
     ``fallback`` when nothing is left."""
@@ -100,9 +115,12 @@ def clean_name(name: str, fallback: str = "?") -> str:
     text = unicodedata.normalize("NFC", name[: NAME_SHOWN * 8])
     out: list[str] = []
     marks = 0
-    for ch in _SPACING.sub(" ", text):
+    spaced = _SPACING.sub(" ", text)
+    for i, ch in enumerate(spaced):
         category = unicodedata.category(ch)
-        if category in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}:
+        if ch == _ZWJ and _emoji_joined(spaced, i):
+            pass  # the joiner inside one emoji ("👨‍👩‍👧"), which cannot make a name look like another
+        elif category in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}:
             continue  # controls, zero-width and direction marks, unassigned code points
         if category in {"Mn", "Me"}:
             marks += 1

@@ -18,9 +18,10 @@ from chatbot.core.people import seat_names
 from chatbot.core.ports import OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
 from chatbot.core.records import Records
-from chatbot.core.render import Renderer, group_safe
+from chatbot.core.render import Renderer
 from chatbot.core.schedule import Schedule
 from chatbot.core.seating import Seating
+from chatbot.core.turn import Turn
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Conflict, Speaker, not_here, reply, stale
 from engines.codec import BadNotation, encode
@@ -61,18 +62,9 @@ class Play:
         seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
         if seat is None:
             return False
-        engine, ui = self.games[match.game], self.uis[match.game]
-        state = self.decoded.state(match)
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-        ctx = ParseContext(
-            lang=t.lang,
-            seat=seat,
-            legal=legal,
-            view=engine.view(state, seat),
-            seat_names=seat_names(match.seats),
-            private=msg.private,
-        )
-        return not isinstance(ui.parse(text, ctx), NotUnderstood)
+        turn = self.decoded.turn(match, seat)
+        result = self.uis[match.game].parse(text, _parse_context(msg, t, match, turn))
+        return not isinstance(result, NotUnderstood)
 
     def text(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> list[Outbound]:
         """A text that is no meta command, read as a move of the speaker's match."""
@@ -90,78 +82,70 @@ class Play:
                 ]
             return []  # ordinary chat in a group without a game
         seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
-        engine = self.games[match.game]
         ui = self.uis[match.game]
-        state = self.decoded.state(match)
-        acting = engine.to_act(state)
-        view = engine.view(state, seat)
-        legal = (
-            tuple(engine.notation(a) for a in engine.legal_actions(state, seat)) if seat is not None else ()
-        )
-        names = seat_names(match.seats)
-        # games may ask before a move that would reveal a hidden card, but only where asking is private
-        ctx = ParseContext(
-            lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
-        )
-        result = ui.parse(text, ctx)
+        # the one turn context of this update: the parser, the check, the apply and the answer read it
+        turn = self.decoded.turn(match, seat)
+        result = ui.parse(text, _parse_context(msg, t, match, turn))
         if seat is None:
             if isinstance(result, NotUnderstood):
                 return []
             return [reply(msg, t, t.gettext("You are not playing in this game."))]
-        private_info = not group_safe(ui, engine, state, seat)
         match result:
             case Parsed(actions=actions) if actions:
-                return self.apply_many(match, seat, actions, msg, t, state)
+                return self.apply_many(match, turn, actions, msg, t)
             case NotLegal(code=code, params=params):
-                if code == "not_your_turn" or (
-                    seat not in acting and code in {"wrong_phase", "unknown_action"}
-                ):
-                    who = t.format_list([names[s] for s in acting])
-                    return [
-                        reply(
-                            msg,
-                            t,
-                            t.gettext("It is not your turn; now it is {name}’s turn.").format(name=who),
-                        )
-                    ]
-                return self._refusal(msg, t, match, state, seat, code, dict(params))
+                return self._refusal(msg, t, match, turn, code, dict(params))
             case Ambiguous(candidates=candidates):
-                rctx = RenderContext(t, names, seat, match.options)
-                buttons = [
-                    [Button(ui.action_label(c, view, rctx), f"{match.id}:{match.version}:{c}")]
-                    for c in candidates[:8]
-                ]
-                labels = t.format_choices([ui.action_label(c, view, rctx) for c in candidates[:8]])
-                question = t.gettext("Which one do you mean: {options}?").format(options=labels)
-                phrases = [ui.action_phrase(c, view, rctx) for c in candidates[:8]]
-                if all(phrases) and len(set(phrases)) == len(phrases):
-                    # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels;
-                    # one choice is a yes-or-no ("Haluatko yrittää kääntää merkin nopalla?")
-                    said = [p for p in phrases if p]
-                    options = (
-                        said[0]
-                        if len(said) == 1
-                        else t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
-                    )
-                    question = t.gettext("Do you want to {options}?").format(options=options)
-                asked = reply(msg, t, question, buttons, private=True if private_info else None)
-                # its buttons act on the match as a prompt's do
-                return [replace(asked, match_id=match.id, version=match.version)]
-        if seat not in acting:
+                return [self._question(msg, t, match, turn, candidates[:8])]
+        names = seat_names(match.seats)
+        if not turn.to_act:
             if msg.private:
-                who = t.format_list([names[s] for s in acting])
+                who = t.format_list([names[s] for s in turn.acting])
                 return [reply(msg, t, t.gettext("It is {name}’s turn now.").format(name=who))]
             return []
+        private_info = not turn.group_safe(ui)
         return [
             reply(
                 msg,
                 t,
                 t.gettext("I did not understand that.")
                 + " "
-                + self.renderer.hint(match, seat, t, private=msg.private or private_info),
+                + self.renderer.hint(match, seat, t, private=msg.private or private_info, turn=turn),
                 private=True if private_info else None,
             )
         ]
+
+    def _question(
+        self, msg: Inbound, t: Translator, match: MatchRec, turn: Turn, candidates: Sequence[Any]
+    ) -> Outbound:
+        """Which of the ``candidates`` (legal actions) the player means, with a button for each; in
+        private when listing them would tell the group something hidden."""
+        ui = self.uis[match.game]
+        names = seat_names(match.seats)
+        view = turn.view
+        rctx = RenderContext(t, names, turn.seat, match.options)
+        notations = [turn.notation(c) for c in candidates]
+        labels = [ui.action_label(n, view, rctx) for n in notations]
+        buttons = [
+            [Button(label, f"{match.id}:{match.version}:{n}")]
+            for label, n in zip(labels, notations, strict=True)
+        ]
+        question = t.gettext("Which one do you mean: {options}?").format(options=t.format_choices(labels))
+        phrases = [ui.action_phrase(n, view, rctx) for n in notations]
+        if all(phrases) and len(set(phrases)) == len(phrases):
+            # "Haluatko pitää korttisi vai pyytää vaihtoa?" (issue #15): words, not button labels;
+            # one choice is a yes-or-no ("Haluatko yrittää kääntää merkin nopalla?")
+            said = [p for p in phrases if p]
+            options = (
+                said[0]
+                if len(said) == 1
+                else t.gettext("{first} or {last}").format(first=", ".join(said[:-1]), last=said[-1])
+            )
+            question = t.gettext("Do you want to {options}?").format(options=options)
+        private_info = not turn.group_safe(ui)
+        asked = reply(msg, t, question, buttons, private=True if private_info else None)
+        # its buttons act on the match as a prompt's do
+        return replace(asked, match_id=match.id, version=match.version)
 
     # --- a pressed move ------------------------------------------------------------------------
     def press(
@@ -185,20 +169,24 @@ class Play:
             return not_here(msg, t)
         if match.status != RUNNING or match.state is None or version != match.version:
             return stale(msg, t)
-        engine = self.games[match.game]
-        state = self.decoded.state(match)
-        acting = [s for s in engine.to_act(state) if s in mine]
+        turn = self.decoded.turn(match)
+        acting = [s for s in turn.acting if s in mine]
         if not mine:
             return [reply(msg, t, t.gettext("You are not playing in this game."), private=msg.private)]
         if not acting:
             return [reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
+        turn = turn.at(acting[0])
         if not msg.private:
             # the group's table shows only the moves that reveal nothing: other data is forged
-            ui = self.uis[match.game]
-            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, acting[0]))
-            if notation not in ui.group_actions(legal, engine.view(state, None)):
+            if notation not in turn.group_notations(self.uis[match.game]):
                 return not_here(msg, t)
-        return self.apply_many(match, acting[0], (notation,), msg, t, state)
+            action = turn.legal_action(notation)
+        else:
+            try:
+                action = turn.engine.parse_notation(notation)
+            except BadNotation:
+                return self._refusal(msg, t, match, turn, "bad_action", {})
+        return self.apply_many(match, turn, (action,), msg, t)
 
     # --- refusals ------------------------------------------------------------------------------
     def _refusal(
@@ -206,20 +194,25 @@ class Play:
         msg: Inbound,
         t: Translator,
         match: MatchRec,
-        state: Any,
-        seat: int,
+        turn: Turn,
         code: str,
         params: dict[str, Any],
     ) -> list[Outbound]:
         """Why a move is refused and what is possible instead; in private when the answer would tell
-        the group something hidden."""
-        engine = self.games[match.game]
-        ui = self.uis[match.game]
+        the group something hidden. A move refused because it is someone else's turn (by the engine
+        or by the game's parser) gets the core's own short line naming whose turn it is."""
+        assert turn.seat is not None
         names = seat_names(match.seats)
-        self._remember_refusal(match, seat, code, params)
-        reason = ui.reason_text(code, params, RenderContext(t, names, seat, match.options))
-        private_info = not group_safe(ui, engine, state, seat)
-        hint = self.renderer.hint(match, seat, t, private=msg.private or private_info)
+        if code == "not_your_turn" or (not turn.to_act and code in {"wrong_phase", "unknown_action"}):
+            who = t.format_list([names[s] for s in turn.acting])
+            return [
+                reply(msg, t, t.gettext("It is not your turn; now it is {name}’s turn.").format(name=who))
+            ]
+        ui = self.uis[match.game]
+        self._remember_refusal(match, turn.seat, code, params)
+        reason = ui.reason_text(code, params, RenderContext(t, names, turn.seat, match.options))
+        private_info = not turn.group_safe(ui)
+        hint = self.renderer.hint(match, turn.seat, t, private=msg.private or private_info, turn=turn)
         return [reply(msg, t, reason + "\n" + hint, private=True if private_info else None)]
 
     def _remember_refusal(self, match: MatchRec, seat: int, code: str, params: dict[str, Any]) -> None:
@@ -230,53 +223,53 @@ class Play:
 
     # --- applying ------------------------------------------------------------------------------
     def apply_many(
-        self,
-        match: MatchRec,
-        seat: int,
-        notations: Sequence[str],
-        msg: Inbound,
-        t: Translator,
-        loaded: Any = None,
+        self, match: MatchRec, turn: Turn, actions: Sequence[Any], msg: Inbound, t: Translator
     ) -> list[Outbound]:
-        """``loaded`` is ``match.state`` already loaded by the caller (states are immutable: a
-        match is loaded once per update, not once per step)."""
+        """Apply ``actions`` (the engine's objects) in order for the turn's seat. The engine checks
+        each as it applies it: the first one refused is answered with the engine's reason; a later
+        step ("…and knock") that is not possible after the first is dropped."""
         if match.meta.get("paused"):
             text = t.gettext(
                 "The game is paused because I am not in its group any more. It goes on when someone adds "
                 "me back."
             )
             return [reply(msg, t, text)]
+        assert turn.seat is not None
         out: list[Outbound] = []
-        current = match
-        for i, notation in enumerate(notations):
-            engine = self.games[current.game]
-            assert current.state is not None
-            state = loaded if i == 0 and loaded is not None else self.decoded.state(current)
+        current, state = match, turn.state
+        for i, action in enumerate(actions):
             try:
-                action = engine.parse_notation(notation)
-                engine.check(state, seat, action)
-            except (IllegalAction, BadNotation) as exc:
+                out.extend(self.apply(current, turn.seat, action, state))
+            except IllegalAction as exc:
                 if i > 0:
-                    break  # a follow-up step ("…and knock") that is not possible now is dropped
-                if isinstance(exc, IllegalAction):
-                    return self._refusal(msg, t, current, state, seat, exc.code, exc.params)
-                return self._refusal(msg, t, current, state, seat, "bad_action", {})
-            out.extend(self.apply(current, seat, notation, state))
+                    break
+                return self._refusal(msg, t, current, turn, exc.code, exc.params)
             refreshed = self.repo.match(current.id)
             if refreshed is None or refreshed.status != RUNNING:
                 break
-            current = refreshed
+            current, state = refreshed, None  # the state just made, kept decoded by apply
         return out
 
-    def apply(self, match: MatchRec, seat: int, notation: str, state: Any = None) -> list[Outbound]:
-        """Apply, store the action and the snapshot in one transaction with the match's next
-        deadlines, and render. ``state`` saves a reload."""
+    def apply(
+        self,
+        match: MatchRec,
+        seat: int,
+        action: Any,
+        state: Any = None,
+        note: str | None = None,
+        render: bool = True,
+    ) -> list[Outbound]:
+        """Apply ``action`` (the engine's object), store it and the snapshot in one transaction with
+        the match's next deadlines, and render (unless ``render`` is off: AI seats playing a match
+        out). The engine checks the action as it applies it: a refused one raises
+        :class:`IllegalAction` before anything is stored. ``state`` saves a reload; ``note`` is a
+        line of news for the table besides the action's events."""
         engine = self.games[match.game]
         if state is None:
             assert match.state is not None
             state = self.decoded.state(match)
-        action = engine.parse_notation(notation)
         new_state, events = engine.apply(state, seat, action)
+        notation = engine.notation(action)  # the action log's edge
         status = OVER if engine.outcome(new_state) is not None else RUNNING
         snapshot = engine.dump(new_state)
         if not self.repo.commit_action(
@@ -302,7 +295,24 @@ class Play:
         if status == OVER:
             self.seating.remember_finished(updated)
         deadlines = self.schedule.plan(updated, new_state)
-        return self.renderer.render_match(updated, room, events=events, state=new_state, deadlines=deadlines)
+        if not render:
+            return []
+        return self.renderer.render_match(
+            updated, room, events=events, state=new_state, deadlines=deadlines, actor=seat, note=note
+        )
+
+
+def _parse_context(msg: Inbound, t: Translator, match: MatchRec, turn: Turn) -> ParseContext[Any]:
+    """What the game's parser reads: the speaker's legal actions and view from the turn; games may
+    ask before a move that would reveal a hidden card, but only where asking is private."""
+    return ParseContext(
+        lang=t.lang,
+        seat=turn.seat,
+        legal=turn.legal,
+        view=turn.view,
+        seat_names=seat_names(match.seats),
+        private=msg.private,
+    )
 
 
 def _plain(value: Any) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from chatbot.core import i18n
 from chatbot.core.lobby import Lobby
 from chatbot.core.outbox import Outbox
-from chatbot.core.ports import LOBBY, RUNNING, Answer, GameUI, Repository, StorageUnavailable
+from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, GameUI, Repository, StorageUnavailable
 from chatbot.core.questions import Questions
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import CoreSettings, Speaker, reply
@@ -66,8 +66,8 @@ class PrivateChats:
         and the group of their game is told once per match how to open it, with the deep link."""
         try:
             with self.repo.unit():
-                chat = f"{platform}:u:{user_ext_id}"
-                self.repo.outbox_hold(chat)
+                chat = str(ChatQueue.user(platform, user_ext_id))
+                self.repo.outbox_hold(ChatQueue.user(platform, user_ext_id))
                 outs = self._blocked_notice(platform, user_ext_id, chat)
                 outs = self.outbox.commit(outs)
             return Answer(outs)
@@ -112,8 +112,8 @@ class PrivateChats:
     def opened(self, msg: Inbound) -> int:
         """The user wrote in private, so the platform lets the bot write there: release what was
         held for them (the runtime delivers it), and a later block gets a notice again."""
-        chat = f"{msg.platform}:u:{msg.user_id}"
-        released = self.repo.outbox_unhold(chat)
+        chat = str(ChatQueue.user(msg.platform, msg.user_id))
+        released = self.repo.outbox_unhold(ChatQueue.user(msg.platform, msg.user_id))
         if released:
             self.repo.kv_set(NS_NOTICE, chat, [])
         return released

@@ -16,10 +16,9 @@ from chatbot.core.nlp import Lemmatizer, detect_language, fold
 from chatbot.core.parsing import NotLegal, ParseContext, Parsed
 from chatbot.core.people import seat_names
 from chatbot.core.ports import RUNNING, GameUI, MatchRec, RenderContext, Situation
-from chatbot.core.render import Renderer, group_safe
+from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Speaker, reply
-from engines.codec import BadNotation
 from engines.contract import Engine, IllegalAction
 
 #: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
@@ -247,31 +246,28 @@ class Questions:
         if seat is None:
             return None
         engine, ui = self.games[match.game], self.uis[match.game]
-        state = self.decoded.state(match)
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        turn = self.decoded.turn(match, seat)
         names = seat_names(match.seats)
         words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
-        view = engine.view(state, seat)
         ctx = ParseContext(
-            lang=t.lang, seat=seat, legal=legal, view=view, seat_names=names, private=msg.private
+            lang=t.lang, seat=seat, legal=turn.legal, view=turn.view, seat_names=names, private=msg.private
         )
         result = ui.parse(" ".join(words), ctx)
         rctx = RenderContext(t, names, seat, match.options)
-        hidden = not group_safe(ui, engine, state, seat)
+        hidden = not turn.group_safe(ui)
         code: str | None = None
         params: dict[str, Any] = {}
         if isinstance(result, NotLegal):
             code, params = result.code, dict(result.params)
         elif isinstance(result, Parsed) and result.actions:
             try:
-                engine.check(state, seat, engine.parse_notation(result.actions[0]))
+                engine.check(turn.state, seat, result.actions[0])
             except IllegalAction as exc:
                 code, params = exc.code, exc.params
-            except BadNotation:
-                return None
             else:
-                label = ui.action_label(result.actions[0], view, rctx)
-                shown = result.actions[0] in ui.group_actions(legal, engine.view(state, None))
+                notation = turn.notation(result.actions[0])
+                label = ui.action_label(notation, turn.view, rctx)
+                shown = notation in turn.group_notations(ui)
                 return Situation(
                     t.gettext("You can do that now: {action}.").format(action=label), hidden and not shown
                 )
@@ -295,8 +291,7 @@ class Questions:
         reason = ui.reason_text(
             last["code"], dict(last.get("params") or {}), RenderContext(t, names, seat, match.options)
         )
-        engine = self.games[match.game]
-        hidden = match.state is None or not group_safe(ui, engine, self.decoded.state(match), seat)
+        hidden = match.state is None or not self.decoded.turn(match, seat).group_safe(ui)
         return Situation(t.gettext("Your last move was refused: {reason}").format(reason=reason), hidden)
 
     def _ordered_uis(self, prefer: str | None) -> list[GameUI]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core import i18n, pace
+from chatbot.core import i18n, pace, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
 from chatbot.core.people import People, clean_name, seat_names
@@ -29,16 +29,10 @@ from chatbot.core.ports import (
     SeatRec,
 )
 from chatbot.core.schedule import room_zone
+from chatbot.core.turn import Turn
 from chatbot.core.types import PROMPT, TABLE, Button, Outbound
 from chatbot.core.usecase import CoreSettings, rows
 from engines.contract import Engine, Event
-
-
-def group_safe(ui: GameUI, engine: Engine, state: Any, seat: int) -> bool:
-    """Whether the seat's legal actions may be listed in the group without revealing anything."""
-    legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-    return set(ui.group_actions(legal, engine.view(state, None))) == set(legal)
-
 
 #: match meta key: the seats' changes of hands while the match runs, each ``{"ply": …, "seat": …,
 #: "name": …, "ai": …}`` with what the table showed for the seat before the change at that ply
@@ -126,20 +120,27 @@ class Renderer:
         state: Any = None,
         detail: bool = False,
         deadlines: Sequence[Deadline] | None = None,
+        actor: int | None = None,
+        note: str | None = None,
+        summary: str | None = None,
     ) -> list[Outbound]:
         """The table (with the headlines before it and the final standings after it) and, when
         ``privates``, each seated person's private prompt. ``state`` is ``match.state`` loaded, when
         the caller has it (the state just made); ``deadlines`` are the ones just planned (else the
-        stored ones are read for the table's reminder line)."""
+        stored ones are read for the table's reminder line). ``actor`` is the seat whose move this
+        is (its panel shows how its turn went); ``note`` a line of news besides the events, and
+        ``summary`` a line above the final standings."""
         engine = self.games[match.game]
         ui = self.uis[match.game]
         assert match.state is not None
-        if state is None:
-            state = self.decoded.state(match)
+        # the state's facts (views, legal actions) are kept with it: the table's buttons and each
+        # seat's private prompt below read the legal actions worked out once per seat
+        turn = self.decoded.turn(match, None, state)
+        state = turn.state
         t = i18n.translator(room.lang or "fi")
         names = self._table_names(match, t)
         ctx = RenderContext(t, names, None, match.options)
-        public_view = engine.view(state, None)
+        public_view = turn.public_view
         lines: list[str] = []
         steps = self.decoded.recent_public_steps(match)
         if events and steps:
@@ -148,6 +149,8 @@ class Renderer:
             then = self._names_at(match, t, ply, names)
             lines.extend(ui.render_events(step, ctx if then is names else replace(ctx, names=then)))
         fresh = ui.render_events([e for e in events if e.public], ctx)
+        if note:
+            fresh.append(note)
         keep = ui.recent_lines
         if ui.recent_shrinks:  # many fresh lines leave room for fewer old ones
             keep = max(0, keep - len(fresh))
@@ -161,14 +164,12 @@ class Renderer:
         if room.platform in self.settings.addressed_only and outcome is None:
             text += "\n\n" + t.gettext("↩️ Reply to this message to type your move.")
         buttons: list[list[Button]] = []
-        acting = engine.to_act(state)
+        acting = turn.acting
         for seat in acting:
             rec = match.seats[seat]
             if rec.user_id is None:
                 continue
-            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-            group_legal = ui.group_actions(legal, public_view)
-            for row in ui.button_rows(group_legal, public_view, ctx):
+            for row in ui.button_rows(turn.group_notations(ui, seat), public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         image = ui.render_image(public_view, ctx)
         # the news of this action (a duel's result, a winner) as messages of their own that stay
@@ -194,21 +195,47 @@ class Renderer:
             out.append(
                 Outbound(
                     room.platform,
-                    self._final_text(ctx, outcome, ui, public_view),
+                    "\n".join(
+                        [*([summary] if summary else []), self._final_text(ctx, outcome, ui, public_view)]
+                    ),
                     chat_id=room.ext_id,
                     buttons=self._rematch_button(match, t),
                     lang=t.lang,
                 )
             )
         if privates:
+            records = self.turn_records(match, state, public_view)
             for rec in match.seats:
                 if rec.user_id is None:
                     continue
                 mine = [e for e in events if e.to is not None and rec.seat in e.to]
                 out.extend(
-                    self.private_prompt(match, room, rec.seat, mine, force=rec.seat in acting, state=state)
+                    self.private_prompt(
+                        match,
+                        room,
+                        rec.seat,
+                        mine,
+                        force=rec.seat in acting or rec.seat == actor,
+                        state=state,
+                        actor=actor,
+                        records=records,
+                    )
                 )
         return out
+
+    def turn_records(self, match: MatchRec, state: Any, public_view: Any = None) -> dict[str, Any]:
+        """Each seat's latest turn, as the schedule stores it with this version's deadlines (the
+        same whether ``match`` was read before or after they were stored)."""
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        if public_view is None:
+            public_view = engine.view(state, None)
+        acting = engine.to_act(state)
+        people = {s: user for s in acting if (user := match.seats[s].user_id) is not None}
+        window = turns.window_of(ui.deadline(public_view), ui.window_key(public_view), match.version)
+        return turns.advance(
+            match.meta.get(turns.META), turns.marks(public_view, acting), window, people, match.version, 0.0
+        )
 
     def _due_line(self, match: MatchRec, deadlines: Sequence[Deadline] | None, t: Translator) -> str | None:
         """When the waited-for person is reminded, on the table of a match whose group chose its
@@ -260,22 +287,32 @@ class Renderer:
         events: Sequence[Event],
         force: bool,
         state: Any = None,
+        actor: int | None = None,
+        records: dict[str, Any] | None = None,
     ) -> list[Outbound]:
         """The seat's private message: its events, its panel and, when it is to act, its buttons
-        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off)."""
+        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off).
+
+        One panel per turn (issue #28): while the seat acts, and for the move that ended its turn
+        (``actor``), the message has the key of the seat's turn, so each step edits the turn's one
+        message; a new message only when a turn begins or something happened to a seat out of its
+        turn."""
         rec = match.seats[seat]
         if rec.user_id is None or (not events and not force):
             return []
-        engine = self.games[match.game]
         ui = self.uis[match.game]
-        if state is None:
-            assert match.state is not None
-            state = self.decoded.state(match)
+        turn = self.decoded.turn(match, seat, state)  # the facts the table read, when it is the same state
+        if records is None:
+            records = self.turn_records(match, turn.state)
+        mine = turns.record(records, seat)
+        # the turn's one panel while the seat acts; once its own move ended the turn, the panel
+        # loses its buttons, unless that move brought the seat news (a new round's cards): a message
+        keyed = mine is not None and (turn.to_act or (seat == actor and not events))
         user = self.repo.user_by_id(rec.user_id)
         t = i18n.translator(self.people.lang(user, room))
         names = seat_names(match.seats)
         ctx = RenderContext(t, names, seat, match.options)
-        view = engine.view(state, seat)
+        view = turn.view
         parts = [
             ui.title(t)
             + (f" – {names[seat]}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
@@ -285,13 +322,12 @@ class Renderer:
         if panel:
             parts.append(panel)
         buttons: list[list[Button]] = []
-        if seat in engine.to_act(state):
-            legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+        if turn.to_act:
             parts.append(
                 ui.prompt_line(view, ctx)
                 or t.gettext("Your turn, {name}! What will you do?").format(name=names[seat])
             )
-            for row in ui.button_rows(legal, view, ctx):
+            for row in ui.button_rows(turn.notations, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
         return [
             Outbound(
@@ -299,6 +335,7 @@ class Renderer:
                 "\n".join(parts),
                 user_id=user.ext_id,
                 buttons=rows(buttons),
+                key=turns.panel_key(match.id, seat, mine) if keyed and mine is not None else None,
                 lang=t.lang,
                 role=PROMPT,
                 match_id=match.id,
@@ -308,22 +345,22 @@ class Renderer:
         ]
 
     # --- what a seat may do --------------------------------------------------------------------
-    def hint(self, match: MatchRec, seat: int, t: Translator, private: bool) -> str:
+    def hint(self, match: MatchRec, seat: int, t: Translator, private: bool, turn: Turn | None = None) -> str:
         """Whose turn it is, or what the seat may do now (in words where the game has them); in a
-        group, only when listing the moves reveals nothing."""
-        engine = self.games[match.game]
+        group, only when listing the moves reveals nothing. ``turn`` is the update's turn context,
+        when the caller has one."""
         ui = self.uis[match.game]
         assert match.state is not None
-        state = self.decoded.state(match)
+        turn = turn.at(seat) if turn is not None else self.decoded.turn(match, seat)
         names = seat_names(match.seats)
-        if seat not in engine.to_act(state):
-            who = t.format_list([names[s] for s in engine.to_act(state)])
+        if not turn.to_act:
+            who = t.format_list([names[s] for s in turn.acting])
             return t.gettext("Now it is {name}’s turn.").format(name=who)
-        legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
-        if not private and not group_safe(ui, engine, state, seat):
+        if not private and not turn.group_safe(ui):
             return t.gettext("Your options are in our private chat.")
         rctx = RenderContext(t, names, seat, match.options)
-        view = engine.view(state, seat)
+        view = turn.view
+        legal = turn.notations
         phrases = [ui.action_phrase(n, view, rctx) for n in legal]
         if phrases and all(phrases):
             # "Voit koputtaa tai lopettaa vuorosi." (issue #15): words in a sentence, not button labels

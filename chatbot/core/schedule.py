@@ -3,14 +3,18 @@ move for an idle person, or the end of a reaction window.
 
 A use case that changes a running match calls :meth:`Schedule.plan` next to its commit, so the
 match's deadlines are stored in the same transaction; the tables drawn afterwards only show them.
+
+A person's time runs per turn, not per step (issue #27): the reminder and the stand-in are due from
+the beginning of the turn (:mod:`chatbot.core.turns`), a step within it does not push them on, and a
+person reminded once is not reminded again in the same turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from chatbot.core import pace
+from chatbot.core import pace, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.ports import AI_TURN, IDLE_MOVE, REMIND, WINDOW, Deadline, GameUI, MatchRec, Repository
 from chatbot.core.usecase import CoreSettings
@@ -66,6 +70,9 @@ class Schedule:
         now = self.clock()
         out = []
         quick = self.uis[match.game].deadline(public_view)
+        records = self.turn_records(match, state, public_view)
+        if records != match.meta.get(turns.META):
+            self.repo.set_meta(match.id, turns.META, records)
         ai = tuple(s for s in acting if match.seats[s].ai is not None and match.seats[s].user_id is None)
         if ai:
             # an AI seat answers a reaction window at once: the table waits for people only
@@ -84,14 +91,60 @@ class Schedule:
                     self.repo.set_meta(match.id, "window", {"key": key, "due": due})
                 out.append(Deadline(match.id, WINDOW, due, match.version, humans))
             else:
-                # the match's pace (issue #16): live, daily or off, and the room's quiet hours
+                # the match's pace (issue #16): live, daily or off, and the room's quiet hours; the
+                # times run from the beginning of each person's turn
                 chosen = pace.Pace.from_meta(match.meta.get("pace"))
                 remind, act = pace.waits(chosen, self.settings.remind_after, self.settings.act_after)
                 zone = room_zone(self.repo, match.room_id) if chosen.quiet else None
-                for kind, wait in ((REMIND, remind), (IDLE_MOVE, act)):
-                    if wait is not None:
-                        due = now + wait
+                began = {s: float(records[str(s)].get("t", now)) for s in humans}
+                unreminded = tuple(s for s in humans if not records[str(s)].get("r"))
+                for kind, wait, seats in ((REMIND, remind, unreminded), (IDLE_MOVE, act, humans)):
+                    if wait is not None and seats:
+                        due = min(began[s] for s in seats) + wait
                         if zone is not None:
                             due = pace.out_of_quiet(due, chosen.quiet, zone)
-                        out.append(Deadline(match.id, kind, due, match.version, humans))
+                        out.append(Deadline(match.id, kind, due, match.version, seats))
         return out
+
+    def turn_records(self, match: MatchRec, state: Any, public_view: Any) -> dict[str, dict[str, Any]]:
+        """Each seat's latest turn after the match's latest change (see :mod:`chatbot.core.turns`)."""
+        engine = self.games[match.game]
+        ui = self.uis[match.game]
+        acting = engine.to_act(state)
+        people = {s: user for s in acting if (user := match.seats[s].user_id) is not None}
+        window = turns.window_of(ui.deadline(public_view), ui.window_key(public_view), match.version)
+        return turns.advance(
+            match.meta.get(turns.META),
+            turns.marks(public_view, acting),
+            window,
+            people,
+            match.version,
+            self.clock(),
+        )
+
+    def panels_anew(self, match: MatchRec, seats: Sequence[int] | None = None) -> MatchRec:
+        """The panels of ``seats`` (default: every seat a person may act for now) come as new
+        messages, which the next steps of their turns edit: the person asked to see theirs again,
+        or must hear that the game goes on. Returns the match as stored then."""
+        assert match.state is not None
+        state = self.decoded.state(match)
+        engine = self.games[match.game]
+        records: dict[str, Any] | None = self.turn_records(match, state, engine.view(state, None))
+        acting = engine.to_act(state)
+        changed = False
+        for seat in acting if seats is None else seats:
+            again = turns.shown_again(records, seat) if seat in acting else None
+            if again is not None:
+                records, changed = again, True
+        if not changed:
+            return match
+        self.repo.set_meta(match.id, turns.META, records)
+        return self.repo.match(match.id) or match
+
+    def reminded(self, match: MatchRec, seats: Sequence[int]) -> None:
+        """The seats were reminded in their turn: not again until their next turn."""
+        records = {k: dict(v) for k, v in (match.meta.get(turns.META) or {}).items()}
+        for seat in seats:
+            if str(seat) in records:
+                records[str(seat)]["r"] = True
+        self.repo.set_meta(match.id, turns.META, records)

@@ -179,6 +179,7 @@ class BotCore:
             self.decoded,
             self.schedule,
             self.play,
+            self.renderer,
             self.outbox,
             settings,
             clock,

@@ -13,11 +13,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
-from chatbot.core import i18n
+from chatbot.core import i18n, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
 from chatbot.core.outbox import Outbox
+from chatbot.core.people import seat_names
 from chatbot.core.play import Play
 from chatbot.core.ports import (
     AI_TURN,
@@ -28,11 +30,14 @@ from chatbot.core.ports import (
     Deadline,
     GameUI,
     MatchRec,
+    RenderContext,
     Repository,
     RoomRec,
     StorageUnavailable,
 )
+from chatbot.core.render import Renderer
 from chatbot.core.schedule import Schedule
+from chatbot.core.turn import Turn
 from chatbot.core.types import Outbound
 from chatbot.core.usecase import Conflict, CoreSettings
 from engines.contract import Engine
@@ -41,6 +46,10 @@ log = logging.getLogger(__name__)
 
 #: seconds until the runtime tries again while the database is unavailable
 RETRY_WHEN_DOWN = 5.0
+#: at most this many moves AI seats play in one go when no person is left in a match
+PLAY_OUT_MOVES = 5000
+#: at most this many steps of one turn the bot plays for an idle person (a turn ends long before)
+STANDIN_STEPS = 50
 #: delivered outbox rows are kept a day, inbound update ids a week (Telegram redelivers within 24 h);
 #: the core forgets older ones every ``PRUNE_EVERY`` seconds of its deadline loop
 KEEP_DONE, KEEP_SEEN, PRUNE_EVERY = 86_400.0, 7 * 86_400.0, 3_600.0
@@ -57,6 +66,7 @@ class Timers:
         decoded: Decoded,
         schedule: Schedule,
         play: Play,
+        renderer: Renderer,
         outbox: Outbox,
         settings: CoreSettings,
         clock: Callable[[], float],
@@ -68,6 +78,7 @@ class Timers:
         self.decoded = decoded
         self.schedule = schedule
         self.play = play
+        self.renderer = renderer
         self.outbox = outbox
         self.settings = settings
         self.clock = clock
@@ -186,7 +197,10 @@ class Timers:
         assert match.state is not None
         engine = self.games[match.game]
         state = self.decoded.state(match)
-        quick = self.uis[match.game].deadline(engine.view(state, None))
+        public = engine.view(state, None)
+        if not turns.people_in_play(match.seats, public):
+            return self._play_out(match)
+        quick = self.uis[match.game].deadline(public)
         out: list[Outbound] = []
         current: MatchRec | None = match
         for seat in engine.to_act(state):
@@ -195,16 +209,51 @@ class Timers:
             rec = current.seats[seat]
             if rec.ai is None:
                 continue
-            state = self.decoded.state(current)
-            if seat not in engine.to_act(state):
+            turn = self.decoded.turn(current, seat)
+            if not turn.to_act:
                 continue
-            legal = engine.legal_actions(state, seat)
-            action = engine.ai_action(rec.ai, engine.view(state, seat), legal, engine.ai_rng(state, seat))
-            out.extend(self.play.apply(current, seat, engine.notation(action), state))
+            action = engine.ai_action(rec.ai, turn.view, turn.legal, engine.ai_rng(turn.state, seat))
+            out.extend(self.play.apply(current, seat, action, turn.state))
             if not quick:
                 break  # one move per deadline; every AI seat of a reaction window answers now
             current = self.repo.match(current.id)
         return out
+
+    def _play_out(self, match: MatchRec) -> list[Outbound]:
+        """Nobody but AI seats is left in the match (the last person out of the game, or every seat
+        given to an AI): they play it to its end at once, and the group gets one summary, the final
+        table and standings, instead of a message for every deal and round (issue #27)."""
+        engine = self.games[match.game]
+        room = self.repo.room_by_id(match.room_id)
+        current = match
+        moves = 0
+        while moves < PLAY_OUT_MOVES and current.status == RUNNING and current.state is not None:
+            state = self.decoded.state(current)
+            seat = next((s for s in engine.to_act(state) if current.seats[s].user_id is None), None)
+            if seat is None:
+                break  # a person after all: the ordinary deadlines take over
+            ai = current.seats[seat].ai or engine.default_ai
+            turn = self.decoded.turn(current, seat, state)
+            action = engine.ai_action(ai, turn.view, turn.legal, engine.ai_rng(state, seat))
+            self.play.apply(current, seat, action, state, render=False)
+            moves += 1
+            after = self.repo.match(current.id)
+            if after is None:
+                return []
+            current = after
+        if moves == 0:
+            return []
+        t = i18n.translator(room.lang or "fi")
+        summary = (
+            t.ngettext(
+                "🤖 Only AI players were left in the game, so they played the last move at once.",
+                "🤖 Only AI players were left in the game, so they played the last {n} moves at once.",
+                moves,
+            ).format(n=moves)
+            if current.status != RUNNING
+            else None
+        )
+        return self.renderer.render_match(current, room, events=(), privates=False, summary=summary)
 
     def _remind(self, match: MatchRec, room: RoomRec, t: Translator, seats: Sequence[int]) -> list[Outbound]:
         """People who keep the table waiting are reminded once (the bot moves for them later)."""
@@ -223,6 +272,7 @@ class Timers:
                     lang=tu.lang,
                 )
             )
+        self.schedule.reminded(match, seats)  # once per turn: a step does not bring another one
         names = t.format_list([match.seats[s].name for s in seats])
         out.append(
             Outbound(
@@ -239,44 +289,96 @@ class Timers:
     ) -> list[Outbound]:
         """The deadline passed: each waited-for seat makes the game's idle move (or its AI's move).
 
-        After a quick window the group hears only that time is up: naming who could have answered
-        might tell what they hold."""
+        The bot stands in for a whole turn (issue #27): every step of it until the turn passes, and
+        the group hears what it did, from the public events of those steps. After a quick window
+        only the table changes: it says that the time to answer is up (issue #28), and naming who
+        could have answered might tell what they hold."""
         out: list[Outbound] = []
-        if quick:
-            out.append(
-                Outbound(
-                    room.platform, t.gettext("⏰ The time to answer is up."), chat_id=room.ext_id, lang=t.lang
-                )
-            )
+        note = t.gettext("⏰ The time to answer is up.") if quick else None
         current: MatchRec | None = match
         for seat in seats:
             if current is None or current.status != RUNNING or current.state is None:
                 break
-            engine = self.games[current.game]
-            state = self.decoded.state(current)
-            if seat not in engine.to_act(state) or current.seats[seat].user_id is None:
+            if not self.decoded.turn(current, seat).to_act or current.seats[seat].user_id is None:
                 continue
-            legal = engine.legal_actions(state, seat)
-            view = engine.view(state, seat)
-            chosen = self.uis[current.game].idle_action(tuple(engine.notation(a) for a in legal), view)
-            if chosen is None:
-                chosen = engine.notation(
-                    engine.ai_action(engine.default_ai, view, legal, engine.ai_rng(state, seat))
+            began = turns.record(current.meta.get(turns.META), seat)
+            ply = int(current.state.get("ply", 0))
+            steps: list[Outbound] = []
+            playing: MatchRec = current
+            for _ in range(STANDIN_STEPS):
+                turn = self.decoded.turn(playing, seat)
+                steps.extend(
+                    self.play.apply(playing, seat, self._idle_choice(playing, turn), turn.state, note)
                 )
-            if not quick:
-                out.append(
-                    Outbound(
-                        room.platform,
-                        t.gettext("⏰ {name} did not answer in time, so I made the move for them.").format(
-                            name=current.seats[seat].name
-                        ),
-                        chat_id=room.ext_id,
-                        lang=t.lang,
-                    )
-                )
-            out.extend(self.play.apply(current, seat, chosen, state))
-            current = self.repo.match(current.id)
+                current = self.repo.match(playing.id)
+                if quick or current is None or not self._turn_goes_on(current, seat, began):
+                    break
+                playing = current
+            if not quick and current is not None and not (began is not None and began.get("s")):
+                out.append(self._stood_in(current, t, seat, ply))
+                if began is not None:
+                    # a reaction window of others may interrupt the turn: the bot finishes it when
+                    # the window has passed, and the group has heard already that it stands in
+                    self._note_stood_in(current, seat, began)
+            out.extend(steps)
         return out
+
+    def _note_stood_in(self, match: MatchRec, seat: int, began: Any) -> None:
+        records = {k: dict(v) for k, v in (match.meta.get(turns.META) or {}).items()}
+        rec = records.get(str(seat))
+        if rec is not None and rec.get("open") and rec.get("v") == began.get("v"):
+            rec["s"] = True
+            self.repo.set_meta(match.id, turns.META, records)
+
+    def _idle_choice(self, match: MatchRec, turn: Turn) -> Any:
+        """The game's move for an idle seat (the engine's action), else its default AI's from the
+        seat's own view."""
+        engine = self.games[match.game]
+        assert turn.seat is not None
+        chosen = self.uis[match.game].idle_action(turn.notations, turn.view)
+        if chosen is None:
+            return engine.ai_action(
+                engine.default_ai, turn.view, turn.legal, engine.ai_rng(turn.state, turn.seat)
+            )
+        action = turn.legal_action(chosen)
+        return action if action is not None else engine.parse_notation(chosen)  # the engine refuses it
+
+    def _turn_goes_on(self, match: MatchRec, seat: int, began: Any) -> bool:
+        """Whether the seat still acts in the turn the bot stood in for."""
+        if match.status != RUNNING or match.state is None or began is None:
+            return False
+        if seat not in self.games[match.game].to_act(self.decoded.state(match)):
+            return False
+        now = turns.record(match.meta.get(turns.META), seat)
+        return now is not None and bool(now.get("open")) and now.get("v") == began.get("v")
+
+    def _stood_in(self, match: MatchRec, t: Translator, seat: int, ply: int) -> Outbound:
+        """The group's notice of a turn the bot played for an idle person: what it did, in the public
+        events' own words ("Matti nosti kortin.")."""
+        room = self.repo.room_by_id(match.room_id)
+        ui = self.uis[match.game]
+        names = seat_names(match.seats)
+        ctx = RenderContext(t, names, None, match.options)
+        lines = [
+            line
+            for step in self.decoded.public_events_since(match, ply)
+            for line in ui.render_events(step, ctx)
+        ]
+        name = match.seats[seat].name
+        if lines:
+            text = "\n".join(
+                [
+                    t.gettext("⏰ {name} did not make it in time, so I played the turn for them:").format(
+                        name=name
+                    )
+                ]
+                + [f"· {line}" for line in lines]
+            )
+        else:
+            text = t.gettext("⏰ {name} did not answer in time, so I made the move for them.").format(
+                name=name
+            )
+        return Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)
 
     # --- stepping AI seats and ticking without the runtime (benchmarks and older tests) -------------
 

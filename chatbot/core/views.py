@@ -1,14 +1,15 @@
 """Showing a match where it is asked for: the table ("tila"), the board as a picture ("kartta") and
-one's own hand ("käsi"). These change nothing."""
+one's own hand ("käsi"). These change nothing in the match (a panel asked for comes anew)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from chatbot.core import turns
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.people import seat_names
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, RenderContext, Repository
+from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Speaker, reply
@@ -58,8 +59,21 @@ class Views:
             return table
         seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
         if seat is not None:
+            match = self._panel_anew(match, seat)
             table.extend(self.renderer.private_prompt(match, room, seat, events=(), force=True))
         return table
+
+    def _panel_anew(self, match: MatchRec, seat: int) -> MatchRec:
+        """Asked for: the seat's panel of this turn comes as a new message (the next steps edit it),
+        not as an edit of one far up the chat."""
+        if match.status != RUNNING or match.state is None:
+            return match
+        records = self.renderer.turn_records(match, self.decoded.state(match))
+        again = turns.shown_again(records, seat)
+        if again is None or seat not in self.games[match.game].to_act(self.decoded.state(match)):
+            return match
+        self.repo.set_meta(match.id, turns.META, again)
+        return self.repo.match(match.id) or match
 
     def map(self, msg: Inbound, sp: Speaker, t: Translator) -> list[Outbound]:
         """The public table as a picture where the game draws one (text otherwise), where asked."""
@@ -80,6 +94,7 @@ class Views:
         if match is None or seat is None or match.status != RUNNING:
             return [reply(msg, t, t.gettext("You are not playing in a running game."))]
         room = self.repo.room_by_id(match.room_id)
+        match = self._panel_anew(match, seat)
         out = self.renderer.private_prompt(match, room, seat, events=(), force=True)
         if not msg.private and any(o.private for o in out):
             # asked in the group: the hand went to the private chat; the group hears only that

@@ -14,14 +14,15 @@ import time
 from typing import Any, TextIO
 
 from chatbot.core import i18n
-from chatbot.core.types import TABLE, Button, Inbound, Outbound
+from chatbot.core.ports import Transport
+from chatbot.core.types import PROMPT, TABLE, Button, Inbound, Outbound
 from chatbot.transports.script import serial_runtime
 
 PLATFORM = "console"
 ROOM = "table"
 
 
-class ConsoleTransport:
+class ConsoleTransport(Transport):
     """Delivery collects the messages of one step; the table prints them together."""
 
     platform = PLATFORM
@@ -81,8 +82,8 @@ class ConsoleTable:
                 told.add(i)
                 headings[lines[1]] = lines[0]
         for i, msg in enumerate(batch):
-            if i in told:
-                continue  # told among the table's news lines of this step
+            if i in told or _disarmed_panel(msg):
+                continue  # told among the table's news lines of this step, or nothing new
             lines = msg.text.splitlines()
             if _is_table(msg) and not prompt and any(line.startswith("▸") for line in lines):
                 lines = _news(msg.text, fresh_only=True, marked=True)
@@ -161,6 +162,18 @@ class ConsoleTable:
 
 def _is_table(msg: Outbound) -> bool:
     return not msg.private and msg.role == TABLE
+
+
+def _disarmed_panel(msg: Outbound) -> bool:
+    """A private panel edited at the end of its turn only to lose its buttons (a chat edits it in
+    place; printed again it would repeat the hand shown a moment ago)."""
+    return (
+        msg.private
+        and msg.role == PROMPT
+        and msg.key is not None
+        and not msg.buttons
+        and not any(line.startswith("▸") for line in msg.text.splitlines())
+    )
 
 
 def _news(text: str, fresh_only: bool, marked: bool = False) -> list[str]:

@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
+from chatbot.core.ports import Transport
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 
@@ -62,7 +63,7 @@ def transcript_line(out: Outbound) -> dict[str, Any]:
     return data
 
 
-class ScriptTransport:
+class ScriptTransport(Transport):
     """Delivery is a transcript line; the reference of a keyed message is its outbox row."""
 
     platform = PLATFORM

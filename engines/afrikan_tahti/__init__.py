@@ -94,6 +94,11 @@ class AfrikanTahti(Engine):
     def check(self, state: State, seat: Seat, action: Any) -> None:
         rules.check(state, seat, action)
 
+    def legal_actions(self, state: State, seat: Seat) -> tuple[Any, ...]:
+        """The candidates that pass :meth:`check` (:func:`.rules.legal_actions`: the same filter with
+        the calls through the engine left out)."""
+        return rules.legal_actions(state, seat)
+
     # --- transitions -----------------------------------------------------------------------------
     def perform(self, state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ...]]:
         return rules.perform(state, seat, action)

@@ -17,6 +17,7 @@ from engines.afrikan_tahti.board import AIR, CODE, LEGS, PLACE_SET, TREASURE_PLA
 from engines.afrikan_tahti.retkikunnat.content import CHARS, EVT, EXP, HAND_CARDS
 from engines.afrikan_tahti.retkikunnat.model import Deck, Ext, Job, SeatX, TurnX
 from engines.codec import BadNotation, Notation, one_of
+from engines.contract import maker
 from engines.work import Work
 
 # ---------------------------------------------------------------------------------------------
@@ -756,12 +757,20 @@ def _frozen(v: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 # The working copy (both rule sets)
 
+_pawn = maker(Pawn)
+_PAWN_FIELDS = frozenset(f.name for f in fields(Pawn))
+
 
 class AfrikanWork(Work[State]):
     """A mutable copy of a :class:`State` for one transition (or for reading a state): the rules of
-    both layers are functions over it. Tuples became lists, except the rows of ``stacks`` (tuples,
-    top last, replaced whole) and the entries of ``revealed``; Retkikunnat's part (``State.ext``) is unpacked into the mutable fields below and packed again
-    by :meth:`freeze`. The random streams are numbered per ply as they always were."""
+    both layers are functions over it. Tuples became lists, except the token contents and the test
+    layout (never changed: ``KEEP``); the pawns, the rows of ``stacks`` (tuples, top last, replaced
+    whole), the entries of ``revealed`` and the preset dice are one list each (``SHALLOW``).
+    Retkikunnat's part (``State.ext``) is unpacked into the mutable fields below and packed again by
+    :meth:`freeze`. The random streams are numbered per ply as they always were."""
+
+    KEEP = frozenset({"contents", "preset_layout"})
+    SHALLOW = frozenset({"pawns", "stacks", "revealed", "dice"})
 
     seed: str
     ply: int
@@ -784,7 +793,7 @@ class AfrikanWork(Work[State]):
     winner: int | None
     end_reason: str | None
     dice: list[int]
-    preset_layout: list[list[str]]
+    preset_layout: tuple[tuple[str, str], ...]  # never changes
     preset_first: int | None
     ext: Ext | None
     # Retkikunnat only (from ``ext``)
@@ -797,14 +806,12 @@ class AfrikanWork(Work[State]):
     resolving: list[str]
     ddice: list[str]
 
+    # The declared fields live in slots: with the working copy's own attributes they were more than
+    # a shared instance dict holds, and every copy grew a dict of its own.
+    __slots__ = tuple(__annotations__)
+
     def __init__(self, state: State, *, quiet: bool = False) -> None:
-        # The token contents never change, and a stack or the revealed list changes one entry at a
-        # time: they keep the state's tuples (thawing them was most of the cost of a copy, and the
-        # rules take a copy of every state they check or show).
-        super().__init__(replace(state, contents=(), stacks=(), revealed=()), quiet=quiet)
-        self.contents = state.contents
-        self.stacks = list(state.stacks)
-        self.revealed = list(state.revealed)
+        super().__init__(state, quiet=quiet)
         x = state.ext
         if x is not None:
             self.sx = list(x.seats)
@@ -842,7 +849,18 @@ class AfrikanWork(Work[State]):
         return kind_of(self.contents, tid)
 
     def set_pawn(self, seat: int, **changes: Any) -> Pawn:
-        p = replace(self.pawns[seat], **changes)
+        p = self.pawns[seat]
+        if not changes.keys() <= _PAWN_FIELDS:
+            raise TypeError(f"no such pawn fields: {sorted(changes.keys() - _PAWN_FIELDS)}")
+        get = changes.get
+        p = _pawn(
+            get("node", p.node),
+            get("cash", p.cash),
+            get("lost_turns", p.lost_turns),
+            get("captured", p.captured),
+            get("voyage", p.voyage),
+            get("items", p.items),
+        )
         self.pawns[seat] = p
         return p
 

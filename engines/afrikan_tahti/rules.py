@@ -12,7 +12,7 @@ from engines.afrikan_tahti.base.rules import outcome
 from engines.afrikan_tahti.model import Action, Options, Presets, State, View
 from engines.afrikan_tahti.retkikunnat import rules as retkikunnat
 from engines.afrikan_tahti.retkikunnat import setup as retkikunnat_setup
-from engines.contract import Event, Seat
+from engines.contract import Event, IllegalAction, Seat
 
 
 def setup(players: int, seed: str, options: Options, presets: Presets) -> tuple[State, tuple[Event, ...]]:
@@ -36,6 +36,19 @@ def check(state: State, seat: Seat, action: Any) -> None:
         retkikunnat.check(state, seat, action)
     else:
         base.check(state, seat, action)
+
+
+def legal_actions(state: State, seat: Seat) -> tuple[Any, ...]:
+    if state.options.expansion:
+        out = []
+        for action in retkikunnat.candidates(state, seat):
+            try:
+                retkikunnat.check(state, seat, action)
+            except IllegalAction:
+                continue
+            out.append(action)
+        return tuple(out)
+    return base.legal_actions(state, seat)
 
 
 def candidates(state: State, seat: Seat) -> tuple[Any, ...]:
@@ -62,6 +75,7 @@ __all__ = [
     "candidates",
     "check",
     "hidden_tokens",
+    "legal_actions",
     "outcome",
     "perform",
     "setup",

@@ -40,6 +40,7 @@ from tests.chatbot.fresh_corpus import (
     REFUSE,
     RULE_ROWS,
 )
+from tests.chatbot.notations import notation, notations
 
 PARSERS = {
     "gnav": GnavParser,
@@ -61,16 +62,18 @@ def context(game: str, where: str, lang: str) -> ParseContext[Any]:
     return at.context(where, lang)
 
 
-def grade(result: Any, expected: object, legal: tuple[str, ...]) -> str:
-    """The outcome of one game row (see the module docstring)."""
+def grade(result: Any, expected: object, legal: tuple[Any, ...]) -> str:
+    """The outcome of one game row (see the module docstring); ``legal`` are the speaker's legal
+    actions, the expected moves are notations."""
+    written = notations(legal)
     if isinstance(result, Parsed):
-        first = result.actions[0]
+        first = notation(result.actions[0])
         if expected == REFUSE:
-            return RIGHT if first not in legal else WRONG  # the engine refuses it with its reason
+            return RIGHT if first not in written else WRONG  # the engine refuses it with its reason
         if isinstance(expected, tuple) and first in expected:
             return RIGHT
         # a move the engine refuses changes nothing (the player is told why): a miss, not a wrong move
-        return WRONG if first in legal or expected == NONE else MISSED
+        return WRONG if first in written or expected == NONE else MISSED
     if isinstance(result, Ambiguous):
         if expected in (ASK, NONE):
             return RIGHT

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from chatbot.compose import new_core
 from chatbot.core.ports import Answer
@@ -26,23 +27,22 @@ class Table:
         self.repo = SqlRepository(self.url)
         self.core = new_core(self.repo, seed=self.seed)
 
-    def _deliver(self, out: list[Outbound]) -> list[Outbound]:
+    def _deliver(self, out: Sequence[Outbound]) -> Answer:
         """What the core answered, then whatever became due (AI moves are due at once), as the
         runtime's deadline loop would."""
         self.sent.extend(out)
-        answer = Answer(out)
-        answer.committed = getattr(out, "committed", True)
-        out = answer
+        answer = out if isinstance(out, Answer) else Answer(out)
+        outs = list(out)
         for _ in range(100_000):
             due = self.core.next_due()
             if due is None or due > self.core.clock():
                 break
             more = self.core.run_due("table")
             self.sent.extend(more)
-            out.extend(more)
-        return out
+            outs.extend(more)
+        return replace(answer, messages=outs)
 
-    def run_due(self) -> list[Outbound]:
+    def run_due(self) -> Answer:
         """The deadline loop once more (after a test moved the clock)."""
         return self._deliver([])
 
@@ -60,7 +60,7 @@ class Table:
         handles: tuple[str, ...] = (),
         reply_to_user: str | None = None,
         handle: str | None = None,
-    ) -> list[Outbound]:
+    ) -> Answer:
         """``addressed``: the group message mentions the bot or replies to it; ``name`` is the display
         name (the user id capitalised by default), ``mentions`` the user ids it mentions, ``handles``
         the handles it mentions without an id, ``reply_to_user`` whose message it answers and
@@ -90,7 +90,7 @@ class Table:
         group: str = GROUP,
         key: str | None = None,
         lang: str | None = None,
-    ) -> list[Outbound]:
+    ) -> Answer:
         msg = Inbound(
             PLATFORM,
             user,

@@ -204,7 +204,7 @@ def test_english_table_and_events():
     table.say("alice", "Cairo", lang="en")
     table.say("bob", "Tangier", lang="en")
     text = [o for o in table.sent if o.chat_id == GROUP][-1].text
-    assert "Alice: in Cairo" in text and "Bob: in Tangier" in text and "round 1" in text
+    assert "Alice: in Cairo" in text and "Bob: in Tangier" in text and "Round 1 · " in text
 
 
 def test_every_reason_code_has_a_text_in_both_languages():

@@ -10,6 +10,7 @@ import collections
 from chatbot.compose import new_core
 from chatbot.core.i18n import translator
 from chatbot.core.ports import RenderContext
+from chatbot.core.types import TABLE
 from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EXPEDITION_CARDS
 from chatbot.games.afrikan_tahti.names import card_name
@@ -128,10 +129,13 @@ def test_a_reaction_window_passes_when_its_time_runs_out():
     now[0] += 25
     out = table.core.tick()
     assert table.match().version > version
-    # the group hears only that time is up: naming who could have answered might tell a hand
+    # the group hears only that time is up: naming who could have answered might tell a hand; and
+    # it hears it on the table, not as a message of its own (issue #28)
     group = [o.text for o in out if o.chat_id is not None]
-    assert "⏰ Vastausaika päättyi." in group
-    assert not any("ei vastannut ajoissa" in text for text in group)
+    assert "⏰ Vastausaika päättyi." not in group
+    tables = [o.text for o in out if o.chat_id is not None and o.role == TABLE]
+    assert "▸ ⏰ Vastausaika päättyi." in tables[0].splitlines()
+    assert not any("ei vastannut ajoissa" in text or "pelasin vuoron" in text for text in group)
     after = ENGINE.view(state_of(table), None).x.prompt
     assert after is None or after != prompt
 

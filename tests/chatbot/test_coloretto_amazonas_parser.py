@@ -23,6 +23,7 @@ from chatbot.games.coloretto_amazonas.parser import ColorettoParser
 from engines.coloretto_amazonas import ENGINE
 from engines.coloretto_amazonas.model import GIFT, OVER, Gift, Options, SeatState
 from engines.contract import IllegalAction
+from tests.chatbot.notations import notations, written
 
 NAMES = {2: ("Matti", "Liisa"), 3: ("Matti", "Liisa", "Pekka"), 4: ("Matti", "Liisa", "Anna", "Jussi")}
 BOT_NAMES = ("Alice", "Botti 1", "Botti 2")
@@ -368,7 +369,7 @@ def parser(lemmatizer: Lemmatizer) -> ColorettoParser:
 
 def context(scenario: str, seat: int, lang: str) -> ParseContext:
     state = SCENARIOS[scenario]
-    legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, seat))
+    legal = ENGINE.legal_actions(state, seat)
     names = BOT_NAMES if scenario == "BOTS" else NAMES[state.players]
     return ParseContext(lang, seat, legal, ENGINE.view(state, seat), names)
 
@@ -379,14 +380,14 @@ def outcome(result, state=None, seat=None):
         case Parsed(actions=actions):
             if state is not None:
                 try:
-                    ENGINE.check(state, seat, ENGINE.parse_notation(actions[0]))
+                    ENGINE.check(state, seat, actions[0])
                 except IllegalAction as refused:
                     return f"!{refused.code}"
-            return " ; ".join(actions)
+            return " ; ".join(notations(actions))
         case NotLegal(code=code):
             return f"!{code}"
         case Ambiguous(candidates=candidates):
-            return ("?", *candidates)
+            return ("?", *notations(candidates))
         case NotUnderstood():
             return None
     raise AssertionError(result)
@@ -402,10 +403,11 @@ def check(parser: ColorettoParser, scenario: str, seat: int, lang: str, text: st
     else:
         assert got == expected, (text, got)
     # whatever is understood and not refused is legal now, and a question offers only legal moves
+    legal = notations(ctx.legal)
     if isinstance(got, str) and not got.startswith("!"):
-        assert got in ctx.legal
+        assert got in legal
     if isinstance(got, tuple):
-        assert set(got[1:]) <= set(ctx.legal)
+        assert set(got[1:]) <= set(legal)
 
 
 def test_enough_cases():
@@ -430,7 +432,7 @@ def test_english(parser, scenario, seat, text, expected):
 def test_a_player_named_like_an_animal_is_a_receiver_in_the_allative(parser):
     # spec §8.5: "Ara" is a macaw and a player; "Aralle" is the player, "ara" the card
     state = make(2, {0: ["P1", "G1", "B2"]})
-    legal = tuple(ENGINE.notation(a) for a in ENGINE.legal_actions(state, 0))
+    legal = ENGINE.legal_actions(state, 0)
     ctx = ParseContext("fi", 0, legal, ENGINE.view(state, 0), ("Matti", "Ara"))
     assert outcome(parser.parse("anna jaguaari Aralle", ctx), state, 0) == "give G1 seat1"
     assert outcome(parser.parse("pelaa ara", ctx), state, 0) == "play P1"
@@ -445,7 +447,7 @@ def test_every_button_label_reads_back_as_its_action(parser):
         for lang in ("fi", "en"):
             ctx = context(scenario, seat, lang)
             rctx = RenderContext(translator(lang), ctx.seat_names, seat)
-            for notation in ctx.legal:
+            for notation in notations(ctx.legal):
                 label = UI.action_label(notation, ctx.view, rctx)
                 assert outcome(parser.parse(label, ctx), SCENARIOS[scenario], seat) == notation, (lang, label)
 
@@ -464,16 +466,23 @@ def test_every_button_label_reads_back_as_its_action(parser):
 def test_the_parser_returns_the_move_meant_and_leaves_legality_to_the_engine(
     parser, scenario, seat, text, meant
 ):
-    assert parser.parse(text, context(scenario, seat, "fi")) == Parsed((meant,))
+    assert written(parser.parse(text, context(scenario, seat, "fi"))) == Parsed((meant,))
 
 
 def test_words_that_contradict_themselves_are_a_question(parser):
     # the tapir lies in the green row, not the purple one: ask before discarding it
-    assert parser.parse("poista violetista tapiiri", context("GIFT2", 1, "fi")) == Ambiguous(
+    assert written(parser.parse("poista violetista tapiiri", context("GIFT2", 1, "fi"))) == Ambiguous(
         ("refuse G3",), "neighbour_card"
     )
 
 
-def test_a_speaker_who_is_not_to_act_gets_the_cores_turn_answer(parser):
-    assert parser.parse("pelaan tukaanin", context("A", 1, "fi")) == NotLegal("not_your_turn")
-    assert parser.parse("pelaa tukaani", context("OVER", 0, "fi")) == NotLegal("game_over")
+def test_a_speaker_who_is_not_to_act_gets_the_engines_refusal(parser):
+    """The move meant, refused by the engine (the core answers ``not_your_turn`` with its own line
+    naming who is to act); words that name no one move are refused by the parser alike."""
+    assert (
+        outcome(parser.parse("pelaan tukaanin", context("A", 1, "fi")), SCENARIOS["A"], 1) == "!not_your_turn"
+    )
+    assert (
+        outcome(parser.parse("pelaa tukaani", context("OVER", 0, "fi")), SCENARIOS["OVER"], 0) == "!game_over"
+    )
+    assert parser.parse("pelaa viides kortti", context("A", 1, "fi")) == NotLegal("not_your_turn")

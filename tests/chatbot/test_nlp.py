@@ -146,7 +146,7 @@ def test_forms_of_lists_table_forms():
 
 
 def test_backend_is_logged_once(monkeypatch, caplog):
-    monkeypatch.setattr(nlp, "_announced", set())
+    monkeypatch.setattr(nlp.lemmas, "_announced", set())
     with caplog.at_level(logging.INFO, logger="chatbot.core.nlp"):
         Lemmatizer(backend="table")
         Lemmatizer(backend="table")
@@ -157,7 +157,7 @@ def test_falls_back_to_table_without_voikko(monkeypatch):
     def broken():
         raise OSError("libvoikko.so.1: cannot open shared object file")
 
-    monkeypatch.setattr(nlp, "_open_voikko", broken)
+    monkeypatch.setattr(nlp.lemmas, "_open_voikko", broken)
     assert Lemmatizer().backend == "table"
     with pytest.raises(LemmatizerUnavailable):
         Lemmatizer(backend="voikko")

@@ -249,14 +249,16 @@ def test_results_of_matches_from_before_the_results_table_are_made_when_asked(tw
 # --- replay ---------------------------------------------------------------------------------------
 
 
-def table_bodies(table: Table, match_id: int, group: str) -> list[str]:
-    """The public tables the group was sent during the match (the lobby left out), in order."""
+def table_bodies(table: Table, match_id: int, group: str) -> dict[int, str]:
+    """The public tables the group was sent during the match (the lobby left out), by the number of
+    moves made before each."""
     rows = [
         o
         for o in table.outbox(f"{PLATFORM}:g:{group}")
         if o.key == f"table:{match_id}" and not any("@" in b.data for row in o.buttons for b in row)
     ]
-    return [o.text for o in rows]
+    start = rows[0].version or 0
+    return {(o.version or 0) - start: o.text for o in rows}
 
 
 def replay_body(text_: str) -> str:
@@ -269,7 +271,14 @@ def test_a_replay_stepped_to_the_end_shows_every_recorded_public_table(game):
     people = ["matti", "liisa"] if game != "gnav" else ["matti"]
     match_id = play(table, game, G1, people, 3 if game == "gnav" else 0, random.Random(game))
     recorded = table_bodies(table, match_id, G1)
-    assert len(recorded) == len(table.repo.actions(match_id)) + 1  # the start and one per action
+    moves = len(table.repo.actions(match_id))
+    if game == "gnav":
+        # once the person is out, the AI seats play the match out at once and the group gets the
+        # final table only (issue #27)
+        played = max(k for k in recorded if k < moves)
+        assert sorted(recorded) == [*range(played + 1), moves]
+    else:
+        assert sorted(recorded) == list(range(moves + 1))  # the start and one per action
     # the result was stored with the last move, with the game's own figures for each seat
     result = table.repo.finished_matches()[0].result
     winner = result["figures"][result["winners"][0]]
@@ -286,21 +295,24 @@ def test_a_replay_stepped_to_the_end_shows_every_recorded_public_table(game):
     out = table.say("liisa", f"näytä peli {match_id}", group=G1)
     assert len(out) == 1 and out[0].key == f"replay:{match_id}:1" and out[0].chat_id == G1
     shown = [out[0]]
-    for _ in range(len(recorded) - 1):
+    for _ in range(moves):
         labels = {b.label: b.data for row in shown[-1].buttons for b in row}
         step = table.press("liisa", labels["Seuraava ▶"], private=False)
         assert len(step) == 1 and step[0].key == shown[0].key  # the same message, edited
         shown.append(step[0])
-    for k, (message, body) in enumerate(zip(shown, recorded, strict=True)):
+    for k, message in enumerate(shown):
         assert message.text.startswith(f"🎬 Uusinta: peli {match_id}, {_title(game)} – ")
-        assert body == replay_body(message.text) or body.endswith("\n\n" + replay_body(message.text)), k
+        body = recorded.get(k)
+        assert body is None or (
+            body == replay_body(message.text) or body.endswith("\n\n" + replay_body(message.text))
+        ), k
         assert "⚠️ Uusinta ei" not in message.text and "⚠️ Tallennettua" not in message.text
         # the same four buttons at every step, in the same places
         assert [[b.label for b in row] for row in message.buttons] == [
             ["◀ Edellinen", "Seuraava ▶"],
             ["⏮ Alkuun", "Loppuun ⏭"],
         ]
-    last = len(recorded) - 1
+    last = moves
     assert f"siirto {last}/{last}" in shown[-1].text
     # "Seuraava" at the end stays at the end; "Alkuun" goes back to the start
     labels = {b.label: b.data for row in shown[-1].buttons for b in row}

@@ -9,6 +9,7 @@ import pytest
 from chatbot.core.nlp import QUESTION, Lexicon, is_question
 from chatbot.games import _spoken
 from tests.chatbot.fresh_figures import PARSERS, context
+from tests.chatbot.notations import written
 
 
 @pytest.mark.parametrize("word", ["minä", "minäkin", "minähän", "mina", "mä", "mie", "mää"])
@@ -43,7 +44,7 @@ MOVES = [
 @pytest.mark.parametrize(("game", "where", "text", "action"), MOVES)
 def test_a_move_said_with_the_pronoun_is_that_move(lemmatizer, game, where, text, action):
     result = PARSERS[game](lemmatizer).parse(text, context(game, where, "fi"))
-    assert getattr(result, "actions", None) == (action,), result
+    assert getattr(written(result), "actions", None) == (action,), result
 
 
 @pytest.mark.parametrize(

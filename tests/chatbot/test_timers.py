@@ -42,25 +42,41 @@ def test_reminder_then_the_bot_moves_and_a_restart_keeps_the_deadline(tmp_path):
     restarted = new_core(SqlRepository(url), seed="timers", clock=clock, remind_after=60, act_after=300)
     clock.now += 300
     out = restarted.run_due("w")
-    assert any("tein siirron" in o.text for o in out)
-    assert restarted.repo.match(table.match().id).version == version + 1
+    # the bot played the whole turn (draw, place, end): issue #27
+    assert any("pelasin vuoron hänen puolestaan" in o.text for o in out)
+    assert restarted.repo.match(table.match().id).version == version + 3
+    assert table.acting_users() != [waiting]
 
 
-def test_a_move_in_time_replaces_the_deadlines_and_nothing_fires_for_the_old_turn(tmp_path):
+def test_a_step_in_time_does_not_push_the_turns_reminder_on_and_the_next_turn_has_its_own(tmp_path):
+    """The person's time runs per turn (issue #27): a draw within the turn keeps the reminder where
+    the turn's beginning put it; the next person's turn starts its own time."""
     clock = Clock()
     table = Table(url=f"sqlite:///{tmp_path / 't.sqlite'}", seed="timers")
     table.core = new_core(table.repo, seed="timers", clock=clock, remind_after=60, act_after=300)
     table.say("matti", "uusi majavajengi")
     table.say("liisa", "liity")
     table.say("matti", "aloita")
+    began = clock.now
     first = table.acting_users()[0]
     clock.now += 50
     table.say(first, "nostan", private=True)
-    clock.now += 20  # 70 s after the start, 20 s after the move: nobody is reminded yet
-    assert table.core.run_due("w") == []
-    clock.now += 41
+    assert {d.kind: d.due for d in table.repo.deadlines(table.match().id)} == {
+        REMIND: began + 60,
+        IDLE_MOVE: began + 300,
+    }
+    clock.now += 11  # 61 s after the turn began, 11 s after the draw
     out = table.core.run_due("w")
     assert [o.user_id for o in out if o.user_id] == [first]  # still the same person's turn (discard)
+    table.say(first, "hylkään", private=True)
+    assert [d.kind for d in table.repo.deadlines(table.match().id)] == [IDLE_MOVE]  # reminded once
+    table.say(first, "lopetan", private=True)
+    second = table.acting_users()[0]
+    assert second != first
+    assert {d.kind: d.due for d in table.repo.deadlines(table.match().id)} == {
+        REMIND: clock.now + 60,
+        IDLE_MOVE: clock.now + 300,
+    }
 
 
 def test_an_old_database_without_deadlines_gets_them_at_the_first_tick(tmp_path):

@@ -26,6 +26,7 @@ from engines.afrikan_tahti.model import (
     Options,
     Roll,
     Sell,
+    Use,
 )
 from engines.afrikan_tahti.retkikunnat import ai as retkikunnat_ai
 from engines.afrikan_tahti.retkikunnat.content import card_id
@@ -297,3 +298,52 @@ def test_a_rich_normal_player_flips_the_token_it_stands_on_when_none_is_worth_mo
     )
     for level in ("easy", "normal", "strong"):
         assert _choice(st, 0, level) == Flip(), level
+
+
+# ---------------------------------------------------------------------------------------------
+# Retkikunnat, the normal player: the Merchant's Trade goods, extra steps beside a hazard
+
+
+def test_the_normal_merchant_keeps_its_trade_goods_for_sale_rather_than_draw_with_them():
+    # In Phase 2 with an incomplete expedition the normal player discarded Trade goods to draw two
+    # expedition cards and keep one (a card it lacks is worth about 350 to it), although the
+    # Merchant gets 400 for them sold (300, and its 100 on every card sold): it keeps them now, and
+    # sells them when broke. Barter goods (200 to it sold) still buy a draw, and so do Trade goods in
+    # the hands of a player without the Merchant's bonus (300).
+    st = replace(_x("congo", players=2), phase="phase2")
+    st = _cards(st, 0, ("trade_goods", "camel", "barter_goods"))
+    view = ENGINE.view(st, 0)
+    assert view.x.players[0].character == "merchant" and not view.x.players[0].complete
+    assert retkikunnat_ai.sale_income(view, 0, "trade_goods") == 400
+    legal = ENGINE.legal_actions(st, 0)
+    assert Use("trade_goods") in legal and Use("barter_goods") in legal
+    assert _choice(st, 0, "normal") == Use("barter_goods")
+    st = _cards(st, 0, ("trade_goods", "camel"))
+    assert Use("trade_goods") in ENGINE.legal_actions(st, 0)
+    assert _choice(st, 0, "normal") == EndPhase()
+    # broke with nothing else to sell: sold (for 400), not thrown away
+    st = _cards(st, 0, ("trade_goods",))
+    st = replace(st, pawns=(replace(st.pawns[0], cash=0), st.pawns[1]))
+    assert _choice(st, 0, "normal") == Sell("trade_goods")
+    # the Teacher (no sale bonus) still draws with them
+    st = replace(_x("congo", players=2), phase="phase2")
+    st = replace(st, turn=1, pawns=(st.pawns[0], replace(st.pawns[1], node="congo")))
+    st = _cards(st, 1, ("trade_goods",))
+    assert ENGINE.view(st, 1).x.players[1].character == "teacher"
+    assert _choice(st, 1, "normal") == Use("trade_goods")
+
+
+def test_the_normal_player_keeps_its_camel_step_where_it_could_only_lead_onto_the_bedouins():
+    # After its die move, on the Sahara track one dot short of the bedouins, heading for Dar Fur:
+    # the Camel's extra step can only go on (in a game the dot behind is this turn's path, which a
+    # step may not re-enter), onto the bedouins, and a move with one ending is carried out at once.
+    # The normal player now keeps the Camel there; a dot further on (the bedouins behind) it takes
+    # the step.
+    st = replace(_x("l_dar_fur__sahara_7", players=2), phase="phase2")
+    st = replace(st, ext=replace(st.ext, turn=replace(st.ext.turn, declared="roll", moved=True)))
+    st = _cards(st, 0, ("camel",))
+    assert Use("camel") in ENGINE.legal_actions(st, 0)
+    assert _choice(st, 0, "normal") != Use("camel")
+    st = replace(st, pawns=(replace(st.pawns[0], node="l_dar_fur__sahara_3"), st.pawns[1]))
+    assert Use("camel") in ENGINE.legal_actions(st, 0)
+    assert _choice(st, 0, "normal") == Use("camel")

@@ -90,10 +90,15 @@ def phrase(notation: str, view: Any, names: Sequence[str], lang: str, rng: rando
 
 
 def understood_as(
-    text: str, notation_legal: Sequence[str], view: Any, seat: int, names: Sequence[str], lang: str
+    text: str, legal: Sequence[Any], view: Any, seat: int, names: Sequence[str], lang: str
 ) -> str | None:
-    result = UI.parse(text, ParseContext(lang, seat, tuple(notation_legal), view, tuple(names)))
-    return result.actions[0] if isinstance(result, Parsed) and len(result.actions) == 1 else None
+    """The notation of the one move ``text`` is read as, or None."""
+    result = UI.parse(text, ParseContext(lang, seat, tuple(legal), view, tuple(names)))
+    return (
+        ENGINE.notation(result.actions[0])
+        if isinstance(result, Parsed) and len(result.actions) == 1
+        else None
+    )
 
 
 class Driver(Transcript):
@@ -147,14 +152,13 @@ def generate(seed: str, lang: str, people: Sequence[str], bots: int, limit: int 
             asked_rules = True
         view = ENGINE.view(state, seat)
         legal = ENGINE.legal_actions(state, seat)
-        notations = [ENGINE.notation(a) for a in legal]
         action = ENGINE.ai_action("smart", view, legal, rng)
         wanted = ENGINE.notation(action)
         names = [s.name for s in match.seats]
         # Gift answers are public anyway: said in the group; other moves in either chat.
         chat = "group" if wanted.split()[0] in ("accept", "refuse") or rng.random() < 0.6 else "private"
         for text in phrase(wanted, view, names, lang, rng):
-            if understood_as(text, notations, view, seat, names, lang) == wanted:
+            if understood_as(text, legal, view, seat, names, lang) == wanted:
                 d.send({"user": user, "chat": chat, "text": text, **hint})
                 break
         else:

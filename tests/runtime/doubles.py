@@ -16,11 +16,14 @@ from chatbot.core.ports import (
     AI_TURN,
     Answer,
     Blocked,
+    ChatQueue,
     Deadline,
     OutboxRow,
     RetryLater,
+    RuntimeCore,
+    RuntimeStore,
     StorageUnavailable,
-    chat_of,
+    Transport,
 )
 from chatbot.core.types import Inbound, Outbound
 
@@ -29,7 +32,7 @@ from chatbot.core.types import Inbound, Outbound
 class Row:
     id: int
     platform: str
-    chat: str
+    chat: str  # the stored form of its ChatQueue
     out: Outbound
     state: str = "pending"
     attempts: int = 0
@@ -37,7 +40,7 @@ class Row:
     held: bool = False
 
 
-class MemoryStore:
+class MemoryStore(RuntimeStore):
     """An in-memory RuntimeStore (plus kv) with the claim semantics of the real one."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
@@ -61,7 +64,7 @@ class MemoryStore:
     def add(self, outs: list[Outbound]) -> None:
         with self.lock:
             for out in outs:
-                self.rows.append(Row(len(self.rows) + 1, out.platform, chat_of(out), out))
+                self.rows.append(Row(len(self.rows) + 1, out.platform, str(ChatQueue.of(out)), out))
 
     # --- RuntimeStore --------------------------------------------------------------------------
     def seen_update(self, platform: str, key: str) -> bool:
@@ -71,31 +74,44 @@ class MemoryStore:
     def _sendable(self, row: Row, now: float) -> bool:
         return row.state == "pending" and not row.held and row.not_before <= now
 
-    def outbox_claim(self, platform: str, worker: str, now: float, lease: float, limit: int) -> list[str]:
+    def outbox_claim(
+        self, platform: str, worker: str, now: float, lease: float, limit: int, sending=()
+    ) -> list[ChatQueue]:
         self._check()
+        mine = {str(chat) for chat in sending}
         with self.lock:
             newest: dict[str, int] = {}
             for row in self.rows:
                 if row.platform == platform and self._sendable(row, now):
                     newest[row.chat] = row.id
-            out = []
+            out, claimed = [], 0
             for chat in sorted(newest, key=lambda c: -newest[c]):
                 owner = self.claims.get(chat)
                 if owner is not None and owner[0] != worker and owner[1] >= now:
+                    continue  # another worker sends it
+                if chat in mine:  # this worker's already: listed, not claimed again
+                    out.append(ChatQueue.parse(chat))
+                    continue
+                if claimed >= limit:
                     continue
                 self.claims[chat] = (worker, now + lease)
-                out.append(chat)
-                if len(out) >= limit:
-                    break
+                out.append(ChatQueue.parse(chat))
+                claimed += 1
             return out
 
-    def outbox_pending(self, chat: str, now: float, limit: int = 20) -> list[OutboxRow]:
+    def outbox_pending(self, chat, now: float, limit: int = 20, booking=None, note=None) -> list[OutboxRow]:
+        if booking:
+            self.outbox_book(booking)
         self._check()
         with self.lock:
-            rows = [r for r in self.rows if r.chat == chat and self._sendable(r, now)]
-            return [
-                OutboxRow(r.id, r.chat, Outbound.from_json(r.out.to_json()), r.attempts) for r in rows[:limit]
+            rows = [r for r in self.rows if r.chat == str(chat) and self._sendable(r, now)]
+            out = [
+                OutboxRow(r.id, ChatQueue.parse(r.chat), Outbound.from_json(r.out.to_json()), r.attempts)
+                for r in rows[:limit]
             ]
+        if note is not None and out:
+            note(out)  # (no send notes kept here)
+        return out
 
     def outbox_done(self, row_id: int, ref: str | None) -> None:
         self._check()
@@ -118,23 +134,25 @@ class MemoryStore:
             row.attempts += 1
             row.not_before = not_before
 
-    def outbox_renew(self, chats, worker: str, now: float, lease: float) -> list[str]:
+    def outbox_renew(self, chats, worker: str, now: float, lease: float) -> list[ChatQueue]:
         self._check()
         with self.lock:
-            held = [c for c in chats if self.claims.get(c, ("", 0))[0] == worker]
+            held = [c for c in chats if self.claims.get(str(c), ("", 0))[0] == worker]
             for chat in held:
-                self.claims[chat] = (worker, now + lease)
+                self.claims[str(chat)] = (worker, now + lease)
             return held
 
-    def outbox_release(self, chat: str, worker: str) -> None:
+    def outbox_release(self, chat, worker: str, booking=None) -> None:
+        if booking:
+            self.outbox_book(booking)
         self._check()
         with self.lock:
-            if self.claims.get(chat, ("", 0))[0] == worker:
-                del self.claims[chat]
+            if self.claims.get(str(chat), ("", 0))[0] == worker:
+                del self.claims[str(chat)]
 
-    def message_ref(self, chat: str, key: str) -> str | None:
+    def message_ref(self, chat, key: str) -> str | None:
         self._check()
-        return self.refs.get((chat, key))
+        return self.refs.get((str(chat), key))
 
     def due_deadlines(self, now: float, worker: str, lease: float, limit: int) -> list[Deadline]:
         self._check()
@@ -165,20 +183,24 @@ class MemoryStore:
         return [r.state for r in self.rows]
 
 
-class EchoCore:
+class EchoCore(RuntimeCore):
     """A core double: "say X" answers X in the chat; "table N" commits a keyed table edit; "ai N"
     sets an AI deadline that, when run, posts N AI moves one after another; a private answer to a
     user goes to their private chat."""
+
+    repo: Any = None  # (the protocol's read-only properties, set here)
+    addressed_only: Any = None
 
     def __init__(self, store: MemoryStore, clock: Callable[[], float]) -> None:
         self.repo = store
         self.clock = clock
         self.link_template = ""
+        self.addressed_only: set[str] = set()
         self.handled: list[Inbound] = []
         self.blocked: list[tuple[str, str]] = []
         self.fail_next = False
 
-    def handle(self, msg: Inbound) -> list[Outbound]:
+    def handle(self, msg: Inbound) -> Answer:
         store = self.repo
         if store.down:
             return Answer.direct([Outbound(msg.platform, "sorry", chat_id=msg.chat_id)])
@@ -201,7 +223,7 @@ class EchoCore:
         elif word == "ai":
             store.deadlines[(1, AI_TURN)] = (Deadline(1, AI_TURN, self.clock(), int(arg), ()), None, 0.0)
         store.add(outs)
-        return outs
+        return Answer(outs)
 
     def run_due(self, worker: str, limit: int = 20) -> list[Outbound]:
         store = self.repo
@@ -219,16 +241,16 @@ class EchoCore:
     def next_due(self) -> float | None:
         return self.repo.next_due()
 
-    def private_blocked(self, platform: str, user_ext_id: str) -> list[Outbound]:
+    def private_blocked(self, platform: str, user_ext_id: str) -> Answer:
         store = self.repo
         self.blocked.append((platform, user_ext_id))
-        chat = f"{platform}:u:{user_ext_id}"
+        chat = str(ChatQueue.user(platform, user_ext_id))
         for row in store.rows:
             if row.chat == chat and row.state == "pending":
                 row.held = True
         notice = [Outbound(platform, f"{user_ext_id}: open the bot {self.link_template}", chat_id="g")]
         store.add(notice)
-        return notice
+        return Answer(notice)
 
 
 @dataclass
@@ -240,7 +262,7 @@ class Sent:
 
 
 @dataclass
-class RecordingTransport:
+class RecordingTransport(Transport):
     """Records deliveries; ``script`` maps a text to a list of exceptions raised on its attempts."""
 
     platform: str = "test"
@@ -270,7 +292,7 @@ class RecordingTransport:
             self.in_flight -= 1
 
     def texts(self, chat: str | None = None) -> list[str]:
-        return [s.out.text for s in self.sent if chat is None or chat_of(s.out) == chat]
+        return [s.out.text for s in self.sent if chat is None or str(ChatQueue.of(s.out)) == str(chat)]
 
 
 __all__ = ["Blocked", "EchoCore", "MemoryStore", "RecordingTransport", "RetryLater"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from chatbot.core.ports import Answer, RuntimeCore
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.storage import SqlRepository
@@ -13,21 +14,26 @@ from tests.runtime.doubles import RecordingTransport
 from tests.runtime.test_runtime import FAST, run
 
 
-class UnitCore:
+class UnitCore(RuntimeCore):
     """ "say X" answers X; "table X" edits the table; every update in one unit with its id."""
+
+    repo = None  # (the protocol's read-only properties, set here)
+    addressed_only = None
 
     def __init__(self, repo: SqlRepository) -> None:
         self.repo = repo
+        self.link_template = None
+        self.addressed_only = set()
 
-    def handle(self, msg: Inbound) -> list[Outbound]:
+    def handle(self, msg: Inbound) -> Answer:
         word, _, arg = (msg.text or "").partition(" ")
         outs = [Outbound(msg.platform, arg, chat_id=msg.chat_id, key="table:1" if word == "table" else None)]
         update = (msg.platform, msg.update_key) if msg.update_key else None
         with self.repo.unit(update) as fresh:
             if not fresh:
-                return []
+                return Answer.seen()
             self.repo.outbox_add(outs)
-        return outs
+        return Answer(outs)
 
     def run_due(self, worker: str, limit: int = 20) -> list[Outbound]:
         return []
@@ -89,3 +95,36 @@ def test_two_workers_on_one_sqlite_file(tmp_path):
             assert [int(s.out.text) for s in mine] == sorted(int(s.out.text) for s in mine)
 
     run(body(), timeout=60)
+
+
+def test_a_delivered_batch_costs_one_write_of_its_own(tmp_path):
+    """Per update in a chat whose sender lingers: ONE bookkeeping statement (the batch's done
+    marks and the table's reference), written before the sender lingers (the store says done)."""
+    from sqlalchemy import event, text
+
+    async def body():
+        repo = SqlRepository(f"sqlite:///{tmp_path / 'book.sqlite'}")
+        core = UnitCore(repo)
+        tr = RecordingTransport()
+        quiet = {"poll_every": 10.0, "lease": 30.0, "linger": 10.0}  # no claim rounds, no end of lingering
+        rt = Runtime(core, tr, settings=Settings(**{**FAST, **quiet, "worker": "w1"}))
+        await rt.start()
+        await rt.handle(msg("say first", key="k0"))
+        assert await rt.idle(5)
+        writes: list[str] = []
+
+        def statement(_conn, _cursor, sql, *_args):
+            if sql.startswith(("INSERT INTO book", "UPDATE outbox", "INSERT INTO messageref")):
+                writes.append(sql)
+
+        event.listen(repo.engine, "before_cursor_execute", statement)
+        for i in range(1, 6):
+            await rt.handle(msg(f"table t{i}" if i % 2 else f"say s{i}", key=f"k{i}"))
+            assert await rt.idle(5)
+            with repo.engine.connect() as conn:
+                assert conn.execute(text("SELECT count(*) FROM outbox WHERE state = 'pending'")).scalar() == 0
+        assert len(writes) == 5 and all(w.startswith("INSERT INTO book") for w in writes)
+        assert repo.message_ref("test:g:g", "table:1") == "msg2"  # the first table, edited since
+        await rt.stop()
+
+    run(body())

@@ -41,6 +41,33 @@ def test_bench_echo_runs_on_postgresql(pg_url):
     assert "(PostgreSQL):" in out and re.search(rf"ratio: median {NUMBER}x", out), out
 
 
+def _statement_rows(out: str) -> dict[str, list[float]]:
+    """The per-update figures of bench_statements: label -> n, core st, co, p99, +ai st, co,
+    deliver st, co, p99, ..."""
+    return {
+        line[:30].strip(): [float(x) for x in line[30:].split()]
+        for line in out.splitlines()
+        if line.startswith(("button press", "typed move"))
+    }
+
+
+@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_bench_statements_holds_the_statement_targets(db, pg_url_if_postgres):
+    """An update's own transaction is at most 6 statements and 1 commit (issue #26), and the
+    deliverer's bookkeeping stays well under the ~7 commits an update took before."""
+    args = ["--updates", "12"] + (["--url", pg_url_if_postgres] if db == "postgres" else [])
+    rows = _statement_rows(run("bench_statements.py", *args))
+    assert set(rows) == {"button press, 2 people", "typed move, 2 people", "button press, 1 person + 1 AI"}
+    for label, (n, core, commits, core_p99, _ai, _ai_co, _deliver, deliver_co, *_rest) in rows.items():
+        assert n == 12 and core <= 6.0 and core_p99 <= 6 and commits == 1.0, (label, rows[label])
+        assert deliver_co <= 5.0, (label, rows[label])
+
+
+@pytest.fixture
+def pg_url_if_postgres(request):
+    return request.getfixturevalue("pg_url") if "postgres" in request.node.name else None
+
+
 @pytest.mark.slow
 def test_bench_scale_prints_every_figure():
     out = run(

@@ -17,7 +17,7 @@ from sqlalchemy import Column, Integer, MetaData, create_engine, inspect
 from sqlmodel import SQLModel
 
 from chatbot.core.ports import OVER, RUNNING
-from chatbot.storage import repository
+from chatbot.storage import db, repository
 from chatbot.storage.repository import FIRST_REVISION, SqlRepository, alembic_config
 from tests.chatbot.table import Table
 
@@ -76,7 +76,7 @@ def test_a_database_from_before_migrations_is_stamped_and_its_match_plays_on(db_
     _old_schema(db_url)
     with monkeypatch.context() as old_code:
         # the repository as it was: create_all (a no-op on these tables), no Alembic
-        old_code.setattr(repository, "upgrade", _old_create_all)
+        old_code.setattr(db, "upgrade", _old_create_all)
         before = Table(url=db_url, seed="migrate")
         before.say("matti", "uusi majavajengi")
         before.say("liisa", "liity")

@@ -118,3 +118,48 @@ def test_the_recent_action_keys_are_the_log_whoever_acted(db_url):
     with a.unit():  # a table shown without an action (the status command): the version read
         a.match(match.id)
         assert a.action_keys(match.id, 7) == log(7)
+
+
+def test_matches_without_deadlines_come_a_chunk_at_a_time_and_after_a_pause_as_they_are_now(
+    db_url, monkeypatch
+):
+    """A first start over many matches stored before deadlines holds one chunk of them at a time;
+    the runtime's urgent work runs between two of them, and what it changed is read again."""
+    from chatbot.core.ports import REMIND, Deadline
+    from chatbot.storage import game_store
+
+    monkeypatch.setattr(game_store, "RECOVER_CHUNK", 3)
+    repo = SqlRepository(db_url)
+    ids = []
+    for i in range(7):
+        user = repo.user("t", f"u{i}", "Matti")
+        room = repo.room("t", f"g{i}")
+        match = repo.create_match(
+            room.id, "majavajengi", {}, "seed", user.id, (SeatRec(0, "Matti", user.id),)
+        )
+        assert repo.start_match(match.id, match.version, match.seats, {"ply": 0}, "seed")
+        ids.append(match.id)
+    reads: list[str] = []
+    from sqlalchemy import event
+
+    event.listen(
+        repo.engine,
+        "before_cursor_execute",
+        lambda *a: reads.append(a[2]) if a[2].startswith("SELECT") else None,
+    )
+    ran = []
+
+    def urgent() -> int:
+        if len(ran) == 1:  # the second pause: a person's update gives match 5 its deadlines
+            repo.set_deadlines(ids[4], [Deadline(ids[4], REMIND, 10.0, 2)])
+            ran.append("update")
+            return 1
+        ran.append("nothing")
+        return 0
+
+    repo.yield_to(urgent)
+    got = [m.id for m in repo.matches_without_deadlines()]
+    assert got == [ids[0], ids[1], ids[2], ids[3], ids[5], ids[6]]  # match 5 read again: it has some now
+    assert len(reads) == 3  # chunk 1-3, then again from 2 after the update (3, 4, 6), then 7
+    repo.yield_to(None)
+    assert [m.id for m in repo.matches_without_deadlines()] == [i for i in ids if i != ids[4]]

@@ -3,20 +3,24 @@ id, the outbox rows and the deadlines), redelivery, outbox order and claims, dea
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chatbot.core.ports import (
     AI_TURN,
     REMIND,
     RUNNING,
+    ChatQueue,
     Deadline,
     SeatRec,
     StorageUnavailable,
     UpdateSeen,
-    chat_of,
 )
 from chatbot.core.types import Outbound
 from chatbot.storage import SqlRepository
+
+Q = ChatQueue.parse
 
 
 def _match(repo):
@@ -44,7 +48,7 @@ def test_a_unit_commits_the_action_outbox_deadlines_and_update_id_together_or_no
         repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 5.0, match.version + 1, (1,))])
         raise RuntimeError("the process failed after the action insert")
     assert repo.match(match.id).version == match.version and repo.actions(match.id) == []
-    assert repo.outbox_pending("t:g:g1", now=10.0) == [] and repo.deadlines(match.id) == []
+    assert repo.outbox_pending(Q("t:g:g1"), now=10.0) == [] and repo.deadlines(match.id) == []
     assert not repo.seen_update("t", "17")
 
     with repo.unit(update=("t", "17")) as fresh:
@@ -55,7 +59,7 @@ def test_a_unit_commits_the_action_outbox_deadlines_and_update_id_together_or_no
         repo.outbox_add([_out("drew"), _out("private", user="u1")])
         repo.set_deadlines(match.id, [Deadline(match.id, AI_TURN, 5.0, match.version + 1, (1,))])
     assert repo.seen_update("t", "17")
-    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["drew"]
+    assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=10.0)] == ["drew"]
     assert [d.kind for d in repo.deadlines(match.id)] == [AI_TURN]
 
     told = []  # the same update again: told, and nothing kept
@@ -67,59 +71,59 @@ def test_a_unit_commits_the_action_outbox_deadlines_and_update_id_together_or_no
     except UpdateSeen:
         told.append("by its first statement")  # PostgreSQL: recorded along with the first one
     assert len(told) == 1
-    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["drew"]
+    assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=10.0)] == ["drew"]
 
 
 def test_outbox_order_retry_coalescing_refs_and_holds(db_url):
     repo = SqlRepository(db_url)
     repo.outbox_add([_out("a", key="table:1"), _out("b"), _out("c", key="table:1")])
-    rows = repo.outbox_pending("t:g:g1", now=0.0)
-    assert [r.out.text for r in rows] == ["a", "b", "c"] and rows[0].chat == chat_of(rows[0].out)
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0)
+    assert [r.out.text for r in rows] == ["a", "b", "c"] and rows[0].chat == ChatQueue.of(rows[0].out)
     repo.outbox_later(rows[1].id, not_before=50.0)  # b waits: nothing after it overtakes
-    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["a"]
-    assert [r.attempts for r in repo.outbox_pending("t:g:g1", now=60.0)] == [0, 1, 0]
+    assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=10.0)] == ["a"]
+    assert [r.attempts for r in repo.outbox_pending(Q("t:g:g1"), now=60.0)] == [0, 1, 0]
     repo.outbox_done(rows[2].id, "m7")  # the newest table edit went out: the older one is superseded
     repo.outbox_done(rows[1].id, None)
-    assert repo.outbox_pending("t:g:g1", now=60.0) == []
-    assert repo.message_ref("t:g:g1", "table:1") == "m7"
+    assert repo.outbox_pending(Q("t:g:g1"), now=60.0) == []
+    assert repo.message_ref(Q("t:g:g1"), "table:1") == "m7"
 
     repo.outbox_add([_out("hand", user="u1")])
-    assert repo.outbox_hold("t:u:u1") == 1
-    assert repo.outbox_pending("t:u:u1", now=0.0) == []
+    assert repo.outbox_hold(Q("t:u:u1")) == 1
+    assert repo.outbox_pending(Q("t:u:u1"), now=0.0) == []
     assert repo.outbox_claim("t", "w1", now=0.0, lease=30.0, limit=10) == []
-    assert repo.outbox_unhold("t:u:u1") == 1
-    assert [r.out.text for r in repo.outbox_pending("t:u:u1", now=0.0)] == ["hand"]
+    assert repo.outbox_unhold(Q("t:u:u1")) == 1
+    assert [r.out.text for r in repo.outbox_pending(Q("t:u:u1"), now=0.0)] == ["hand"]
 
 
 def test_each_chat_has_one_sender_at_a_time_and_a_lease_ends(db_url):
     repo = SqlRepository(db_url)
     other = SqlRepository(db_url)
     repo.outbox_add([_out("one", chat="g1"), _out("two", chat="g2")])
-    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=1) == ["t:g:g2"]  # freshest first
-    assert other.outbox_claim("t", "w2", now=101.0, lease=30.0, limit=10) == ["t:g:g1"]
-    assert repo.outbox_claim("t", "w1", now=102.0, lease=30.0, limit=10) == ["t:g:g2"]  # renews its own
-    assert other.outbox_claim("t", "w2", now=103.0, lease=30.0, limit=10) == ["t:g:g1"]
-    other.outbox_release("t:g:g1", "w2")
-    assert repo.outbox_claim("t", "w1", now=104.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
+    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=1) == [Q("t:g:g2")]  # freshest first
+    assert other.outbox_claim("t", "w2", now=101.0, lease=30.0, limit=10) == [Q("t:g:g1")]
+    assert repo.outbox_claim("t", "w1", now=102.0, lease=30.0, limit=10) == [Q("t:g:g2")]  # renews its own
+    assert other.outbox_claim("t", "w2", now=103.0, lease=30.0, limit=10) == [Q("t:g:g1")]
+    other.outbox_release(Q("t:g:g1"), "w2")
+    assert repo.outbox_claim("t", "w1", now=104.0, lease=30.0, limit=10) == [Q("t:g:g2"), Q("t:g:g1")]
     # w1 died: after its lease w2 takes both
-    assert other.outbox_claim("t", "w2", now=200.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
+    assert other.outbox_claim("t", "w2", now=200.0, lease=30.0, limit=10) == [Q("t:g:g2"), Q("t:g:g1")]
 
 
 def test_a_sender_renews_its_claims_and_learns_which_it_lost(db_url):
     repo = SqlRepository(db_url)
     other = SqlRepository(db_url)
     repo.outbox_add([_out("one", chat="g1"), _out("two", chat="g2")])
-    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=10) == ["t:g:g2", "t:g:g1"]
+    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=10) == [Q("t:g:g2"), Q("t:g:g1")]
     # still sending at 125: renewed, so w2 cannot take the chats when the first lease ends
-    assert sorted(repo.outbox_renew(["t:g:g1", "t:g:g2"], "w1", now=125.0, lease=30.0)) == [
-        "t:g:g1",
-        "t:g:g2",
+    assert sorted(repo.outbox_renew([Q("t:g:g1"), Q("t:g:g2")], "w1", now=125.0, lease=30.0)) == [
+        Q("t:g:g1"),
+        Q("t:g:g2"),
     ]
     assert other.outbox_claim("t", "w2", now=140.0, lease=30.0, limit=10) == []
     # w1 stalled past its lease and w2 took g2: w1's renewal tells it so, and does not take g2 back
-    assert other.outbox_claim("t", "w2", now=160.0, lease=30.0, limit=1) == ["t:g:g2"]
-    assert repo.outbox_renew(["t:g:g1", "t:g:g2"], "w1", now=161.0, lease=30.0) == ["t:g:g1"]
-    assert other.outbox_claim("t", "w2", now=170.0, lease=30.0, limit=10) == ["t:g:g2"]
+    assert other.outbox_claim("t", "w2", now=160.0, lease=30.0, limit=1) == [Q("t:g:g2")]
+    assert repo.outbox_renew([Q("t:g:g1"), Q("t:g:g2")], "w1", now=161.0, lease=30.0) == [Q("t:g:g1")]
+    assert other.outbox_claim("t", "w2", now=170.0, lease=30.0, limit=10) == [Q("t:g:g2")]
     assert repo.outbox_renew([], "w1", now=171.0, lease=30.0) == []
 
 
@@ -178,9 +182,9 @@ def test_a_worker_restarted_under_its_name_gets_its_claims_back_at_once(db_url):
 def test_rows_marked_superseded_are_never_sent(db_url):
     repo = SqlRepository(db_url)
     repo.outbox_add([_out("old", key="table:1"), _out("new", key="table:1")])
-    rows = repo.outbox_pending("t:g:g1", now=0.0)
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0)
     repo.outbox_superseded([rows[0].id])
-    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["new"]
+    assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=0.0)] == ["new"]
 
 
 def test_old_delivered_rows_and_update_ids_are_forgotten(db_url):
@@ -189,12 +193,12 @@ def test_old_delivered_rows_and_update_ids_are_forgotten(db_url):
     repo = SqlRepository(db_url)
     with repo.unit(update=("t", "1")):
         repo.outbox_add([_out("sent"), _out("waiting")])
-    sent, _waiting = repo.outbox_pending("t:g:g1", now=0.0)
+    sent, _waiting = repo.outbox_pending(Q("t:g:g1"), now=0.0)
     repo.outbox_done(sent.id, None)
     now = time.time()
     assert repo.prune(done_before=now - 60, seen_before=now - 60) == 0  # all of it is newer
     assert repo.prune(done_before=now + 60, seen_before=now + 60) == 2  # the sent row and the id
-    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=0.0)] == ["waiting"]
+    assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=0.0)] == ["waiting"]
     assert not repo.seen_update("t", "1")
 
 
@@ -202,13 +206,13 @@ def test_old_delivered_rows_and_update_ids_are_forgotten(db_url):
 def test_a_row_lock_held_too_long_is_storage_unavailable_not_a_hang(pg_url, monkeypatch):
     from sqlalchemy import create_engine, text
 
-    from chatbot.storage import repository
+    from chatbot.storage import db
 
     engine = create_engine(pg_url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
-    monkeypatch.setattr(repository, "LOCK_TIMEOUT_MS", 300)
+    monkeypatch.setattr(db, "LOCK_TIMEOUT_MS", 300)
     repo = SqlRepository(pg_url)
     match = _match(repo)
     with engine.connect() as other:
@@ -230,19 +234,92 @@ def test_the_committing_hook_reads_the_queue_inside_the_update_and_only_a_commit
     got = []
 
     def hook(queued):
-        rows = repo.outbox_pending(chat_of(queued[0]), now=10.0, limit=20)
+        rows = repo.outbox_pending(ChatQueue.of(queued[0]), now=10.0, limit=20)
         return lambda: got.append([r.out.text for r in rows])
 
     def wants(outs):
-        return chat_of(outs[0]), 20
+        return ChatQueue.of(outs[0]), 20
 
     with repo.committing(hook, wants):
         with repo.unit(update=("t", "40")):
             repo.outbox_add([_out("answer"), _out("private", user="u1"), _out("table", key="table:1")])
         assert got == [["earlier", "answer", "table"]]
-        assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == got[0]
+        assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=10.0)] == got[0]
         with pytest.raises(RuntimeError), repo.unit(update=("t", "41")):
             repo.outbox_add([_out("lost")])
             raise RuntimeError("the update fails after queueing its answer")
     assert len(got) == 1
-    assert [r.out.text for r in repo.outbox_pending("t:g:g1", now=10.0)] == ["earlier", "answer", "table"]
+    assert [r.out.text for r in repo.outbox_pending(Q("t:g:g1"), now=10.0)] == ["earlier", "answer", "table"]
+
+
+def test_a_batch_s_bookkeeping_is_one_statement_and_rides_with_the_next_read(db_url):
+    """The deliverer books a batch's done marks (a keyed row's reference kept and the older rows
+    of its key superseded, where a keyless row landed kept as its note), the note of the next new
+    message and the chat's rate-limit window, and writes them all with ONE statement, in the same
+    transaction as its next read."""
+    from sqlalchemy import event
+
+    from chatbot.core.ports import Booking
+
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("old table", key="table:1"), _out("hello"), _out("table", key="table:1")])
+    repo.outbox_add([_out("next")])
+    old, hello, table, nxt = repo.outbox_pending(Q("t:g:g1"), now=0.0)
+    statements: list[str] = []
+    event.listen(repo.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    booking = Booking(
+        done=[(hello, '{"id": 41, "box": false}'), (table, "ref-7")],
+        sending=(nxt.id, {"after": 41}),
+        kv={("ratelimit", "t:g:g1"): [[1.0, 0.0]]},
+    )
+    repo.outbox_book(booking)
+    assert len(statements) == 1
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0)
+    assert [r.out.text for r in rows] == ["next"] and rows[0].sending == {"after": 41}
+    assert repo.message_ref(Q("t:g:g1"), "table:1") == "ref-7"
+    assert repo.kv_get("ratelimit", "t:g:g1") == [[1.0, 0.0]]
+    with repo.engine.connect() as conn:
+        from sqlalchemy import text
+
+        states = dict(conn.execute(text("SELECT id, state FROM outbox")).all())
+        sent = conn.execute(text("SELECT sending FROM outbox WHERE id = :i"), {"i": hello.id}).scalar()
+    assert [states[r.id] for r in (old, hello, table, nxt)] == ["superseded", "done", "done", "pending"]
+    assert (sent if isinstance(sent, dict) else json.loads(sent)) == {"id": 41, "box": False}
+    # with the next read: done, then read, in one transaction
+    statements.clear()
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0, booking=Booking(done=[(nxt, None)]))
+    assert rows == [] and len(statements) == 2
+
+
+def test_a_read_writes_the_first_new_message_s_note_in_its_own_transaction(db_url):
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("hello"), _out("again")])
+    seen = []
+
+    def note(rows):
+        seen.append([r.out.text for r in rows])
+        return rows[0].id, {"after": 9}
+
+    rows = repo.outbox_pending(Q("t:g:g1"), now=0.0, note=note)
+    assert seen == [["hello", "again"]] and rows[0].sending is None  # returned as read
+    assert repo.outbox_pending(Q("t:g:g1"), now=0.0)[0].sending == {"after": 9}
+
+
+def test_a_claim_round_lists_the_chats_this_worker_sends_with_rows_but_claims_only_new_ones(db_url):
+    """The chats a worker sends already are not claimed again (their claims are renewed by the
+    heartbeat) and take no room of the round; with rows they are listed, so their senders look
+    again. A chat another worker sends is neither."""
+    from sqlalchemy import event
+
+    repo = SqlRepository(db_url)
+    repo.outbox_add([_out("a", chat="g1"), _out("b", chat="g2"), _out("c", chat="g3"), _out("d", chat="g4")])
+    assert repo.outbox_claim("t", "w2", now=100.0, lease=30.0, limit=1) == [Q("t:g:g4")]
+    assert repo.outbox_claim("t", "w1", now=100.0, lease=30.0, limit=1) == [Q("t:g:g3")]
+    upserts: list[str] = []
+    event.listen(
+        repo.engine,
+        "before_cursor_execute",
+        lambda *a: upserts.append(a[2]) if a[2].startswith("INSERT INTO chatclaim") else None,
+    )
+    got = repo.outbox_claim("t", "w1", now=101.0, lease=30.0, limit=1, sending=[Q("t:g:g3")])
+    assert got == [Q("t:g:g3"), Q("t:g:g2")] and len(upserts) == 1  # g2 claimed; g3 only listed

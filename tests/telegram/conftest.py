@@ -52,7 +52,9 @@ class Harness:
     limits: Limits
     poll_timeout: float = 1.0
     options: dict[str, Any] = field(default_factory=dict)
-    pressed: set[tuple[int, int]] = field(default_factory=set)
+    #: keyboards used up: (chat, message id, its buttons' data); a panel edited in place with the
+    #: buttons of its next step is live again
+    pressed: set[tuple[int, int, tuple[str, ...]]] = field(default_factory=set)
 
     @property
     def core(self):
@@ -92,8 +94,12 @@ class Harness:
         assert await self.transport.idle(10)
 
     async def press(self, user: int, chat: int, msg: Msg, data: str) -> str:
-        self.pressed.add((chat, msg.message_id))
+        self.used(chat, msg)
         return await self.server.press(user, chat, msg.message_id, data)
+
+    def used(self, chat: int, msg: Msg) -> None:
+        """The message's keyboard as it is now is used up (pressed, or answered by text)."""
+        self.pressed.add((chat, msg.message_id, tuple(msg.callback_data())))
 
     # --- reading --------------------------------------------------------------------------------
     def table(self, chat: int = GROUP) -> Msg:
@@ -113,7 +119,7 @@ class Harness:
         """The user's newest private message with buttons that nobody pressed yet."""
         for m in reversed(self.server.bot_messages(user)):
             if m.callback_data():
-                return None if (user, m.message_id) in self.pressed else m
+                return None if (user, m.message_id, tuple(m.callback_data())) in self.pressed else m
         return None
 
     def group_texts(self, chat: int = GROUP) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from chatbot.core.ports import ChatQueue
 from chatbot.core.types import Button, Outbound
 from chatbot.storage import SqlRepository
 from tests.telegram.conftest import ANNA, BERTTA, GROUP, run
@@ -40,7 +41,7 @@ async def _dead_attempt(h, *, reached: bool) -> int:
     repo = SqlRepository(f"sqlite:///{h.db_path}")
     out = Outbound("telegram", TEXT, user_id=str(ANNA), buttons=BUTTONS)
     repo.outbox_add([out])
-    (row,) = repo.outbox_pending(f"telegram:u:{ANNA}", time.time())
+    (row,) = repo.outbox_pending(ChatQueue.user("telegram", str(ANNA)), time.time())
     note = h.transport.sender.send_note(row.out, None)
     assert note == {"after": _newest_box_id(h.server), "box": True}
     repo.outbox_sending(row.id, note)

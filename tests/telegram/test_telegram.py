@@ -103,7 +103,7 @@ async def play(
         datas = msg.callback_data()
         before = h.core.repo.match(mid).version
         if uid == text_player:
-            h.pressed.add((uid, msg.message_id))  # answered by text: this keyboard is used up
+            h.used(uid, msg)  # answered by text: this keyboard is used up
             kinds = {notation(d) for d in datas}
             if "draw" in kinds:
                 await h.say(uid, "nostan")  # group-safe: in the group
@@ -253,7 +253,7 @@ def test_stale_and_forged_buttons(tg):
             other = next(u for u in PLAYERS if u != acting_uid)
             not_yours = await toast(other, other, prompt.message_id, prompt.callback_data()[0])
             await h.settle()
-            assert stale and wrong_match and garbage and not_yours
+            assert stale and wrong_match and garbage and not_yours, (stale, wrong_match, garbage, not_yours)
             # a forged id and garbage get one answer that tells nothing about any match
             assert "vanhentunut" in stale and "ei toimi täällä" in wrong_match
             assert wrong_match == garbage
@@ -503,7 +503,7 @@ def test_a_whole_game_in_privacy_mode_by_replies_mentions_and_buttons(tg):
                 kinds = {notation(d) for d in datas}
                 before = h.core.repo.match(mid).version
                 if uid == ANNA and kinds & {"draw", "knock", "end"}:
-                    h.pressed.add((uid, msg.message_id))
+                    h.used(uid, msg)
                     word = "nostan" if "draw" in kinds else "koputan" if "knock" in kinds else "valmis"
                     await h.say(ANNA, word, reply_to=h.table().message_id)  # typed, as a reply
                     typed += 1

@@ -32,10 +32,12 @@ from chatbot.games.afrikan_tahti.names import (
     option_text,
     path_of,
     place,
+    sea_leg,
     target_text,
 )
 from chatbot.games.afrikan_tahti.render import expansion_of
-from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, node_of
+from engines.afrikan_tahti import ENGINE
+from engines.afrikan_tahti.board import HAZARDS, PLACE_SET, Leg, node_of
 from engines.afrikan_tahti.model import AIR_FARE, FLIP_PRICE, SEA_FARE, PawnView, View, seat_of
 from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
 from engines.afrikan_tahti.retkikunnat.content import sale_value
@@ -187,6 +189,8 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
 
 
 def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx: RenderContext) -> str:
+    """The steps the move really takes and where it ends: "→ Kairo (4)" for a place, "2 askelta
+    Egyptin suuntaan (perille 1)" for a dot, "⛵ 3 askelta Suakiniin päin" for a stop at sea."""
     t = ctx.t
     to = node_of(code) or code
     via = node_of(rest[1]) if len(rest) == 2 else None
@@ -196,8 +200,12 @@ def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx
             if to in PLACE_SET
             else t.gettext("⏹ Stop here")
         )
-    menu = move_menu_of(view, view.turn) if me is not None and view.turn is not None else None
+    seat = view.turn
+    menu = move_menu_of(view, seat) if me is not None and seat is not None else None
     path = path_of(menu, to, via)
+    sail = sea_leg(view, seat, menu, to) if not path and seat is not None else None
+    if sail is not None:
+        return _sail_label(to, *sail, ctx)
     steps = len(path)
     if to not in PLACE_SET:
         prev = path[-2] if len(path) > 1 else (me.node or to if me is not None else to)
@@ -220,6 +228,20 @@ def _move_label(code: str, rest: list[str], view: View, me: PawnView | None, ctx
     if via is not None:
         return t.gettext("→ {place} {via} ({n})").format(place=place(to, t), via=place(via, t, VIA), n=steps)
     return t.gettext("→ {place} ({n})").format(place=place(to, t), n=steps)
+
+
+def _sail_label(to: str, leg: Leg, start: int, end: int, ctx: RenderContext) -> str:
+    """A sail along ``leg`` from index ``start`` to ``to`` at ``end``: in the port ("⛵ Suakin (3)")
+    or at sea, where another pawn stands or as far as the die reaches ("⛵ 2 askelta Suakinin
+    suuntaan (perille 1)")."""
+    t = ctx.t
+    steps = end - start
+    if to in PLACE_SET:
+        return t.gettext("⛵ {place} ({n})").format(place=place(to, t), n=steps)
+    text = t.ngettext("{n} step {toward} ({k} to go)", "{n} steps {toward} ({k} to go)", steps).format(
+        n=steps, toward=place(leg.dest, t, TOWARD), k=leg.steps - end
+    )
+    return ("⚠️ ⛵ " if to in HAZARDS else "⛵ ") + text
 
 
 def _faces(x: XView) -> str:
@@ -411,20 +433,19 @@ def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
     key = _label_key(text)
     if not key or not ctx.legal or text.rstrip().endswith("?"):  # a question is never a move
         return None
+    legal = tuple(ENGINE.notation(a) for a in ctx.legal)  # the labels are made from notations
     found: list[str] = []
     # the speaker's language first; a label of the other language is that button too
     for lang in dict.fromkeys((ctx.lang, "fi", "en")):
         rctx = RenderContext(translator(lang), tuple(ctx.seat_names), ctx.seat)
-        found = [
-            n for row in rows(ctx.legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key
-        ]
+        found = [n for row in rows(legal, ctx.view, rctx) for label_, n in row if _label_key(label_) == key]
         if found:
             break
     if len(set(found)) != 1:
         return None
     if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:
         return NotLegal("play_in_private")
-    return Parsed((found[0],))
+    return Parsed((ctx.legal[legal.index(found[0])],))
 
 
 def window_key(public_view: View) -> str | None:

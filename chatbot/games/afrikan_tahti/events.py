@@ -20,6 +20,7 @@ from chatbot.games.afrikan_tahti.names import (
     TO,
     card_name,
     card_text,
+    cid,
     dice_text,
     dot_text,
     face_name,
@@ -34,6 +35,7 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from engines.afrikan_tahti.board import LEGS, PLACE_SET
 from engines.afrikan_tahti.model import seat_of
+from engines.afrikan_tahti.retkikunnat.content import DNG
 from engines.contract import Event, ev
 
 
@@ -41,7 +43,7 @@ def lines(events: Sequence[Event], ctx: RenderContext) -> list[str]:
     """One line per event that says something to this recipient; a seat's cards gained in a row
     (the quick game's deal) make one line."""
     out: list[str] = []
-    events = _merge_gains(events)
+    events = _with_danger_dice(_merge_gains(events))
     for e in events:
         try:
             line = event_line(e, ctx)
@@ -89,6 +91,30 @@ def _merge_gains(events: Sequence[Event]) -> list[Event]:
         else:
             out.append(e)
     return out
+
+
+def _with_danger_dice(events: Sequence[Event]) -> list[Event]:
+    """A danger's result carries the dice it was decided by (``dice``), when the roll or the last
+    reroll is among these events, so that its line can say by how much it went either way."""
+    out: list[Event] = []
+    dice: dict[int, tuple[str, ...]] = {}
+    for e in events:
+        seat = e.get("seat")
+        if e.code in ("danger_card", "duel"):
+            dice.clear()
+        elif e.code == "danger_dice" and isinstance(seat, int):
+            dice[seat] = tuple(e.get("dice", ()))
+        elif e.code == "rerolled" and isinstance(seat, int) and e.get("result"):
+            dice[seat] = tuple(e.get("result", ()))
+        elif e.code in ("danger_passed", "danger_failed") and isinstance(seat, int) and seat in dice:
+            e = ev(e.code, e.to, **e.p, dice=dice[seat])
+        out.append(e)
+    return out
+
+
+def _requires(card: str) -> tuple[tuple[str, int], ...]:
+    """What a danger card asks of the dice (face, count), from the card data."""
+    return tuple(sorted(DNG.get(cid(card), {}).get("requires", {}).items()))
 
 
 def generic_line(e: Event, ctx: RenderContext) -> str:
@@ -468,10 +494,8 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
             return t.gettext("🎲 {name} rerolled with {card}: {dice}.").format(
                 name=name, card=card_name(p["card"], t), dice=dice_text(p.get("result", ()))
             )
-        case "danger_passed":
-            return t.gettext("✅ {name} survived {card}!").format(name=name, card=card)
-        case "danger_failed":
-            return t.gettext("❌ {name} failed {card}.").format(name=name, card=card)
+        case "danger_passed" | "danger_failed":
+            return danger_result(e, name, card, ctx)
         case "gem_roll":
             key = "✅" if p.get("success") else "❌"
             return t.gettext("{mark} {name} rolled for gems: {dice}.").format(
@@ -490,10 +514,7 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
                 name=ctx.name(p["defender"]), k=p["k"], face=face_name(p["face"], t)
             )
         case "duel_result":
-            winner = ctx.name(p["winner"])
-            return t.gettext("🏅 {name} wins the duel ({hits} of {k}× {face}).").format(
-                name=winner, hits=p.get("hits", 0), k=p.get("k", 0), face=face_name(str(p.get("face", "")), t)
-            )
+            return duel_result(p, ctx)
         case "duel_rescued":
             return t.gettext("🤝 {name} rescues {other}!").format(name=name, other=ctx.name(p["defender"]))
         case "duel_void":
@@ -521,3 +542,69 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
                 get=items_text(p.get("get", ()), t),
             )
     return False
+
+
+def duel_result(p: dict[str, Any], ctx: RenderContext) -> str:
+    """Who won the duel and by how much, in words: the challenger wins with at least as many dice
+    of the defender's face as the defender rolled (k); a tie goes to the challenger (§5.12)."""
+    t = ctx.t
+    winner = ctx.name(p["winner"])
+    hits, k = int(p.get("hits", 0)), int(p.get("k", 0))
+    face = face_name(str(p.get("face") or ""), t)
+    if p["winner"] == p.get("defender"):
+        attacker = ctx.name(p["attacker"]) if isinstance(p.get("attacker"), int) else ""
+        if not hits:
+            return t.gettext("🏅 {name} wins the duel: {other} needed {k}× {face} but got none.").format(
+                name=winner, other=attacker, k=k, face=face
+            )
+        return t.gettext("🏅 {name} wins the duel: {other} needed {k}× {face} but got only {hits}.").format(
+            name=winner, other=attacker, k=k, face=face, hits=hits
+        )
+    if not k:
+        return t.gettext(
+            "🏅 {name} wins the duel without rolling: the defender's dice were all blank."
+        ).format(name=winner)
+    if hits == k:
+        return t.gettext(
+            "🏅 {name} wins the duel: {hits}× {face} was just enough (a tie goes to the challenger)."
+        ).format(name=winner, hits=hits, face=face)
+    return t.gettext("🏅 {name} wins the duel: {hits}× {face} where {k} were needed.").format(
+        name=winner, hits=hits, face=face, k=k
+    )
+
+
+def danger_result(e: Event, name: str, card: str, ctx: RenderContext) -> str:
+    """Whether the danger was survived and by how much: a failure names what the dice lacked, a
+    success by the dice what they showed of what was needed (when the roll is among the events;
+    else what was needed). Bribe and Dynamite get the plain line: their own lines tell the rest."""
+    t = ctx.t
+    p = e.p
+    requires = _requires(str(p.get("card", "")))
+    dice = p.get("dice")
+    if e.code == "danger_passed":
+        if p.get("reason", "roll") != "roll" or not requires:
+            return t.gettext("✅ {name} survived {card}!").format(name=name, card=card)
+        if dice is None:
+            return t.gettext("✅ {name} survived {card}: the dice showed {needs}.").format(
+                name=name, card=card, needs=requires_text(requires, t)
+            )
+        got = tuple((f, list(dice).count(f)) for f, _n in requires)
+        if got == requires:
+            return t.gettext("✅ {name} narrowly survived {card}: {needs}, just what was needed.").format(
+                name=name, card=card, needs=requires_text(requires, t)
+            )
+        return t.gettext("✅ {name} survived {card}: the dice showed {got}, {needs} needed.").format(
+            name=name, card=card, got=requires_text(got, t), needs=requires_text(requires, t)
+        )
+    if not requires:
+        return t.gettext("❌ {name} failed {card}.").format(name=name, card=card)
+    missing = (
+        tuple((f, n - list(dice).count(f)) for f, n in requires if list(dice).count(f) < n) if dice else ()
+    )
+    if not missing:
+        return t.gettext("❌ {name} failed {card}: {needs} needed.").format(
+            name=name, card=card, needs=requires_text(requires, t)
+        )
+    return t.gettext("❌ {name} failed {card}: {missing} short.").format(
+        name=name, card=card, missing=requires_text(missing, t)
+    )

@@ -17,8 +17,8 @@ from typing import Any, cast
 from chatbot.core.i18n import N_, ListStyle, Translator, translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
-from engines.afrikan_tahti.base.rules import move_menu
-from engines.afrikan_tahti.board import HAZARDS, LAND, PLACE_SET, SEA_DOTS
+from engines.afrikan_tahti.base.rules import land_dests, may_board_here, may_land, move_menu
+from engines.afrikan_tahti.board import HAZARDS, LAND, LEGS, LEGS_FROM, PLACE_SET, PORTS, SEA_DOTS, Leg
 from engines.afrikan_tahti.model import (
     SEA_FARE,
     MoveMenu,
@@ -29,6 +29,7 @@ from engines.afrikan_tahti.model import (
     holds_winning_item,
     seat_of,
 )
+from engines.afrikan_tahti.retkikunnat.predicates import sea_reach
 
 
 def option_parts(o: Any, t: Translator) -> list[str]:
@@ -339,8 +340,6 @@ PLACE_TEXTS: dict[str, tuple[str, str, str, str, str, str]] = {
 
 NAME, TO, AT, FROM, VIA, TOWARD = range(6)
 
-NAME, TO, AT, FROM, VIA, TOWARD = range(6)
-
 
 def place(pid: str, t: Translator, form: int = NAME) -> str:
     """A place as a phrase in the recipient's language: ``place("cairo", t, TO)`` is "to Cairo"
@@ -416,21 +415,81 @@ def node_text(node: str | None, t: Translator) -> str:
 
 
 def move_menu_of(view: View, seat: int) -> MoveMenu | None:
-    """The engine's menu of the move in progress for ``seat`` (its own ``base.rules.move_menu``: where
-    the move may end over land, every path there, the canonical one first), from the view; None
-    when no move is in progress. The sea fare only decides the menu's boardings, which no text here
-    reads (the legal actions list them)."""
+    """The menu of the move in progress for ``seat`` (where the move may end, every path there, the
+    canonical one first), from the view; None when no move is in progress.
+
+    The base game's is the engine's own ``base.rules.move_menu``. Retkikunnat's is built here from
+    the same public facts the engine reads (``retkikunnat.predicates.menu``): the allowance on land
+    and at sea (rain, Sea captain), early stops where another pawn stands (M3c), and the sea nodes
+    a sail may end on. The view does not say the terrain of an extra-step card, so both terrains
+    are listed; the legal actions say which moves exist, and this menu only tells their paths."""
     me = view.pawns[seat]
-    if view.move is None or me.node is None:
+    move = view.move
+    if move is None or me.node is None:
         return None
     # PawnView carries Pawn's fields; the engine asks the pawn itself whether it holds the Star
     holding = holds_winning_item(cast(Pawn, me))
-    return move_menu(me.node, view.move, me.cash, holding, view.options, SEA_FARE)
+    x = view.x
+    if x is None:
+        # the sea fare only decides the menu's boardings, which no text here reads
+        return move_menu(me.node, move, me.cash, holding, view.options, SEA_FARE)
+    land_steps, sea_steps = x.allowance or (move.steps, move.steps)
+    node, options = me.node, view.options
+    others = frozenset(p.node for s, p in enumerate(view.pawns) if s != seat and p.node is not None)
+    visited = frozenset(move.visited)
+    pass_through = options.hazard_trigger == "pass_through"
+    voyage = me.voyage
+    if voyage is not None:
+        if move.steps <= 0:
+            return MoveMenu((), (), False)
+        path = LEGS[(voyage.origin, voyage.dest)].path
+        end = sea_reach(path, voyage.at, sea_steps, visited, pass_through)
+        stops = [i for i in range(voyage.at + 1, end) if path[i] in others]
+        sea = tuple((path[i], None, i - voyage.at) for i in (*stops, end) if i > voyage.at)
+        return MoveMenu((), (), node in others, sea=sea, sea_steps=sea_steps)
+    dests = (
+        land_dests(node, land_steps, visited, holding, options, others & frozenset(LAND))
+        if may_land(move, options)
+        else ()
+    )
+    boards: list[str] = []
+    targets: list[tuple[str, str | None, int]] = []
+    fare = x.sea_fare if x.sea_fare is not None else SEA_FARE
+    if node in PORTS and may_board_here(move, options) and me.cash >= fare:
+        for dest in LEGS_FROM[node]:
+            path = LEGS[(node, dest)].path
+            if path[1] in visited:
+                continue
+            boards.append(dest)
+            end = sea_reach(path, 0, sea_steps, visited, pass_through)
+            targets.extend((path[i], dest, i) for i in range(1, end) if path[i] in others)
+    return MoveMenu(
+        dests,
+        tuple(boards),
+        node in PLACE_SET or node in others,
+        sea=tuple(targets),
+        land_steps=land_steps,
+        sea_steps=sea_steps,
+    )
 
 
 def path_of(menu: MoveMenu | None, to: str, via: str | None) -> tuple[str, ...]:
-    """The path ``move to [via]`` takes (the engine's ``model.chosen_path``); () when none."""
+    """The path ``move to [via]`` takes over land (the engine's ``model.chosen_path``); () when none."""
     return (chosen_path(menu.paths(to), via) if menu is not None else None) or ()
+
+
+def sea_leg(view: View, seat: int, menu: MoveMenu | None, to: str) -> tuple[Leg, int, int] | None:
+    """The sea leg a ``move to`` sails (on along the pawn's voyage, or the leg it boards here), the
+    index on the leg's path it starts from and the index of ``to``; None when ``to`` is no sail."""
+    target = menu.sea_target(to) if menu is not None else None
+    me = view.pawns[seat]
+    if target is None or me.node is None:
+        return None
+    _node, leg_dest, steps = target
+    if leg_dest is not None:
+        return LEGS[(me.node, leg_dest)], 0, steps
+    v = me.voyage
+    return (LEGS[(v.origin, v.dest)], v.at, v.at + steps) if v is not None else None
 
 
 @lru_cache(maxsize=4096)

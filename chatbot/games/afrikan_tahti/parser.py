@@ -7,21 +7,24 @@ the release roll when captured; "mene Kongoon" declares the roll (and moves to C
 die allows it) before the roll and picks the destination after it; "käännä nopalla" is the flip
 roll; "en käännä" after a move ends the turn.
 
-What the parser returns is what the words name, legal now or not: "lennä Kongoon" from Cairo is
-``fly congo``, and the engine's ``check`` (the core asks it) says there is no such flight. A verb
-without its object stands for every action of its kind ("lennä" alone: a flight from here); when
-none of them is legal, the first one stands for all, since the engine refuses them all for the same
-reason (at sea, no airport or port here, the fare, the phase). The parser refuses by itself only
-where no action carries the meaning:
+The parser gets the speaker's legal actions (the engine's objects) and returns the actions the words
+name, legal now or not: "lennä Kongoon" from Cairo is ``Fly("congo")``, and the engine's ``check``
+(the core asks it) says there is no such flight. A verb without its object stands for every action
+of its kind ("lennä" alone: a flight from here); when none of them is legal, the first one stands for
+all, since the engine refuses them all for the same reason (at sea, no airport or port here, the
+fare, the phase). So does a command of a speaker who has nothing to do now (the engine says
+``not_your_turn`` or ``game_over``; the core answers the first in its own words), and a command of
+the phase that a Retkikunnat question on the table does not take (``wrong_prompt``). The parser
+refuses by itself only where no action carries the meaning:
 
-- ``not_your_turn`` (the speaker has nothing to do now) and ``game_over``: the core answers these
-  in its own words;
-- ``wrong_phase``, for command words that name nothing in this phase ("kyllä" before the roll),
-  and ``wrong_prompt``, for commands while a Retkikunnat question waits for its own answers;
+- ``wrong_phase``, for command words that name nothing in this phase ("kyllä" before the roll);
+- ``wrong_prompt``, for a command of the phase that the question on the table would take for its
+  answer ("heitä pois ratsu" is no roll of the danger dice);
 - ``not_reachable`` with ``steps``, for a step count no move of this roll has;
 - ``wrong_destination`` on a paid voyage, which goes on by a roll that names no port;
-- ``play_in_private``: hand cards typed in the group are refused so that the hand stays secret
-  (message privacy is not a fact of any view; see :func:`_in_private`).
+- ``play_in_private`` and ``ask_in_private``: hand cards and the window setting typed in the group
+  are refused so that the hand stays secret (message privacy is not a fact of any view; see
+  :func:`_in_private`).
 
 Reading order: :class:`AtReading` (what a message says: concepts, places, "via" and "from" places,
 step counts), :class:`AfrikanTahtiParser` (one method per phase), :class:`Turn` (the speaker's
@@ -34,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
@@ -100,17 +104,45 @@ from chatbot.games.afrikan_tahti.lexicon import (
 )
 from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
 from engines.afrikan_tahti import ENGINE
-from engines.afrikan_tahti.board import AIR_FROM, AIRPORTS, CAPETOWN, LEGS_FROM, PLACE_SET, PORTS, node_of
+from engines.afrikan_tahti.board import AIR_FROM, AIRPORTS, CAPETOWN, LEGS_FROM, PLACE_SET, PORTS
 from engines.afrikan_tahti.model import (
-    Action,
+    ACTIONS,
+    Accept,
+    Adjust,
+    Ask,
     Board,
+    BuyDiscard,
+    Character,
+    Choose,
+    Decline,
+    Discard,
+    Duel,
+    EndPhase,
+    Exchange,
+    Flip,
+    FlipRoll,
     Fly,
     FreeSail,
+    GemRoll,
+    Hold,
     Move,
     MoveMenu,
     Offer,
+    Pass,
     PawnView,
+    Peek,
+    Play,
+    Reroll,
+    RerollDone,
+    RerollMove,
+    Roll,
+    Seaplane,
+    Sell,
     Start,
+    Stay,
+    SwapStack,
+    Unhold,
+    Use,
     View,
     seat_of,
 )
@@ -181,45 +213,41 @@ class AtReading(Reading):
 
 @dataclass(frozen=True, slots=True)
 class Legal:
-    """The legal notations by kind, for matching the words against them."""
+    """The legal actions by kind, for matching the words against them."""
 
-    starts: dict[str, str]
-    moves: tuple[tuple[str, str, str | None], ...]  # (notation, destination node, via place)
-    boards: dict[str, str]
-    frees: dict[str, str]
-    flies: dict[str, str]
-    simple: frozenset[str]  # roll, flip, flip_roll, stay, end_phase
+    starts: dict[str, Start]
+    moves: tuple[tuple[Move, str, str | None], ...]  # (action, destination node, via place)
+    boards: dict[str, Board]
+    frees: dict[str, FreeSail]
+    flies: dict[str, Fly]
+    all: frozenset[Any]
 
     @classmethod
-    def of(cls, legal: Iterable[str]) -> Legal:
-        starts: dict[str, str] = {}
-        moves: list[tuple[str, str, str | None]] = []
-        boards: dict[str, str] = {}
-        frees: dict[str, str] = {}
-        flies: dict[str, str] = {}
-        simple: set[str] = set()
-        for notation in legal:
-            match notation.split():
-                case ["start", place]:
-                    starts[place] = notation
-                case ["move", to]:
-                    moves.append((notation, node_of(to) or to, None))
-                case ["move", to, "via", via]:
-                    moves.append((notation, node_of(to) or to, node_of(via) or via))
-                case ["board", to]:
-                    boards[to] = notation
-                case ["free_sail", to]:
-                    frees[to] = notation
-                case ["fly", to]:
-                    flies[to] = notation
-                case [word]:
-                    simple.add(word)
-        return cls(starts, tuple(moves), boards, frees, flies, frozenset(simple))
+    def of(cls, legal: Iterable[Any]) -> Legal:
+        starts: dict[str, Start] = {}
+        moves: list[tuple[Move, str, str | None]] = []
+        boards: dict[str, Board] = {}
+        frees: dict[str, FreeSail] = {}
+        flies: dict[str, Fly] = {}
+        actions = tuple(legal)
+        for action in actions:
+            match action:
+                case Start(place=place):
+                    starts[place] = action
+                case Move(to=to, via=via):
+                    moves.append((action, to, via))
+                case Board(to=to):
+                    boards[to] = action
+                case FreeSail(to=to):
+                    frees[to] = action
+                case Fly(to=to):
+                    flies[to] = action
+        return cls(starts, tuple(moves), boards, frees, flies, frozenset(actions))
 
 
-def meant(*actions: Action | Offer) -> Parsed:
-    """The actions the words name, in the engine's notation, legal now or not."""
-    return Parsed(tuple(ENGINE.notation(a) for a in actions))
+def meant(*actions: Any) -> Parsed:
+    """The actions the words name, legal now or not."""
+    return Parsed(actions)
 
 
 def any_flight(node: str | None) -> str:
@@ -253,8 +281,8 @@ class AfrikanTahtiParser:
         return negation_once(abessive_negated(without_false_questions(scanned)), frozenset(COMMANDS))
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
-        typed = " ".join(text.casefold().split())
-        if typed in ctx.legal:
+        typed = _typed_notation(text, ctx.legal)
+        if typed is not None:
             return Parsed((typed,))  # a notation typed as is ("move p12", "fly cairo")
         r = self.read(text, ctx.lang, ctx.seat_names)
         scanned = self._scan(text, ctx.lang, ctx.seat_names)
@@ -265,8 +293,8 @@ class AfrikanTahtiParser:
             # "ok", "joo", "ei", "pass": the answer to "flip the token?"; a lone "ok" in the group may
             # answer someone else, and a flip costs money, so a yes counts only in private
             if word != YES_ANSWER:
-                return Parsed(("end_phase",))
-            return Parsed(("flip",)) if ctx.private else NotUnderstood()
+                return Parsed((EndPhase(),))
+            return Parsed((Flip(),)) if ctx.private else NotUnderstood()
         view = ctx.view
         if view.x is not None and ctx.seat is not None:
             answer = self.expansion.parse(text, ctx)
@@ -274,11 +302,13 @@ class AfrikanTahtiParser:
                 return answer
         if not r.is_command:
             return NotUnderstood()
-        if view.phase == OVER:
-            return NotLegal("game_over")
-        if not ctx.legal or ctx.seat is None:
-            # the core answers "not your turn" in its own words, naming whose turn it is
-            return NotLegal("not_your_turn", (("turn", view.turn),) if view.turn is not None else ())
+        if ctx.seat is None:
+            return NotLegal("not_your_turn")  # an onlooker: the core answers that they do not play
+        if not ctx.legal:
+            # nothing to do now (someone else's turn, the end of the game): the action the words name
+            # by themselves, which the engine refuses; the core answers "not your turn" in its own
+            # words, naming whose turn it is
+            return self._elsewhere(r, Turn(view, ctx.seat, Legal.of(()))) or Turn.wrong_phase_of(view)
         handler = {
             SETUP: self._setup,
             DECLARE: self._declare,
@@ -290,10 +320,10 @@ class AfrikanTahtiParser:
             return NotUnderstood()  # a phase of the expansion: its buttons still work
         result = handler(r, Turn(view, ctx.seat, Legal.of(ctx.legal)))
         prompt = view.x.prompt if view.x is not None else None
-        if prompt is not None and isinstance(result, Parsed):
+        if prompt is not None and isinstance(result, Parsed) and result.actions[0] in ctx.legal:
             # a Retkikunnat question is on the table and the words answer none of its options: a
             # command of the phase is no answer, and must not pass for one ("heitä pois ratsu" is
-            # no roll of the danger dice)
+            # no roll of the danger dice); a command the question does not take the engine refuses
             return NotLegal("wrong_prompt", (("prompt", prompt.kind),))
         return result
 
@@ -316,7 +346,7 @@ class AfrikanTahtiParser:
 
     def _release(self, r: AtReading, turn: Turn) -> ParseResult:
         if r.has(ROLL, GO, TRY):
-            return Parsed(("roll",))
+            return Parsed((Roll(),))
         return self._elsewhere(r, turn) or turn.wrong_phase()
 
     # --- words of another phase's command ----------------------------------------------------------
@@ -330,11 +360,11 @@ class AfrikanTahtiParser:
         if r.has(SAIL, FREE):
             return self._sail(_first(r.named), r.has(FREE), turn)
         if r.has(FLIP):
-            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+            return Parsed((FlipRoll() if r.has(ROLL, TRY) else Flip(),))
         if r.has(ROLL):
-            return Parsed(("roll",))
+            return Parsed((Roll(),))
         if r.has(STAY, SKIP):
-            return Parsed(("stay",))
+            return Parsed((Stay(),))
         return None
 
     # --- declare: roll, sail, fly, flip, roll for the token, stay -----------------------------------
@@ -342,32 +372,32 @@ class AfrikanTahtiParser:
     def _declare(self, r: AtReading, turn: Turn) -> ParseResult:
         me = turn.me
         dest = _first(r.named)
-        simple = turn.legal.simple
-        if r.has(FLIP) and not r.has(ROLL, TRY, BUY) and "flip" not in simple and "flip_roll" in simple:
+        legal = turn.legal.all
+        if r.has(FLIP) and not r.has(ROLL, TRY, BUY) and Flip() not in legal and FlipRoll() in legal:
             # broke on a token: "käännä" can only be the die's try, which uses the turn: asked first
-            return Ambiguous(("flip_roll",), "how")
+            return Ambiguous((FlipRoll(),), "how")
         if r.has(FLIP) or (r.has(BUY) and not r.has(SAIL) and not dest):
-            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+            return Parsed((FlipRoll() if r.has(ROLL, TRY) else Flip(),))
         if r.has(TRY) and r.has(ROLL) and not dest:
-            return Parsed(("flip_roll",))  # "yritän nopalla": the token by the die
-        if r.has(ROLL) and not dest and "flip_roll" in simple and "flip" not in simple and not r.has(GO):
+            return Parsed((FlipRoll(),))  # "yritän nopalla": the token by the die
+        if r.has(ROLL) and not dest and FlipRoll() in legal and Flip() not in legal and not r.has(GO):
             # broke on a token: "heitän noppaa" may be the move's roll or the token's: ask
-            return Ambiguous(("roll", "flip_roll"), "how")
+            return Ambiguous((Roll(), FlipRoll()), "how")
         if r.has(FLY):
             return self._fly(dest, turn)
         if r.has(SAIL, FREE) or (r.has(BUY) and dest):
             return self._sail(dest, r.has(FREE), turn)
         if me.voyage is not None:  # at sea: sail on or stay (S5)
             if r.has(STAY, SKIP, DONE) or r.denies(GO, ROLL):
-                return Parsed(("stay",))
+                return Parsed((Stay(),))
             if r.has(ROLL, GO, STOP) or dest:
                 return self._sail(dest, False, turn)
         elif (r.has(STAY, SKIP, DONE) or r.denies(GO, ROLL)) and (not dest or me.node in dest):
-            return Parsed(("stay",))  # "jää tähän"; "jään Timbuktuun" walks there
+            return Parsed((Stay(),))  # "jää tähän"; "jään Timbuktuun" walks there
         if dest:
             return self._toward(dest, r.has(GO, ROLL, STOP, STAY), turn)
         if r.has(ROLL, GO):
-            return Parsed(("roll",))
+            return Parsed((Roll(),))
         return turn.refusal(r)
 
     def _fly(self, dest: tuple[str, ...] | None, turn: Turn) -> ParseResult:
@@ -393,7 +423,7 @@ class AfrikanTahtiParser:
                 if voyage.paid:  # a roll names no port, so no action carries the other one
                     return NotLegal("wrong_destination", (("dest", voyage.dest),))
                 return meant(FreeSail(dest[0]))
-            return Parsed(("roll",)) if voyage.paid else meant(FreeSail(voyage.dest))
+            return Parsed((Roll(),)) if voyage.paid else meant(FreeSail(voyage.dest))
         ships = {**legal.boards, **legal.frees}
         if dest:
             fits = [ships[p] for p in dest if p in ships]
@@ -414,16 +444,16 @@ class AfrikanTahtiParser:
         the same command when the die allows it (the core drops a follow-up that is not legal)."""
         legal, me = turn.legal, turn.me
         if me.node in dest and not walking:
-            return Parsed(("stay",))
+            return Parsed((Stay(),))
         other = [table[p] for p in dest for table in (legal.boards, legal.frees, legal.flies) if p in table]
-        if other and "roll" not in legal.simple:
+        if other and Roll() not in legal.all:
             return Ambiguous(tuple(other), "destination")
         if other and not walking:
             # "Kongoon" from a port or airport with a route to Congo: fly, sail or walk?
-            return Ambiguous((*other, "roll"), "how")
+            return Ambiguous((*other, Roll()), "how")
         if len(dest) > 1:
-            return Parsed(("roll",))  # "Victoria": the buttons after the roll tell the two apart
-        return Parsed(("roll", ENGINE.notation(Move(dest[0]))))
+            return Parsed((Roll(),))  # "Victoria": the buttons after the roll tell the two apart
+        return Parsed((Roll(), Move(dest[0])))
 
     # --- move: where the rolled move ends -------------------------------------------------------------
 
@@ -448,7 +478,7 @@ class AfrikanTahtiParser:
                     Parsed(tuple(boards.values())) if len(boards) == 1 else Ambiguous(tuple(boards.values()))
                 )
             return meant(Board(any_voyage(here)))
-        then_flip = ("flip",) if r.has(FLIP) and not r.denies(FLIP) else ()
+        then_flip: tuple[Any, ...] = (Flip(),) if r.has(FLIP) and not r.denies(FLIP) else ()
         if dest and here not in dest:
             return self._destination(dest, _first(r.vias), r.numbers, then_flip, turn)
         if r.numbers and (r.has(STEP, GO, STOP) or not r.said - {STEP}):
@@ -456,9 +486,9 @@ class AfrikanTahtiParser:
         if dest or r.has(STAY, HERE, SKIP, DONE) or then_flip or (r.has(STOP) and not r.has(GO)):
             if stop_here or here is None:
                 return Parsed((stop_here, *then_flip)) if stop_here else turn.wrong_phase()
-            return Parsed((ENGINE.notation(Move(here)), *then_flip))  # on a dot: the engine says why not
+            return Parsed((Move(here), *then_flip))  # on a dot: the engine says why not
         if r.has(ROLL, TRY):
-            return Parsed(("roll",) if r.has(ROLL) else ("flip_roll",))  # the roll is behind
+            return Parsed((Roll() if r.has(ROLL) else FlipRoll(),))  # the roll is behind
         if r.has(GO, STOP, STEP):
             return Ambiguous(
                 tuple(n for n, _to, _via in legal.moves) + tuple(legal.boards.values()), "destination"
@@ -470,7 +500,7 @@ class AfrikanTahtiParser:
         dest: tuple[str, ...],
         via: tuple[str, ...] | None,
         numbers: list[int],
-        then: tuple[str, ...],
+        then: tuple[Any, ...],
         turn: Turn,
     ) -> ParseResult:
         legal = turn.legal
@@ -482,7 +512,7 @@ class AfrikanTahtiParser:
             if ships:
                 # the place is reached only by ship: confirm the fare with a button (vocabulary.md §5)
                 return Ambiguous(tuple(ships), "board")
-            return Parsed((ENGINE.notation(Move(dest[0])), *then))
+            return Parsed((Move(dest[0]), *then))
         places = {to for _n, to, _v in fits}
         if len(places) > 1:
             return Ambiguous(tuple(n for n, _to, v in fits if v is None), "destination")
@@ -494,18 +524,18 @@ class AfrikanTahtiParser:
                 return Parsed((exact[0], *then))
             if any(p in path_of(turn.menu, to, None)[:-1] for p in via):
                 return Parsed((plain, *then))  # the canonical path already goes that way
-            return Parsed((ENGINE.notation(Move(to, via[0])), *then))  # a route no path takes
+            return Parsed((Move(to, via[0]), *then))  # a route no path takes
         if len(fits) > 1 and turn.via_matters(to):
             return Ambiguous(tuple(n for n, _to, _v in fits), "via")
         return Parsed((plain, *then))
 
     def _steps(
-        self, steps: int, toward: tuple[str, ...] | None, then: tuple[str, ...], turn: Turn
+        self, steps: int, toward: tuple[str, ...] | None, then: tuple[Any, ...], turn: Turn
     ) -> ParseResult:
         """Moves of exactly ``steps`` steps (dots included), toward a place when one is named; of
         two dots toward the same place the one nearer to it is meant. No move of that length names
         no action, so the refusal is made here."""
-        fits: list[tuple[int, str]] = []
+        fits: list[tuple[int, Move]] = []
         for n, to, via in turn.legal.moves:
             if via is not None:
                 continue
@@ -530,16 +560,16 @@ class AfrikanTahtiParser:
 
     def _after_move(self, r: AtReading, turn: Turn) -> ParseResult:
         if r.denies(FLIP, BUY) or r.has(DONE, SKIP, STAY) or (r.negation and not r.has(FLIP, BUY, YES)):
-            return Parsed(("end_phase",))
+            return Parsed((EndPhase(),))
         if r.has(FLIP, BUY, YES):
             # the roll for a token replaces a move; after one it is too late (the engine says so)
-            return Parsed(("flip_roll",) if r.has(ROLL, TRY) else ("flip",))
+            return Parsed((FlipRoll() if r.has(ROLL, TRY) else Flip(),))
         return self._elsewhere(r, turn) or turn.refusal(r)
 
 
 @dataclass(slots=True)
 class Turn:
-    """The speaker's situation while one message is parsed: the view, the legal notations, the
+    """The speaker's situation while one message is parsed: the view, the legal actions, the
     speaker's pawn and the engine's menu of the move in progress."""
 
     view: View
@@ -560,7 +590,11 @@ class Turn:
 
     def wrong_phase(self) -> NotLegal:
         """Command words that name nothing in this phase."""
-        return NotLegal("wrong_phase", (("phase", self.view.phase),))
+        return self.wrong_phase_of(self.view)
+
+    @staticmethod
+    def wrong_phase_of(view: View) -> NotLegal:
+        return NotLegal("wrong_phase", (("phase", view.phase),))
 
     def refusal(self, r: AtReading) -> ParseResult:
         return self.wrong_phase() if (r.said | r.denied) & COMMANDS.keys() else NotUnderstood()
@@ -574,6 +608,22 @@ class Turn:
         unclaimed = self.view.capetown_claimed is None and self.view.options.capetown_bonus > 0
         paths = (self.menu.paths(to) if self.menu is not None else None) or ()
         return unclaimed and any(CAPETOWN in p[:-1] for p in paths)
+
+
+#: the first words of the actions' notations ("move", "fly", "reroll_done")
+NOTATION_HEADS = frozenset(str(vars(cls)["NOTATION"]).split()[0] for cls in ACTIONS)
+
+
+def _typed_notation(text: str, legal: Sequence[Any]) -> Any | None:
+    """The legal action whose notation ``text`` is, typed as is ("move p12", "MOVE  SAHARA")."""
+    words = text.casefold().split()
+    if not legal or not words or words[0] not in NOTATION_HEADS:
+        return None
+    try:
+        action = ENGINE.parse_notation(text)
+    except BadNotation:
+        return None
+    return action if action in legal else None
 
 
 def _first(named: list[tuple[str, ...]]) -> tuple[str, ...] | None:
@@ -624,27 +674,28 @@ class ExpansionReading(Reading):
             self.numbers.extend(n.value for n in item.numbers[:1] if n.value is not None)
 
 
-_HEADS = {
-    "sell": X_SELL,
-    "use": X_USE,
-    "discard": X_DISCARD,
-    "hold": X_HOLD,
-    "unhold": X_UNHOLD,
-    "peek": X_PEEK,
-    "exchange": X_EXCHANGE,
-    "buy_discard": X_BUYD,
-    "swap_stack": X_SWAP,
-    "gem_roll": X_GEMS,
+#: the verb of each card or turn action of the expansion
+_HEADS: dict[type, str] = {
+    Sell: X_SELL,
+    Use: X_USE,
+    Discard: X_DISCARD,
+    Hold: X_HOLD,
+    Unhold: X_UNHOLD,
+    Peek: X_PEEK,
+    Exchange: X_EXCHANGE,
+    BuyDiscard: X_BUYD,
+    SwapStack: X_SWAP,
+    GemRoll: X_GEMS,
 }
 
 
-def _readable(notation: str) -> bool:
-    """Whether the engine reads ``notation`` at all (a card verb fits only the cards it is for)."""
+def _readable(notation: str) -> Any | None:
+    """The action ``notation`` names, or None when the engine reads none (a card verb fits only the
+    cards it is for: "play rifle" is nothing, a rifle is used, never played)."""
     try:
-        ENGINE.parse_notation(notation)
+        return ENGINE.parse_notation(notation)
     except BadNotation:
-        return False
-    return True
+        return None
 
 
 def x_prompt_of(view: View) -> object | None:
@@ -659,7 +710,7 @@ def _in_private(ctx: ParseContext[View]) -> bool:
 
 
 class ExpansionParser:
-    """Matches an expansion command against the legal notations; ``None`` when it says nothing the
+    """Matches an expansion command against the legal actions; ``None`` when it says nothing the
     expansion knows, so the base phases' parser gets its turn."""
 
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
@@ -677,102 +728,105 @@ class ExpansionParser:
             mode = "never" if X_ASK in r.denied else (r.cards[0] if r.cards else "all")
             if not _in_private(ctx):
                 return NotLegal("ask_in_private")
-            return Parsed((f"ask {mode}",))
+            return Parsed((Ask(mode),))
         if not legal:
             return None
-        fits = [n for n in legal if self._fits(n.split(), r, ctx)]
+        fits = [a for a in legal if self._fits(a, r, ctx)]
         offer_words = r.has(X_OFFER) or (r.has(X_SELL) and bool(r.seats))  # "myyn Ratsun Matille"
-        if not fits and offer_words and any(n.startswith("offer ") for n in legal):
+        if not fits and offer_words and any(isinstance(a, Offer) for a in legal):
             return self._offer(r, ctx)
         if not fits and (r.denied & {X_PLAY, X_REROLL, X_ACCEPT, NEG} or r.has(X_PASS)):
-            fits = [n for n in legal if n in ("pass", "decline", "reroll_done")][:1]
-        rerolls = [n.split()[1] for n in legal if n.startswith("reroll ")]
+            fits = [a for a in legal if isinstance(a, Pass | Decline | RerollDone)][:1]
+        rerolls = [a.card for a in legal if isinstance(a, Reroll)]
         if not fits and rerolls and r.numbers and (r.has(X_REROLL) or r.has(X_ROLL)):
             # "reroll 2 and 5" with a card that rerolls one die: the engine says it rerolls fewer
             card = next((c for c in r.cards if c in rerolls), rerolls[0])
-            dice = ",".join(str(n) for n in sorted(set(r.numbers)))
-            return Parsed((f"reroll {card} {dice}",))
+            return Parsed((Reroll(card, tuple(sorted(set(r.numbers)))),))
         if not fits and x_prompt_of(ctx.view) is None:
             # the words name an action that is not possible now: hand it to the engine, whose
             # refusal gives the reason and the way forward ("käännä kiekko" with an incomplete
             # expedition on the discovery layer, "myy Ratsu" without a Horse); with a question on
             # the table the base parser says "wrong_prompt" itself
-            fits = [n for n in self._named(r) if self._fits(n.split(), r, ctx)][:1]
+            fits = [a for a in self._named(r) if self._fits(a, r, ctx)][:1]
         if not fits:
             return None
-        if any(n.startswith("play ") for n in fits) and not _in_private(ctx):
+        if any(isinstance(a, Play) for a in fits) and not _in_private(ctx):
             return NotLegal("play_in_private")
         if len(fits) == 1:
             return Parsed((fits[0],))
         return Ambiguous(tuple(fits[:8]), "card")
 
     @staticmethod
-    def _named(r: ExpansionReading) -> list[str]:
+    def _named(r: ExpansionReading) -> list[Any]:
         """Actions the words may name whether or not they are legal now (only those that need no
         other choice): the turn's own verbs, and a card verb with the card named."""
-        out = ["flip_roll", "flip", "peek", "gem_roll", "buy_discard", "exchange"]
+        out: list[Any] = [FlipRoll(), Flip(), Peek(), GemRoll(), BuyDiscard(), Exchange()]
         for seat in r.seats[:1]:  # "ryöstän Liisalta Tähden" away from Liisa: the engine says why
             if r.has(X_DUEL) and r.has(X_STAR):
-                out.append(f"duel seat{seat} star")
+                out.append(Duel(seat, "star"))
             elif r.has(X_DUEL) and r.has(X_HORSESHOE):
-                out.append(f"duel seat{seat} horseshoe")
+                out.append(Duel(seat, "horseshoe"))
         for card in r.cards[:1]:
-            out.extend(f"{verb} {card}" for verb in ("sell", "use", "discard", "hold", "unhold", "play"))
-        return [n for n in out if _readable(n)]  # "play rifle": a rifle is used, never played
+            # read from the words, so that a verb names only the cards it takes
+            out.extend(
+                _readable(f"{verb} {card}") for verb in ("sell", "use", "discard", "hold", "unhold", "play")
+            )
+        return [a for a in out if a is not None]
 
-    def _fits(self, w: list[str], r: ExpansionReading, ctx: ParseContext[View]) -> bool:
-        head = w[0]
+    def _fits(self, action: Any, r: ExpansionReading, ctx: ParseContext[View]) -> bool:
         cards, places, seats = r.cards, r.places, r.seats
         x: XView | None = ctx.view.x
-        match w:
-            case ["character", ident]:
+        match action:
+            case Character(id=ident):
                 return ident in cards
-            case ["seaplane", port]:
+            case Seaplane(to=port):
                 return "seaplane" in cards and (port in places or not places)
-            case ["gem_roll"]:
+            case GemRoll():
                 return r.has(X_GEMS)
-            case ["reroll_move"]:
+            case RerollMove():
                 if r.has(X_USE) and cards == ["compass"]:  # "käytä kompassia"
                     return True
                 return r.has(X_REROLL) and not r.numbers and ("compass" in cards or not cards)
-            case ["adjust", delta]:
-                return r.has(X_PLUS) if delta == "+1" else r.has(X_MINUS)
-            case ["reroll", card, dice]:
-                wanted = ",".join(str(n) for n in sorted(set(r.numbers)))
+            case Adjust(delta=delta):
+                return r.has(X_PLUS) if delta > 0 else r.has(X_MINUS)
+            case Reroll(card=card, dice=dice):
                 rolled = r.has(X_REROLL) or r.has(X_ROLL)
-                return rolled and wanted == dice and (not cards or card in cards)
-            case ["reroll_done"]:
+                return rolled and tuple(sorted(set(r.numbers))) == dice and (not cards or card in cards)
+            case RerollDone():
                 return r.has(X_DONE)
-            case ["use", card, *arg]:
+            case Use(card=card, arg=arg):
                 # "käytä Ratsua", "Ratsulla Ocombaan", or the card's name alone ("Ratsulla")
                 used = r.has(X_USE) or (bool(places) and not r.said - {X_CHOOSE}) or not (r.said or r.denied)
-                return used and card in cards and (not arg or not places or arg[0] in places)
-            case [("sell" | "discard" | "hold" | "unhold"), card]:
-                if head == "sell" and seats:
+                return used and card in cards and (arg is None or not places or arg in places)
+            case Sell(card=card) | Discard(card=card) | Hold(card=card) | Unhold(card=card):
+                if isinstance(action, Sell) and seats:
                     return False  # "myyn Ratsun Matille": a trade offer
-                if head == "hold" and r.denied & {X_UNHOLD, X_USE}:  # "älä käytä X:ää automaattisesti"
+                if isinstance(action, Hold) and r.denied & {
+                    X_UNHOLD,
+                    X_USE,
+                }:  # "älä käytä X:ää automaattisesti"
                     return card in cards
-                if head == "hold" and r.has(X_UNHOLD):
+                if isinstance(action, Hold) and r.has(X_UNHOLD):
                     return False
-                if head == "unhold" and r.denied & {X_UNHOLD, X_USE}:
+                if isinstance(action, Unhold) and r.denied & {X_UNHOLD, X_USE}:
                     return False
-                return r.has(_HEADS[head]) and card in cards
-            case ["play", card, *arg]:
-                if card not in cards or not (r.has(X_PLAY) or (len(w) == 2 and not r.said)):
+                return r.has(_HEADS[type(action)]) and card in cards
+            case Play(card=card, arg=arg):
+                if card not in cards or not (r.has(X_PLAY) or (arg is None and not r.said)):
                     return False
-                if arg and ":" in arg[0]:
-                    s, _, target = arg[0].partition(":")
+                if arg is not None and ":" in arg:
+                    s, _, target = arg.partition(":")
                     seat = seat_of(s)
                     return (not seats or seat in seats) and (target in cards or len(cards) == 1)
-                return not arg or not places or arg[0] in places
-            case ["pass"]:
+                return arg is None or not places or arg in places
+            case Pass():
                 return r.has(X_PASS)
-            case ["accept"]:
+            case Accept():
                 return r.has(X_ACCEPT) and not r.denied & {X_ACCEPT}
-            case ["decline"]:
+            case Decline():
                 return r.has(X_DECLINE) or bool(r.denied & {X_ACCEPT})
-            case ["duel", s, target]:
-                if not r.has(X_DUEL) or (seats and seat_of(s) not in seats):
+            case Duel(seat=seat, target=target):
+                if not r.has(X_DUEL) or (seats and seat not in seats):
                     return False
                 kind, _, arg_ = target.partition(":")
                 if r.has(X_STAR):
@@ -784,30 +838,32 @@ class ExpansionParser:
                 if r.numbers:
                     return kind == "money" and int(arg_) in r.numbers
                 return True
-            case ["swap_stack", pid]:
+            case SwapStack(place=pid):
                 return r.has(X_SWAP) and pid in places
-            case ["peek" | "exchange" | "buy_discard" | "gem_roll"]:
-                return r.has(_HEADS[head])
-            case ["choose", option]:
+            case Peek() | Exchange() | BuyDiscard():
+                return r.has(_HEADS[type(action)])
+            case Choose(option=option):
                 seat = seat_of(option)
                 if seat is not None:
                     return seat in seats
                 if option in places or option in cards:
                     return True
-                options = [n.split()[1] for n in ctx.legal if n.startswith("choose ")]
+                options = [a.option for a in ctx.legal if isinstance(a, Choose)]
                 return (
                     len(r.numbers) == 1
                     and 1 <= r.numbers[0] <= len(options)
                     and options[r.numbers[0] - 1] == option
                 )
-            case ["roll"]:
+            case Roll():
                 prompt = x.prompt if x is not None else None
                 return prompt is not None and prompt.kind in ("danger", "duel") and r.has(X_ROLL)
-            case ["flip" | "flip_roll"]:
+            case Flip() | FlipRoll():
                 return (
-                    ctx.view.phase == "phase3" and r.has(X_FLIP) and ((head == "flip_roll") == r.has(X_ROLL))
+                    ctx.view.phase == "phase3"
+                    and r.has(X_FLIP)
+                    and (isinstance(action, FlipRoll) == r.has(X_ROLL))
                 )
-            case ["end_phase"]:
+            case EndPhase():
                 return ctx.view.phase in ("phase2", "phase3") and r.has(X_END, X_DONE)
         return False
 
@@ -815,11 +871,7 @@ class ExpansionParser:
         others = [s for s in dict.fromkeys(r.seats) if s != ctx.seat]
         x: XView | None = ctx.view.x
         if len(others) != 1 or ctx.seat is None or x is None:
-            targets = sorted({n.split()[1] for n in ctx.legal if n.startswith("offer ")})
-            return Ambiguous(
-                tuple(n for n in ctx.legal if n.startswith("offer ") and n.split()[1] in targets)[:6],
-                "player",
-            )
+            return Ambiguous(tuple(a for a in ctx.legal if isinstance(a, Offer))[:6], "player")
         other = others[0]
         mine = {i.split("#")[0] for i in x.players[ctx.seat].cards}
         theirs = {i.split("#")[0] for i in x.players[other].cards}

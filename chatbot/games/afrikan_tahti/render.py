@@ -1,8 +1,9 @@
 """Afrikan Tähti table and private panel, from views only.
 
 The group table: a title, one line for what the seat to act is doing (or who must answer what), a
-line per pawn (with the seat's expedition under it in Retkikunnat), the tokens, and the Star, the
-Capetown bonus and the last roll. The private panel: the seat's own pawn line, and in Retkikunnat
+line per pawn (with the seat's expedition in Retkikunnat), how far the game has come (the round, the
+tokens face down, whether the Star was found), and who carries the Star, the Capetown bonus and the
+last roll. The private panel: the seat's own pawn line, and in Retkikunnat
 its character, hand cards and peeks, then the question it must answer or its turn line.
 
 Phases this module does not know get the plain "Turn: name", so a new phase reads as a line
@@ -45,8 +46,10 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from engines.afrikan_tahti.board import HAZARDS, LEGS
 from engines.afrikan_tahti.model import FLIP_PRICE, PawnView, View
-from engines.afrikan_tahti.retkikunnat.content import WINDOW_CARDS
+from engines.afrikan_tahti.retkikunnat.content import WINDOW_CARDS, card_type, stealable, tradeable
 from engines.afrikan_tahti.retkikunnat.model import PlayerX, XView
+from engines.afrikan_tahti.retkikunnat.predicates import DUEL_MONEY
+from engines.afrikan_tahti.retkikunnat.rules import OFFER_MONEY
 
 
 def expansion_of(view: View) -> XView | None:
@@ -63,8 +66,9 @@ def expansion_of(view: View) -> XView | None:
 def table(view: View, ctx: RenderContext) -> str:
     """The public table, short enough for a phone with six players: a title, one line for what the
     seat to act is doing (or who must answer what), one line per player (with the expedition's
-    symbols towards 3/3/3 and the hand COUNT in Retkikunnat), the tokens, and one line for the
-    Star, the Capetown bonus and the last roll. The cards themselves are in :func:`detail`."""
+    symbols towards 3/3/3 and the hand COUNT in Retkikunnat), the progress line, and one line for
+    the Star's carrier, the Capetown bonus and the last roll. The cards themselves and what the
+    flipped tokens were are in :func:`detail`."""
     t = ctx.t
     lines = [_title_line(view, t)]
     line = turn_line(view, ctx)
@@ -76,7 +80,7 @@ def table(view: View, ctx: RenderContext) -> str:
         if x is not None and seat < len(x.players):
             text += " · " + expedition_brief(x.players[seat], x.threshold)
         lines.append(text)
-    lines.append(tokens_line(view, t))
+    lines.append(progress_line(view, t))
     if x is not None:
         if x.rain:
             lines.append(t.gettext("🌧 Rainy season: every die move on land is one step shorter."))
@@ -95,11 +99,31 @@ def _title_line(view: View, t: Translator) -> str:
     game = f"{title(t)} ({' · '.join(option_parts(view.options, t))})"
     if view.phase in ("setup", "character"):
         return t.gettext("{game} – getting ready").format(game=game)
-    return t.gettext("{game} – round {round}").format(game=game, round=view.round)
+    return game  # the round is on the progress line
+
+
+def token_total(view: View) -> int:
+    """How many treasure tokens the game has: 30 per layer (§2), two layers in Retkikunnat unless
+    it is the quick game."""
+    o = view.options
+    return 60 if o.expansion and not o.quick_game else 30
+
+
+def progress_line(view: View, t: Translator) -> str:
+    """How far the game has come, in one short line: the round, the tokens still face down, and
+    whether the Star has been found."""
+    down = len(view.face_down)
+    tokens = t.gettext("tokens face down {down}/{total}").format(down=down, total=token_total(view))
+    star = t.gettext("⭐ the Star found") if view.star_found else t.gettext("the Star still hidden")
+    if view.phase in ("setup", "character"):
+        return t.gettext("🧭 Before the first round · {tokens} · {star}").format(tokens=tokens, star=star)
+    return t.gettext("🧭 Round {round} · {tokens} · {star}").format(
+        round=view.round, tokens=tokens, star=star
+    )
 
 
 def star_status(view: View, ctx: RenderContext) -> str:
-    """The Star, the Capetown bonus and the last roll in one line."""
+    """Who carries the Star (and where to), the Capetown bonus and the last roll in one line."""
     t = ctx.t
     parts = []
     if view.star_holder is not None:
@@ -108,8 +132,6 @@ def star_status(view: View, ctx: RenderContext) -> str:
                 name=ctx.name(view.star_holder)
             )
         )
-    elif not view.star_found:
-        parts.append(t.gettext("⭐ The Star of Africa is still hidden."))
     bonus = view.options.capetown_bonus
     if view.capetown_claimed is None and bonus:
         parts.append(t.gettext("💰 Capetown bonus {amount}").format(amount=money(bonus, t)))
@@ -147,7 +169,10 @@ def detail(view: View, ctx: RenderContext) -> str:
         lines.append(pawn_line(seat, pawn, ctx))
         if seat < len(expeditions):
             lines.append(expeditions[seat])
-    lines.append(tokens_line(view, t))
+    lines.append(progress_line(view, t))
+    flipped = flipped_line(view, t)
+    if flipped:
+        lines.append(flipped)
     if x is not None:
         lines.extend(expansion_table_lines(x, ctx))
     status = star_status(view, ctx)
@@ -190,17 +215,16 @@ def where(pawn: PawnView, t: Translator) -> str:
     return node_text(node, t)
 
 
-def tokens_line(view: View, t: Translator) -> str:
-    down = len(view.face_down)
+def flipped_line(view: View, t: Translator) -> str | None:
+    """What the flipped tokens were, valuable first (for the detail); None before any flip."""
     flipped: dict[str, int] = {}
     for _place, content in view.revealed:
         flipped[kind_of(content)] = flipped.get(kind_of(content), 0) + 1
     order = [k for k in TOKEN_ORDER if k in flipped] + sorted(k for k in flipped if k not in TOKEN_ORDER)
-    text = t.gettext("🪙 Tokens face down: {down}/{total}").format(down=down, total=down + len(view.revealed))
-    if order:
-        counts = ", ".join(f"{token_word(k, t)} {flipped[k]}" for k in order)
-        text += " · " + t.gettext("flipped: {counts}").format(counts=counts)
-    return text
+    if not order:
+        return None
+    counts = ", ".join(f"{token_word(k, t)} {flipped[k]}" for k in order)
+    return t.gettext("🪙 Flipped: {counts}").format(counts=counts)
 
 
 def turn_line(view: View, ctx: RenderContext) -> str | None:
@@ -433,11 +457,73 @@ def expansion_turn_line(view: View, ctx: RenderContext) -> str | None:
             return t.gettext("▶ {name}, choose your character.").format(name=name)
         case "phase2":
             return t.gettext("▶ Turn: {name} – use or sell expedition cards, then go on.").format(name=name)
-        case "phase3":
-            return t.gettext(
-                "▶ Turn: {name} – flip a token, challenge someone to a duel, trade, or end the turn."
-            ).format(name=name)
+        case "phase3" if isinstance(view.turn, int):
+            return phase3_line(view, view.turn, ctx)
     return None
+
+
+def phase3_line(view: View, seat: int, ctx: RenderContext) -> str:
+    """Phase 3's turn line, naming only what the seat may do here: flip the token under its pawn,
+    duel or trade with a pawn on the same node, and always end the turn."""
+    t = ctx.t
+    choices = [
+        text
+        for allowed, text in zip(
+            phase3_choices(view, seat),
+            (
+                t.pgettext("phase 3", "flip the token"),
+                t.pgettext("phase 3", "challenge someone to a duel"),
+                t.pgettext("phase 3", "trade"),
+            ),
+            strict=True,
+        )
+        if allowed
+    ]
+    name = ctx.name(seat)
+    if not choices:
+        return t.gettext("▶ Turn: {name} – nothing to flip or challenge here: end the turn.").format(
+            name=name
+        )
+    return t.gettext("▶ Turn: {name} – {choices}.").format(
+        name=name, choices=t.format_list([*choices, t.pgettext("phase 3", "end the turn")], style="or")
+    )
+
+
+def phase3_choices(view: View, seat: int) -> tuple[bool, bool, bool]:
+    """(flip, duel, trade): what Phase 3 allows the seat, from the public view as the engine decides
+    it (§5.2, §5.12, §5.13). The view does not count the turn's declined offers, so after two of them
+    trading still reads as open while the buttons (the legal actions) no longer offer it."""
+    x = expansion_of(view)
+    if x is None or not 0 <= seat < len(view.pawns):
+        return False, False, False
+    me = view.pawns[seat]
+    here = [s for s, p in enumerate(view.pawns) if s != seat and p.node is not None and p.node == me.node]
+    flip = x.phase3 is None and x.flip_price is not None
+    duel = x.phase3 is None and any(_duel_target(view, x, s) for s in here)
+    trade = x.phase3 in (None, "trade") and any(_trade_possible(view, x, seat, s) for s in here)
+    return flip, duel, trade
+
+
+def _duel_target(view: View, x: XView, other: int) -> bool:
+    """Whether ``other`` has something a duel may be fought for: a winning item, a card that may be
+    stolen (not a skill), or the smallest sum a duel asks."""
+    pawn = view.pawns[other]
+    if pawn.items or pawn.cash >= min(DUEL_MONEY):
+        return True
+    cards_ = x.players[other].cards if other < len(x.players) else ()
+    return any(stealable(cid(c)) and card_type(cid(c)) != "skill" for c in cards_)
+
+
+def _trade_possible(view: View, x: XView, seat: int, other: int) -> bool:
+    """Whether some offer can be made: a tradeable card for money or for a card (§5.13)."""
+    mine = any(tradeable(cid(c)) for c in x.players[seat].cards) if seat < len(x.players) else False
+    theirs = any(tradeable(cid(c)) for c in x.players[other].cards) if other < len(x.players) else False
+    cheapest = min(OFFER_MONEY)
+    return (
+        (mine and theirs)
+        or (mine and view.pawns[other].cash >= cheapest)
+        or (theirs and view.pawns[seat].cash >= cheapest)
+    )
 
 
 # --------------------------------------------------------------------------------------------------

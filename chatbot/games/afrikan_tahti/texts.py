@@ -760,6 +760,7 @@ def _wrong_phase(phase: str, t: Translator) -> str:
             return t.gettext("Now is phase 2: use or sell expedition cards, then go on.")
         case "phase3":
             return t.gettext(
-                "Now is phase 3: flip a token, challenge someone to a duel, trade, or end the turn."
+                "Now is phase 3: flip a token, challenge someone to a duel or trade where this place "
+                "allows it, or end the turn."
             )
     return t.gettext("That is not possible at this point of the turn.")

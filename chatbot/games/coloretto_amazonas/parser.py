@@ -1,14 +1,16 @@
-"""Coloretto Amazonas: free Finnish or English text -> what the player meant, as action notations
-(rules spec §3 and §8).
+"""Coloretto Amazonas: free Finnish or English text -> the actions the player meant (rules spec §3
+and §8).
 
 The parser reads the speaker's view (``ctx.view``: the hand in display order, the phase, a pending
-gift, who is to act) and says what the words mean; whether that move is allowed now is the engine's
-``check`` to say, and the core asks it. The legal actions (``ctx.legal``) only narrow a reading that
-fits several moves ("anna käärme" with one receiver protected) and choose between the moves a
-question offers. The phase decides what a command means (spec §8.5): in ``TURN`` a card is played or
-given, in ``GIFT`` the receiver accepts or refuses and names the neighbour card to discard; an
-answer said on one's own turn, or a turn move said while a gift waits, is read as what it says, and
-the engine refuses it (``no_gift``, ``gift_pending``).
+gift, who is to act) and says what the words mean, as the engine's action objects; whether that
+move is allowed now is the engine's ``check`` to say, and the core asks it. The legal actions
+(``ctx.legal``) only narrow a reading that fits several moves ("anna käärme" with one receiver
+protected) and choose between the moves a question offers. The phase decides what a command means
+(spec §8.5): in ``TURN`` a card is played or given, in ``GIFT`` the receiver accepts or refuses and
+names the neighbour card to discard; an answer said on one's own turn, or a turn move said while a
+gift waits, is read as what it says, and the engine refuses it (``no_gift``, ``gift_pending``). So
+is a move of a speaker who is not to act (``not_your_turn``, ``game_over``: the core answers the
+first with its own line naming who is to act).
 
 Reading order:
 
@@ -23,10 +25,9 @@ Reading order:
 ``NotLegal`` codes of the parser's own, for words that name no move at all: ``unknown_animal``
 (param ``word``: an animal this game does not have), ``no_such_position`` (``position``, ``count``:
 "the fourth card" of three), ``no_colour_in_hand`` (``colour``: "my brown card" without one) and
-``wrong_row`` (``kind``, ``colour``: a card sent to a row of another colour). Besides those, a
-speaker who is not to act gets ``not_your_turn`` (``game_over`` once the game is over) for a
-command: the core answers that code with its own line naming who is to act, which the engine's
-refusal of the meant move would word differently (kept on purpose in #11).
+``wrong_row`` (``kind``, ``colour``: a card sent to a row of another colour). A speaker who is not
+to act and whose words name no one move gets ``not_your_turn`` (``game_over`` once the game is
+over): the core answers that with its own line naming who is to act.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 from chatbot.core.nlp import (
     FILLER,
@@ -59,7 +61,6 @@ from chatbot.games._spoken import (
     written,
 )
 from engines.coloretto_amazonas.model import (
-    CODEC,
     GIFT,
     KINDS,
     OVER,
@@ -72,6 +73,8 @@ from engines.coloretto_amazonas.model import (
     Refuse,
     kind_of,
 )
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------------------------------
 # 1. Vocabulary
@@ -513,7 +516,7 @@ class ColorettoReading(Reading):
 # --------------------------------------------------------------------------------------------------
 
 
-def _dedupe(items: Iterable[str]) -> list[str]:
+def _dedupe(items: Iterable[T]) -> list[T]:
     return list(dict.fromkeys(items))
 
 
@@ -531,15 +534,15 @@ def _meant(
     one when ``ask``: the words leave the choice open, or contradict themselves). When none is
     allowed now, the move meant is ``fallback`` (else the first candidate), and the engine's
     ``check`` says why it is refused."""
-    notations = _dedupe(CODEC.write(a) for a in candidates)
-    if not notations:
+    actions = _dedupe(candidates)
+    if not actions:
         return NotUnderstood()
-    legal = [n for n in notations if n in ctx.legal]
+    legal = [a for a in actions if a in ctx.legal]
     if len(legal) == 1 and not ask:
         return Parsed((legal[0],))
     if legal:
         return Ambiguous(tuple(legal), missing)
-    return Parsed((CODEC.write(fallback) if fallback is not None else notations[0],))
+    return Parsed((fallback if fallback is not None else actions[0],))
 
 
 class ColorettoParser:
@@ -560,14 +563,14 @@ class ColorettoParser:
             return NotUnderstood()  # "pelaanko tukaanin?", "can I give the frog to Liisa": not a move
         items = receivers_named(scanned, ctx.seat_names, ctx.seat)
         r = ColorettoReading.of(items).for_hand(len(hand))
-        if ctx.seat is None or ctx.seat not in view.to_act:
-            # not a move to read: the core names who is to act (see the module docstring)
-            if not r.verbs:
-                return NotUnderstood()
+        to_act = ctx.seat is not None and ctx.seat in view.to_act
+        if not to_act and not r.verbs:
+            return NotUnderstood()  # weak words of someone not to act ("joo", an animal's name): chat
+        meant = self._gift(r, ctx, hand) if view.phase == GIFT else self._turn(r, ctx, hand)
+        if not to_act and not isinstance(meant, Parsed):
+            # words that name no one move, from someone whose move it is not (see the module docstring)
             return NotLegal("game_over" if view.phase == OVER else "not_your_turn")
-        if view.phase == GIFT:
-            return self._gift(r, ctx, hand)
-        return self._turn(r, ctx, hand)
+        return meant
 
     # --- TURN: play a card or give it ---------------------------------------------------------
 
@@ -606,9 +609,7 @@ class ColorettoParser:
                 if isinstance(given, Parsed)
                 else ()
             )
-            return _meant(
-                [*(Play(k) for k in choices), *(CODEC.read(n) for n in gifts)], ctx, "action", ask=True
-            )
+            return _meant([*(Play(k) for k in choices), *gifts], ctx, "action", ask=True)
         if giving or gives_to_self:
             return self._give(r, ctx, choices, to_self=gives_to_self, missing_card=kinds is None)
         plays: list[Action] = [Play(k) for k in choices]
@@ -686,10 +687,10 @@ class ColorettoParser:
         refusing = _refusing(r)
         if refusing or kinds or colours:
             if accepting and not refusing and not kinds:
-                return Parsed((CODEC.write(Accept()),))
+                return Parsed((Accept(),))
             return self._refuse(ctx, kinds, colours, ask_accept=not refusing)
         if accepting:
-            return Parsed((CODEC.write(Accept()),))
+            return Parsed((Accept(),))
         if r.kinds and gift_kind in r.kinds:  # "tukaani": the gift, but what of it?
             return _meant([Accept(), *(Refuse(k) for k in KINDS)], ctx, "action", ask=True)
         return NotUnderstood()
@@ -709,7 +710,7 @@ class ColorettoParser:
         meant: list[Action] = [Refuse(k) for k in KINDS if not colours or k[0] in colours]
         if ask_accept:
             # a bare colour with no verb: accepting is as likely as refusing
-            legal = [a for a in meant if CODEC.write(a) in ctx.legal]
+            legal = [a for a in meant if a in ctx.legal]
             if legal:
                 return _meant([Accept(), *legal], ctx, "action", ask=True)
         # when no card of the colour said first may go, the engine says why (not a neighbour, not in the row)

@@ -5,7 +5,7 @@ player dealt the fool when fools are not shown automatically. The work of the pa
 finding the move than *not* finding one where none was meant (spec §8.2):
 
 - a question is never a move ("vaihdanko", "should I swap", a final "?"); asked on one's turn it gets the
-  two choices back (``Ambiguous(("keep", "ask"), "question")``);
+  two choices back (``Ambiguous((Keep(), Ask()), "question")``);
 - a negation within two words before a swap word keeps ("en vaihda", "don't swap"); a negated keep word
   ("en pidä tästä") or keep and swap words together, or "pass", ask back (``missing="keep_or_ask"``);
 - "jään pois", "lopetan", "quit" leave the table: never a move; chat about the game is not a move either;
@@ -14,13 +14,13 @@ finding the move than *not* finding one where none was meant (spec §8.2):
 - a one-word answer ("ok", "joo", "ei", "pass") knocks when the knock is the only move, and on a turn asks
   back in private (in the group it is talk); a hedge ("ehkä vaihdan") is a question.
 
-The parser returns the move meant even when it is not allowed now; the engine's ``check`` gives the reason
-(a knock on an ordinary turn, a keep while a fool must knock, a resting or eliminated speaker). When the
-speaker cannot play a turn move at all, which of keep and ask was meant does not matter: the engine
-refuses both for the same reasons. What the parser still refuses itself:
+The parser gets the speaker's legal actions (the engine's objects: ``Keep()``, ``Ask()``, ``Knock()``)
+and returns the move meant even when it is not allowed now; the engine's ``check`` gives the reason (a
+knock on an ordinary turn, a keep while a fool must knock, a resting or eliminated speaker, a speaker
+of the deal waiting for their turn, whom the core answers with its own short line "Now it is Liisa's
+turn"). When the speaker cannot play a turn move at all, which of keep and ask was meant does not
+matter: the engine refuses both for the same reasons. What the parser still refuses itself:
 
-- ``not_your_turn`` (param ``turn``) for a speaker in the deal waiting for their turn: the core answers it
-  with its own short line ("Now it is Liisa's turn"), as it did before the engine was asked;
 - what names no move of the game, so that the engine cannot be asked: a stock draw by anyone but the dealer
   (``stock_dealer_only``), a swap with someone else than the seat the request goes to (``ask_goes_left``,
   param ``responder``), the next deal (``next_deal_auto``: it starts by itself);
@@ -55,7 +55,9 @@ from chatbot.games._spoken import (
 )
 from engines.gnav.model import MATADORS, TURN, Ask, Keep, Knock, View, rank_of
 
-KEEP, ASK, KNOCK = Keep.NOTATION, Ask.NOTATION, Knock.NOTATION
+KEEP, ASK, KNOCK = Keep(), Ask(), Knock()
+#: the two moves of a turn, in the order a question offers them
+CHOICE = (KEEP, ASK)
 
 # --------------------------------------------------------------------------------------------------
 # 1. Vocabulary (spec §8.1; Finnish entries are base forms or colloquial surface forms)
@@ -309,9 +311,10 @@ class GnavReading(Reading):
     def is_command(self) -> bool:
         return bool((self.said | self.denied) & COMMANDS) or (self.has(TAKE) and bool(self.seats))
 
-    def turn_move(self) -> str | None:
-        """``keep`` or ``ask`` when the message says one of them, ``""`` when it says both or neither
-        clearly ("passaan", "en pidä tästä", "pidän vai vaihdan"), ``None`` when it says no turn move."""
+    def turn_move(self) -> Keep | Ask | Ambiguous | None:
+        """``KEEP`` or ``ASK`` when the message says one of them, the question back when it says both or
+        neither clearly ("passaan", "en pidä tästä", "pidän vai vaihdan"), ``None`` when it says no
+        turn move."""
         # "annappa korttis", "give me your card", "otan Liisan kortin": the neighbour's card asked for
         wants_theirs = (self.has(YOURS) and self.has(GIVE, TAKE, WANT)) or (
             self.has(TAKE) and bool(self.seats)
@@ -322,7 +325,7 @@ class GnavReading(Reading):
             return ASK  # "en pidä, vaihdan"
         if self.has(PASS) or self.denies(STAY) or (asks and keeps):
             # "passaan" may mean standing or passing the card on; "en pidä tästä" says no move at all
-            return ""
+            return Ambiguous(CHOICE, "keep_or_ask")
         if keeps:
             return KEEP
         return ASK if asks else None
@@ -366,8 +369,6 @@ def _clitic_question(item: Item, lexicon: Lexicon, lang: str) -> bool:
 # 3. What it means for the speaker
 # --------------------------------------------------------------------------------------------------
 
-CHOICE = (KEEP, ASK)
-
 
 class GnavParser:
     """Understands Gnav commands; one instance per lemmatiser (tests force each backend)."""
@@ -405,8 +406,8 @@ class GnavParser:
         if r.has(NEXT) and not r.has(STAY, SWAP, STOCK):
             return NotLegal("next_deal_auto")
         move = r.turn_move()
-        if move == "":
-            return Ambiguous(CHOICE, "keep_or_ask")
+        if isinstance(move, Ambiguous):
+            return move
         if move is None:
             return NotUnderstood()
         return Parsed((KEEP,)) if move == KEEP else _ask(r, ctx)
@@ -425,13 +426,14 @@ def _answer(answer: str, ctx: ParseContext[View]) -> ParseResult:
 
 def _off_turn(r: GnavReading, ctx: ParseContext[View]) -> ParseResult:
     """A command from a speaker who cannot keep or ask now: the engine says why (resting, out, a fool
-    still to knock), except for a seat of the deal that only waits for its turn (see the docstring)."""
+    still to knock, waiting for the turn). A seat of the deal that only waits for its turn is refused
+    every move alike, a knock too: its turn move stands for whatever it said."""
     view, seat = ctx.view, ctx.seat
-    if view.phase == TURN and seat in view.order and seat not in view.departed and seat != view.on_turn:
-        return NotLegal("not_your_turn", (("turn", view.on_turn),))
-    if r.has(KNOCKING):
+    waiting = view.phase == TURN and seat in view.order and seat not in view.departed and seat != view.on_turn
+    if r.has(KNOCKING) and not waiting:
         return Parsed((KNOCK,))
-    return Parsed((r.turn_move() or KEEP,))
+    move = r.turn_move()
+    return Parsed((move if isinstance(move, Keep | Ask) else KEEP,))
 
 
 def _ask(r: GnavReading, ctx: ParseContext[View]) -> ParseResult:

@@ -1,17 +1,18 @@
 """Majavajengi: free Finnish or English text -> the actions the player meant (rules spec §3.3, §8).
 
-The phase of the speaker's view decides what a command means (spec §8.5): "vaihda 2" is ``take 2`` at
-the start of a turn, ``replace 2`` while holding a number card and the start of a Swap while holding a
+The parser gets the speaker's legal actions (the engine's objects) and returns the actions meant. The
+phase of the speaker's view decides what a command means (spec §8.5): "vaihda 2" is ``Take(2)`` at
+the start of a turn, ``Replace(2)`` while holding a number card and the start of a Swap while holding a
 Swap card. Where the text leaves something open (which position, which opponent), the legal actions
 that fit are offered (``Ambiguous``). An action the text names that is not possible now is returned
 all the same, with what the text left open filled by the first value (position 1, the next seat), and
-the engine's ``check`` says why it is refused ("kurkistan" while holding a number: ``wrong_card``).
+the engine's ``check`` says why it is refused ("kurkistan" while holding a number: ``wrong_card``). A
+command from a seat that is not to act is the first action its words name, and the engine refuses it
+(``not_your_turn``, ``game_over``; the core answers the first with its own line naming whose turn it
+is).
 
-Four answers are the parser's own, because no engine check can give them:
+Three answers are the parser's own, because no action carries what the words say:
 
-- ``NotLegal("not_your_turn")`` / ``NotLegal("game_over")`` for a command from a seat that is not to
-  act: the words cannot be read against a turn that is not the speaker's, and the core answers this
-  refusal with its own line ("It is not your turn; now it is X's turn");
 - ``NotLegal("top_is", value=...)``: the text names a value that is not the top discard ("otan
   vitosen…" while the top is a 3), a contradiction with the table rather than a rule;
 - ``NotLegal("already_knocked")`` for a move with a knock added ("vaihdan toiseen ja koputan") after
@@ -49,7 +50,6 @@ from chatbot.games._spoken import (
     written,
 )
 from engines.majavajengi.model import (
-    CODEC,
     DRAW2_NEXT,
     HOLDING,
     OVER,
@@ -357,10 +357,6 @@ class _Turn:
         return tuple(a for a in self.legal if isinstance(a, kind))
 
 
-def _written(*actions: Action) -> tuple[str, ...]:
-    return tuple(CODEC.write(a) for a in actions)
-
-
 def _meant(kind: type[Action], position: int = 1) -> Action:
     """An action of ``kind`` at ``position`` (the first one when the text names none): the engine then
     says why it is not possible now, whatever the position."""
@@ -416,10 +412,9 @@ class MajavajengiParser:
         if view.phase == OVER or ctx.seat is None or view.turn != ctx.seat:
             if not reading.is_command:
                 return NotUnderstood()
-            if view.phase == OVER:
-                return NotLegal("game_over")
-            return NotLegal("not_your_turn", (("turn", view.turn),) if view.turn is not None else ())
-        turn = _Turn(view, ctx.seat, tuple(CODEC.read(n) for n in ctx.legal))
+            # not the speaker's turn: the first action the words name, which the engine refuses
+            return self._other(reading, _Turn(view, -1 if ctx.seat is None else ctx.seat, ()))
+        turn = _Turn(view, ctx.seat, ctx.legal)
         handler = {
             START: self._start, HOLDING: self._holding, DRAW2_NEXT: self._draw2_next, TURN_END: self._turn_end,
         }.get(view.phase)  # fmt: skip
@@ -435,7 +430,7 @@ class MajavajengiParser:
         if r.swapping:
             return self._swap(r, at)
         if not from_discard and (r.has(DRAW_PILE) or r.has(DRAW, DRAW2_CARD)):
-            return Parsed(_written(Draw()))  # "nosta 2" in START is a plain draw (spec §8.5)
+            return Parsed((Draw(),))  # "nosta 2" in START is a plain draw (spec §8.5)
         if from_discard or r.has(TAKE, EXCHANGE, PUT) or r.mentions:
             takes = at.of(Take)
             if not takes:  # a special card on top: the engine says so
@@ -446,8 +441,8 @@ class MajavajengiParser:
             if r.own_positions():
                 return self._positional(r, at, Take)
             if r.has(TAKE) and not from_discard and not values:
-                return Ambiguous(_written(Draw(), *takes), "pile")  # "ota": from which pile?
-            return Ambiguous(_written(*takes), "position")
+                return Ambiguous((Draw(), *takes), "pile")  # "ota": from which pile?
+            return Ambiguous(takes, "position")
         return self._other(r, at)
 
     # --- HOLDING: resolve the drawn card --------------------------------------------------------
@@ -467,7 +462,7 @@ class MajavajengiParser:
             and r.has(DISCARD, AWAY)
         ):
             # "pidän tän ja heitän pois" keeps and gives away: ask
-            return Ambiguous(_written(*at.of(Replace), *at.of(Discard)), "keep_or_discard")
+            return Ambiguous((*at.of(Replace), *at.of(Discard)), "keep_or_discard")
         if declines:
             return self._discard(r, at)
         positions = r.own_positions()
@@ -478,7 +473,7 @@ class MajavajengiParser:
             if r.has(PEEK):
                 return self._positional(r, at, Peek)
             if r.has(DRAW2_CARD):
-                return Parsed(_written(Draw2()))
+                return Parsed((Draw2(),))
             if r.swapping:
                 return self._swap(r, at)
             if positions or placing or r.has(USE):
@@ -491,19 +486,19 @@ class MajavajengiParser:
             if placing:
                 return self._positional(r, at, Replace)
             if r.has(DRAW2_CARD):
-                return Parsed(_written(Draw2()))
+                return Parsed((Draw2(),))
         elif held == "SWAP":
             if r.has(PEEK):
                 return self._positional(r, at, Peek)
             if r.has(DRAW2_CARD):
-                return Parsed(_written(Draw2()))
+                return Parsed((Draw2(),))
             if r.has(PUT, TAKE) and not (r.has(EXCHANGE) or r.swapping):
                 return self._positional(r, at, Replace)
             if r.has(EXCHANGE, USE, SPECIAL) or r.swapping or positions:
                 return self._swap(r, at)
         elif held == "DRAW2":
             if r.has(USE, DRAW2_CARD, DRAW, SPECIAL):
-                return Parsed(_written(Draw2()))  # the Draw 2 keeps the turn going: no knock yet
+                return Parsed((Draw2(),))  # the Draw 2 keeps the turn going: no knock yet
             if r.has(PEEK):
                 return self._positional(r, at, Peek)
             if r.swapping:
@@ -519,7 +514,7 @@ class MajavajengiParser:
             return self._then_turn_end(r, at, [Discard()])
         if r.has(STOP, DONE, KNOCK) or r.no_knock or r.denies(DRAW, MORE, NEXT, CONTINUE):
             return self._then_turn_end(r, at, [Discard(), Stop()])
-        return Parsed(_written(Discard(), Next()))
+        return Parsed((Discard(), Next()))
 
     # --- DRAW2_NEXT: one more Draw-2 card, or stop ------------------------------------------------
 
@@ -527,20 +522,20 @@ class MajavajengiParser:
         stop = r.has(STOP, DONE, SKIP, KNOCK) or r.no_knock or r.denies(DRAW, MORE, NEXT, CONTINUE, WANT)
         more = r.has(DRAW, MORE, NEXT, CONTINUE, DRAW2_CARD, DRAW_PILE) or r.another
         if stop and more:
-            return Ambiguous(_written(Next(), Stop()), "draw_or_stop")
+            return Ambiguous((Next(), Stop()), "draw_or_stop")
         if stop:
             return self._then_turn_end(r, at, [Stop()])
         if more:
-            return Parsed(_written(Next()))
+            return Parsed((Next(),))
         return self._other(r, at)
 
     # --- TURN_END: knock or end -----------------------------------------------------------------
 
     def _turn_end(self, r: MajavajengiReading, at: _Turn) -> ParseResult:
         if r.has(KNOCK):
-            return Parsed(_written(Knock()))
+            return Parsed((Knock(),))
         if r.no_knock or r.has(DONE, NEXT, CONTINUE, STOP, SKIP):
-            return Parsed(_written(End()))
+            return Parsed((End(),))
         return self._other(r, at)
 
     # --- shared steps ----------------------------------------------------------------------------
@@ -551,11 +546,11 @@ class MajavajengiParser:
         named = [p for m in r.own_positions() for p in m.positions]
         everything = at.of(kind)
         if not everything:  # not possible now at any position: the engine says why
-            return Parsed(_written(_meant(kind, named[0] if named else 1)))
+            return Parsed((_meant(kind, named[0] if named else 1),))
         candidates = tuple(a for a in dict.fromkeys(_meant(kind, p) for p in named) if a in everything)
         if len(candidates) == 1:
             return self._then_turn_end(r, at, [candidates[0]])
-        return Ambiguous(_written(*(candidates or everything)), "position")
+        return Ambiguous(candidates or everything, "position")
 
     def _swap(self, r: MajavajengiReading, at: _Turn) -> ParseResult:
         """``swap N seatK M``: own position N, opponent K, their position M. What is not named is
@@ -571,11 +566,11 @@ class MajavajengiParser:
         if at.seat in seats:
             seats.discard(at.seat)
             if not seats:  # a swap with oneself: the engine answers own_seat (or why no swap at all)
-                return Parsed(_written(Swap(min(own_set, default=1), at.seat, min(their_set, default=1))))
+                return Parsed((Swap(min(own_set, default=1), at.seat, min(their_set, default=1)),))
         swaps = at.of(Swap)
         if not swaps:  # no Swap in hand: the engine says why
             other = min(seats, default=(at.seat + 1) % at.view.players)
-            return Parsed(_written(Swap(min(own_set, default=1), other, min(their_set, default=1))))
+            return Parsed((Swap(min(own_set, default=1), other, min(their_set, default=1)),))
         fits = [
             a
             for a in swaps
@@ -591,7 +586,7 @@ class MajavajengiParser:
             missing = "opponent"
         else:
             missing = "opponent_card"
-        return Ambiguous(_written(*(fits or swaps)), missing)
+        return Ambiguous(tuple(fits) or swaps, missing)
 
     def _then_turn_end(self, r: MajavajengiReading, at: _Turn, steps: Sequence[Action]) -> ParseResult:
         """Add the turn-end decision said in the same command: "… ja koputan" -> ``knock``,
@@ -602,18 +597,18 @@ class MajavajengiParser:
             steps = [*steps, Knock()]
         elif r.no_knock:
             steps = [*steps, End()]
-        return Parsed(_written(*steps))
+        return Parsed(tuple(steps))
 
     def _other(self, r: MajavajengiReading, at: _Turn) -> ParseResult:
         """A command that fits nothing of the phase: the first action it names, for the engine to
         refuse with its reason ("en koputa" names ending the turn); or not understood."""
         if r.has(KNOCK):
-            return Parsed(_written(Knock()))
+            return Parsed((Knock(),))
         for concept, kind in COMMAND_ACTIONS.items():
             if concept in r.said:
-                return self._swap(r, at) if kind is Swap else Parsed(_written(_meant(kind)))
+                return self._swap(r, at) if kind is Swap else Parsed((_meant(kind),))
         if r.no_knock:
-            return Parsed(_written(End()))
+            return Parsed((End(),))
         if r.is_command:
             # Only negated command words ("en nosta", "älä hylkää"): no action is meant, and the
             # answer stays the one it always was.
@@ -626,13 +621,9 @@ def _answer(answer: str, phase: str) -> ParseResult | None:
     "joo" asks which (one more, or stop?); at the end of the turn "ei" and "pass" end it without a
     knock and "ok" asks (knock, or end?). Elsewhere the words are read as they are (``None``)."""
     if phase == DRAW2_NEXT:
-        return (
-            Parsed(_written(Stop())) if answer != YES else Ambiguous(_written(Next(), Stop()), "draw_or_stop")
-        )
+        return Parsed((Stop(),)) if answer != YES else Ambiguous((Next(), Stop()), "draw_or_stop")
     if phase == TURN_END:
-        return (
-            Parsed(_written(End())) if answer != YES else Ambiguous(_written(Knock(), End()), "knock_or_end")
-        )
+        return Parsed((End(),)) if answer != YES else Ambiguous((Knock(), End()), "knock_or_end")
     return None
 
 

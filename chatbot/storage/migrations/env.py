@@ -38,6 +38,10 @@ def _render_item(kind: str, obj: Any, _autogen: Any) -> str | Literal[False]:
 
 
 def run_on(connection: Connection) -> None:
+    if connection.dialect.name == "sqlite":
+        from chatbot.storage.compound import sqlite_teardown
+
+        sqlite_teardown(connection)  # the connection's TEMP triggers name the tables
     # batch mode: SQLite changes a column by copying the table, and Alembic writes that for us
     context.configure(
         connection=connection,

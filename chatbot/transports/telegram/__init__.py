@@ -1,14 +1,14 @@
-"""Telegram transport (python-telegram-bot v22). See :mod:`.app` for the UX and :mod:`.delivery`
-for how messages are edited, limited, retried and held."""
+"""Telegram transport (python-telegram-bot v22). See :mod:`.app` for the UX, :mod:`.delivery`
+for how messages are edited, limited, retried and held, and :mod:`.serve` for polling and webhooks."""
 
+from chatbot.runtime.limits import Limits, RateLimiter
 from chatbot.transports.telegram.app import (
     PLATFORM,
     TelegramTransport,
     build_application,
     build_transport,
-    main,
 )
-from chatbot.transports.telegram.limiter import Limits, RateLimiter
+from chatbot.transports.telegram.serve import main
 
 __all__ = [
     "PLATFORM",

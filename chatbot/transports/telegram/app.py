@@ -27,15 +27,11 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import os
 import re
-import signal
-import sys
 import time
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -59,6 +55,7 @@ from telegram.ext import (
 
 from chatbot.core import i18n
 from chatbot.core.access import AdminCache
+from chatbot.core.ports import Transport
 from chatbot.core.types import Inbound, Outbound
 from chatbot.runtime import Runtime, Settings
 from chatbot.runtime.limits import Limits, RateLimiter, telegram_limits
@@ -73,6 +70,9 @@ NS_PROMPT = "telegram.prompt"
 TOAST_LIMIT = 200
 #: HTTP connections for Bot API calls; the runtime keeps fewer requests than this in flight
 POOL_SIZE = 32
+#: seconds between two AI moves in a chat (``TELEGRAM_AI_DELAY``), so that people can follow the
+#: table; the transport made in tests and benchmarks moves them at once unless told
+AI_DELAY = 1.5
 
 #: (Finnish name, English name, English msgid of the description); names are ASCII (Telegram)
 COMMANDS = (
@@ -184,7 +184,7 @@ def api_urls(api_url: str | None) -> tuple[str | None, str | None]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
-class TelegramTransport:
+class TelegramTransport(Transport):
     """One bot: the PTB :class:`Application` (``.application``), the Bot API side of delivery
     (``.sender``) and the runtime that drives the core (``.runtime``).
 
@@ -206,8 +206,12 @@ class TelegramTransport:
         bury_after: int = 12,
         drain_timeout: float = 10.0,
         settings: Settings | None = None,
+        ai_delay: float | None = None,
     ) -> None:
         self.username: str | None = None
+        if ai_delay is not None and hasattr(core, "ai_delay"):
+            # AI turns are deadlines due this long after the change before: people can follow them
+            core.ai_delay = ai_delay
         #: a mention of this bot in a text ("@bot liity"), known once getMe has answered
         self._mention: re.Pattern[str] | None = None
         #: who administers a group (issue #13), for the core's roles
@@ -345,12 +349,10 @@ class TelegramTransport:
         # privacy mode (Telegram's default): in groups the bot gets only commands, replies to its
         # own messages and mentions; the core then says so in the lobby and on the table
         self.group_text_visible = bool(app.bot.can_read_all_group_messages)
-        notes = getattr(self.runtime.store, "outbox_notes", None)
-        if notes is not None:
-            try:  # where the process before sent last: the message ids to look after on a restart
-                self.sender.learn(await self.runtime.book(notes, PLATFORM))
-            except Exception as exc:  # the database is away: learnt from the next messages instead
-                log.warning("could not read the outbox's send notes: %s", exc)
+        try:  # where the process before sent last: the message ids to look after on a restart
+            self.sender.learn(await self.runtime.book(self.runtime.store.outbox_notes, PLATFORM))
+        except Exception as exc:  # the database is away: learnt from the next messages instead
+            log.warning("could not read the outbox's send notes: %s", exc)
         await self._set_commands(app)
         await self.runtime.start()  # pending rows of an earlier run go out now, fresh ones first
 
@@ -625,96 +627,3 @@ def build_transport(core: Any, token: str, base_url: str | None = None, **kwargs
 def build_application(core: Any, token: str, base_url: str | None = None, **kwargs: Any) -> Application:
     """The PTB Application; its transport is ``application.bot_data["transport"]``."""
     return build_transport(core, token, base_url, **kwargs).application
-
-
-def main(core: Any) -> int:
-    """Run the bot until SIGINT/SIGTERM: long polling, or a webhook when ``TELEGRAM_WEBHOOK_URL`` is
-    set. ``TELEGRAM_RATE_LIMITS=off`` switches Telegram's limits off (a local or test Bot API)."""
-    token = os.environ.get("TELEGRAM_TOKEN")
-    if not token:
-        print("TELEGRAM_TOKEN is not set", file=sys.stderr)
-        return 2
-    try:
-        limits = telegram_limits()
-    except ValueError as exc:
-        print(f"telegram: {exc}", file=sys.stderr)
-        return 2
-    transport = build_transport(core, token, os.environ.get("TELEGRAM_API_URL") or None, limits=limits)
-    webhook = os.environ.get("TELEGRAM_WEBHOOK_URL")
-    try:
-        if webhook:
-            asyncio.run(
-                _serve_webhook(
-                    transport,
-                    listen=os.environ.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
-                    port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", "8443")),
-                    url=webhook,
-                    secret=os.environ.get("TELEGRAM_WEBHOOK_SECRET") or None,
-                )
-            )
-        else:
-            asyncio.run(_serve_polling(transport))
-    except OSError as exc:  # the webhook port is taken, for example
-        print(f"telegram: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _stop_event() -> asyncio.Event:
-    loop = asyncio.get_running_loop()
-    stopped = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stopped.set)
-    return stopped
-
-
-async def _serve_webhook(
-    transport: TelegramTransport, *, listen: str, port: int, url: str, secret: str | None
-) -> None:
-    """Webhook mode (N workers behind one URL): an update is answered 200 only after it has been
-    handled and committed, so Telegram sends an update that a dying worker took again (to any
-    worker; the update id deduplicates it). SIGINT/SIGTERM stop cleanly."""
-    from aiohttp import web
-
-    stopped = _stop_event()
-    app = transport.application
-    await app.initialize()
-    await transport._post_init(app)
-    await app.start()
-
-    async def receive(request: web.Request) -> web.Response:
-        if secret and request.headers.get("X-Telegram-Bot-Api-Secret-Token") != secret:
-            return web.Response(status=403)
-        try:
-            data = await request.json()
-        except ValueError:
-            return web.Response(status=400)
-        update = Update.de_json(data, app.bot)
-        if update is None:
-            return web.Response(status=400)
-        await app.process_update(update)
-        return web.Response(status=200)
-
-    server = web.Application()
-    server.router.add_post("/" + urlsplit(url).path.lstrip("/"), receive)
-    runner = web.AppRunner(server, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, listen, port)
-    try:
-        await site.start()
-        await app.bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
-        await stopped.wait()
-    finally:
-        await runner.cleanup()
-        await transport.stop()
-
-
-async def _serve_polling(transport: TelegramTransport) -> None:
-    """Long polling until SIGINT/SIGTERM, then a clean stop (pending rows stay in the outbox)."""
-    stopped = _stop_event()
-    await transport.start(poll_timeout=30)
-    try:
-        await stopped.wait()
-    finally:
-        await transport.stop()

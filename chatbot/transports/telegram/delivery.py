@@ -16,7 +16,9 @@ under the same key; this module only translates:
 * only the newest private prompt keeps its buttons: the previous prompt's keyboard is removed, and
   so is a prompt whose match has moved on (a newer table of its match was delivered), e.g. after
   the player acted by text. A prompt that is older than its match's newest delivered table goes
-  out without buttons.
+  out without buttons. A seat's panel is one message per turn (a keyed prompt, issue #28): each
+  step edits it, and it is the chat's live prompt again with the buttons of the step; a removal of
+  its keyboard and its edit in place never cross (one lock per private chat).
 
 Pictures: an Outbound with ``image`` goes by sendPhoto with the text as caption (a text longer
 than a caption may be follows as a message of its own).
@@ -48,7 +50,7 @@ from telegram import (
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from chatbot.core.access import parse_button
-from chatbot.core.ports import Blocked, RetryLater
+from chatbot.core.ports import GROUP, USER, Blocked, ChatQueue, RetryLater
 from chatbot.core.types import TABLE, Button, Outbound
 from chatbot.runtime.limits import RateLimiter
 
@@ -195,9 +197,12 @@ class Sender:
         self.supergroups: set[int] = set()
         #: the newest private prompt per user chat: {"id", "match", "row"}
         self.prompts: dict[int, dict[str, Any]] = {}
-        #: private prompts already pressed once since they were sent (chat -> message id): a second
-        #: press of the same prompt is a double tap, answered only after the core has decided
-        self.pressed: dict[int, int] = {}
+        #: private prompts already pressed once since they were sent or edited with new buttons (chat ->
+        #: (message id, row)): a second press of the same prompt is a double tap, answered only after
+        #: the core has decided
+        self.pressed: dict[int, tuple[int, int]] = {}
+        #: per private chat: a prompt's edit in place and the removal of its keyboard, one at a time
+        self._prompt_locks: dict[int, asyncio.Lock] = {}
         #: the newest delivered table row per match, so an older prompt loses its buttons
         self.tables: dict[int, int] = {}
         #: remember/recall prompt records across restarts (set by the transport)
@@ -245,7 +250,7 @@ class Sender:
         recent = self.recent.get(chat_id)
         return recent is not None and sum(1 for m in recent if m > message_id) > self.bury_after
 
-    def learn(self, notes: list[tuple[str, Any]]) -> None:
+    def learn(self, notes: list[tuple[ChatQueue, Any]]) -> None:
         """Where the sends of an earlier process landed or were to land (the notes of the outbox's
         newest rows): each sequence's newest id until this process sees newer messages, so that a
         send right after a restart notes an id close to where it lands."""
@@ -255,7 +260,7 @@ class Sender:
             if not isinstance(newest, int):
                 continue
             try:
-                chat_id = split_chat(chat.split(":", 2)[2])[0]
+                chat_id = split_chat(chat.id)[0]
             except (IndexError, ValueError):
                 continue
             if note.get("box", True):
@@ -358,7 +363,7 @@ class Sender:
             log.info("row %s was sent before the restart: message %s/%s", row, chat_id, message_id)
             self.seen(chat_id, message_id)
             if prompt_match is not None:
-                self._later(self._new_prompt(chat_id, message_id, prompt_match, row))
+                self._new_prompt(chat_id, message_id, prompt_match, row, out.version)
             if out.role == TABLE and out.match_id is not None and out.chat_id is not None:
                 self._later(self._table_delivered(out.match_id, row))
             if out.key is None:
@@ -389,13 +394,23 @@ class Sender:
         # a prompt whose match moved on while it waited goes without its stale buttons
         out, prompt_match = self._as_sent(out, row)
         try:
-            if out.key is not None:
+            if out.key is not None and out.user_id is not None:
+                # a seat's panel, edited in place at each step of its turn
+                async with self._prompt_lock(chat_id):
+                    new_ref = await self._keyed(chat_id, out, parse_ref(ref), thread)
+                    panel = parse_ref(new_ref)
+                    if panel is not None and prompt_match is not None:
+                        self._new_prompt(chat_id, int(panel["id"]), prompt_match, row, out.version)
+                    elif panel is not None and self.prompts.get(chat_id, {}).get("id") == panel["id"]:
+                        # the panel of a turn that ended, without buttons now: nothing to remove later
+                        self.prompts[chat_id] = {**self.prompts[chat_id], "id": None}
+            elif out.key is not None:
                 new_ref = await self._keyed(chat_id, out, parse_ref(ref), thread)
             else:
                 message = await self._send_new(chat_id, out, self._reply_to(chat_id, out), thread)
                 new_ref = json.dumps({"id": message.message_id, "box": self._space(chat_id) == 0})
                 if prompt_match is not None:
-                    self._later(self._new_prompt(chat_id, message.message_id, prompt_match, row))
+                    self._new_prompt(chat_id, message.message_id, prompt_match, row, out.version)
         except Forbidden as exc:
             raise Blocked(str(exc)) from exc
         except BadRequest as exc:  # the message itself is refused: retrying will not help
@@ -442,7 +457,7 @@ class Sender:
     # ------------------------------------------------------------------------------------------
     # calls
 
-    async def _call(self, chat_key: str, group: bool, fn: Callable[[], Awaitable[Any]]) -> Any:
+    async def _call(self, chat_key: ChatQueue, group: bool, fn: Callable[[], Awaitable[Any]]) -> Any:
         """Call the Bot API within the limits; retry network errors a few times."""
         attempt = 0
         while True:
@@ -463,10 +478,10 @@ class Sender:
                 self.limiter.done(chat_key)  # the call counts from its answer on
 
     @staticmethod
-    def _on(chat_id: int) -> tuple[str, bool]:
-        """The runtime's queue name of a Telegram chat (the limiter's key) and whether it is a group."""
+    def _on(chat_id: int) -> tuple[ChatQueue, bool]:
+        """The runtime's queue of a Telegram chat (the limiter's key) and whether it is a group."""
         group = chat_id < 0
-        return (f"telegram:g:{chat_id}" if group else f"telegram:u:{chat_id}"), group
+        return ChatQueue("telegram", GROUP if group else USER, str(chat_id)), group
 
     async def _send_new(
         self, chat_id: int, out: Outbound, reply_to: int | None, thread: int | None = None
@@ -541,14 +556,25 @@ class Sender:
             here = self.sent_here[chat_id] = collections.deque(maxlen=64)
         here.append(message.message_id)
 
+    def _prompt_lock(self, chat_id: int) -> asyncio.Lock:
+        lock = self._prompt_locks.get(chat_id)
+        if lock is None:
+            lock = self._prompt_locks[chat_id] = asyncio.Lock()
+        return lock
+
     async def _strip(self, chat_id: int, message_id: int) -> None:
+        """Remove the keyboard of a prompt that is not the chat's live prompt (any more): a panel
+        edited in place since with the buttons of its next step keeps them."""
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
         try:
-            await self._call(
-                key, group, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
-            )
+            async with self._prompt_lock(chat_id):
+                if (self.prompts.get(chat_id) or {}).get("id") == message_id:
+                    return
+                await self._call(
+                    key, group, lambda: bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+                )
             self.stats["stripped"] += 1
         except (BadRequest, Forbidden) as exc:  # already without buttons, deleted, or too old
             log.debug("keyboard of %s/%s not removed: %s", chat_id, message_id, exc)
@@ -566,19 +592,33 @@ class Sender:
         record = self.prompts.get(chat_id)
         if chat_id <= 0 or record is None or record.get("id") != message_id:
             return False
-        if self.pressed.get(chat_id) == message_id:
+        pressed = (message_id, int(record.get("row", 0)))
+        if self.pressed.get(chat_id) == pressed:
             return False
         found = parse_button(data)
         if found is None or found.match_id != record.get("match"):
             return False
-        self.pressed[chat_id] = message_id
+        if record.get("version") is not None and found.version != record["version"]:
+            return False  # a key of the panel before its latest edit (pressed as it changed)
+        self.pressed[chat_id] = pressed
         return True
 
-    async def _new_prompt(self, chat_id: int, message_id: int, match_id: int, row: int) -> None:
-        """Only the newest private prompt keeps its buttons: strip the one before."""
-        record = {"id": message_id, "match": match_id, "row": row}
+    def _new_prompt(
+        self, chat_id: int, message_id: int, match_id: int, row: int, version: int | None = None
+    ) -> None:
+        """The chat's live prompt is this message now (a new one, or a panel edited with the buttons of
+        its next step), before any await: the next prompt's bookkeeping and a table delivered
+        meanwhile see it. Only the newest private prompt keeps its buttons: the one before loses
+        them, in the background."""
+        record = {"id": message_id, "match": match_id, "row": row, "version": version}
         previous = self.prompts.get(chat_id)
-        self.prompts[chat_id] = record  # before any await: the next prompt's bookkeeping sees this one
+        self.prompts[chat_id] = record
+        self._later(self._after_new_prompt(chat_id, record, previous))
+
+    async def _after_new_prompt(
+        self, chat_id: int, record: dict[str, Any], previous: dict[str, Any] | None
+    ) -> None:
+        message_id = record["id"]
         if previous is None and self.load_prompt is not None:
             previous = await self.load_prompt(chat_id)  # the newest prompt of the process before
         if self.save_prompt is not None:
@@ -591,7 +631,8 @@ class Sender:
         if row <= self.tables.get(match_id, 0):
             return
         self.tables[match_id] = row
-        for chat_id, record in list(self.prompts.items()):
+        for chat_id in list(self.prompts):
+            record = self.prompts[chat_id]  # now: a panel may have been edited meanwhile
             if record.get("match") == match_id and int(record.get("row", 0)) < row and record.get("id"):
                 stale = int(record["id"])
                 self.prompts[chat_id] = {**record, "id": None}
@@ -617,8 +658,14 @@ class Sender:
             same_kind = bool(record.get("photo")) == bool(out.image)
             # a text over one message cannot be edited into place: it goes out anew, split
             fits = bool(out.image) or utf16_len(out.text) <= TEXT_LIMIT
+            # a panel whose keyboard was removed meanwhile gets its buttons back even if unchanged
+            disarmed = (
+                bool(out.buttons)
+                and out.user_id is not None
+                and ((self.prompts.get(chat_id) or {}).get("id") != message_id)
+            )
             if not buried and same_kind and fits:
-                if all(record.get(k) == v for k, v in wanted.items()):
+                if all(record.get(k) == v for k, v in wanted.items()) and not disarmed:
                     self.stats["skipped"] += 1
                     return json.dumps({"id": message_id, **wanted})
                 try:

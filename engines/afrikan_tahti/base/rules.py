@@ -33,8 +33,7 @@ of the expansion's view.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engines.afrikan_tahti.board import (
@@ -97,10 +96,13 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
+
+#: why an action is refused: the reason code and its parameters (``IllegalAction(code, **params)``)
+Refusal = tuple[str, dict[str, Any]]
 
 
 def need(cond: object, code: str, **params: Any) -> None:
@@ -124,39 +126,67 @@ def check_start(place: str) -> None:
 
 
 def need_port(node: str | None) -> None:
-    need(node in PORTS, "not_a_port", node=node)
+    if node not in PORTS:
+        raise IllegalAction("not_a_port", node=node)
 
 
 def need_leg(node: str | None, to: str) -> None:
-    need((node, to) in LEGS, "no_such_leg", port=node, dest=to)
+    if (node, to) not in LEGS:
+        raise IllegalAction("no_such_leg", port=node, dest=to)
 
 
 def check_travel(pawn: Pawn, action: Roll | Board | FreeSail | Fly, sea_fare: int, air_fare: int) -> None:
     """Phase 1 travel before the roll (spec §4.1, §4.4-4.5): ``roll`` (on a sea dot it continues a
     paid voyage), ``board``, ``free_sail``, ``fly``, at the fares of the player's rule set."""
+    refused = travel_refusal(pawn, action, sea_fare, air_fare)
+    if refused is not None:
+        raise IllegalAction(refused[0], **refused[1])
+
+
+def travel_refusal(
+    pawn: Pawn, action: Roll | Board | FreeSail | Fly, sea_fare: int, air_fare: int
+) -> Refusal | None:
+    """Why :func:`check_travel` refuses ``action`` (``None``: it does not). Returned, not raised: the
+    base game's legal actions filter every candidate of a turn through it, and most turns offer some
+    that are refused (board or free_sail, a flight beyond the purse)."""
     node = pawn.node
     v = pawn.voyage
     match action:
         case Roll():
-            need(v is None or v.paid, "free_passage", dest=v.dest if v is not None else None)
+            if not (v is None or v.paid):
+                return "free_passage", {"dest": v.dest}
         case Board(to):
-            need(v is None, "at_sea")
-            need_port(node)
-            need_leg(node, to)
-            need(pawn.cash >= sea_fare, "cannot_afford", price=sea_fare, cash=pawn.cash)
+            if v is not None:
+                return "at_sea", {}
+            if node not in PORTS:
+                return "not_a_port", {"node": node}
+            if (node, to) not in LEGS:
+                return "no_such_leg", {"port": node, "dest": to}
+            if pawn.cash < sea_fare:
+                return "cannot_afford", {"price": sea_fare, "cash": pawn.cash}
         case FreeSail(to):
             if v is not None:
-                need(not v.paid, "paid_voyage")
-                need(to == v.dest, "wrong_destination", dest=v.dest)
-                return
-            need_port(node)
-            need_leg(node, to)
-            need(pawn.cash < sea_fare, "can_afford_fare", fare=sea_fare)
+                if v.paid:
+                    return "paid_voyage", {}
+                if to != v.dest:
+                    return "wrong_destination", {"dest": v.dest}
+                return None
+            if node not in PORTS:
+                return "not_a_port", {"node": node}
+            if (node, to) not in LEGS:
+                return "no_such_leg", {"port": node, "dest": to}
+            if pawn.cash >= sea_fare:
+                return "can_afford_fare", {"fare": sea_fare}
         case Fly(to):
-            need(v is None, "at_sea")
-            need(node in AIRPORTS, "not_an_airport", node=node)
-            need((node, to) in AIR, "no_such_route", start=node, to=to)
-            need(pawn.cash >= air_fare, "cannot_afford", price=air_fare, cash=pawn.cash)
+            if v is not None:
+                return "at_sea", {}
+            if node not in AIRPORTS:
+                return "not_an_airport", {"node": node}
+            if (node, to) not in AIR:
+                return "no_such_route", {"start": node, "to": to}
+            if pawn.cash < air_fare:
+                return "cannot_afford", {"price": air_fare, "cash": pawn.cash}
+    return None
 
 
 def check_move(menu: MoveMenu, node: str | None, action: Move, land_ok: bool) -> None:
@@ -214,6 +244,12 @@ def land_dests(
         options.hazard_trigger == "pass_through",
         may_stop,
     )
+    return _dests(found)
+
+
+def _dests(
+    found: dict[str, tuple[tuple[str, ...], ...]],
+) -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
     # [decided] ``move X`` takes the canonical path (shortest, then by node ids); ``via P`` is
     # offered for the places that some but not all paths to X pass (the choice that matters:
     # Capetown now, event draws in the expansion)
@@ -226,22 +262,80 @@ def land_dests(
     return tuple(dests)
 
 
-@lru_cache(maxsize=1 << 15)
 def move_menu(node: str, move: Movement, cash: int, holding: bool, options: Options, fare: int) -> MoveMenu:
-    dests = (
-        land_dests(node, move.steps, frozenset(move.visited), holding, options)
-        if may_land(move, options)
-        else ()
+    return _move_menu(
+        node,
+        move,
+        cash >= fare,
+        holding,
+        options.hazard_trigger == "pass_through",
+        options.land_to_sea_same_move,
+        options.sea_to_land_same_move,
     )
+
+
+@lru_cache(maxsize=1 << 15)
+def _move_menu(
+    node: str,
+    move: Movement,
+    can_pay: bool,
+    holding: bool,
+    pass_through: bool,
+    land_to_sea: bool,
+    sea_to_land: bool,
+) -> MoveMenu:
+    # keyed by what the menu depends on: hashing the whole Options on every call cost more than
+    # the rest of the look-up (may_land, may_board_here and land_dests written out for the fields)
+    steps = move.steps
+    dests: tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...] = ()
+    if steps > 0 and (move.arrived != "sea" or sea_to_land):
+        found = land_paths(
+            node, steps, frozenset(move.visited), GOALS if holding else NO_STOPS, pass_through, NO_STOPS
+        )
+        dests = _dests(found)
     boards: list[str] = []
-    if node in PORTS and may_board_here(move, options):
+    board_here = steps > 0 and (
+        land_to_sea if move.arrived == "land" else sea_to_land if move.arrived == "sea" else True
+    )
+    if node in PORTS and board_here:
         for dest in LEGS_FROM[node]:
             leg = LEGS[(node, dest)]
             # [decided] a leg whose first dot this move already visited is not offered: M2 would
             # end the voyage before its first step, and the fare would buy nothing
-            if cash >= fare and leg.path[1] not in move.visited:
+            if can_pay and leg.path[1] not in move.visited:
                 boards.append(dest)
-    return MoveMenu(dests, tuple(boards), node in PLACE_SET, land_steps=move.steps, sea_steps=move.steps)
+    return MoveMenu(dests, tuple(boards), node in PLACE_SET, land_steps=steps, sea_steps=steps)
+
+
+@lru_cache(maxsize=1 << 15)
+def _move_menu_actions(
+    node: str,
+    move: Movement,
+    can_pay: bool,
+    holding: bool,
+    pass_through: bool,
+    land_to_sea: bool,
+    sea_to_land: bool,
+) -> tuple[Action, ...]:
+    return menu_actions(
+        _move_menu(node, move, can_pay, holding, pass_through, land_to_sea, sea_to_land), node
+    )
+
+
+def menu_actions_of(state: State | AfrikanWork, seat: int) -> tuple[Action, ...]:
+    """``menu_actions(menu_of(state, seat), node)``, kept with the menu."""
+    pawn = state.pawns[seat]
+    assert state.move is not None and pawn.node is not None
+    o = state.options
+    return _move_menu_actions(
+        pawn.node,
+        state.move,
+        pawn.cash >= SEA_FARE,
+        bool(pawn.items),
+        o.hazard_trigger == "pass_through",
+        o.land_to_sea_same_move,
+        o.sea_to_land_same_move,
+    )
 
 
 def menu_of(state: State | AfrikanWork, seat: int) -> MoveMenu:
@@ -273,71 +367,119 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def check(state: State, seat: Seat, action: Any) -> None:
     check_seat(state, seat, action, BASE_ACTIONS)
-    if seat not in to_act(state):
+    if seat != state.turn:  # not in to_act(state): the game is not over here
         raise IllegalAction("not_your_turn", turn=state.turn)
-    if not isinstance(action, PHASE_ACTIONS[state.phase]):
-        raise IllegalAction("wrong_phase", phase=state.phase)
+    refused = refusal(state, seat, action)
+    if refused is not None:
+        raise IllegalAction(refused[0], **refused[1])
+
+
+def refusal(state: State, seat: Seat, action: Action) -> Refusal | None:
+    """Why :func:`check` refuses an action of the game by the seat to act in a game still on
+    (``None``: it does not). The common refusals are returned; the rarer ones of a move (checked
+    against its menu) are raised."""
+    phase = state.phase
+    if not isinstance(action, PHASE_ACTIONS[phase]):
+        return "wrong_phase", {"phase": phase}
     pawn = state.pawns[seat]
     node = pawn.node
-    phase = state.phase
-    match action:
-        case Start(place):
-            check_start(place)
-        case Roll() if phase == RELEASE:
-            pass
-        case Move() if phase == MOVE:
-            move = state.move
-            check_move(menu_of(state, seat), node, action, may_land(move, state.options) if move else False)
-        case Board(to) if phase == MOVE:
-            assert node is not None and state.move is not None
-            need_port(node)
-            need(state.move.steps > 0, "no_steps_left")
-            need(may_board_here(state.move, state.options), "cannot_board_here")
-            need_leg(node, to)
-            need(pawn.cash >= SEA_FARE, "cannot_afford", price=SEA_FARE, cash=pawn.cash)
-            need(LEGS[(node, to)].path[1] not in state.move.visited, "leg_blocked", dest=to)
-        case Roll() | Board() | FreeSail() | Fly():
-            check_travel(pawn, action, SEA_FARE, AIR_FARE)
-        case Flip():
-            need(top_token(state.stacks, node) is not None, "no_token")
-            need(not state.flipped, "already_flipped")
-            need(pawn.cash >= FLIP_PRICE, "cannot_afford", price=FLIP_PRICE, cash=pawn.cash)
-        case FlipRoll():
-            need(top_token(state.stacks, node) is not None, "no_token")
-            need(not state.flipped, "already_flipped")
-            if roll_only_when_broke(state.options):
-                need(pawn.cash < FLIP_PRICE, "can_afford_flip", price=FLIP_PRICE)
-        case Stay() | EndPhase():
-            pass
+    # (isinstance in the order of how often each is asked, rather than a match statement: every
+    # candidate of every turn comes here, and a class pattern costs several times an isinstance)
+    if isinstance(action, Roll):
+        if phase == RELEASE:
+            return None
+        return travel_refusal(pawn, action, SEA_FARE, AIR_FARE)
+    if isinstance(action, Move):
+        # phase MOVE (the only phase that accepts it)
+        move = state.move
+        check_move(menu_of(state, seat), node, action, may_land(move, state.options) if move else False)
+        return None
+    if isinstance(action, Board):
+        if phase != MOVE:
+            return travel_refusal(pawn, action, SEA_FARE, AIR_FARE)
+        assert node is not None and state.move is not None
+        need_port(node)
+        need(state.move.steps > 0, "no_steps_left")
+        need(may_board_here(state.move, state.options), "cannot_board_here")
+        need_leg(node, action.to)
+        need(pawn.cash >= SEA_FARE, "cannot_afford", price=SEA_FARE, cash=pawn.cash)
+        need(LEGS[(node, action.to)].path[1] not in state.move.visited, "leg_blocked", dest=action.to)
+        return None
+    if isinstance(action, (FreeSail, Fly)):
+        return travel_refusal(pawn, action, SEA_FARE, AIR_FARE)
+    if isinstance(action, Flip):
+        if top_token(state.stacks, node) is None:
+            return "no_token", {}
+        if state.flipped:
+            return "already_flipped", {}
+        if pawn.cash < FLIP_PRICE:
+            return "cannot_afford", {"price": FLIP_PRICE, "cash": pawn.cash}
+        return None
+    if isinstance(action, FlipRoll):
+        if top_token(state.stacks, node) is None:
+            return "no_token", {}
+        if state.flipped:
+            return "already_flipped", {}
+        if roll_only_when_broke(state.options) and pawn.cash >= FLIP_PRICE:
+            return "can_afford_flip", {"price": FLIP_PRICE}
+        return None
+    if isinstance(action, Start):
+        check_start(action.place)
+    return None  # stay, end_phase
+
+
+def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
+    """The candidates that pass :func:`check`: the candidates are actions of the game for the seat to
+    act in a game still on (none otherwise), so what check asks first holds for all of them and
+    :func:`refusal` decides."""
+    out: list[Action] = []
+    for action in candidates(state, seat):
+        try:
+            if refusal(state, seat, action) is None:
+                out.append(action)
+        except IllegalAction:
+            continue
+    return tuple(out)
+
+
+# Actions are values: the candidates of a phase are built once per place and shared.
+_START: tuple[Action, ...] = tuple(Start(p) for p in STARTS)
+_RELEASE: tuple[Action, ...] = (Roll(),)
+_AFTER_MOVE: tuple[Action, ...] = (Flip(), EndPhase())
+
+
+@cache
+def _declare_candidates(node: str, voyage_dest: str | None) -> tuple[Action, ...]:
+    out: list[Action] = [Roll()]
+    if voyage_dest is not None:
+        out.append(FreeSail(voyage_dest))
+    else:
+        for dest in LEGS_FROM.get(node, ()):
+            out.extend((Board(dest), FreeSail(dest)))
+        out.extend(Fly(d) for d in AIR_FROM.get(node, ()))
+        out.extend((Flip(), FlipRoll()))
+    out.append(Stay())
+    return tuple(out)
 
 
 def candidates(state: State, seat: Seat) -> tuple[Action, ...]:
-    if seat not in to_act(state):
+    if state.phase == OVER or seat != state.turn:
         return ()
     pawn = state.pawns[seat]
     node = pawn.node
     match state.phase:
         case "setup":
-            return tuple(Start(p) for p in STARTS)
+            return _START
         case "release":
-            return (Roll(),)
+            return _RELEASE
         case "move":
-            assert node is not None
-            return menu_actions(menu_of(state, seat), node)
+            return menu_actions_of(state, seat)
         case "after_move":
-            return (Flip(), EndPhase())
+            return _AFTER_MOVE
         case "declare":
             assert node is not None
-            out: list[Action] = [Roll()]
-            if pawn.voyage is not None:
-                out.append(FreeSail(pawn.voyage.dest))
-            else:
-                for dest in LEGS_FROM.get(node, ()):
-                    out.extend((Board(dest), FreeSail(dest)))
-                out.extend(Fly(d) for d in AIR_FROM.get(node, ()))
-                out.extend((Flip(), FlipRoll()))
-            out.append(Stay())
-            return tuple(out)
+            v = pawn.voyage
+            return _declare_candidates(node, v.dest if v is not None else None)
     return ()
 
 
@@ -556,21 +698,24 @@ def finish(w: AfrikanWork, winner: int | None, reason: str) -> None:
 
 
 # --- movement ----------------------------------------------------------------------------------
+_movement = maker(Movement)
+_voyage = maker(Voyage)
+
+
 def begin_move(w: AfrikanWork, seat: int, steps: int, roll: int) -> None:
     node = w.pawns[seat].node
     assert node is not None
-    w.move = Movement(steps=steps, roll=roll, visited=(node,), arrived="start")
+    w.move = _movement(steps, roll, (node,), "start")
 
 
 def offer_move(w: AfrikanWork, seat: int) -> None:
     """Open the ``move`` phase, or carry out the only possible ending at once."""
     pawn = w.pawns[seat]
     assert w.move is not None and pawn.node is not None
-    menu = menu_of(w, seat)
-    actions = menu_actions(menu, pawn.node)
+    actions = menu_actions_of(w, seat)
     # [decided] a move with a single possible ending needs no decision: it is carried out
     if len(actions) == 1:
-        do_move_action(w, seat, actions[0], menu)
+        do_move_action(w, seat, actions[0], menu_of(w, seat))
     else:
         w.phase = MOVE
 
@@ -596,9 +741,7 @@ def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
     assert move is not None
     start = w.pawns[seat].node
     w.set_pawn(seat, node=path[-1])
-    w.move = move = replace(
-        move, steps=move.steps - len(path), visited=(*move.visited, *path), arrived="land"
-    )
+    w.move = move = _movement(move.steps - len(path), move.roll, (*move.visited, *path), "land")
     w.emit("moved", seat=seat, start=start, dest=path[-1], path=path, steps=len(path), by="land")
     for node in path:
         if node in PLACE_SET:
@@ -622,7 +765,7 @@ def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
     leg = LEGS[(pawn.node, dest)]
     if fare:
         w.pay(seat, fare)
-    w.set_pawn(seat, voyage=Voyage(leg.id, leg.origin, leg.dest, 0, paid))
+    w.set_pawn(seat, voyage=_voyage(leg.id, leg.origin, leg.dest, 0, paid))
     w.emit("boarded", seat=seat, port=pawn.node, dest=dest, leg=leg.id, fare=fare, free=not paid)
 
 
@@ -647,10 +790,8 @@ def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     arrived = at == leg.steps
     assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
     node = leg.path[at]
-    w.set_pawn(seat, node=node, voyage=None if arrived else replace(v, at=at))
-    w.move = replace(
-        w.move, steps=steps - used if arrived else 0, visited=(*w.move.visited, *path), arrived="sea"
-    )
+    w.set_pawn(seat, node=node, voyage=None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid))
+    w.move = _movement(steps - used if arrived else 0, w.move.roll, (*w.move.visited, *path), "sea")
     w.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=tuple(path), steps=used, at=at, arrived=arrived)
     if arrived:
         arrive(w, seat, node)
@@ -676,39 +817,82 @@ def end_move(w: AfrikanWork, seat: int) -> None:
 # Information and outcome (spec §4.10, §9)
 
 
+_view = maker(View)
+_pawn_view = maker(PawnView)
+# The parts of a view that change only when a token is flipped, for the last stacks and the last
+# revealed list shown (a state's working copy hands an unchanged field on as the same tuple, see
+# engines/work.py): one slot each, replaced whole, so that another thread reads a matching pair
+_face_down_of: list[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, str], ...]]] = [((), ())]
+_revealed_of: list[
+    tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+] = [((), (), ())]
+
+
+def _face_down(stacks: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str], ...]:
+    last = _face_down_of[0]
+    if last[0] is stacks:
+        return last[1]
+    out = tuple([(TREASURE_PLACES[i], t) for i, st in enumerate(stacks) for t in st])
+    _face_down_of[0] = (stacks, out)
+    return out
+
+
+def _revealed(
+    revealed: tuple[tuple[str, str], ...], contents: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    last = _revealed_of[0]
+    if last[0] is revealed and last[1] is contents:
+        return last[2]
+    kinds = dict(contents)
+    out = tuple([(place, content_id(t, kinds[t])) for t, place in revealed])
+    _revealed_of[0] = (revealed, contents, out)
+    return out
+
+
 def view(state: State, seat: Seat | None) -> View:
-    kinds = dict(state.contents)
-    return View(
-        seat=seat,
-        players=state.players,
-        options=state.options,
-        phase=state.phase,
-        turn=None if state.phase == OVER else state.turn,
-        to_act=to_act(state),
-        round=state.round,
-        first_seat=state.first_seat,
-        pawns=tuple(
-            PawnView(
-                p.node,
-                p.cash,
-                p.lost_turns,
-                p.captured,
-                p.voyage,
-                tuple(content_id(t, kinds[t]) for t in p.items),
-            )
-            for p in state.pawns
+    contents = state.contents
+    pawns = state.pawns
+    over = state.phase == OVER
+    star_holder = None
+    if state.star_found:
+        star_holder = next(
+            (s for s, p in enumerate(pawns) for t in p.items if kind_of(contents, t) == "star"), None
+        )
+    return _view(
+        seat,
+        state.players,
+        state.options,
+        state.phase,
+        None if over else state.turn,
+        () if over else (state.turn,),  # to_act(state)
+        state.round,
+        state.first_seat,
+        tuple(
+            [
+                _pawn_view(
+                    p.node,
+                    p.cash,
+                    p.lost_turns,
+                    p.captured,
+                    p.voyage,
+                    tuple([content_id(t, kind_of(contents, t)) for t in p.items]) if p.items else (),
+                )
+                for p in pawns
+            ]
         ),
-        face_down=tuple((TREASURE_PLACES[i], t) for i, st in enumerate(state.stacks) for t in st),
-        revealed=tuple((place, content_id(t, kinds[t])) for t, place in state.revealed),
-        star_found=state.star_found,
-        star_holder=next((s for s, p in enumerate(state.pawns) for t in p.items if kinds[t] == "star"), None),
-        capetown_claimed=state.capetown_claimed,
-        last_roll=state.last_roll,
-        last_roller=state.last_roller,
-        move=state.move,
-        flipped_this_turn=state.flipped,
-        winner=state.winner,
-        end_reason=state.end_reason,
+        _face_down(state.stacks),
+        _revealed(state.revealed, contents),
+        state.star_found,
+        star_holder,
+        state.capetown_claimed,
+        state.last_roll,
+        state.last_roller,
+        state.move,
+        state.flipped,
+        state.winner,
+        state.end_reason,
+        None,  # prompt
+        None,  # x
     )
 
 

@@ -15,7 +15,16 @@ from random import Random
 from typing import Any
 
 from engines.afrikan_tahti.base import ai as base_ai
-from engines.afrikan_tahti.board import DIST, GEM_VALUES, GOALS, GOLD_COAST, LEGS, SLAVE_COAST
+from engines.afrikan_tahti.board import (
+    DIST,
+    GEM_VALUES,
+    GOALS,
+    GOLD_COAST,
+    HAZARDS,
+    LAND,
+    LEGS,
+    SLAVE_COAST,
+)
 from engines.afrikan_tahti.model import (
     NOTATION,
     Accept,
@@ -54,6 +63,7 @@ from engines.afrikan_tahti.retkikunnat.content import (
     EXTRA_STEPS,
     card_id,
     card_type,
+    char_effect,
     sale_value,
 )
 from engines.afrikan_tahti.retkikunnat.content import complete as complete_cards
@@ -133,6 +143,46 @@ def card_worth(view: View, seat: int, card: str) -> float:
         1 if c["either_or"] and any(gaps[a] for a in c["either_or"]) else 0
     )
     return sale_value(card) + 100 + _MISSING_VALUE * fills
+
+
+def sale_income(view: View, seat: int, card: str) -> int:
+    """What the bank pays ``seat`` for ``card`` sold: its sale value, and 100 more each for the
+    Merchant and for Haggling (spec §5.9 step 4) when the card sells for money."""
+    value = sale_value(card)
+    if value > 0:
+        mine = view.x.players[seat]
+        value += 100 * (
+            (char_effect(mine.character, "sell_income_bonus") is not None)
+            + any(card_id(i) == "haggling" for i in mine.cards)
+        )
+    return value
+
+
+def _hazard_in_reach(view: View, seat: int, card: str) -> bool:
+    """Whether the extra steps of ``card`` could take the pawn onto a hazard dot. The pawn's path this
+    turn (which the steps may not re-enter) is not in the view, so every dot within reach counts, in
+    each direction: near a hazard the card is kept rather than risk a capture (the Camel's extra step
+    from beside the bedouins could only go onto them). At sea the steps go on along the leg."""
+    steps, terrain = EXTRA_STEPS.get(card, (1, "land"))  # Orienteering: one step on land
+    mine = view.x.players[seat]
+    if card_type(card) == "vehicle" and any(card_id(i) == "mechanic" for i in mine.cards):
+        steps += 1
+    pawn = view.pawns[seat]
+    node = pawn.node
+    if node is None:
+        return False
+    reach: set[str] = set()
+    v = pawn.voyage
+    if v is not None:  # at sea: on along the leg (a move from a port has other endings to choose)
+        if terrain in ("sea", "any"):
+            path = LEGS[(v.origin, v.dest)].path
+            reach.update(path[v.at + 1 : v.at + 1 + steps])
+    elif terrain in ("land", "any"):
+        ring = {node}
+        for _ in range(steps):
+            ring = {n for r in ring for n in LAND.get(r, ())}
+            reach |= ring
+    return any(n in HAZARDS for n in reach)
 
 
 class _Facts:
@@ -359,14 +409,21 @@ def _phase2(view: View, legal: tuple[Any, ...], seat: int, node: str, tg: tuple[
         return Peek()
     if node not in tg or me.items:
         for a in legal:
-            if isinstance(a, Use) and a.arg is None and a.card in _STEP_CARDS:
+            if (
+                isinstance(a, Use)
+                and a.arg is None
+                and a.card in _STEP_CARDS
+                and not _hazard_in_reach(view, seat, a.card)
+            ):
                 return a
         for a in legal:
             if isinstance(a, Play) and a.card in ("forced_march", "tailwind"):
                 return a
     if not mex.complete:
         for card in ("barter_goods", "trade_goods"):
-            if Use(card) in legal and me.cash >= 100:
+            # discarded for a draw only when the card drawn is worth more than this one sold (the
+            # Merchant gets 400 for its Trade goods; a card it lacks is worth about 350)
+            if Use(card) in legal and me.cash >= 100 and sale_income(view, seat, card) < _MISSING_VALUE:
                 return Use(card)
         if BuyDiscard() in legal and me.cash >= 400:
             top = view.x.discards[0][1][-1] if view.x.discards[0][1] else None

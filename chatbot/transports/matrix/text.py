@@ -1,0 +1,70 @@
+"""The text of a message: the buttons as a hint line with reaction keys, reply fallbacks and
+mentions stripped, the size of a PNG.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+from collections.abc import Iterable
+
+from chatbot.core import i18n
+from chatbot.core.types import Outbound
+from chatbot.transports.matrix.base import KEYCAPS, MAX_OPTIONS
+
+
+def choices(out: Outbound) -> list[tuple[str, str]]:
+    """(label, data) of the message's buttons, one per label, in order: what the hint line lists
+    and what the reaction keys press."""
+    seen: dict[str, str] = {}
+    for row in out.buttons:
+        for button in row:
+            seen.setdefault(button.label, button.data)
+    return list(seen.items())
+
+
+def options_line(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
+    """The buttons of a message as one line of text, in the message's language; the first ten are
+    numbered with the reaction key that presses them."""
+    labels = [label for label, _data in choices(out)]
+    if not labels:
+        return ""
+    keyed = [f"{keys[i]} {label}" if i < len(keys) else label for i, label in enumerate(labels)]
+    shown = " · ".join(keyed[:MAX_OPTIONS]) + (" · …" if len(labels) > MAX_OPTIONS else "")
+    t = i18n.translator(out.lang)
+    return t.gettext("Options: {options}").format(options=shown)
+
+
+def message_text(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
+    line = options_line(out, keys)
+    return f"{out.text}\n\n{line}" if line else out.text
+
+
+_FALLBACK = re.compile(r"^(?:>[^\n]*\n)+\n?", re.S)
+
+
+def strip_reply_fallback(body: str) -> str:
+    """Drop the quoted "> <@user> …" lines that older clients put in front of a reply."""
+    return _FALLBACK.sub("", body, count=1) if body.startswith(">") else body
+
+
+def strip_mention(text: str, names: Iterable[str]) -> str:
+    """``"Pelibotti: nostan"`` → ``"nostan"`` for any of the bot's names (longest first)."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        pattern = rf"^\s*@?{re.escape(name.lstrip('@'))}(?::[\w.\-]+(?::\d+)?)?(?:\s*[:,]\s*|\s+|$)"
+        match = re.match(pattern, text, re.IGNORECASE)
+        if match:
+            return text[match.end() :].strip()
+    return text.strip()
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    return None
+
+
+def _sha(data: str | bytes) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
