@@ -49,6 +49,8 @@ KEYSETS = (
 )
 #: every reaction key -> the option it presses (the same number in every set)
 KEY_INDEX = {key: i for keys in KEYSETS for i, key in enumerate(keys)}
+#: senders of recent messages remembered, for the author of a reply's target (issue #27)
+SENDER_MEMORY = 5000
 #: how many messages' buttons are kept for reactions (the newest; older prompts are stale anyway)
 BUTTON_MEMORY = 2000
 #: how many messages are remembered whose reaction keys someone used and the bot could not take back
@@ -139,6 +141,7 @@ class MatrixBase:
     _handled_set: set[str]
     _dms: dict[str, str]
     _reply_rooms: OrderedDict[str, str]
+    _senders: OrderedDict[str, str]
     _buttons: OrderedDict[str, list[str]]
     _used: OrderedDict[str, list[str]]
     _no_redact: dict[str, float]
