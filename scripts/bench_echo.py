@@ -83,16 +83,16 @@ class Players:
 
     def __init__(self, server: FakeTelegram, rng: random.Random) -> None:
         self.server, self.rng = server, rng
-        self.pressed: set[tuple[int, int]] = set()
+        self.pressed: set[tuple[int, int, tuple[str, ...]]] = set()  # a panel is edited in place
 
     def next_step(self) -> tuple | None:
         for uid in PEOPLE:
             for m in reversed(self.server.bot_messages(uid)):
                 datas = m.callback_data()
                 if datas:
-                    if (uid, m.message_id) in self.pressed:
+                    if (uid, m.message_id, tuple(datas)) in self.pressed:
                         break
-                    self.pressed.add((uid, m.message_id))
+                    self.pressed.add((uid, m.message_id, tuple(datas)))
                     data = self.rng.choice(datas)
                     notation = data.split(":", 2)[2]
                     if notation in TYPED and self.rng.random() < 0.4:

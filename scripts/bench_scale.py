@@ -347,12 +347,13 @@ async def play_live(server: FakeTelegram, group: int, people: dict[int, str], pr
         await server.send(uid, group, text)
         lat.append(await first_answer(server, since) - server.injected_at[max(server.sent_updates)])
         await server.quiet(0.05, 30)
-    pressed: set[tuple[int, int]] = set()
+    # a panel is edited in place within a turn (issue #27): a press is known by the buttons it chose from
+    pressed: set[tuple[int, int, tuple[str, ...]]] = set()
     while len(lat) < presses:
         step = None
         for uid in uids:
             for m in reversed(server.bot_messages(uid)):
-                if m.callback_data() and (uid, m.message_id) not in pressed:
+                if m.callback_data() and (uid, m.message_id, tuple(m.callback_data())) not in pressed:
                     step = (uid, m)
                 break
             if step:
@@ -363,7 +364,7 @@ async def play_live(server: FakeTelegram, group: int, people: dict[int, str], pr
             await asyncio.sleep(0.05)
             continue
         uid, m = step
-        pressed.add((uid, m.message_id))
+        pressed.add((uid, m.message_id, tuple(m.callback_data())))
         since = len(server.calls)
         await server.press(uid, uid, m.message_id, rng.choice(m.callback_data()))
         lat.append(await first_answer(server, since) - server.injected_at[max(server.sent_updates)])

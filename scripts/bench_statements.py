@@ -40,6 +40,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import os
 import random
 import statistics
 import sys
@@ -77,6 +78,8 @@ class Counter:
     def _statement(self, *args: Any) -> None:
         if not self.paused:
             self.counts[self.phase][0] += 1
+            if os.environ.get("BENCH_SQL") == self.phase:
+                print("   ", self.phase, " ".join(str(args[2]).split())[:160], file=sys.stderr)
 
     def _commit(self, *args: Any) -> None:
         if not self.paused:

@@ -90,7 +90,7 @@ class RoutingFake(FakeTelegram):
 
 async def group_player(server: RoutingFake, group: int, uids: tuple[int, int], stop: asyncio.Event) -> None:
     rng = random.Random(group)
-    pressed: set[tuple[int, int]] = set()
+    pressed: set[tuple[int, int, tuple[str, ...]]] = set()  # a panel is edited in place
 
     async def start_match() -> None:
         for text, uid in (("/uusi majavajengi", uids[0]), ("/liity", uids[1]), ("/aloita", uids[0])):
@@ -100,7 +100,7 @@ async def group_player(server: RoutingFake, group: int, uids: tuple[int, int], s
     def next_press() -> tuple[int, Any] | None:
         for uid in uids:
             for m in reversed(server.bot_messages(uid)):
-                if m.callback_data() and (uid, m.message_id) not in pressed:
+                if m.callback_data() and (uid, m.message_id, tuple(m.callback_data())) not in pressed:
                     return uid, m
                 break
         return None
@@ -115,7 +115,7 @@ async def group_player(server: RoutingFake, group: int, uids: tuple[int, int], s
             await start_match()  # the match ended (or a prompt was buttonless): a new one
             continue
         uid, m = step
-        pressed.add((uid, m.message_id))
+        pressed.add((uid, m.message_id, tuple(m.callback_data())))
         await server.press(uid, uid, m.message_id, rng.choice(m.callback_data()))
 
 

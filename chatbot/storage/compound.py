@@ -48,10 +48,13 @@ _SQLITE_SETUP = (
         INSERT INTO snapshot (match_id, version, state) VALUES (NEW.m, NEW.new, NEW.state)
             ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, state = excluded.state;
     END""",
-    # queue: a match's deadlines become exactly those of NEW.deadlines (when NEW.m is set), and
-    # the outbox rows of NEW.rows are inserted in their order
-    """CREATE TEMP VIEW IF NOT EXISTS queue (rows, at, m, deadlines) AS SELECT NULL, NULL, NULL, NULL""",
+    # queue: a match's deadlines become exactly those of NEW.deadlines (when NEW.m is set), match
+    # NEW.mm's meta becomes NEW.meta (when NEW.mm is set), and the outbox rows of NEW.rows are
+    # inserted in their order
+    """CREATE TEMP VIEW IF NOT EXISTS queue (rows, at, m, deadlines, mm, meta)
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL""",
     """CREATE TEMP TRIGGER IF NOT EXISTS queue INSTEAD OF INSERT ON queue BEGIN
+        UPDATE "match" SET meta = NEW.meta WHERE NEW.mm IS NOT NULL AND id = NEW.mm;
         DELETE FROM deadline WHERE NEW.m IS NOT NULL AND match_id = NEW.m
             AND kind NOT IN (SELECT json_extract(value, '$.kind') FROM json_each(NEW.deadlines));
         INSERT INTO deadline (match_id, kind, due, version, seats, claimed_by, claimed_until)
@@ -164,21 +167,31 @@ FROM (
     SELECT id, chat, key, payload, attempts, not_before, sending FROM inserted WHERE chat = :c
 ) AS q LEFT OUTER JOIN messageref AS r ON r.chat = q.chat AND r.key = q.key
 ORDER BY q.id LIMIT :limit"""
-#: (with deadlines, with the read of a chat queue) -> the outbox insert
-_INSERTS: dict[tuple[bool, bool], Any] = {
-    (False, False): text(_OUTBOX_INSERT),
-    (False, True): text("WITH inserted AS (" + _OUTBOX_INSERT + _RETURNING + ")" + _PENDING_AFTER_INSERT),
-    (True, False): text(_DEADLINES_CTES + ", upserted AS (" + _DEADLINES_UPSERT + ")" + _OUTBOX_INSERT),
-    (True, True): text(
-        _DEADLINES_CTES
-        + ", upserted AS ("
-        + _DEADLINES_UPSERT
-        + "), inserted AS ("
-        + _OUTBOX_INSERT
-        + _RETURNING
-        + ")"
-        + _PENDING_AFTER_INSERT
-    ),
+#: a match's meta written along (``:mm``, ``:meta``)
+_META_CTE = 'metaed AS (UPDATE "match" SET meta = CAST(:meta AS json) WHERE id = :mm RETURNING id)'
+
+
+def _pg_insert(deadlines: bool, wanted: bool, meta: bool) -> str:
+    """The outbox insert, with the deadline CTEs, the meta update and the read of a chat queue as
+    asked."""
+    ctes = []
+    if deadlines:
+        ctes.append("upserted AS (" + _DEADLINES_UPSERT + ")")
+    if meta:
+        ctes.append(_META_CTE)
+    if wanted:
+        ctes.append("inserted AS (" + _OUTBOX_INSERT + _RETURNING + ")")
+    tail = _PENDING_AFTER_INSERT if wanted else _OUTBOX_INSERT
+    if deadlines:
+        head = _DEADLINES_CTES + (", " + ", ".join(ctes) if ctes else "")
+    else:
+        head = ("WITH " + ", ".join(ctes)) if ctes else ""
+    return head + tail
+
+
+#: (with deadlines, with the read of a chat queue, with a meta) -> the outbox insert
+_INSERTS: dict[tuple[bool, bool, bool], Any] = {
+    (d, w, m): text(_pg_insert(d, w, m)) for d in (False, True) for w in (False, True) for m in (False, True)
 }
 #: the delivery's bookkeeping (see Compound.book): the rows of ``:done`` done (an older pending row
 #: of a done row's key superseded, a sent row's landing kept as its note), their references kept,
@@ -275,7 +288,8 @@ class Compound:
                 bindparam("state", type_=SNAP.c.state.type),
             )
             self._queue = text(
-                "INSERT INTO queue (rows, at, m, deadlines) VALUES (:rows, :at, :m, :deadlines)"
+                "INSERT INTO queue (rows, at, m, deadlines, mm, meta)"
+                " VALUES (:rows, :at, :m, :deadlines, :mm, :meta)"
             ).bindparams(bindparam("at", type_=OUT.c.created_at.type))
             self._book = text("INSERT INTO book (done, notes, kv) VALUES (:done, :notes, :kv)")
 
@@ -299,17 +313,23 @@ class Compound:
         at: datetime,
         deadlines: tuple[int, list[dict[str, Any]]] | None,
         wanted: tuple[str, int] | None = None,
+        meta: tuple[int, dict[str, Any]] | None = None,
     ) -> list[Any] | None:
-        """Insert the outbox ``rows`` (platform, chat, key, payload) made ``at``, in their order, and
-        make a match's deadlines exactly ``deadlines`` (match id, rows); on PostgreSQL also read the
-        pending rows of ``wanted`` (chat, limit) as they are after the insert (returned)."""
+        """Insert the outbox ``rows`` (platform, chat, key, payload) made ``at``, in their order,
+        make a match's deadlines exactly ``deadlines`` (match id, rows) and a match's meta ``meta``
+        (match id, the whole meta); on PostgreSQL also read the pending rows of ``wanted`` (chat,
+        limit) as they are after the insert (returned)."""
+        meta_id, meta_value = meta if meta is not None else (None, None)
         if self.postgres:
             params: dict[str, Any] = {"outbox": json.dumps(rows), "now": at, "pending": PENDING}
             if deadlines is not None:
                 params.update(_deadline_params(*deadlines))
             if wanted is not None:
                 params["c"], params["limit"] = wanted
-            result = c.execute(_INSERTS[(deadlines is not None, wanted is not None)], params)
+            if meta is not None:
+                params["mm"], params["meta"] = meta_id, json.dumps(meta_value)
+            statement = _INSERTS[(deadlines is not None, wanted is not None, meta is not None)]
+            result = c.execute(statement, params)
             return list(result) if wanted is not None else None
         match_id, dl_rows = deadlines if deadlines is not None else (None, [])
         c.execute(
@@ -319,6 +339,8 @@ class Compound:
                 "at": at,
                 "m": match_id,
                 "deadlines": json.dumps(_deadline_rows(dl_rows)),
+                "mm": meta_id,
+                "meta": json.dumps(meta_value) if meta is not None else None,
             },
         )
         return None

@@ -189,6 +189,9 @@ class Unit:
     #: match id -> its deadline rows, written with the unit's next statement (the outbox rows'
     #: insert takes them along: one round trip for both)
     deadline_writes: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: match id -> its whole meta after the unit's ``set_meta`` calls, written with the unit's next
+    #: statement (the outbox rows' insert takes it along with the deadlines)
+    meta_writes: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: PostgreSQL: (chat, limit, rows) read by the unit's outbox insert, as ``outbox_pending`` would
     #: read them now (the ``committing`` hook's read ahead then needs no statement of its own)
     ahead: tuple[str, int, list[Any]] | None = None
@@ -325,8 +328,8 @@ class Db:
         return bool(c.execute(self.sql.seen_insert, values).rowcount == 1)
 
     def write_held(self, unit: Unit, c: Connection) -> None:
-        """What the unit holds back for its next statement (PostgreSQL: the update id, the deadline
-        rows), written now: the next statement is not one that takes them along."""
+        """What the unit holds back for its next statement (PostgreSQL: the update id; the deadline
+        rows, the match meta), written now: the next statement is not one that takes them along."""
         if unit.seen is not None:
             seen, unit.seen = unit.seen, None
             if not self.record_update(c, *seen):
@@ -336,6 +339,11 @@ class Db:
             unit.deadline_writes.clear()
             for match_id, rows in writes:
                 self.compound.replace_deadlines(c, match_id, rows)
+        if unit.meta_writes:
+            metas = list(unit.meta_writes.items())
+            unit.meta_writes.clear()
+            for match_id, meta in metas:
+                c.execute(self.sql.meta_set, {"i": match_id, "mv": meta})
 
     def insert(self, table: Any) -> Any:
         return (pg_insert if self.dialect == "postgresql" else sqlite_insert)(table)

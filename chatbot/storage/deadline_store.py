@@ -27,35 +27,36 @@ class DeadlineStore:
 
     def set_deadlines(self, match_id: int, deadlines: Sequence[Deadline]) -> None:
         """The match's deadlines are now exactly these (every change of a match sets them)."""
+        rows = [
+            {
+                "match_id": d.match_id,
+                "kind": d.kind,
+                "due": d.due,
+                "version": d.version,
+                "seats": list(d.seats),
+                "claimed_by": None,
+                "claimed_until": None,
+            }
+            for d in deadlines
+        ]
+        unit = self.db.current()
+        if deadlines and unit is not None:
+            soonest = min(d.due for d in deadlines)
+            if unit.earliest_due is None or soonest < unit.earliest_due:
+                unit.earliest_due = soonest
+        if unit is not None and all(r["match_id"] == match_id for r in rows):
+            # written with the unit's next statement: usually the insert of the outbox rows at its
+            # end, which takes them along (one statement for both); no statement now, so the held
+            # writes of the unit (a meta) wait for that insert too
+            unit.deadline_writes[match_id] = rows
+            return
         with self.db.conn() as c:
-            rows = [
-                {
-                    "match_id": d.match_id,
-                    "kind": d.kind,
-                    "due": d.due,
-                    "version": d.version,
-                    "seats": list(d.seats),
-                    "claimed_by": None,
-                    "claimed_until": None,
-                }
-                for d in deadlines
-            ]
-            unit = self.db.current()
             if all(r["match_id"] == match_id for r in rows):
-                if unit is not None:
-                    # written with the unit's next statement: usually the insert of the outbox rows
-                    # at its end, which takes them along (one statement for both)
-                    unit.deadline_writes[match_id] = rows
-                else:
-                    self.db.compound.replace_deadlines(c, match_id, rows)
+                self.db.compound.replace_deadlines(c, match_id, rows)
             else:
                 c.execute(self.db.sql.deadlines_delete, {"m": match_id})
                 if rows:
                     c.execute(self.db.sql.deadlines_insert, rows)
-            if deadlines and unit is not None:
-                soonest = min(d.due for d in deadlines)
-                if unit.earliest_due is None or soonest < unit.earliest_due:
-                    unit.earliest_due = soonest
 
     def unit_earliest_due(self) -> float | None:
         """The earliest due time of the deadlines stored so far in the open unit (None: none)."""

@@ -588,6 +588,15 @@ class GameStore:
                 self._tails.popitem(last=False)
 
     def set_meta(self, match_id: int, key: str, value: Any) -> None:
+        """One key of a match's meta. Inside a unit that has read the match the meta is known and
+        the write waits for the unit's next statement (usually the outbox insert, which takes it
+        along: issue #26, statements per update)."""
+        unit = self.db.current()
+        if unit is not None and match_id in unit.matches:
+            meta = {**(unit.matches[match_id].meta or {}), key: value}
+            unit.meta_writes[match_id] = meta
+            self._refresh(match_id, meta=meta)
+            return
         with self.db.conn() as c:
             old = c.execute(self.db.sql.meta_of, {"i": match_id}).scalar_one()
             meta = {**(old or {}), key: value}

@@ -66,15 +66,19 @@ class OutboxStore:
             # on PostgreSQL so does the read of the chat queue the runtime reads ahead
             wants = db.wants if db.dialect == "postgresql" else None
             wanted = wants(outs) if wants is not None else None
-            deadlines = None
+            deadlines = meta = None
             if len(unit.deadline_writes) == 1:
                 ((match_id, deadline_rows),) = unit.deadline_writes.items()
                 unit.deadline_writes.clear()
                 deadlines = (match_id, deadline_rows)
-            if deadlines is not None or wanted is not None:
+            if len(unit.meta_writes) == 1:
+                ((match_id, match_meta),) = unit.meta_writes.items()
+                unit.meta_writes.clear()
+                meta = (match_id, match_meta)
+            if deadlines is not None or wanted is not None or meta is not None:
                 chat = (str(wanted[0]), wanted[1]) if wanted is not None else None
                 with db.conn() as c:
-                    ahead = db.compound.queue(c, rows, at, deadlines, chat)
+                    ahead = db.compound.queue(c, rows, at, deadlines, chat, meta)
                     if chat is not None and ahead is not None:
                         unit.ahead = (chat[0], chat[1], ahead)
                 return

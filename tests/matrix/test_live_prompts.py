@@ -70,20 +70,25 @@ def test_the_person_to_act_can_react_after_every_seat_change(synapse, bot_factor
                 current = repo.match(match)
                 if current.status != "running":
                     break
-                state = engine.load(current.state)
-                acting = [s for s in engine.to_act(state) if current.seats[s].user_id is not None]
-                if not acting:
-                    continue
-                user_id = current.seats[acting[0]].user_id
-                name = next(
-                    n for n, p in people.items() if (repo.find_user("matrix", p.user_id) or _No).id == user_id
-                )
-                person = people[name]
-                live = f"{match}:{current.version}:"
+                found: list = []
 
-                # a new panel, or the turn's panel edited in place (issue #28), whose keys press the
-                # buttons of the version now (an edit that changes no word sends nothing)
-                def live_panel(person=person, live=live):
+                def live_panel() -> bool:
+                    """The person to act now has a new panel, or the turn's panel edited in place
+                    (issue #28), whose keys press the buttons of the version now (an edit that changes
+                    no word sends nothing). Read anew at each look: an AI seat may have moved since."""
+                    now = repo.match(match)
+                    state = engine.load(now.state)
+                    acting = [s for s in engine.to_act(state) if now.seats[s].user_id is not None]
+                    if not acting:
+                        found[:] = [None]
+                        return True
+                    user_id = now.seats[acting[0]].user_id
+                    name = next(
+                        n
+                        for n, p in people.items()
+                        if (repo.find_user("matrix", p.user_id) or _No).id == user_id
+                    )
+                    person, live = people[name], f"{match}:{now.version}:"
                     for m in reversed(person.messages):
                         original = m.replaces or m.event_id
                         if (
@@ -92,12 +97,14 @@ def test_the_person_to_act_can_react_after_every_seat_change(synapse, bot_factor
                             and m.type == "m.room.message"
                             and any(str(d).startswith(live) for d in bot._buttons.get(original, ()))
                         ):
-                            return as_prompt(m)
-                    return None
+                            found[:] = [(person, now, as_prompt(m))]
+                            return True
+                    return False
 
-                await _until(lambda live_panel=live_panel: live_panel() is not None)
-                prompt = live_panel()
-                assert prompt is not None, f"a prompt at version {current.version} for {name} after {text!r}"
+                await _until(live_panel)
+                if found[0] is None:
+                    continue
+                person, current, prompt = found[0]
                 keys = min(len(options_of(prompt.body)), len(KEYCAPS))
                 await person.wait_for(
                     lambda m, e=prompt.event_id, n=keys: (
