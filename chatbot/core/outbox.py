@@ -47,11 +47,12 @@ class HiddenGuard:
         checked: list[Outbound] = []
         rooms: dict[tuple[str, str], MatchRec | None] = {}
         for out in outs:
-            if out.private or out.chat_id is None:
+            runs = () if out.private or out.chat_id is None else _runs(out)
+            if not runs:  # private, or naming nothing shaped like an identifier: no match to look up
                 checked.append(out)
                 continue
             match = self._match_of(out, rooms)
-            found = self._found(self._tokens(match), out) if match is not None else None
+            found = self._found(self._tokens(match), runs) if match is not None else None
             if found is None:
                 checked.append(out)
                 continue
@@ -100,22 +101,29 @@ class HiddenGuard:
         return tokens
 
     @staticmethod
-    def _found(tokens: frozenset[str], out: Outbound) -> str | None:
-        """The first hidden identifier ``out`` names as a whole ("N1.1" is not named by "N1.10").
-        Identifiers are words joined by ".", "#" or ":" ("B1.1", "cat.2", "ambush#1": every game's
-        hidden ones are), so only such runs of the text are looked up, each with its parts (one pass
-        over the text, not one per card)."""
-        for text in (out.text, *(b.data for row in out.buttons for b in row)):
-            for word in text.split():
-                if "." not in word and "#" not in word and ":" not in word:
-                    continue
-                for run in _RUN.findall(word):
-                    parts = _SEPARATED.split(run)
-                    for i in range(0, len(parts), 2):
-                        for j in range(i + 3, len(parts) + 1, 2):
-                            if "".join(parts[i:j]) in tokens:
-                                return "".join(parts[i:j])
+    def _found(tokens: frozenset[str], runs: Sequence[str]) -> str | None:
+        """The first hidden identifier that one of the message's ``runs`` (see :func:`_runs`) names
+        as a whole ("N1.1" is not named by "N1.10"), each run looked up with its parts (one pass over
+        the text, not one per card)."""
+        for run in runs:
+            parts = _SEPARATED.split(run)
+            for i in range(0, len(parts), 2):
+                for j in range(i + 3, len(parts) + 1, 2):
+                    if "".join(parts[i:j]) in tokens:
+                        return "".join(parts[i:j])
         return None
+
+
+def _runs(out: Outbound) -> list[str]:
+    """The runs of words joined by ".", "#" or ":" in a message's text and its buttons' data: where a
+    hidden identifier could be ("B1.1", "cat.2", "ambush#1": every game's hidden ones are such runs).
+    Most group texts have none, and then no match needs to be looked up (no statement in the unit)."""
+    found: list[str] = []
+    for text in (out.text, *(b.data for row in out.buttons for b in row)):
+        for word in text.split():
+            if "." in word or "#" in word or ":" in word:
+                found.extend(_RUN.findall(word))
+    return found
 
 
 #: a run of words joined by the separators hidden identifiers use, and the split that keeps them

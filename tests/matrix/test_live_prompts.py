@@ -72,7 +72,7 @@ def test_the_person_to_act_can_react_after_every_seat_change(synapse, bot_factor
                     break
                 found: list = []
 
-                def live_panel() -> bool:
+                def live_panel(found: list = found) -> bool:
                     """The person to act now has a new panel, or the turn's panel edited in place
                     (issue #28), whose keys press the buttons of the version now (an edit that changes
                     no word sends nothing). Read anew at each look: an AI seat may have moved since."""
