@@ -266,11 +266,17 @@ class Questions:
                 code, params = exc.code, exc.params
             else:
                 notation = turn.notation(result.actions[0])
-                label = ui.action_label(notation, turn.view, rctx)
-                shown = notation in turn.group_notations(ui)
-                return Situation(
-                    t.gettext("You can do that now: {action}.").format(action=label), hidden and not shown
+                private = hidden and notation not in turn.group_notations(ui)
+                # told where the group reads it, the move is named as the group's table names it:
+                # the seat's own label may tell its hand ("Vaihdan (matadori lähtee)" in Gnav)
+                label = (
+                    ui.action_label(notation, turn.view, rctx)
+                    if private or msg.private
+                    else ui.action_label(
+                        notation, turn.public_view, RenderContext(t, names, None, match.options)
+                    )
                 )
+                return Situation(t.gettext("You can do that now: {action}.").format(action=label), private)
         if code is None:
             return None
         return Situation(ui.reason_text(code, params, rctx), hidden)

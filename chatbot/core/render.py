@@ -358,8 +358,10 @@ class Renderer:
             return t.gettext("Now it is {name}’s turn.").format(name=who)
         if not private and not turn.group_safe(ui):
             return t.gettext("Your options are in our private chat.")
-        rctx = RenderContext(t, names, seat, match.options)
-        view = turn.view
+        # in the group, the moves in the words of the group's table (a seat's own labels may tell
+        # its hand: Gnav's "Vaihdan (matadori lähtee)")
+        rctx = RenderContext(t, names, seat if private else None, match.options)
+        view = turn.view if private else turn.public_view
         legal = turn.notations
         phrases = [ui.action_phrase(n, view, rctx) for n in legal]
         if phrases and all(phrases):

@@ -263,7 +263,8 @@ class Roles:
             return [reply(msg, t, t.gettext("You have no seat in this game to give away."))]
         found = self._receiver(msg, sp, cmd.raw_args)
         if isinstance(found, str):
-            return [reply(msg, t, self._how_to_name(t, found))]
+            alone = not [m for m in self.people.members(sp.room) if m.ext_id != msg.user_id]
+            return [reply(msg, t, self._how_to_name(t, "alone" if alone and found != "several" else found))]
         if found.ext_id == msg.user_id:
             return [reply(msg, t, t.gettext("You cannot give your seat to yourself."))]
         taker = self.repo.find_user(msg.platform, found.ext_id)
@@ -324,6 +325,12 @@ class Roles:
         return user.name if user is not None else clean_name(ext_id)
 
     def _how_to_name(self, t: Translator, why: str) -> str:
+        if why == "alone":  # the console table, or a group where nobody else has written yet
+            return t.gettext(
+                "Nobody else has written here yet, so there is nobody to give your seat to. Whoever "
+                "wants it writes here first; then mention them (@name) or answer one of their messages "
+                "with “give my seat”."
+            )
         if why == "several":
             return t.gettext(
                 "Several people here go by that name. Mention the one you mean (@name), or answer one of "

@@ -353,3 +353,23 @@ def test_the_script_transport_names_the_receiver_by_mention_or_reply():
     room = core.repo.room("script", "group")
     seat = core.repo.active_match(room.id).seats[1]
     assert seat.user_id == core.repo.find_user("script", "cara").id
+
+
+def test_on_the_console_a_hand_over_says_there_is_nobody_else_to_take_the_seat():
+    """The console table has one person: "anna paikkani Liisalle" there once asked to mention Liisa
+    or answer her message, which nobody can do on the console."""
+    import io
+
+    from chatbot.storage import SqlRepository
+    from chatbot.transports.console import ConsoleTable
+
+    out = io.StringIO()
+    console = ConsoleTable(
+        new_core(SqlRepository("sqlite://"), seed="console"), name="Matti\u200b\nEve", delay=0, out=out
+    )
+    for line in ("uusi majavajengi", "lisää botti", "aloita", "anna paikkani Liisalle"):
+        console.send(line)
+    console.close()
+    text = out.getvalue()
+    assert "Kukaan muu ei ole vielä kirjoittanut tänne" in text, text[-600:]
+    assert "Matti Eve" in text and "Matti\nEve" not in text  # the name shown on one line
