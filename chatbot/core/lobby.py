@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n, pace
+from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Finder
 from chatbot.core.groups import Groups
@@ -68,24 +69,13 @@ class Lobby:
         cmd: Command,
     ) -> list[Outbound]:
         if match is not None:
-            title = self.uis[match.game].title(t)
-            return [
-                reply(
-                    msg,
-                    t,
-                    t.gettext("This table already has a game: {game}. End it first with “cancel”.").format(
-                        game=title
-                    ),
-                )
+            return [self._already(msg, sp, t, match)]
+        if ui is None:  # a button for each game sets it up (for the one who asked)
+            choices = [
+                [answer_button(u.title(t), sp.user.id, "new", gid)] for gid, u in sorted(self.uis.items())
             ]
-        if ui is None:
-            return [
-                reply(
-                    msg,
-                    t,
-                    t.gettext("Which game shall we play?") + "\n" + games_text(self.uis, self.games, t),
-                )
-            ]
+            text = t.gettext("Which game shall we play?") + "\n" + games_text(self.uis, self.games, t)
+            return [reply(msg, t, text, choices if not msg.private else ())]
         assert sp.room is not None
         refused = self._lobbies_open(msg, sp, t)
         if refused is not None:
@@ -241,8 +231,10 @@ class Lobby:
         # "liity Liisa" takes one more seat under another name: one person may play several seats
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
         extra_name = " ".join(x for x in cmd_tokens if x.casefold() not in {"as", "nimellä", "nimella"})
-        if not extra_name and any(s.user_id == sp.user.id for s in rematch_waiting(match)):
-            return self.seating.rematch_yes(msg, sp, t, match, sp.room)  # "Olen mukana" in a rematch lobby
+        if not extra_name and match.meta.get("rematch") and any(s.user_id == sp.user.id for s in match.seats):
+            # "Olen mukana" in a rematch lobby, the first time or again (issue #27: a second press
+            # once told how to take a second seat)
+            return self.seating.rematch_yes(msg, sp, t, match, sp.room)
         if any(s.user_id == sp.user.id for s in match.seats) and not extra_name:
             return [
                 reply(
@@ -335,18 +327,10 @@ class Lobby:
         if name == "cancel":
             # the lobby: whoever runs it or an admin; a running game: its host or an admin (or the
             # last person playing it); a private "cancel" is only ever the sender's own game
-            host = match.host_user_id == sp.user.id
-            admin = not msg.private and self.roles.is_admin(msg, room)
-            allowed = (
-                admin
-                or host
-                or (match.status == LOBBY and self.roles.runs_lobby(match, sp.user.id))
-                or (bool(seated) and not humans_left)
-            )
-            if not allowed:
+            if not self.roles.may_end(msg, match, room, sp.user.id):
                 if match.status == LOBBY:
                     return [reply(msg, t, self.roles.who_may_lobby(t, "cancel"))]
-                return [reply(msg, t, self.roles.who_may_end(t))]
+                return [reply(msg, t, self.roles.who_may_end(t, match, sp.user.id))]
         elif not seated:
             return [reply(msg, t, t.gettext("You have no seat in this game."))]
         if name == "cancel" or (match.status == LOBBY and not humans_left):
@@ -437,12 +421,27 @@ class Lobby:
         assert updated is not None
         tg = i18n.translator(room.lang or "fi")
         text = tg.gettext("{name} is back and plays their own seat again.").format(
-            name=match.seats[seat].name
+            name=seat_names(match.seats)[seat]
         )
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
         out.extend(self.renderer.render_match(updated, room, events=(), privates=False))
         out.extend(self.renderer.private_prompt(updated, room, seat, (), force=True))
         return out
+
+    def _already(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> Outbound:
+        """ "uusi" where a game is set up already: how to end it for whoever may, else who may and
+        what the person can do now (join the lobby, leave their seat, or follow the game)."""
+        assert sp.room is not None
+        title = self.uis[match.game].title(t)
+        if self.roles.may_end(msg, match, sp.room, sp.user.id):
+            text = t.gettext("This table already has a game: {game}. End it first with “cancel”.")
+            return reply(msg, t, text.format(game=title))
+        text = t.gettext("This table already has a game: {game}.").format(game=title)
+        if match.status == LOBBY:  # (whoever has a seat in a lobby may cancel it)
+            way = t.gettext("It is waiting for players: write “join” to take a seat.")
+        else:
+            way = self.roles.who_may_end(t, match, sp.user.id)
+        return reply(msg, t, text + " " + way)
 
     # --- rematch -------------------------------------------------------------------------------
     def rematch(
@@ -471,16 +470,7 @@ class Lobby:
                 if not any(s.user_id == sp.user.id for s in active.seats):
                     return self.join(msg, sp, t, active)  # left the rematch's lobby, and is back
                 return self.seating.rematch_yes(msg, sp, t, active, room)
-            title = self.uis[active.game].title(t)
-            return [
-                reply(
-                    msg,
-                    t,
-                    t.gettext("This table already has a game: {game}. End it first with “cancel”.").format(
-                        game=title
-                    ),
-                )
-            ]
+            return [self._already(msg, Speaker(sp.user, sp.lang, room), t, active)]
         earlier = old.meta.get("rematched")
         if earlier is not None:
             made = self.repo.match(int(earlier))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, overload, runti
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.types import Inbound, Outbound
+from chatbot.core.types import Button, Inbound, Outbound
 from engines.contract import Event
 
 if TYPE_CHECKING:
@@ -591,10 +591,12 @@ class RuleTopic:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """An answer about the asker's situation; ``hidden`` when only the asker may see it."""
+    """An answer about the asker's situation; ``hidden`` when only the asker may see it; ``buttons``
+    when it asks the asker to choose (the core's answer buttons)."""
 
     text: str
     hidden: bool
+    buttons: tuple[tuple[Button, ...], ...] = ()
 
 
 class GameMeasure(Protocol):

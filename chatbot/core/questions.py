@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatbot.core import i18n
+from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
@@ -147,11 +148,19 @@ class Questions:
         if found is None:
             return None
         if not found.hidden or msg.private:
-            return [reply(msg, t, found.text)]
+            return [reply(msg, t, found.text, found.buttons)]
         return [
             reply(msg, t, found.text, private=True),
             reply(msg, t, t.gettext("I answered you in our private chat.")),
         ]
+
+    def topic_answer(self, msg: Inbound, t: Translator, key: str) -> list[Outbound] | None:
+        """The rule topic ``key`` explained (a press of a "which rule" button), None when no game has it."""
+        for ui in self.uis.values():
+            for topic in ui.rule_topics():
+                if topic.key == key:
+                    return [reply(msg, t, f"{ui.title(t)} – {t.gettext(topic.text)}")]
+        return None
 
     def rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> Situation | None:
         """The rule explanation a question asks for; "why" questions from the engine's refusal of
@@ -181,13 +190,18 @@ class Questions:
             distinct = list(dict.fromkeys(topic.key for _, topic in topics))
             if len(distinct) > 1 and len(distinct) <= 4:
                 # two rules fit as well: ask rather than guess
-                titles = [t.gettext(topic.title) for _, topic in topics if topic.title]
-                if len(titles) == len(distinct):
-                    return public(
-                        t.gettext("Do you mean {options}? Ask again with its name.").format(
-                            options=t.format_choices(titles)
-                        )
+                chosen = {topic.key: topic for _, topic in topics if topic.title}
+                titles = [t.gettext(topic.title) for topic in chosen.values()]
+                if len(titles) == len(distinct) and len(set(titles)) == len(titles):
+                    # a button for each (issue #27: the question once came without any)
+                    question = t.gettext("Which rule do you mean: {options}?").format(
+                        options=t.format_choices(f"“{title}”" for title in titles)
                     )
+                    rows = tuple(
+                        (answer_button(title, sp.user.id, "rule", key),)
+                        for key, title in zip(chosen, titles, strict=True)
+                    )
+                    return Situation(question, hidden=False, buttons=rows)
             found, topic = topics[0]
             text = f"{found.title(t)} – {t.gettext(topic.text)}"
             if asks_why and match is not None and match.status == RUNNING and match.state is not None:

@@ -104,11 +104,31 @@ class Roles:
         }
         return texts[what]
 
-    def who_may_end(self, t: Translator) -> str:
-        return t.gettext(
-            "Only the player who set up the game or the group’s admins can end a running game. "
-            "To give your own seat to an AI, write “leave”."
+    def may_end(self, msg: Inbound, match: MatchRec, room: RoomRec, user_id: int) -> bool:
+        """Whether the person may end ``match``: its lobby, whoever runs it; a running game, the one
+        who set it up; either, a group admin, or the last person playing it."""
+        seated = any(s.user_id == user_id for s in match.seats)
+        others = any(s.user_id is not None and s.user_id != user_id for s in match.seats)
+        return (
+            match.host_user_id == user_id
+            or (match.status == LOBBY and self.runs_lobby(match, user_id))
+            or (seated and not others)
+            or (not msg.private and self.is_admin(msg, room))
         )
+
+    def who_may_end(self, t: Translator, match: MatchRec, user_id: int) -> str:
+        """Who may end the running ``match``, and what the person ``user_id`` can do instead (issue
+        #27: a person without a seat was told to give their seat to an AI)."""
+        host = self.repo.user_by_id(match.host_user_id) if match.host_user_id is not None else None
+        if host is not None:
+            text = t.gettext("Only {host}, who set up the game, or the group’s admins can end it.").format(
+                host=clean_name(host.name)
+            )
+        else:
+            text = t.gettext("Only the group’s admins can end it.")
+        if any(s.user_id == user_id for s in match.seats):
+            return text + " " + t.gettext("To give your own seat to an AI, write “leave”.")
+        return text + " " + t.gettext("You can follow the game here and join the next one.")
 
     def _who_may_seats(self, t: Translator) -> str:
         return t.gettext(
@@ -150,7 +170,9 @@ class Roles:
         assert sp.room is not None
         room = sp.room
         if seat.user_id is None:
-            return [reply(msg, t, t.gettext("{name} is an AI player already.").format(name=seat.name))]
+            return [
+                reply(msg, t, t.gettext("{name} is an AI player already.").format(name=clean_name(seat.name)))
+            ]
         engine = self.games[match.game]
         person = self.repo.user_by_id(seat.user_id)
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
@@ -247,7 +269,7 @@ class Roles:
         updated = self.repo.match(match.id)
         assert updated is not None
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
-        text = tg.gettext("{name} is back in the game.").format(name=seat.name)
+        text = tg.gettext("{name} is back in the game.").format(name=clean_name(seat.name))
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
         out.extend(self.renderer.private_prompt(updated, room, seat.seat, (), force=True))
         return out

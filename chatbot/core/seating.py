@@ -25,6 +25,7 @@ from typing import Any
 
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
+from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Repository, RoomRec, SeatRec
 from chatbot.core.render import SEAT_LOG, Renderer, rematch_waiting, stood_in_now
 from chatbot.core.schedule import Schedule
@@ -162,7 +163,12 @@ class Seating:
     ) -> list[Outbound]:
         """A seated person says yes to the rematch lobby."""
         if sp.user.id in {int(u) for u in (lobby.meta.get("rematch") or {}).get("yes", [])}:
-            return [reply(msg, t, t.gettext("You are in already; waiting for the others."))]
+            shown = seat_names(lobby.seats)
+            names = [shown[s.seat] for s in rematch_waiting(lobby)]
+            if not names:
+                return [reply(msg, t, t.gettext("You are in already; waiting for the others."))]
+            text = t.gettext("You are in already; waiting for {names}.").format(names=t.format_list(names))
+            return [reply(msg, t, text)]
         return self.start_or_wait(self.said_yes(lobby, sp.user.id), room)
 
     def said_yes(self, lobby: MatchRec, user_id: int) -> MatchRec:

@@ -36,7 +36,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from chatbot.core import i18n
-from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
+from chatbot.core.access import MAX_TEXT, ButtonData, Throttle, clean_inbound, parse_button
+from chatbot.core.asked import ASK_MARK, answer_of
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
@@ -250,9 +251,9 @@ class BotCore:
         """The group ``old_chat`` is now ``new_chat`` (see :meth:`Groups.move_chat`)."""
         return self.groups.move_chat(platform, old_chat, new_chat)
 
-    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
-        """The bot was removed from the group or added back (see :meth:`Groups.bot_presence`)."""
-        return self.groups.bot_presence(platform, chat, present)
+    def bot_presence(self, platform: str, chat: str, present: bool, lang_hint: str | None = None) -> Answer:
+        """The bot was removed from the group or added to it (see :meth:`Groups.bot_presence`)."""
+        return self.groups.bot_presence(platform, chat, present, lang_hint)
 
     def table_messages(self) -> list[Outbound]:
         """The current table of every running match, for transports that re-post after a restart."""
@@ -450,7 +451,7 @@ class BotCore:
                 return situation
             return self.questions.answer(msg, sp, tq, replace(cmd, name="rules")) or []
         if name == "unsure":
-            return self.talk.unsure(msg, t, cmd)
+            return self.talk.unsure(msg, t, cmd, sp.user.id)
         if name == "games":
             return [reply(msg, t, self.questions.games_text(t))]
         if name == "hand":
@@ -523,6 +524,24 @@ class BotCore:
             return self.roles.seat_command(msg, sp, t, match, cmd)
         return None
 
+    def _answered(self, msg: Inbound, sp: Speaker, t: Translator, data: ButtonData) -> list[Outbound]:
+        """A button that answers a clarifying question (:mod:`chatbot.core.asked`): what the asker
+        was asked to write, done for the asker only."""
+        found = answer_of(data)
+        if found is None:
+            return not_here(msg, t)
+        asker, verb, arg = found
+        if asker != sp.user.id:
+            text = t.gettext(
+                "That button answers someone else’s question. Ask me yourself and I will answer you."
+            )
+            return [reply(msg, t, text)]
+        if verb == "rule":
+            return self.questions.topic_answer(msg, t, arg) or not_here(msg, t)
+        if sp.room is None or (verb == "new" and arg not in self.uis):
+            return not_here(msg, t)
+        return self._command(msg, sp, t, Command(verb, game=arg or None)) or []
+
     def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
         wanted = normalise_language(cmd.tokens[0]) if cmd.tokens else None
         t_now = i18n.translator(sp.lang)
@@ -551,6 +570,8 @@ class BotCore:
             return not_here(msg, t)
         if data.notation.startswith(REPLAY_MARK):
             return self.replays.press(msg, sp, t, data)
+        if data.notation.startswith(ASK_MARK):
+            return self._answered(msg, sp, t, data)
         match = self.repo.match(data.match_id)
         if match is None or match.game not in self.games:
             return not_here(msg, t)

@@ -267,13 +267,16 @@ class Timers:
             out.append(
                 Outbound(
                     room.platform,
-                    tu.gettext("⏰ The others are waiting for your move, {name}.").format(name=rec.name),
+                    tu.gettext("⏰ The others are waiting for your move, {name}.").format(
+                        name=seat_names(match.seats)[rec.seat]
+                    ),
                     user_id=user.ext_id,
                     lang=tu.lang,
                 )
             )
         self.schedule.reminded(match, seats)  # once per turn: a step does not bring another one
-        names = t.format_list([match.seats[s].name for s in seats])
+        shown = seat_names(match.seats)
+        names = t.format_list([shown[s] for s in seats])
         out.append(
             Outbound(
                 room.platform,
@@ -364,7 +367,7 @@ class Timers:
             for step in self.decoded.public_events_since(match, ply)
             for line in ui.render_events(step, ctx)
         ]
-        name = match.seats[seat].name
+        name = names[seat]
         if lines:
             text = "\n".join(
                 [

@@ -245,7 +245,7 @@ def test_a_group_admin_runs_the_lobby_and_ends_any_game():
     assert table.match().status == "running"
     # a seated player who did not set the game up cannot end it; the admin can
     out = table.say("liisa", "peru")
-    assert "Vain pelin aloittaja tai ryhmän ylläpitäjät" in out[0].text and table.match() is not None
+    assert "Sen voi lopettaa vain Matti, joka perusti pelin" in out[0].text and table.match() is not None
     out = table.say("ville", "peru")
     assert "peruttiin" in out[0].text and table.match() is None
     # the admin of one group is nobody in another

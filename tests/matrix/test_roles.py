@@ -15,10 +15,7 @@ pytestmark = pytest.mark.matrix
 OUTSIDER_AI = FI.gettext(
     "Only the player who set up the game, the seated players or the group’s admins can add or remove AI players."
 ).split(",")[0]
-END = FI.gettext(
-    "Only the player who set up the game or the group’s admins can end a running game. "
-    "To give your own seat to an AI, write “leave”."
-).split(".")[0]
+END = FI.gettext("Only {host}, who set up the game, or the group’s admins can end it.").split("{")[0]
 
 
 async def until(predicate, timeout: float = 20.0) -> None:

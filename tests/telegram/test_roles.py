@@ -76,7 +76,7 @@ def test_roles_on_telegram_outsiders_are_refused_and_group_admins_are_asked_of_t
             # a seated player who did not set the game up cannot end it
             await h.say(BERTTA, "/peru")
             await h.settle()
-            assert "Vain pelin aloittaja tai ryhmän ylläpitäjät" in h.group_texts()[-1]
+            assert "Sen voi lopettaa vain Anna, joka perusti pelin" in h.group_texts()[-1]
             assert h.core.repo.match(mid).status == "running"
             # the group's creator removes Bertta: an AI takes the seat, Bertta is told in private
             h.server.set_status(GROUP, CEDER, "creator")
@@ -188,3 +188,30 @@ def test_a_seat_goes_to_the_person_a_mention_or_a_reply_names_never_to_a_namesak
             assert h.core.repo.match(mid).seats[1].user_id == h.core.repo.find_user("telegram", str(CEDER)).id
 
     run(body(), timeout=60)
+
+
+def test_added_to_a_group_the_bot_greets_it_in_the_language_of_whoever_added_it(tg):
+    """Issue #27: the bot said nothing when it was added to a group. A my_chat_member update (the bot
+    becomes a member) brings a greeting with how to start, in the adder's language while the group
+    has none of its own; added to a group with a game, it says the game goes on instead."""
+    english, finnish = -1002, -1003
+
+    async def body():
+        async with tg(users=USERS) as h:
+            h.server.add_user(31, "Eve", "en-GB")
+            for chat in (english, finnish):
+                h.server.add_group(chat)
+                h.server.removed.add(chat)
+            await h.server.add_bot(english, by=31)
+            await h.server.add_bot(finnish, by=ANNA)
+            await h.settle()
+            hello_en = h.group_texts(english)
+            assert len(hello_en) >= 1 and "new gnav" in hello_en[0] and "“join”" in hello_en[0], hello_en
+            hello_fi = h.group_texts(finnish)
+            assert hello_fi and "uusi gnav" in hello_fi[0] and "”aloita”" in hello_fi[0], hello_fi
+            # the greeting's advice works: a game set up there is in the group's language
+            await h.say(ANNA, "uusi gnav", chat=finnish)
+            await h.settle()
+            assert any("odotetaan pelaajia" in t for t in h.group_texts(finnish))
+
+    run(body(), timeout=40)

@@ -437,8 +437,9 @@ class TelegramTransport(Transport):
 
     async def _on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The bot was added to, removed from or banned in a group: its match there pauses while the
-        bot is out and resumes when it is back (private chats: a user blocking the bot is handled
-        when a send is refused)."""
+        bot is out and resumes when it is back; added to a group without a game, it greets it in
+        the language of whoever added it (private chats: a user blocking the bot is handled when a
+        send is refused)."""
         change = update.my_chat_member
         if change is None or change.chat.type == ChatType.PRIVATE:
             return
@@ -449,7 +450,8 @@ class TelegramTransport(Transport):
         was = change.old_chat_member.status in {"member", "administrator", "creator", "restricted"}
         if present == was:
             return  # a promotion or a change of rights: still in the group
-        await self.runtime.perform(self.core.bot_presence, PLATFORM, str(change.chat.id), present)
+        adder = getattr(change.from_user, "language_code", None) if present else None
+        await self.runtime.perform(self.core.bot_presence, PLATFORM, str(change.chat.id), present, adder)
 
     async def _migrated(self, old_chat: int, new_chat: int) -> None:
         self.sender.latest.pop(old_chat, None)
