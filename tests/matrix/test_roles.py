@@ -44,6 +44,11 @@ def test_roles_on_matrix_follow_the_rooms_power_levels(synapse, bot_factory, tmp
             # Aino creates the room (power level 100); the others have 0
             table = await open_table(synapse, bot, ["Aino", "Ville", "Kaisa", "Olli"], tmp_path)
             aino, ville, kaisa, olli = table.people
+            # invited to the room, the bot greets it with how to start (issue #27: it said nothing)
+            await aino.wait_for(
+                lambda m: m.room_id == table.room and m.sender == bot.user_id and "”uusi gnav”" in m.body,
+                what="the greeting",
+            )
             table.people = [ville, aino, kaisa, olli]  # Ville sets the game up
             await new_game(table)
             repo = bot.core.repo

@@ -101,6 +101,10 @@ def _check(resp: Any, what: str) -> Any:
         status = getattr(getattr(resp, "transport_response", None), "status", None)
         if resp.status_code == "M_LIMIT_EXCEEDED" or status == 429:
             raise _RateLimited(max(0.05, (resp.retry_after_ms or 1000) / 1000))
+        if resp.status_code == "M_UNKNOWN_TOKEN":
+            # the session expired: the sync loop logs in again, and the message goes then (it was
+            # dropped when a send happened to meet the dead token, e.g. the greeting of a new room)
+            raise _Temporary(f"{what}: {resp}")
         if status is not None and 400 <= status < 500:
             raise _Permanent(f"{what}: {resp}")
         raise _Temporary(f"{what}: {resp}")
