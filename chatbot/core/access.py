@@ -9,7 +9,8 @@
   :class:`~chatbot.core.ports.Members` port (Telegram ``getChatMember``, Matrix power levels). The
   core asks only when an action needs an administrator.
 * :func:`clean_inbound` bounds and cleans what a platform hands in (control characters, NUL, which
-  PostgreSQL cannot store, absurd lengths), so every text goes through the pipeline.
+  PostgreSQL cannot store, absurd lengths, names that would break a line), so every text goes
+  through the pipeline.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from __future__ import annotations
 import re
 import threading
 import time
-import unicodedata
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from chatbot.core.people import clean_name
 from chatbot.core.types import Inbound
 
 #: button data: "<match>:<version>:<notation>" (Telegram allows 64 bytes)
@@ -32,6 +33,8 @@ BUTTON_VERBS = frozenset({"join", "add_ai", "remove_ai", "start", "fill", "as_is
 MAX_TEXT = 2000
 MAX_NAME = 64
 MAX_ID = 255
+#: the most mentions (and handles) of one message the core looks at
+MAX_MENTIONS = 10
 #: control characters, NUL, direction overrides and invisible marks (not the joiners of emoji)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 
@@ -62,37 +65,40 @@ def parse_button(data: str | None) -> ButtonData | None:
     return parsed
 
 
-def _clean(text: str, limit: int) -> str:
-    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " "))
-    return unicodedata.normalize("NFC", text[: limit * 2])[:limit]
-
-
 def clean_inbound(msg: Inbound) -> Inbound:
-    """``msg`` with bounded, printable fields: control characters and NUL removed from the text and
-    the name, the name and ids cut to a sane length (the text itself is cut later, after its length
-    has been seen)."""
-    name = msg.user_name or ""
-    if len(name) > MAX_NAME or _CONTROL.search(name) or not name.strip() or name != name.strip():
-        name = " ".join(_clean(name, MAX_NAME).split()) or (msg.user_id or "?")[:MAX_NAME]
+    """``msg`` with bounded, printable fields: control characters and NUL removed from the text, the
+    name as shown (:func:`~chatbot.core.people.clean_name`: one line, no invisible or direction
+    characters, at most 32 characters), ids, mentions and handles cut to a sane length and number
+    (the text itself is cut later, after its length has been seen)."""
+    name = clean_name(msg.user_name or "", "")
+    if not name:
+        name = clean_name((msg.user_id or "?")[:MAX_NAME])
     text = msg.text
     if text is not None and _CONTROL.search(text):
         text = _CONTROL.sub("", text)
     long_ids = max(len(msg.user_id or ""), len(msg.chat_id or ""), len(msg.update_key or "")) > MAX_ID
+    named = (*msg.mentions, *msg.handles, msg.reply_to_user or "", msg.user_handle or "")
     if (
         name == msg.user_name
         and text is msg.text
         and not long_ids
         and (msg.lang_hint is None or len(msg.lang_hint) <= 35)
+        and len(msg.mentions) + len(msg.handles) <= MAX_MENTIONS
+        and all(len(x) <= MAX_ID for x in named)
     ):
         return msg  # the usual case: nothing to clean
     return replace(
         msg,
-        user_name=name[:MAX_NAME],
+        user_name=name,
         user_id=(msg.user_id or "")[:MAX_ID],
         chat_id=(msg.chat_id or "")[:MAX_ID],
         text=text,
         lang_hint=(msg.lang_hint or "")[:35] or None,
         update_key=msg.update_key[:MAX_ID] if msg.update_key is not None else None,
+        mentions=tuple(x[:MAX_ID] for x in msg.mentions[:MAX_MENTIONS]),
+        handles=tuple(x[:MAX_NAME] for x in msg.handles[:MAX_MENTIONS]),
+        reply_to_user=msg.reply_to_user[:MAX_ID] if msg.reply_to_user else None,
+        user_handle=msg.user_handle[:MAX_NAME] if msg.user_handle else None,
     )
 
 

@@ -121,12 +121,20 @@ class Decoded:
 
     def recent_public_events(self, match: MatchRec) -> list[list[Event]]:
         """The public events of the match's last :data:`RECENT_ACTIONS` actions, one list per action."""
+        return [events for _ply, events in self.recent_public_steps(match)]
+
+    def recent_public_steps(self, match: MatchRec) -> list[tuple[int, list[Event]]]:
+        """:meth:`recent_public_events` with the ply each action made (who played a seat then)."""
         assert match.state is not None
         ply = int(match.state.get("ply", 0))
-        return self.public_events_since(match, max(0, ply - RECENT_ACTIONS))
+        return self.public_steps_since(match, max(0, ply - RECENT_ACTIONS))
 
     def public_events_since(self, match: MatchRec, since: int) -> list[list[Event]]:
         """The public events of the match's actions from ply ``since`` on, one list per action."""
+        return [events for _ply, events in self.public_steps_since(match, since)]
+
+    def public_steps_since(self, match: MatchRec, since: int) -> list[tuple[int, list[Event]]]:
+        """:meth:`public_events_since` with the ply each action made."""
         engine = self.games[match.game]
         types = {**engine.types, "Event": Event}
         keys_of = getattr(self.repo, "action_keys", None)
@@ -137,7 +145,11 @@ class Decoded:
             with self._events_lock:
                 known = [self._public_events.get(key) for key in keys]
             if all(events is not None for events in known):
-                return [list(events) for events in known if events is not None]
+                return [
+                    (key[1], list(events))
+                    for key, events in zip(keys, known, strict=True)
+                    if events is not None
+                ]
         out = []
         for rec in self.repo.actions(match.id, since_ply=since):
             # the action log is append-only and an action follows from the state before it, so the
@@ -152,7 +164,7 @@ class Decoded:
                     self._public_events[key] = public
                     while len(self._public_events) > EVENT_MEMORY:
                         self._public_events.popitem(last=False)
-            out.append(list(public))
+            out.append((rec.ply, list(public)))
         return out
 
 

@@ -7,8 +7,10 @@ how to let it read plain messages.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from chatbot.core import i18n
+from chatbot.core.i18n import normalise_language
 from chatbot.core.outbox import Outbox
 from chatbot.core.ports import (
     LOBBY,
@@ -72,22 +74,31 @@ class Groups:
             log.warning("storage unavailable while moving %s to %s: %s", old_chat, new_chat, exc)
             return Answer()
 
-    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
+    def bot_presence(self, platform: str, chat: str, present: bool, lang_hint: str | None = None) -> Answer:
         """The bot was removed from the group ``chat`` (or blocked there): its running matches (one
         per forum topic) pause (no reminders, no stand-in moves, no AI moves) and their seated players
         are told in private; added again, the matches resume where they were and their tables are
-        posted anew."""
+        posted anew. Added to a group with no game, it greets the group with how to start (issue #27:
+        it said nothing), in the group's language, else that of whoever added it (``lang_hint``)."""
         try:
             with self.repo.unit():
                 outs: list[Outbound] = []
-                for room in self.repo.rooms_in(platform, chat):
+                rooms = self.repo.rooms_in(platform, chat)
+                busy = False
+                for room in rooms:
                     match = self.repo.active_match(room.id)
+                    busy = busy or match is not None
                     if (
                         match is not None
                         and match.status == RUNNING
                         and bool(match.meta.get("paused")) == present
                     ):
                         outs.extend(self._pause_or_resume(room, match, present))
+                if present and not busy:
+                    home = next((r for r in rooms if r.ext_id == chat), None) or self.repo.room(
+                        platform, chat
+                    )
+                    outs.extend(self._greeting(home, lang_hint))
                 outs = self.outbox.commit(outs)
             log.info("bot %s in %s:%s", "back" if present else "removed", platform, chat)
             return Answer(outs)
@@ -104,7 +115,7 @@ class Groups:
                 if seat.user_id is None:
                     continue
                 user = self.repo.user_by_id(seat.user_id)
-                t = i18n.translator(user.lang or room.lang or "fi")
+                t = i18n.translator(self.renderer.people.lang(user, room))
                 text = t.gettext(
                     "I was removed from the group, so our game of {game} is paused. It goes on where it "
                     "was as soon as someone adds me to the group again."
@@ -122,6 +133,20 @@ class Groups:
         resumed = self.schedule.panels_anew(resumed)  # the people to act hear that it goes on
         outs.extend(self.renderer.render_match(resumed, room, events=(), deadlines=deadlines))
         return outs
+
+    def _greeting(self, room: RoomRec, lang_hint: str | None) -> list[Outbound]:
+        """Hello to a group the bot was just added to: the games and how to start one."""
+        t = i18n.translator(room.lang or normalise_language(lang_hint) or i18n.DEFAULT_LANGUAGE)
+        games = t.format_list([ui.title(t) for _gid, ui in sorted(self.uis.items())])
+        text = t.gettext(
+            "Hello! I host table games here: {games}. To play, write for example “new gnav”; then "
+            "the others write “join” and you “start”. “help” lists everything, and you can ask me "
+            "about the rules at any time."
+        ).format(games=games)
+        out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=t.lang)]
+        if room.lang is None:  # the notice speaks the room's language: the same as the greeting
+            room = replace(room, lang=t.lang)
+        return out + self.privacy_notice(room)
 
     def privacy_notice(self, room: RoomRec) -> list[Outbound]:
         """Once per group where the bot sees only what is addressed to it: how an admin lets it read

@@ -13,19 +13,24 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n, pace
+from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Finder
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import fold
+from chatbot.core.people import clean_name, new_seat_name, seat_names
 from chatbot.core.ports import CANCELLED, LOBBY, OVER, RUNNING, GameUI, MatchRec, Repository, SeatRec
 from chatbot.core.questions import games_text
 from chatbot.core.render import Renderer, rematch_waiting
 from chatbot.core.roles import Roles
 from chatbot.core.seating import Seating, people_of, usual_table
 from chatbot.core.types import TABLE, Inbound, Outbound
-from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale, unique_name
+from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale
 from engines.contract import Engine
+
+#: lobbies one person may keep waiting for players at once, over every group (issue #27)
+MAX_OPEN_LOBBIES = 3
 
 
 class Lobby:
@@ -64,24 +69,17 @@ class Lobby:
         cmd: Command,
     ) -> list[Outbound]:
         if match is not None:
-            title = self.uis[match.game].title(t)
-            return [
-                reply(
-                    msg,
-                    t,
-                    t.gettext("This table already has a game: {game}. End it first with “cancel”.").format(
-                        game=title
-                    ),
-                )
+            return [self._already(msg, sp, t, match)]
+        if ui is None:  # a button for each game sets it up (for the one who asked)
+            choices = [
+                [answer_button(u.title(t), sp.user.id, "new", gid)] for gid, u in sorted(self.uis.items())
             ]
-        if ui is None:
-            return [
-                reply(
-                    msg,
-                    t,
-                    t.gettext("Which game shall we play?") + "\n" + games_text(self.uis, self.games, t),
-                )
-            ]
+            text = t.gettext("Which game shall we play?") + "\n" + games_text(self.uis, self.games, t)
+            return [reply(msg, t, text, choices if not msg.private else ())]
+        assert sp.room is not None
+        refused = self._lobbies_open(msg, sp, t)
+        if refused is not None:
+            return [refused]
         engine = self.games[ui.game_id]
         try:
             typed_pace, game_tokens = pace.split_options(cmd.tokens)
@@ -126,6 +124,38 @@ class Lobby:
                 )
             )
         return out
+
+    def _lobbies_open(self, msg: Inbound, sp: Speaker, t: Translator) -> Outbound | None:
+        """One lobby waiting for players per person per group (its forum topics included), and at
+        most :data:`MAX_OPEN_LOBBIES` overall (issue #27: one user opened a hundred): the refusal, or
+        None when the speaker may open one."""
+        assert sp.room is not None
+        mine = [
+            m
+            for m in self.repo.matches_of_user(sp.user.id)
+            if m.status == LOBBY and m.host_user_id == sp.user.id
+        ]
+        here = sp.room
+        for m in mine:
+            room = self.repo.room_by_id(m.room_id)
+            if room.platform == here.platform and same_chat(room.ext_id, here.ext_id):
+                # (a room holds one game at a time: this room's own is answered before we get here)
+                text = t.gettext(
+                    "Your game {game} is still waiting for players in another topic of this group. Start "
+                    "it there, or cancel it there with “cancel” before you set up another."
+                )
+                return reply(msg, t, text.format(game=self.uis[m.game].title(t)))
+        if len(mine) >= MAX_OPEN_LOBBIES:
+            games = t.format_list([self.uis[m.game].title(t) for m in mine])
+            text = t.ngettext(
+                "You have {n} game waiting for players already ({games}). Start it or cancel it with "
+                "“cancel” where you set it up before you set up another.",
+                "You have {n} games waiting for players already ({games}). Start one or cancel one with "
+                "“cancel” where you set it up before you set up another.",
+                len(mine),
+            )
+            return reply(msg, t, text.format(n=len(mine), games=games))
+        return None
 
     def _set_pace(self, match: MatchRec, chosen: pace.Pace, zone: str | None) -> MatchRec:
         """The match's pace (its meta; the engine never sees it), and the room's time zone."""
@@ -216,8 +246,10 @@ class Lobby:
         # "liity Liisa" takes one more seat under another name: one person may play several seats
         # (hot seat, e.g. on the console table); their private messages say which seat they are for
         extra_name = " ".join(x for x in cmd_tokens if x.casefold() not in {"as", "nimellä", "nimella"})
-        if not extra_name and any(s.user_id == sp.user.id for s in rematch_waiting(match)):
-            return self.seating.rematch_yes(msg, sp, t, match, sp.room)  # "Olen mukana" in a rematch lobby
+        if not extra_name and match.meta.get("rematch") and any(s.user_id == sp.user.id for s in match.seats):
+            # "Olen mukana" in a rematch lobby, the first time or again (issue #27: a second press
+            # once told how to take a second seat)
+            return self.seating.rematch_yes(msg, sp, t, match, sp.room)
         if any(s.user_id == sp.user.id for s in match.seats) and not extra_name:
             return [
                 reply(
@@ -229,7 +261,7 @@ class Lobby:
         engine = self.games[match.game]
         if len(match.seats) >= engine.max_players:
             return [reply(msg, t, t.gettext("The table is full."))]
-        name = unique_name(match, extra_name or sp.user.name)
+        name = new_seat_name((s.name for s in match.seats), extra_name or sp.user.name)
         seats = (*match.seats, SeatRec(seat=len(match.seats), name=name, user_id=sp.user.id))
         if not self.repo.update_lobby(match.id, match.version, seats):
             raise Conflict(lobby=True)
@@ -283,6 +315,7 @@ class Lobby:
             return [reply(msg, t, self.roles.who_may_lobby(t, "start"))]
         waiting = rematch_waiting(match)
         if waiting:
+            shown = seat_names(match.seats)
             return [
                 reply(
                     msg,
@@ -290,7 +323,7 @@ class Lobby:
                     t.gettext(
                         "Waiting for {names} to say yes to the new game (“join”); whoever will not play writes "
                         "“leave”."
-                    ).format(names=t.format_list([s.name for s in waiting])),
+                    ).format(names=t.format_list([shown[s.seat] for s in waiting])),
                 )
             ]
         seats = self.seating.seats_to_deal(match, fill)
@@ -309,18 +342,10 @@ class Lobby:
         if name == "cancel":
             # the lobby: whoever runs it or an admin; a running game: its host or an admin (or the
             # last person playing it); a private "cancel" is only ever the sender's own game
-            host = match.host_user_id == sp.user.id
-            admin = not msg.private and self.roles.is_admin(msg, room)
-            allowed = (
-                admin
-                or host
-                or (match.status == LOBBY and self.roles.runs_lobby(match, sp.user.id))
-                or (bool(seated) and not humans_left)
-            )
-            if not allowed:
+            if not self.roles.may_end(msg, match, room, sp.user.id):
                 if match.status == LOBBY:
                     return [reply(msg, t, self.roles.who_may_lobby(t, "cancel"))]
-                return [reply(msg, t, self.roles.who_may_end(t))]
+                return [reply(msg, t, self.roles.who_may_end(t, match, sp.user.id))]
         elif not seated:
             return [reply(msg, t, t.gettext("You have no seat in this game."))]
         if name == "cancel" or (match.status == LOBBY and not humans_left):
@@ -387,6 +412,20 @@ class Lobby:
             return [reply(msg, t, t.gettext("You are already playing in this game."))]
         seat = left_seat(match, sp.user.id)
         if seat is None:
+            away = [int(k) for k, v in (match.meta.get("away") or {}).items() if v == sp.user.id]
+            if away and match.status == RUNNING and match.seats[away[0]].user_id is None:
+                # removed, or the seat given to an AI: only the host or an admin gives it back
+                name = clean_name(match.seats[away[0]].name)
+                return [
+                    reply(
+                        msg,
+                        t,
+                        t.gettext(
+                            "Your seat was given to an AI player, so you cannot take it back yourself. The "
+                            "player who set up the game or a group admin can bring you back: “restore {name}”."
+                        ).format(name=name),
+                    )
+                ]
             return [reply(msg, t, t.gettext("You have no seat to come back to in this game."))]
         room = self.repo.room_by_id(match.room_id)
         seats = tuple(replace(s, user_id=sp.user.id, ai=None) if s.seat == seat else s for s in match.seats)
@@ -397,12 +436,27 @@ class Lobby:
         assert updated is not None
         tg = i18n.translator(room.lang or "fi")
         text = tg.gettext("{name} is back and plays their own seat again.").format(
-            name=match.seats[seat].name
+            name=seat_names(match.seats)[seat]
         )
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
         out.extend(self.renderer.render_match(updated, room, events=(), privates=False))
         out.extend(self.renderer.private_prompt(updated, room, seat, (), force=True))
         return out
+
+    def _already(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> Outbound:
+        """ "uusi" where a game is set up already: how to end it for whoever may, else who may and
+        what the person can do now (join the lobby, leave their seat, or follow the game)."""
+        assert sp.room is not None
+        title = self.uis[match.game].title(t)
+        if self.roles.may_end(msg, match, sp.room, sp.user.id):
+            text = t.gettext("This table already has a game: {game}. End it first with “cancel”.")
+            return reply(msg, t, text.format(game=title))
+        text = t.gettext("This table already has a game: {game}.").format(game=title)
+        if match.status == LOBBY:  # (whoever has a seat in a lobby may cancel it)
+            way = t.gettext("It is waiting for players: write “join” to take a seat.")
+        else:
+            way = self.roles.who_may_end(t, match, sp.user.id)
+        return reply(msg, t, text + " " + way)
 
     # --- rematch -------------------------------------------------------------------------------
     def rematch(
@@ -431,22 +485,23 @@ class Lobby:
                 if not any(s.user_id == sp.user.id for s in active.seats):
                     return self.join(msg, sp, t, active)  # left the rematch's lobby, and is back
                 return self.seating.rematch_yes(msg, sp, t, active, room)
-            title = self.uis[active.game].title(t)
-            return [
-                reply(
-                    msg,
-                    t,
-                    t.gettext("This table already has a game: {game}. End it first with “cancel”.").format(
-                        game=title
-                    ),
-                )
-            ]
+            return [self._already(msg, Speaker(sp.user, sp.lang, room), t, active)]
         earlier = old.meta.get("rematched")
         if earlier is not None:
             made = self.repo.match(int(earlier))
             if made is not None and made.status != CANCELLED:
                 return stale(msg, t)  # this match was played again already: its button has done its work
         return self.seating.set_up_rematch(old, room, sp)
+
+
+def same_chat(a: str, b: str) -> bool:
+    """Whether two rooms are one group chat: the same room, or the chat and a forum topic of it, or
+    two topics of one chat (a topic is a room ``<chat>:<topic>`` of its own)."""
+    if a == b or a.startswith(b + ":") or b.startswith(a + ":"):
+        return True
+    chat_a, _, topic_a = a.rpartition(":")
+    chat_b, _, topic_b = b.rpartition(":")
+    return bool(chat_a) and chat_a == chat_b and topic_a.isdigit() and topic_b.isdigit()
 
 
 def left_seat(match: MatchRec, user_id: int) -> int | None:

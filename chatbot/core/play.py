@@ -15,6 +15,7 @@ from chatbot.core import i18n
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.core.people import seat_names
 from chatbot.core.ports import OVER, RUNNING, THEN, GameUI, MatchRec, RenderContext, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
 from chatbot.core.records import Records
@@ -100,7 +101,7 @@ class Play:
                 return self._refusal(msg, t, match, turn, code, dict(params))
             case Ambiguous(candidates=candidates):
                 return [self._question(msg, t, match, turn, candidates[:8])]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         if not turn.to_act:
             if msg.private:
                 who = t.format_list([names[s] for s in turn.acting])
@@ -124,7 +125,7 @@ class Play:
         """Which of the ``candidates`` (legal actions) the player means, with a button for each; in
         private when listing them would tell the group something hidden."""
         ui = self.uis[match.game]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         view = turn.view
         rctx = RenderContext(t, names, turn.seat, match.options)
         notations = [turn.notation(c) for c in candidates]
@@ -222,7 +223,7 @@ class Play:
         the group something hidden. A move refused because it is someone else's turn (by the engine
         or by the game's parser) gets the core's own short line naming whose turn it is."""
         assert turn.seat is not None
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         if code == "not_your_turn" or (not turn.to_act and code in {"wrong_phase", "unknown_action"}):
             who = t.format_list([names[s] for s in turn.acting])
             return [
@@ -383,7 +384,7 @@ def _parse_context(msg: Inbound, t: Translator, match: MatchRec, turn: Turn) -> 
         seat=turn.seat,
         legal=turn.legal,
         view=turn.view,
-        seat_names=tuple(s.name for s in match.seats),
+        seat_names=seat_names(match.seats),
         private=msg.private,
     )
 

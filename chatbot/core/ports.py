@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, overload, runti
 
 from chatbot.core.i18n import Translator
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.types import Inbound, Outbound
+from chatbot.core.types import Button, Inbound, Outbound
 from engines.contract import Event
 
 if TYPE_CHECKING:
@@ -151,6 +151,8 @@ class Repository(Protocol):
 
     def kv_get(self, namespace: str, key: str) -> Any: ...
     def kv_set(self, namespace: str, key: str, value: Any) -> None: ...
+    #: every key of a namespace with its value (the members a room has seen, issue #27)
+    def kv_items(self, namespace: str, limit: int = 1000) -> dict[str, Any]: ...
 
     # one update = one transaction (issue #12): inside ``unit`` every call above and below joins
     # the unit's transaction and a match is read once; the unit commits once at its end. With
@@ -592,10 +594,12 @@ class RuleTopic:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """An answer about the asker's situation; ``hidden`` when only the asker may see it."""
+    """An answer about the asker's situation; ``hidden`` when only the asker may see it; ``buttons``
+    when it asks the asker to choose (the core's answer buttons)."""
 
     text: str
     hidden: bool
+    buttons: tuple[tuple[Button, ...], ...] = ()
 
 
 class GameMeasure(Protocol):

@@ -14,7 +14,6 @@ import secrets
 from dataclasses import replace
 
 from chatbot.core import i18n
-from chatbot.core.i18n import normalise_language
 from chatbot.core.lobby import Lobby
 from chatbot.core.outbox import Outbox
 from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, GameUI, Repository, StorageUnavailable
@@ -141,7 +140,7 @@ class PrivateChats:
                 return [reply(msg, t, text)]
             return [reply(msg, t, self.questions.help_text(msg, sp, t))]
         room = self.repo.room_by_id(match.room_id)
-        lang = sp.user.lang or normalise_language(msg.lang_hint) or room.lang or i18n.DEFAULT_LANGUAGE
+        lang = self.lobby.renderer.people.lang(sp.user, room, msg.lang_hint)
         t = i18n.translator(lang)
         out: list[Outbound] = []
         if not any(s.user_id == sp.user.id for s in match.seats):

@@ -8,16 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from chatbot.core import i18n
+from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer, detect_language, fold
 from chatbot.core.parsing import NotLegal, ParseContext, Parsed
-from chatbot.core.ports import RUNNING, GameUI, MatchRec, RenderContext
+from chatbot.core.people import seat_names
+from chatbot.core.ports import RUNNING, GameUI, MatchRec, RenderContext, Situation
 from chatbot.core.render import Renderer
-from chatbot.core.types import Inbound
-from chatbot.core.usecase import Speaker
+from chatbot.core.types import Inbound, Outbound
+from chatbot.core.usecase import Speaker, reply
 from engines.contract import Engine, IllegalAction
 
 #: match meta key: the last refusal per seat ({seat: {"code": …, "params": …}}), for "miksi?"
@@ -57,6 +59,11 @@ _WHY_FILLER = {
     "not",
     "may",
 }
+
+
+def public(text: str) -> Situation:
+    """An answer anyone may read."""
+    return Situation(text, hidden=False)
 
 
 def games_text(uis: dict[str, GameUI], games: dict[str, Engine], t: Translator) -> str:
@@ -132,10 +139,34 @@ class Questions:
                 lines.append(self.renderer.hint(match, seat, t, private=msg.private))
         return "\n".join(lines)
 
-    def rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
+    def answer(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
+        """:meth:`rules_text` as the messages to send: an answer that tells what only the asker's seat
+        knows goes to the asker in private, and a group hears only that it went there (issue #27:
+        "Miksi en voi …?" in the group once answered with the asker's hidden card). None for a
+        question said in a group to someone else."""
+        found = self.rules_text(msg, sp, t, cmd)
+        if found is None:
+            return None
+        if not found.hidden or msg.private:
+            return [reply(msg, t, found.text, found.buttons)]
+        return [
+            reply(msg, t, found.text, private=True),
+            reply(msg, t, t.gettext("I answered you in our private chat.")),
+        ]
+
+    def topic_answer(self, msg: Inbound, t: Translator, key: str) -> list[Outbound] | None:
+        """The rule topic ``key`` explained (a press of a "which rule" button), None when no game has it."""
+        for ui in self.uis.values():
+            for topic in ui.rule_topics():
+                if topic.key == key:
+                    return [reply(msg, t, f"{ui.title(t)} – {t.gettext(topic.text)}")]
+        return None
+
+    def rules_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> Situation | None:
         """The rule explanation a question asks for; "why" questions from the engine's refusal of
-        the move they name, the last refused move, or the last events with the rule behind them.
-        None for a question said in a group to someone else (no topic, not addressed)."""
+        the move they name, the last refused move, or the last events with the rule behind them
+        (``hidden`` when it tells what only the asker's seat knows). None for a question said in a
+        group to someone else (no topic, not addressed)."""
         why = self._why_text(msg, sp, t, cmd)
         if why is not None:
             return why
@@ -159,18 +190,25 @@ class Questions:
             distinct = list(dict.fromkeys(topic.key for _, topic in topics))
             if len(distinct) > 1 and len(distinct) <= 4:
                 # two rules fit as well: ask rather than guess
-                titles = [t.gettext(topic.title) for _, topic in topics if topic.title]
-                if len(titles) == len(distinct):
-                    return t.gettext("Do you mean {options}? Ask again with its name.").format(
-                        options=t.format_choices(titles)
+                chosen = {topic.key: topic for _, topic in topics if topic.title}
+                titles = [t.gettext(topic.title) for topic in chosen.values()]
+                if len(titles) == len(distinct) and len(set(titles)) == len(titles):
+                    # a button for each (issue #27: the question once came without any)
+                    question = t.gettext("Which rule do you mean: {options}?").format(
+                        options=t.format_choices(f"“{title}”" for title in titles)
                     )
+                    rows = tuple(
+                        (answer_button(title, sp.user.id, "rule", key),)
+                        for key, title in zip(chosen, titles, strict=True)
+                    )
+                    return Situation(question, hidden=False, buttons=rows)
             found, topic = topics[0]
             text = f"{found.title(t)} – {t.gettext(topic.text)}"
             if asks_why and match is not None and match.status == RUNNING and match.state is not None:
                 recent = self._last_events_lines(match, t)
                 if recent:
                     text = t.gettext("What happened last: {events}").format(events=recent) + "\n\n" + text
-            return text
+            return public(text)
         overview_asked = bool(cmd.args) and fold(cmd.args[0]) in {
             "saannot",
             "saanto",
@@ -182,31 +220,37 @@ class Questions:
             return None  # a question in the group to someone else
         ui = self.uis.get(current) if current else None
         if ui is None:
-            return t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self.games_text(t)
+            return public(
+                t.gettext("Which game? Ask for example “rules majavajengi”.") + "\n" + self.games_text(t)
+            )
         overview = ui.rule_topics()
         first = [t.gettext(x.text) for x in overview[:2]]
         keys = [x.title or x.key.split(".", 1)[-1] for x in overview[2:]]
-        return "\n\n".join(
-            [
-                f"{ui.title(t)}",
-                *first,
-                t.gettext("Ask about any rule, for example: {examples}.").format(
-                    examples=t.format_list([t.gettext(k) for k in keys[:8]])
-                ),
-            ]
+        return public(
+            "\n\n".join(
+                [
+                    f"{ui.title(t)}",
+                    *first,
+                    t.gettext("Ask about any rule, for example: {examples}.").format(
+                        examples=t.format_list([t.gettext(k) for k in keys[:8]])
+                    ),
+                ]
+            )
         )
 
     def _last_events_lines(self, match: MatchRec, t: Translator) -> str:
         """The public events of the last few moves, as the table told them."""
         ui = self.uis[match.game]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         events = [e for batch in self.decoded.recent_public_events(match)[-3:] for e in batch]
         lines = ui.render_events(events, RenderContext(t, names, None, match.options)) if events else []
         return " ".join(lines[-4:])
 
-    def _why_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> str | None:
+    def _why_text(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> Situation | None:
         """ "miksi en voi kääntää?": the engine's refusal of that move for the speaker now, or None
-        when the question names no move (then the rule topics answer)."""
+        when the question names no move (then the rule topics answer). Hidden unless the speaker's
+        moves may all be shown in the group: a legal move's label or a refusal's reason may name a
+        card of the speaker's hand."""
         if not cmd.args or fold(cmd.args[0]) not in _WHY:
             return None
         match = self.finder.context_match(msg, sp)
@@ -217,13 +261,14 @@ class Questions:
             return None
         engine, ui = self.games[match.game], self.uis[match.game]
         turn = self.decoded.turn(match, seat)
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         words = [w for w in cmd.args[1:] if fold(w) not in _WHY_FILLER]
         ctx = ParseContext(
             lang=t.lang, seat=seat, legal=turn.legal, view=turn.view, seat_names=names, private=msg.private
         )
         result = ui.parse(" ".join(words), ctx)
         rctx = RenderContext(t, names, seat, match.options)
+        hidden = not turn.group_safe(ui)
         code: str | None = None
         params: dict[str, Any] = {}
         if isinstance(result, NotLegal):
@@ -234,15 +279,23 @@ class Questions:
             except IllegalAction as exc:
                 code, params = exc.code, exc.params
             else:
-                label = ui.action_label(turn.notation(result.actions[0]), turn.view, rctx)
-                return t.gettext("You can do that now: {action}.").format(action=label)
+                notation = turn.notation(result.actions[0])
+                private = hidden and notation not in turn.group_notations(ui)
+                # told where the group reads it, the move is named as the group's table names it:
+                # the seat's own label may tell its hand ("Vaihdan (matadori lähtee)" in Gnav)
+                label = (
+                    ui.action_label(notation, turn.view, rctx)
+                    if private or msg.private
+                    else ui.action_label(
+                        notation, turn.public_view, RenderContext(t, names, None, match.options)
+                    )
+                )
+                return Situation(t.gettext("You can do that now: {action}.").format(action=label), private)
         if code is None:
             return None
-        if not msg.private and not turn.group_safe(ui):
-            return t.gettext("Ask me that in our private chat: the answer may tell something hidden.")
-        return ui.reason_text(code, params, rctx)
+        return Situation(ui.reason_text(code, params, rctx), hidden)
 
-    def _last_refusal_text(self, msg: Inbound, sp: Speaker, t: Translator) -> str | None:
+    def _last_refusal_text(self, msg: Inbound, sp: Speaker, t: Translator) -> Situation | None:
         """ "miksi?", "miksi ei käy?", "why not?": the reason of the speaker's last refused move."""
         match = self.finder.context_match(msg, sp)
         if match is None or match.status != RUNNING:
@@ -254,11 +307,12 @@ class Questions:
         if not last:
             return None
         ui = self.uis[match.game]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         reason = ui.reason_text(
             last["code"], dict(last.get("params") or {}), RenderContext(t, names, seat, match.options)
         )
-        return t.gettext("Your last move was refused: {reason}").format(reason=reason)
+        hidden = match.state is None or not self.decoded.turn(match, seat).group_safe(ui)
+        return Situation(t.gettext("Your last move was refused: {reason}").format(reason=reason), hidden)
 
     def _ordered_uis(self, prefer: str | None) -> list[GameUI]:
         if prefer and prefer in self.uis:

@@ -24,6 +24,7 @@ from babel.dates import format_date
 
 from chatbot.core.commands import Command
 from chatbot.core.i18n import Translator
+from chatbot.core.people import seat_names
 from chatbot.core.ports import FinishedRec, GameUI, MatchRec, Repository, UserRec
 from chatbot.core.replay import REPLAY_MARK, REPLAY_STEPS, Replays
 from chatbot.core.schedule import room_zone
@@ -336,10 +337,10 @@ class Records:
                 stood_in = _stood_in(full) if full is not None else set()
             # as the statistics count it: a seat an AI finished is the AI's, win or lose
             names = [
-                t.gettext("{name} (AI)").format(name=s.name)
+                t.gettext("{name} (AI)").format(name=name)
                 if s.user_id is None and s.seat in stood_in
-                else s.name
-                for s in fin.seats
+                else name
+                for s, name in zip(fin.seats, seat_names(fin.seats), strict=True)
             ]
             winners = [names[s] for s in result.get("winners") or () if 0 <= s < len(names)]
             when = format_date(

@@ -10,11 +10,13 @@ events; private texts from ``view(state, seat)`` and that seat's events.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n, pace, pictures, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
+from chatbot.core.people import People, clean_name, seat_names
 from chatbot.core.ports import (
     LOBBY,
     REMIND,
@@ -31,6 +33,16 @@ from chatbot.core.turn import Turn
 from chatbot.core.types import PROMPT, TABLE, Button, Outbound
 from chatbot.core.usecase import CoreSettings, rows
 from engines.contract import Engine, Event
+
+#: match meta key: the seats' changes of hands while the match runs, each ``{"ply": …, "seat": …,
+#: "name": …, "ai": …}`` with what the table showed for the seat before the change at that ply
+SEAT_LOG = "seat_log"
+
+
+def stood_in_now(match: MatchRec) -> set[int]:
+    """The seats of people that an AI plays for now (they left, or their seat was given to an AI)."""
+    held = {int(k) for k in (match.meta.get("left") or {})} | {int(k) for k in (match.meta.get("away") or {})}
+    return {s.seat for s in match.seats if s.user_id is None and s.seat in held}
 
 
 def rematch_waiting(match: MatchRec) -> list[SeatRec]:
@@ -65,6 +77,7 @@ class Renderer:
         decoded: Decoded,
         settings: CoreSettings,
         clock: Callable[[], float],
+        people: People | None = None,
     ) -> None:
         self.repo = repo
         self.games = games
@@ -72,20 +85,30 @@ class Renderer:
         self.decoded = decoded
         self.settings = settings
         self.clock = clock
+        #: who is who: the language of each person's private texts (issue #27)
+        self.people = people or People(repo)
 
     # --- the table -----------------------------------------------------------------------------
     def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
-        """The seats' names on the table: a person's seat that an AI plays for now is marked so
-        ("Carol (tekoäly)"), so the group sees who is really playing."""
-        stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
-            int(k) for k in (match.meta.get("away") or {})
-        }
+        """The seats' names on the table: cleaned and told apart, and a person's seat that an AI plays
+        for now marked so ("Carol (tekoäly)"), so the group sees who is really playing."""
+        marked = stood_in_now(match)
         return tuple(
-            t.gettext("{name} (AI)").format(name=s.name)
-            if s.user_id is None and s.seat in stood_in
-            else s.name
-            for s in match.seats
+            t.gettext("{name} (AI)").format(name=name) if seat in marked else name
+            for seat, name in enumerate(seat_names(match.seats))
         )
+
+    def _names_at(self, match: MatchRec, t: Translator, ply: int, now: tuple[str, ...]) -> tuple[str, ...]:
+        """The names the table showed when the action that made ``ply`` was taken: a seat that
+        changed hands after it (a leave, a hand-over, a seat given to an AI) is told under the name it
+        had then, so nobody's own earlier lines are relabelled "(tekoäly)" or given to another."""
+        names = list(now)
+        for change in reversed(match.meta.get(SEAT_LOG) or []):
+            seat = int(change.get("seat", -1))
+            if ply <= int(change.get("ply", -1)) and 0 <= seat < len(names):
+                name = clean_name(str(change.get("name") or names[seat]))
+                names[seat] = t.gettext("{name} (AI)").format(name=name) if change.get("ai") else name
+        return tuple(names) if names != list(now) else now
 
     def render_match(
         self,
@@ -121,11 +144,12 @@ class Renderer:
         ctx = RenderContext(t, names, None, match.options)
         public_view = turn.public_view
         lines: list[str] = []
-        steps = self.decoded.recent_public_events(match)
+        steps = self.decoded.recent_public_steps(match)
         if events or chain:
             steps = steps[: max(0, len(steps) - 1 - len(chain))]  # the fresh ones are below
-        for step in steps:
-            lines.extend(ui.render_events(step, ctx))
+        for ply, step in steps:
+            then = self._names_at(match, t, ply, names)
+            lines.extend(ui.render_events(step, ctx if then is names else replace(ctx, names=then)))
         fresh = ui.render_events([e for e in events if e.public], ctx)
         if note:
             fresh.append(note)
@@ -302,13 +326,13 @@ class Renderer:
         # loses its buttons, unless that move brought the seat news (a new round's cards): a message
         keyed = mine is not None and (turn.to_act or (seat == actor and not events))
         user = self.repo.user_by_id(rec.user_id)
-        t = i18n.translator(user.lang or room.lang or "fi")
-        names = tuple(s.name for s in match.seats)
+        t = i18n.translator(self.people.lang(user, room))
+        names = seat_names(match.seats)
         ctx = RenderContext(t, names, seat, match.options)
         view = turn.view
         parts = [
             ui.title(t)
-            + (f" – {rec.name}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
+            + (f" – {names[seat]}" if sum(1 for s in match.seats if s.user_id == rec.user_id) > 1 else "")
         ]
         parts.extend(f"▸ {x}" for x in ui.render_events(events, ctx))
         panel = ui.render_private(view, ctx)
@@ -318,7 +342,7 @@ class Renderer:
         if turn.to_act:
             parts.append(
                 ui.prompt_line(view, ctx)
-                or t.gettext("Your turn, {name}! What will you do?").format(name=rec.name)
+                or t.gettext("Your turn, {name}! What will you do?").format(name=names[seat])
             )
             for row in ui.button_rows(turn.notations, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
@@ -345,14 +369,16 @@ class Renderer:
         ui = self.uis[match.game]
         assert match.state is not None
         turn = turn.at(seat) if turn is not None else self.decoded.turn(match, seat)
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         if not turn.to_act:
             who = t.format_list([names[s] for s in turn.acting])
             return t.gettext("Now it is {name}’s turn.").format(name=who)
         if not private and not turn.group_safe(ui):
             return t.gettext("Your options are in our private chat.")
-        rctx = RenderContext(t, names, seat, match.options)
-        view = turn.view
+        # in the group, the moves in the words of the group's table (a seat's own labels may tell
+        # its hand: Gnav's "Vaihdan (matadori lähtee)")
+        rctx = RenderContext(t, names, seat if private else None, match.options)
+        view = turn.view if private else turn.public_view
         legal = turn.notations
         phrases = [ui.action_phrase(n, view, rctx) for n in legal]
         if phrases and all(phrases):
@@ -368,7 +394,10 @@ class Renderer:
         t = i18n.translator(room.lang or "fi")
         ui = self.uis[match.game]
         engine = self.games[match.game]
-        names = t.format_list([s.name + (f" 🤖 ({ai_level(s.ai, t)})" if s.ai else "") for s in match.seats])
+        seated = seat_names(match.seats)
+        names = t.format_list(
+            [seated[s.seat] + (f" 🤖 ({ai_level(s.ai, t)})" if s.ai else "") for s in match.seats]
+        )
         rematch, rematch_button = self._rematch_lines(match, t)
         paced = pace.describe(
             pace.Pace.from_meta(match.meta.get("pace")),
@@ -443,7 +472,8 @@ class Renderer:
             return [], []
         waiting = rematch_waiting(match)
         yes = {int(u) for u in (match.meta.get("rematch") or {}).get("yes", [])}
-        ready = [s.name for s in match.seats if s.user_id is not None and s.user_id in yes]
+        shown = seat_names(match.seats)
+        ready = [shown[s.seat] for s in match.seats if s.user_id is not None and s.user_id in yes]
         lines = [t.gettext("🔁 The same game again, with the same players.")]
         if ready:
             lines.append(t.gettext("In: {names}").format(names=t.format_list(ready)))
@@ -451,7 +481,7 @@ class Renderer:
             lines.append(
                 t.gettext(
                     "Waiting for {names} to press “I'm in” (or write “join”); whoever will not play writes “leave”."
-                ).format(names=t.format_list([s.name for s in waiting]))
+                ).format(names=t.format_list([shown[s.seat] for s in waiting]))
             )
         button = [Button(t.gettext("I'm in"), f"{match.id}:{match.version}:@join")] if waiting else []
         return lines, button

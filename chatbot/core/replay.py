@@ -27,6 +27,7 @@ from chatbot.core.access import ButtonData
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Finder
 from chatbot.core.i18n import Translator
+from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, chat_of
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import Speaker, not_here, reply
@@ -278,7 +279,7 @@ class Replays:
     def _replay_message(self, probe: Outbound, match: MatchRec, n: int, step: int, t: Translator) -> Outbound:
         engine, ui = self.games[match.game], self.uis[match.game]
         replay = self._replay_of(match)
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         ctx = RenderContext(t, names, None, match.options)
         if not replay.steps:
             text = t.gettext("I cannot replay game {id}: its rules no longer set it up the same way.").format(

@@ -8,7 +8,10 @@
   player is told in private), give a seat to an AI ("anna Pekan paikka botille") or back to its
   player ("palauta Pekka peliin"), and end any match, an abandoned one too.
 * A seated player may hand their seat to someone else in the room ("anna paikkani Liisalle"): the
-  other takes it by writing "otan paikan" in the same room, which shows they are there.
+  other takes it by writing "otan paikan" in the same room, which shows they are there. The seat is
+  offered to one person (issue #27), never to a name: the one the text mentions, the author of the
+  message it answers, or the one member of the room who has written here under that name; only that
+  person takes it. When the text names nobody clearly, the answer says how to name them.
 
 Everyone else gets a polite refusal that says who may.
 """
@@ -22,12 +25,13 @@ from dataclasses import replace
 from chatbot.core import i18n
 from chatbot.core.commands import Command
 from chatbot.core.i18n import Translator
-from chatbot.core.nlp import match_seat
+from chatbot.core.nlp import Lemmatizer, match_seat
+from chatbot.core.people import Member, People, clean_name, genitive, new_seat_name, seat_names
 from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, Repository, RoomRec, SeatRec
 from chatbot.core.render import Renderer
 from chatbot.core.seating import Seating
 from chatbot.core.types import Inbound, Outbound
-from chatbot.core.usecase import CoreSettings, Speaker, reply, unique_name
+from chatbot.core.usecase import CoreSettings, Speaker, reply
 from engines.contract import Engine
 
 log = logging.getLogger(__name__)
@@ -49,6 +53,8 @@ class Roles:
         clock: Callable[[], float],
         renderer: Renderer,
         seating: Seating,
+        people: People,
+        lemmatizer: Lemmatizer,
     ) -> None:
         self.repo = repo
         self.games = games
@@ -57,6 +63,8 @@ class Roles:
         self.clock = clock
         self.renderer = renderer
         self.seating = seating
+        self.people = people
+        self.lemmatizer = lemmatizer
 
     # ------------------------------------------------------------------------------------------
     # who is who
@@ -96,11 +104,31 @@ class Roles:
         }
         return texts[what]
 
-    def who_may_end(self, t: Translator) -> str:
-        return t.gettext(
-            "Only the player who set up the game or the group’s admins can end a running game. "
-            "To give your own seat to an AI, write “leave”."
+    def may_end(self, msg: Inbound, match: MatchRec, room: RoomRec, user_id: int) -> bool:
+        """Whether the person may end ``match``: its lobby, whoever runs it; a running game, the one
+        who set it up; either, a group admin, or the last person playing it."""
+        seated = any(s.user_id == user_id for s in match.seats)
+        others = any(s.user_id is not None and s.user_id != user_id for s in match.seats)
+        return (
+            match.host_user_id == user_id
+            or (match.status == LOBBY and self.runs_lobby(match, user_id))
+            or (seated and not others)
+            or (not msg.private and self.is_admin(msg, room))
         )
+
+    def who_may_end(self, t: Translator, match: MatchRec, user_id: int) -> str:
+        """Who may end the running ``match``, and what the person ``user_id`` can do instead (issue
+        #27: a person without a seat was told to give their seat to an AI)."""
+        host = self.repo.user_by_id(match.host_user_id) if match.host_user_id is not None else None
+        if host is not None:
+            text = t.gettext("Only {host}, who set up the game, or the group’s admins can end it.").format(
+                host=clean_name(host.name)
+            )
+        else:
+            text = t.gettext("Only the group’s admins can end it.")
+        if any(s.user_id == user_id for s in match.seats):
+            return text + " " + t.gettext("To give your own seat to an AI, write “leave”.")
+        return text + " " + t.gettext("You can follow the game here and join the next one.")
 
     def _who_may_seats(self, t: Translator) -> str:
         return t.gettext(
@@ -121,7 +149,7 @@ class Roles:
             return self._take_seat(msg, sp, t, match)
         if match.host_user_id != sp.user.id and not self.is_admin(msg, sp.room):
             return [reply(msg, t, self._who_may_seats(t))]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         found = match_seat(cmd.raw_args, names, loose=False) if cmd.raw_args else []
         if len(found) != 1:
             return [
@@ -142,11 +170,13 @@ class Roles:
         assert sp.room is not None
         room = sp.room
         if seat.user_id is None:
-            return [reply(msg, t, t.gettext("{name} is an AI player already.").format(name=seat.name))]
+            return [
+                reply(msg, t, t.gettext("{name} is an AI player already.").format(name=clean_name(seat.name)))
+            ]
         engine = self.games[match.game]
         person = self.repo.user_by_id(seat.user_id)
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
-        tp = i18n.translator(person.lang or room.lang or i18n.DEFAULT_LANGUAGE)
+        tp = i18n.translator(self.people.lang(person, room))
         title = self.uis[match.game].title(tp)
         if match.status == LOBBY:
             if kicked:
@@ -172,10 +202,14 @@ class Roles:
             self.repo.set_meta(match.id, "away", away)
             if kicked:  # not taken along into a rematch (issue #16) unless given the seat back
                 self.repo.set_meta(match.id, "kicked", [*(match.meta.get("kicked") or []), seat.user_id])
-            text = tg.gettext("{admin} gave {name}’s seat to an AI player.").format(
-                admin=sp.user.name, name=seat.name
-            )
-            out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
+            out = [
+                Outbound(
+                    room.platform,
+                    self._to_ai_text(tg, sp.user.name, seat, kicked),
+                    chat_id=room.ext_id,
+                    lang=tg.lang,
+                )
+            ]
         if kicked:
             dm = tp.gettext("{admin} removed you from the game {game}; an AI player took your seat.")
         else:
@@ -190,6 +224,25 @@ class Roles:
         )
         return out
 
+    def _to_ai_text(self, tg: Translator, admin: str, seat: SeatRec, kicked: bool) -> str:
+        """The group's line when a person's seat goes to an AI: "Aino poisti Liisan pelistä; …" with
+        the name inflected where its genitive is known, a template in the nominative otherwise."""
+        name = clean_name(seat.name)
+        gen = self.genitive(name)
+        if kicked and gen is not None:
+            # TRANSLATORS: {name_gen} is the name in the genitive ("Liisan")
+            text = tg.gettext("{admin} removed {name} from the game; an AI player takes over the seat.")
+        elif kicked:
+            text = tg.gettext(
+                "{name} is out: {admin} removed them from the game. An AI player takes over the seat."
+            )
+        elif gen is not None:
+            # TRANSLATORS: {name_gen} is the name in the genitive ("Liisan")
+            text = tg.gettext("{admin} gave {name}’s seat to an AI player for now.")
+        else:
+            text = tg.gettext("{name} takes a break: {admin} gave their seat to an AI player for now.")
+        return text.format(admin=admin, name=name, name_gen=gen)
+
     def _restore(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, seat: SeatRec
     ) -> list[Outbound]:
@@ -202,7 +255,9 @@ class Roles:
                 reply(
                     msg,
                     t,
-                    t.gettext("{name}’s seat has no player to give it back to.").format(name=seat.name),
+                    t.gettext("{name}: this seat has no player to give it back to.").format(
+                        name=clean_name(seat.name)
+                    ),
                 )
             ]
         seats = tuple(
@@ -214,7 +269,7 @@ class Roles:
         updated = self.repo.match(match.id)
         assert updated is not None
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
-        text = tg.gettext("{name} is back in the game.").format(name=seat.name)
+        text = tg.gettext("{name} is back in the game.").format(name=clean_name(seat.name))
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
         out.extend(self.renderer.private_prompt(updated, room, seat.seat, (), force=True))
         return out
@@ -222,27 +277,96 @@ class Roles:
     def _hand_over(
         self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec, cmd: Command
     ) -> list[Outbound]:
+        """ "anna paikkani Liisalle": the seat is offered to one person, named by a mention, a reply
+        to their message, their platform id or the name of the one member of the room who has it."""
         assert sp.room is not None
         mine = [s for s in match.seats if s.user_id == sp.user.id]
         if not mine:
             return [reply(msg, t, t.gettext("You have no seat in this game to give away."))]
+        found = self._receiver(msg, sp, cmd.raw_args)
+        if isinstance(found, str):
+            alone = not [m for m in self.people.members(sp.room) if m.ext_id != msg.user_id]
+            return [reply(msg, t, self._how_to_name(t, "alone" if alone and found != "several" else found))]
+        if found.ext_id == msg.user_id:
+            return [reply(msg, t, t.gettext("You cannot give your seat to yourself."))]
+        taker = self.repo.find_user(msg.platform, found.ext_id)
+        if taker is not None and any(s.user_id == taker.id for s in match.seats):
+            return [
+                reply(msg, t, t.gettext("{name} is already playing in this game.").format(name=found.name))
+            ]
         offer = {
             "seat": mine[0].seat,
             "from": sp.user.id,
-            "to": cmd.raw_args,
+            "to_user": found.ext_id,
+            "to_name": found.name,
             "until": self.clock() + OFFER_TTL,
         }
         self.repo.set_meta(match.id, "offer", offer)
-        if cmd.raw_args:
-            text = t.gettext(
-                "{name} wants to give their seat away. The one it is meant for can take it by writing "
-                "“take seat” here."
-            ).format(name=sp.user.name)
-        else:
-            text = t.gettext(
-                "{name} wants to give their seat away. Whoever wants it can take it by writing “take seat” here."
-            ).format(name=sp.user.name)
+        text = t.gettext(
+            "{name} offers their seat to {receiver}. {receiver}, write “take seat” here to take it."
+        ).format(name=sp.user.name, receiver=found.name)
         return [reply(msg, t, text, private=False)]
+
+    def _receiver(self, msg: Inbound, sp: Speaker, typed: str) -> Member | str:
+        """Whom a hand-over names, or why it names nobody ("missing", "unknown", "several"): the
+        mentioned user (a mention, a handle the bot has seen, a platform id typed out), else the one
+        member of the room with the typed name (the replied-to one among several), else the author of
+        the message it answers."""
+        assert sp.room is not None
+        members = {m.ext_id: m for m in self.people.members(sp.room)}
+        ids = list(dict.fromkeys(msg.mentions))
+        for handle in msg.handles:
+            user = self.people.by_handle(msg.platform, handle)
+            if user is not None and user not in ids:
+                ids.append(user)
+        if not ids:  # a platform id typed out: "@olli:matrix.org", a Telegram number
+            ids = [w for w in dict.fromkeys(typed.split()) if w in members and _looks_like_id(w)]
+        if len(ids) > 1:
+            return "several"
+        if ids:
+            return members.get(ids[0]) or Member(ids[0], self._known_name(msg.platform, ids[0]))
+        if typed:
+            others = [m for m in members.values() if m.ext_id != msg.user_id]
+            named = [others[i] for i in match_seat(typed, [m.name for m in others], loose=False)]
+            if msg.reply_to_user is not None and any(m.ext_id == msg.reply_to_user for m in named):
+                return members[msg.reply_to_user]
+            if len(named) == 1:
+                return named[0]
+            if len(named) > 1:
+                return "several"
+            if msg.reply_to_user is None:
+                return "unknown"  # "anna paikkani hänelle" as a reply falls through to the reply
+        if msg.reply_to_user is not None:
+            return members.get(msg.reply_to_user) or Member(
+                msg.reply_to_user, self._known_name(msg.platform, msg.reply_to_user)
+            )
+        return "missing"
+
+    def _known_name(self, platform: str, ext_id: str) -> str:
+        user = self.repo.find_user(platform, ext_id)
+        return user.name if user is not None else clean_name(ext_id)
+
+    def _how_to_name(self, t: Translator, why: str) -> str:
+        if why == "alone":  # the console table, or a group where nobody else has written yet
+            return t.gettext(
+                "Nobody else has written here yet, so there is nobody to give your seat to. Whoever "
+                "wants it writes here first; then mention them (@name) or answer one of their messages "
+                "with “give my seat”."
+            )
+        if why == "several":
+            return t.gettext(
+                "Several people here go by that name. Mention the one you mean (@name), or answer one of "
+                "their messages with “give my seat”."
+            )
+        if why == "unknown":
+            return t.gettext(
+                "I have not seen anyone of that name write here. Mention the person (@name), or answer "
+                "one of their messages with “give my seat”."
+            )
+        return t.gettext(
+            "To whom do you give your seat? Mention them (“give my seat to @name”), or answer one of "
+            "their messages with “give my seat”."
+        )
 
     def _take_seat(self, msg: Inbound, sp: Speaker, t: Translator, match: MatchRec) -> list[Outbound]:
         assert sp.room is not None
@@ -251,15 +375,25 @@ class Roles:
         nothing = [reply(msg, t, t.gettext("Nobody is offering you a seat here just now."))]
         if not offer or float(offer.get("until", 0)) < self.clock() or offer.get("from") == sp.user.id:
             return nothing
-        if offer.get("to") and match_seat(str(offer["to"]), [sp.user.name], loose=True) != [0]:
-            return nothing
+        if not offer.get("to_user"):
+            return nothing  # an offer made before seats were offered to people only
+        if offer["to_user"] != msg.user_id:
+            return [
+                reply(
+                    msg,
+                    t,
+                    t.gettext("That seat is offered to {name}; only they can take it.").format(
+                        name=offer.get("to_name") or "?"
+                    ),
+                )
+            ]
         if any(s.user_id == sp.user.id for s in match.seats):
             return [reply(msg, t, t.gettext("You are already playing in this game."))]
         index = int(offer.get("seat", -1))
         if not 0 <= index < len(match.seats) or match.seats[index].user_id != offer.get("from"):
             return nothing
         old = match.seats[index]
-        name = unique_name(match, sp.user.name)
+        name = new_seat_name((s.name for s in match.seats if s.seat != index), sp.user.name)
         seats = tuple(
             replace(s, user_id=sp.user.id, name=name) if s.seat == index else s for s in match.seats
         )
@@ -270,7 +404,23 @@ class Roles:
         if updated.status == LOBBY:
             return self.renderer.lobby(updated, room)
         tg = i18n.translator(room.lang or i18n.DEFAULT_LANGUAGE)
-        text = tg.gettext("{new} took {old}’s seat.").format(new=name, old=old.name)
+        old_name = clean_name(old.name)
+        gen = self.genitive(old_name)
+        if gen is not None:
+            # TRANSLATORS: {old_gen} is the name in the genitive ("Sannan"), {old} as it is ("Sanna")
+            text = tg.gettext("{new} took {old}’s seat.").format(new=name, old=old_name, old_gen=gen)
+        else:
+            text = tg.gettext("{new} took the seat {old} played.").format(new=name, old=old_name)
         out = [Outbound(room.platform, text, chat_id=room.ext_id, lang=tg.lang)]
         out.extend(self.renderer.private_prompt(updated, room, index, (), force=True))
         return out
+
+    def genitive(self, name: str) -> str | None:
+        """The Finnish genitive of a seat's name when the dictionary confirms it (else None)."""
+        return genitive(name, self.lemmatizer.readings)
+
+
+def _looks_like_id(word: str) -> bool:
+    """Whether a typed word is a platform's user id rather than a name: a Matrix id ("@olli:matrix.org")
+    or a number (Telegram)."""
+    return word.isdigit() or (word.startswith("@") and ":" in word)

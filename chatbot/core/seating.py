@@ -25,8 +25,9 @@ from typing import Any
 
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
+from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Repository, RoomRec, SeatRec
-from chatbot.core.render import Renderer, rematch_waiting
+from chatbot.core.render import SEAT_LOG, Renderer, rematch_waiting, stood_in_now
 from chatbot.core.schedule import Schedule
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply
@@ -84,11 +85,27 @@ class Seating:
         that took over may be to act), an ended one none."""
         if not self.repo.update_lobby(match.id, match.version, seats, status=status):
             raise Conflict(lobby=True)
+        self._log_hands(match, seats)
         updated = self.repo.match(match.id)
         if status == RUNNING and updated is not None and updated.state is not None:
             self.schedule.plan(updated)
         elif status != LOBBY:
             self.schedule.clear(match.id)
+
+    def _log_hands(self, match: MatchRec, seats: Sequence[SeatRec]) -> None:
+        """Keep what the table showed for each seat that changed hands in a running match (its name,
+        and whether an AI stood in), with the ply of the change: earlier lines keep their names."""
+        if match.status != RUNNING or match.state is None:
+            return
+        ply = int(match.state.get("ply", 0))
+        marked = stood_in_now(match)
+        changed = [
+            {"ply": ply, "seat": old.seat, "name": old.name, "ai": old.seat in marked}
+            for old, new in zip(match.seats, seats, strict=False)
+            if (old.name, old.user_id) != (new.name, new.user_id)
+        ]
+        if changed:
+            self.repo.set_meta(match.id, SEAT_LOG, [*(match.meta.get(SEAT_LOG) or [])[-50:], *changed])
 
     def seats_to_deal(self, match: MatchRec, fill: bool | None) -> list[SeatRec] | None:
         """The seats the match starts with, or None when the fill question must be asked first."""
@@ -146,7 +163,12 @@ class Seating:
     ) -> list[Outbound]:
         """A seated person says yes to the rematch lobby."""
         if sp.user.id in {int(u) for u in (lobby.meta.get("rematch") or {}).get("yes", [])}:
-            return [reply(msg, t, t.gettext("You are in already; waiting for the others."))]
+            shown = seat_names(lobby.seats)
+            names = [shown[s.seat] for s in rematch_waiting(lobby)]
+            if not names:
+                return [reply(msg, t, t.gettext("You are in already; waiting for the others."))]
+            text = t.gettext("You are in already; waiting for {names}.").format(names=t.format_list(names))
+            return [reply(msg, t, text)]
         return self.start_or_wait(self.said_yes(lobby, sp.user.id), room)
 
     def said_yes(self, lobby: MatchRec, user_id: int) -> MatchRec:

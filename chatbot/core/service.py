@@ -19,7 +19,9 @@ unit; the use cases themselves are its collaborators, each built here with what 
 ``records``        results, statistics, history; ``replays`` of finished matches
 ``groups``         a group's chat moved, the bot removed and added back, privacy mode
 ``private``        private chats the platform will not open yet, deep links
-``outbox``         every use case's messages queued, with the live prompts a change left out
+``people``         who is who: members a room has seen, handles, each person's language
+``outbox``         every use case's messages queued, with the live prompts a change left out and
+                   no group text that names a hidden card
 =================  ======================================================================
 """
 
@@ -34,7 +36,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from chatbot.core import i18n
-from chatbot.core.access import MAX_TEXT, Throttle, clean_inbound, parse_button
+from chatbot.core.access import MAX_TEXT, ButtonData, Throttle, clean_inbound, parse_button
+from chatbot.core.asked import ASK_MARK, answer_of
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
@@ -43,7 +46,8 @@ from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.live import LivePrompts
 from chatbot.core.lobby import Lobby
 from chatbot.core.nlp import Lemmatizer, normalise
-from chatbot.core.outbox import Outbox
+from chatbot.core.outbox import HiddenGuard, Outbox
+from chatbot.core.people import People, seat_names
 from chatbot.core.play import Play
 from chatbot.core.ports import (
     LOBBY,
@@ -126,9 +130,10 @@ class BotCore:
         self._langs_lock = threading.Lock()
 
         settings = self.settings
+        self.people = People(repo)
         self.decoded = Decoded(repo, games)
         self.finder = Finder(repo, games, self.decoded)
-        self.renderer = Renderer(repo, games, uis, self.decoded, settings, clock)
+        self.renderer = Renderer(repo, games, uis, self.decoded, settings, clock, self.people)
         self.schedule = Schedule(repo, games, uis, self.decoded, settings, clock)
         live = LivePrompts(
             repo,
@@ -141,9 +146,11 @@ class BotCore:
                 match, room, seat, (), force=True, state=state
             ),
         )
-        self.outbox = Outbox(repo, live)
+        self.outbox = Outbox(repo, live, HiddenGuard(repo, games, self.decoded.state))
         self.seating = Seating(repo, games, self.decoded, self.schedule, self.renderer, settings)
-        self.roles = Roles(repo, games, uis, settings, clock, self.renderer, self.seating)
+        self.roles = Roles(
+            repo, games, uis, settings, clock, self.renderer, self.seating, self.people, self.lemmatizer
+        )
         self.groups = Groups(repo, uis, settings, self.renderer, self.schedule, self.outbox)
         self.lobby = Lobby(
             repo, games, uis, settings, self.finder, self.renderer, self.seating, self.roles, self.groups
@@ -244,9 +251,9 @@ class BotCore:
         """The group ``old_chat`` is now ``new_chat`` (see :meth:`Groups.move_chat`)."""
         return self.groups.move_chat(platform, old_chat, new_chat)
 
-    def bot_presence(self, platform: str, chat: str, present: bool) -> Answer:
-        """The bot was removed from the group or added back (see :meth:`Groups.bot_presence`)."""
-        return self.groups.bot_presence(platform, chat, present)
+    def bot_presence(self, platform: str, chat: str, present: bool, lang_hint: str | None = None) -> Answer:
+        """The bot was removed from the group or added to it (see :meth:`Groups.bot_presence`)."""
+        return self.groups.bot_presence(platform, chat, present, lang_hint)
 
     def table_messages(self) -> list[Outbound]:
         """The current table of every running match, for transports that re-post after a restart."""
@@ -384,7 +391,8 @@ class BotCore:
         else:
             user = self.repo.user(msg.platform, msg.user_id, msg.user_name)
             room = None if msg.private else self.repo.room(msg.platform, msg.chat_id)
-        lang = user.lang or normalise_language(msg.lang_hint) or (room.lang if room else None) or "fi"
+        self.people.seen(msg, user, room)
+        lang = self.people.lang(user, room, msg.lang_hint)
         speaker = Speaker(user, lang, room)
         self._remember_lang(msg.platform, msg.user_id, lang)
         t = i18n.translator(lang)
@@ -423,7 +431,7 @@ class BotCore:
 
     def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
         match = self.finder.context_match(msg, sp)
-        return tuple(s.name for s in match.seats) if match is not None else ()
+        return seat_names(match.seats) if match is not None else ()
 
     def _command(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         name = cmd.name
@@ -434,19 +442,16 @@ class BotCore:
             return self._set_language(msg, sp, cmd)
         if name == "rules":
             tq = self.questions.translator(sp, cmd.raw_args, cmd)
-            answer = self.questions.rules_text(msg, sp, tq, cmd)
-            if answer is None:
-                return []  # a question to someone else in a group: not the bot's
-            return [reply(msg, tq, answer)]
+            # None: a question to someone else in a group, not the bot's
+            return self.questions.answer(msg, sp, tq, cmd) or []
         if name == "ask":
             tq = self.questions.translator(sp, cmd.raw_args, cmd)
             situation = self.talk.situation(msg, sp, tq, cmd)
             if situation is not None:
                 return situation
-            answer = self.questions.rules_text(msg, sp, tq, replace(cmd, name="rules"))
-            return [reply(msg, tq, answer)] if answer is not None else []
+            return self.questions.answer(msg, sp, tq, replace(cmd, name="rules")) or []
         if name == "unsure":
-            return self.talk.unsure(msg, t, cmd)
+            return self.talk.unsure(msg, t, cmd, sp.user.id)
         if name == "games":
             return [reply(msg, t, self.questions.games_text(t))]
         if name == "hand":
@@ -519,6 +524,24 @@ class BotCore:
             return self.roles.seat_command(msg, sp, t, match, cmd)
         return None
 
+    def _answered(self, msg: Inbound, sp: Speaker, t: Translator, data: ButtonData) -> list[Outbound]:
+        """A button that answers a clarifying question (:mod:`chatbot.core.asked`): what the asker
+        was asked to write, done for the asker only."""
+        found = answer_of(data)
+        if found is None:
+            return not_here(msg, t)
+        asker, verb, arg = found
+        if asker != sp.user.id:
+            text = t.gettext(
+                "That button answers someone else’s question. Ask me yourself and I will answer you."
+            )
+            return [reply(msg, t, text)]
+        if verb == "rule":
+            return self.questions.topic_answer(msg, t, arg) or not_here(msg, t)
+        if sp.room is None or (verb == "new" and arg not in self.uis):
+            return not_here(msg, t)
+        return self._command(msg, sp, t, Command(verb, game=arg or None)) or []
+
     def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
         wanted = normalise_language(cmd.tokens[0]) if cmd.tokens else None
         t_now = i18n.translator(sp.lang)
@@ -547,6 +570,8 @@ class BotCore:
             return not_here(msg, t)
         if data.notation.startswith(REPLAY_MARK):
             return self.replays.press(msg, sp, t, data)
+        if data.notation.startswith(ASK_MARK):
+            return self._answered(msg, sp, t, data)
         match = self.repo.match(data.match_id)
         if match is None or match.game not in self.games:
             return not_here(msg, t)

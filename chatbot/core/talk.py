@@ -8,10 +8,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command, game_in, option_phrases, parse_command
 from chatbot.core.decoded import Finder
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer
+from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, RUNNING, GameUI, RenderContext
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
@@ -134,7 +136,8 @@ class Talk:
         return t.gettext("I did not understand that.") + " " + hint
 
     # --- doubtful commands -----------------------------------------------------------------------
-    def unsure(self, msg: Inbound, t: Translator, cmd: Command) -> list[Outbound]:
+    def unsure(self, msg: Inbound, t: Translator, cmd: Command, user_id: int | None = None) -> list[Outbound]:
+        """A command the text may mean, asked back, with a button that does it (for the asker)."""
         questions = {
             "leave": t.gettext(
                 "Do you want to leave the game? If so, write “leave” (an AI takes your seat)."
@@ -145,6 +148,13 @@ class Talk:
         text = questions.get(cmd.topic) or t.gettext(
             "I am not sure what you mean. Write “help” to see the commands."
         )
+        yes = {
+            "leave": t.gettext("Yes, leave the game"),
+            "cancel": t.gettext("Yes, end the game"),
+            "start": t.gettext("Yes, start"),
+        }
+        if cmd.topic in yes and user_id is not None and not msg.private:
+            return [reply(msg, t, text, [[answer_button(yes[cmd.topic], user_id, cmd.topic)]])]
         return [reply(msg, t, text)]
 
     # --- questions about one's own situation ---------------------------------------------------
@@ -163,7 +173,7 @@ class Talk:
         engine, ui = self.games[match.game], self.uis[match.game]
         state = engine.load(match.state)
         seat = self.finder.seat_of(match, sp.user, prefer_acting=True)
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         if cmd.topic == "turn":
             acting = engine.to_act(state)
             if seat is not None and seat in acting:

@@ -19,6 +19,7 @@ from chatbot.core import i18n, turns
 from chatbot.core.decoded import Decoded
 from chatbot.core.i18n import Translator
 from chatbot.core.outbox import Outbox
+from chatbot.core.people import seat_names
 from chatbot.core.play import Play
 from chatbot.core.ports import (
     AI_TURN,
@@ -262,17 +263,20 @@ class Timers:
             if rec.user_id is None:
                 continue
             user = self.repo.user_by_id(rec.user_id)
-            tu = i18n.translator(user.lang or room.lang or "fi")
+            tu = i18n.translator(self.play.renderer.people.lang(user, room))
             out.append(
                 Outbound(
                     room.platform,
-                    tu.gettext("⏰ The others are waiting for your move, {name}.").format(name=rec.name),
+                    tu.gettext("⏰ The others are waiting for your move, {name}.").format(
+                        name=seat_names(match.seats)[rec.seat]
+                    ),
                     user_id=user.ext_id,
                     lang=tu.lang,
                 )
             )
         self.schedule.reminded(match, seats)  # once per turn: a step does not bring another one
-        names = t.format_list([match.seats[s].name for s in seats])
+        shown = seat_names(match.seats)
+        names = t.format_list([shown[s] for s in seats])
         out.append(
             Outbound(
                 room.platform,
@@ -356,14 +360,14 @@ class Timers:
         events' own words ("Matti nosti kortin.")."""
         room = self.repo.room_by_id(match.room_id)
         ui = self.uis[match.game]
-        names = tuple(s.name for s in match.seats)
+        names = seat_names(match.seats)
         ctx = RenderContext(t, names, None, match.options)
         lines = [
             line
             for step in self.decoded.public_events_since(match, ply)
             for line in ui.render_events(step, ctx)
         ]
-        name = match.seats[seat].name
+        name = names[seat]
         if lines:
             text = "\n".join(
                 [

@@ -22,7 +22,9 @@ class Inbound:
     ``chat_id`` is the group/room for a group message; for a private message it is the user's
     private chat on that platform. ``lang_hint`` is the platform's idea of the user's language.
     ``update_key`` identifies the platform's update (Telegram update_id, Matrix event_id, a sequence
-    number of the console or a script): an update seen before is not applied again.
+    number of the console or a script): an update seen before is not applied again. ``user_name``
+    is the platform's display name as given; the core shows it cleaned
+    (:func:`chatbot.core.people.clean_name`).
     """
 
     platform: str
@@ -38,6 +40,16 @@ class Inbound:
     #: in a group: the message mentions the bot, answers one of its messages or names it; such a
     #: text always gets an answer (a hint when it is not understood), other group chat may not
     addressed: bool = False
+    #: the platform user ids of the people the message mentions (a Telegram text mention, Matrix
+    #: ``m.mentions``), the bot left out: "anna paikkani @Liisa" names whom the seat is for
+    mentions: tuple[str, ...] = ()
+    #: handles the message mentions without the platform saying whose they are (a Telegram
+    #: "@username"): the core knows them from the people it has seen (:attr:`user_handle`)
+    handles: tuple[str, ...] = ()
+    #: the author of the message this one answers (None: no reply, or a reply to the bot itself)
+    reply_to_user: str | None = None
+    #: the sender's own handle on the platform (a Telegram username), without "@"
+    user_handle: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

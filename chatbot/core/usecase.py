@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import MatchRec, Members, RoomRec, UserRec
+from chatbot.core.ports import Members, RoomRec, UserRec
 from chatbot.core.types import Button, Inbound, Outbound
 
 
@@ -96,14 +96,3 @@ def stale(msg: Inbound, t: Translator) -> list[Outbound]:
 def rows(buttons: Sequence[Sequence[Button]]) -> tuple[tuple[Button, ...], ...]:
     """Button rows as an :class:`Outbound` holds them, empty rows left out."""
     return tuple(tuple(row) for row in buttons if row)
-
-
-def unique_name(match: MatchRec, name: str) -> str:
-    """``name``, or "name 2", "name 3"… when a seat of the match has it already."""
-    taken = {s.name for s in match.seats}
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"

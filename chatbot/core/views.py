@@ -8,6 +8,7 @@ from dataclasses import replace
 from chatbot.core import turns
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.i18n import Translator
+from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
@@ -82,7 +83,7 @@ class Views:
         engine = self.games[match.game]
         ui = self.uis[match.game]
         state = self.decoded.state(match)
-        ctx = RenderContext(t, tuple(s.name for s in match.seats), None, match.options)
+        ctx = RenderContext(t, seat_names(match.seats), None, match.options)
         view = engine.view(state, None)
         answer = reply(msg, t, ui.render_detail(view, ctx) or ui.render_table(view, ctx))
         return [replace(answer, image=ui.render_image(view, ctx))]

@@ -11,7 +11,7 @@ from sqlalchemy import select as core_select
 
 from chatbot.core.ports import OVER, FinishedRec, SeatRec
 from chatbot.storage.db import Db
-from chatbot.storage.statements import RES, SEAT, M
+from chatbot.storage.statements import KV, RES, SEAT, M
 
 
 class RecordStore:
@@ -89,6 +89,13 @@ class RecordStore:
     def kv_set(self, namespace: str, key: str, value: Any) -> None:
         with self.db.conn() as c:
             c.execute(self.db.sql.kv_upsert, {"namespace": namespace, "key": key, "value": value})
+
+    def kv_items(self, namespace: str, limit: int = 1000) -> dict[str, Any]:
+        """Every key of ``namespace`` with its value (at most ``limit``, in key order): the members
+        a room has seen (issue #27)."""
+        stmt = core_select(KV.c.key, KV.c.value).where(KV.c.namespace == namespace).order_by(KV.c.key)
+        with self.db.conn() as c:
+            return {str(row.key): row.value for row in c.execute(stmt.limit(limit))}
 
 
 def _epoch(at: datetime) -> float:

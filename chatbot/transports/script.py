@@ -2,8 +2,9 @@
 
 Input lines: ``{"user": "alice", "chat": "group" | "private", "text": "..."}`` or with
 ``"button": DATA`` instead of text; optional ``"name"`` (display name), ``"lang"`` (the
-platform's language hint) and ``"id"`` (an update id: a line with an id seen before is not applied
-again). Output: one line per outbound message ``{"chat": "group" | "private", "user": ..., "text":
+platform's language hint), ``"id"`` (an update id: a line with an id seen before is not applied
+again), ``"mentions"`` (the users the text mentions, e.g. ``["bob"]``), ``"reply_to"`` (the user
+whose message it answers) and ``"handle"`` (the sender's own handle). Output: one line per outbound message ``{"chat": "group" | "private", "user": ..., "text":
 ..., "buttons": [[label, data], ...]}`` (plus ``"edit"`` when the message replaces an earlier one
 with the same key). The same seed gives the same output.
 
@@ -39,6 +40,9 @@ def to_inbound(line: dict[str, Any]) -> Inbound:
         button=line.get("button"),
         lang_hint=line.get("lang"),
         update_key=str(line["id"]) if line.get("id") is not None else None,
+        mentions=tuple(str(u) for u in line.get("mentions") or ()),
+        reply_to_user=str(line["reply_to"]) if line.get("reply_to") is not None else None,
+        user_handle=str(line["handle"]) if line.get("handle") else None,
     )
 
 

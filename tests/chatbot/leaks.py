@@ -96,12 +96,7 @@ class LeakScan:
         state = engine.load(match.state)
         room = repo.room_by_id(match.room_id)
         lang = room.lang or "fi"
-        ctx = RenderContext(translator(lang), tuple(s.name for s in match.seats), None, match.options)
         public_view = engine.view(state, None)
-        allowed = Counter(ui.cards_in(ui.render_table(public_view, ctx)))
-        detail = ui.render_detail(public_view, ctx)
-        if detail:
-            allowed |= Counter(ui.cards_in(detail))
         types = {**engine.types, "Event": Event}
         # a message drawn at an earlier version of this change (one change may apply several actions:
         # the AI seats of a window, a single answer taken at once) shows the actions before that one
@@ -112,8 +107,30 @@ class LeakScan:
         if since == 0 and match.seed is not None:  # the deal's own events: no action row holds them
             first = engine.new_game(len(match.seats), match.seed, engine.options_from_dict(match.options))
             public += [e for e in engine.start_events(first) if e.public]
-        for line in ui.render_events(public, ctx):
-            allowed.update(ui.cards_in(line))
+        allowed_in: dict[str, Counter[str]] = {}
+
+        def allowed_for(out_lang: str | None) -> Counter[str]:
+            """The cards the group may be told of, as the table tells them in ``out_lang`` (an answer
+            to a person goes in their language, which may not be the room's)."""
+            key = out_lang or lang
+            if key not in allowed_in:
+                ctx = RenderContext(translator(key), tuple(s.name for s in match.seats), None, match.options)
+                allowed = Counter(ui.cards_in(ui.render_table(public_view, ctx)))
+                detail = ui.render_detail(public_view, ctx)
+                if detail:
+                    allowed |= Counter(ui.cards_in(detail))
+                # the moves the group's table offers as buttons are public too ("🎭 Arkeologi" while
+                # the characters are chosen in the group), and an answer in the group may name them
+                for seat in engine.to_act(state):
+                    legal = tuple(engine.notation(a) for a in engine.legal_actions(state, seat))
+                    for row in ui.button_rows(ui.group_actions(legal, public_view), public_view, ctx):
+                        for label, _n in row:
+                            allowed |= Counter(ui.cards_in(label))
+                for line in ui.render_events(public, ctx):
+                    allowed.update(ui.cards_in(line))
+                allowed_in[key] = allowed
+            return allowed_in[key]
+
         # a private event line ("▸ You drew [7]") that names a card is never repeated in the group,
         # even when the card itself is public (the 7 on the discard pile): the line tells who holds it
         private_lines = {
@@ -147,7 +164,12 @@ class LeakScan:
             }
             if verbs & self.private_verbs.get(match.game, set()):
                 self._fail(f"{match.game}: a private move offered in the group: {verbs}")
-            named = Counter(ui.cards_in(o.text)) - allowed - self._then(match, o, engine, ui, ctx)
+            out_ctx = RenderContext(
+                translator(o.lang or lang), tuple(s.name for s in match.seats), None, match.options
+            )
+            named = (
+                Counter(ui.cards_in(o.text)) - allowed_for(o.lang) - self._then(match, o, engine, ui, out_ctx)
+            )
             if named:
                 self._fail(f"{match.game}: the group is shown {dict(named)} in {o.text!r}")
             if private_lines.intersection(o.text.splitlines()):

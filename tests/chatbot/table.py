@@ -55,23 +55,41 @@ class Table:
         group: str = GROUP,
         key: str | None = None,
         addressed: bool = False,
+        name: str | None = None,
+        mentions: tuple[str, ...] = (),
+        handles: tuple[str, ...] = (),
+        reply_to_user: str | None = None,
+        handle: str | None = None,
     ) -> Answer:
-        """``addressed``: the group message mentions the bot or replies to it."""
+        """``addressed``: the group message mentions the bot or replies to it; ``name`` is the display
+        name (the user id capitalised by default), ``mentions`` the user ids it mentions, ``handles``
+        the handles it mentions without an id, ``reply_to_user`` whose message it answers and
+        ``handle`` the sender's own handle."""
         msg = Inbound(
             PLATFORM,
             user,
-            user.capitalize(),
+            user.capitalize() if name is None else name,
             user if private else group,
             private,
             text=text,
             lang_hint=lang,
             update_key=key,
             addressed=addressed,
+            mentions=mentions,
+            handles=handles,
+            reply_to_user=reply_to_user,
+            user_handle=handle,
         )
         return self._deliver(self.core.handle(msg))
 
     def press(
-        self, user: str, data: str, private: bool = True, group: str = GROUP, key: str | None = None
+        self,
+        user: str,
+        data: str,
+        private: bool = True,
+        group: str = GROUP,
+        key: str | None = None,
+        lang: str | None = None,
     ) -> Answer:
         msg = Inbound(
             PLATFORM,
@@ -81,6 +99,7 @@ class Table:
             private,
             button=data,
             update_key=key,
+            lang_hint=lang,
         )
         return self._deliver(self.core.handle(msg))
 

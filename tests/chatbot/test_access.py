@@ -245,7 +245,7 @@ def test_a_group_admin_runs_the_lobby_and_ends_any_game():
     assert table.match().status == "running"
     # a seated player who did not set the game up cannot end it; the admin can
     out = table.say("liisa", "peru")
-    assert "Vain pelin aloittaja tai ryhmän ylläpitäjät" in out[0].text and table.match() is not None
+    assert "Sen voi lopettaa vain Matti, joka perusti pelin" in out[0].text and table.match() is not None
     out = table.say("ville", "peru")
     assert "peruttiin" in out[0].text and table.match() is None
     # the admin of one group is nobody in another
@@ -268,7 +268,7 @@ def test_kick_gives_the_seat_to_an_ai_tells_the_player_and_restore_gives_it_back
     out = table.say("ville", "poista Pekka pelistä")
     seat = table.match().seats[1]
     assert seat.user_id is None and seat.ai and seat.name == "Pekka"
-    assert any(o.chat_id == GROUP and "tekoälylle" in o.text for o in out)
+    assert any(o.chat_id == GROUP and o.text.startswith("Ville poisti Pekan pelistä; tekoäly") for o in out)
     dm = [o for o in out if o.user_id == "pekka"]
     assert dm and "poisti sinut" in dm[0].text
     # the AI plays the seat: the game goes on without Pekka's buttons working
@@ -288,16 +288,17 @@ def test_a_player_hands_their_seat_to_someone_in_the_room():
     table.say("matti", "uusi majavajengi")
     table.say("pekka", "liity")
     table.say("matti", "aloita")
+    table.say("liisa", "moi")  # Liisa has written here: "Liisalle" names her (issue #27)
     table.say("pekka", "anna paikkani Liisalle")
     # only the one it was meant for, and only in the room
-    assert "Kukaan ei tarjoa" in table.say("eve", "otan paikan")[0].text
+    assert "Vain hän voi ottaa sen" in table.say("eve", "otan paikan")[0].text
     table.say("liisa", "otan paikan", group=OTHER)
     table.say("liisa", "otan paikan", private=True)
     assert table.match().seats[1].user_id == table.repo.find_user(PLATFORM, "pekka").id
     out = table.say("liisa", "otan paikan")
     seat = table.match().seats[1]
     assert seat.user_id == table.repo.find_user(PLATFORM, "liisa").id and seat.name == "Liisa"
-    assert any(o.chat_id == GROUP and "otti pelaajan Pekka paikan" in o.text for o in out)
+    assert any(o.chat_id == GROUP and o.text == "Liisa otti Pekan paikan." for o in out)
     assert any(o.user_id == "liisa" for o in out)  # her cards come to her private chat
     assert "Kukaan ei tarjoa" in table.say("eve", "otan paikan")[0].text  # taken once
 

@@ -80,6 +80,7 @@ def change(table: Table, what: str) -> None:
         table.say(actor, f"poista {name} pelistä")
         table.say(actor, f"palauta {name} peliin")
     elif what == "hand_over":
+        table.say("eeva", "moi")  # Eeva has written here: the bot knows whom "Eevalle" means
         table.say(target, "anna paikkani Eevalle")
         table.say("eeva", "otan paikan")
         assert any(s.name == "Eeva" for s in table.match().seats)

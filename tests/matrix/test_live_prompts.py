@@ -23,6 +23,7 @@ CHANGES = (
     ("restore", "Aino", "palauta Kaisa peliin"),
     ("leave", "Kaisa", "poistu"),
     ("back", "Kaisa", "palaan"),
+    ("chat", "Olli", "moi kaikille"),  # Olli has written here: "Ollille" names him (issue #27)
     ("offer", "Kaisa", "anna paikkani Ollille"),
     ("hand_over", "Olli", "otan paikan"),
 )
@@ -58,6 +59,9 @@ def test_the_person_to_act_can_react_after_every_seat_change(synapse, bot_factor
             changed = 0
             for what, who, text in CHANGES:
                 version = repo.match(match).version
+                if what == "chat":
+                    await table.say(people[who], text)
+                    continue
                 if what == "offer":  # the seat changes hands when it is taken
                     await table.ask(people[who], text)
                     continue
@@ -68,7 +72,7 @@ def test_the_person_to_act_can_react_after_every_seat_change(synapse, bot_factor
                     break
                 found: list = []
 
-                def live_panel() -> bool:
+                def live_panel(found: list = found) -> bool:
                     """The person to act now has a new panel, or the turn's panel edited in place
                     (issue #28), whose keys press the buttons of the version now (an edit that changes
                     no word sends nothing). Read anew at each look: an AI seat may have moved since."""

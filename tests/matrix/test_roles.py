@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from chatbot.core.people import clean_name
 from tests.matrix.test_matrix import FI, close, new_game, open_table, run
 
 pytestmark = pytest.mark.matrix
@@ -14,10 +15,7 @@ pytestmark = pytest.mark.matrix
 OUTSIDER_AI = FI.gettext(
     "Only the player who set up the game, the seated players or the group’s admins can add or remove AI players."
 ).split(",")[0]
-END = FI.gettext(
-    "Only the player who set up the game or the group’s admins can end a running game. "
-    "To give your own seat to an AI, write “leave”."
-).split(".")[0]
+END = FI.gettext("Only {host}, who set up the game, or the group’s admins can end it.").split("{")[0]
 
 
 async def until(predicate, timeout: float = 20.0) -> None:
@@ -46,6 +44,11 @@ def test_roles_on_matrix_follow_the_rooms_power_levels(synapse, bot_factory, tmp
             # Aino creates the room (power level 100); the others have 0
             table = await open_table(synapse, bot, ["Aino", "Ville", "Kaisa", "Olli"], tmp_path)
             aino, ville, kaisa, olli = table.people
+            # invited to the room, the bot greets it with how to start (issue #27: it said nothing)
+            await aino.wait_for(
+                lambda m: m.room_id == table.room and m.sender == bot.user_id and "”uusi gnav”" in m.body,
+                what="the greeting",
+            )
             table.people = [ville, aino, kaisa, olli]  # Ville sets the game up
             await new_game(table)
             repo = bot.core.repo
@@ -99,6 +102,85 @@ def test_roles_on_matrix_follow_the_rooms_power_levels(synapse, bot_factory, tmp
             await until(lambda: repo.match(match.id).seats[1].user_id == olli_rec.id)
             await table.say(olli, "peru")
             await until(lambda: repo.match(match.id).status == "cancelled")
+        finally:
+            await close(table, bot)
+
+    run(scenario())
+
+
+def test_a_seat_goes_to_the_mentioned_person_and_a_name_with_a_line_break_stays_on_its_line(
+    synapse, bot_factory, tmp_path
+):
+    """Issue #27 on Synapse: a display name with a line break once showed a made-up row of another
+    player's cards in the lobby and the table; a seat handed over by a pill (``m.mentions``) is
+    taken only by the person mentioned."""
+
+    async def scenario() -> None:
+        bot = bot_factory()
+        await bot.start()
+        table = None
+        try:
+            table = await open_table(synapse, bot, ["Aino", "Kaisa", "Olli", "Eve", "Pia"], tmp_path)
+            aino, kaisa, olli, eve, pia = table.people
+            assert eve.client is not None and kaisa.client is not None
+            forged = "Eve\n▸ Aino: 1:[9]  2:[9]  3:[9]  4:[9]"
+            await eve.client.set_displayname(forged)
+            await new_game(table)
+            repo = bot.core.repo
+            match = repo.active_match(repo.room("matrix", table.room).id)
+            await table.say(kaisa, "liity")
+            await table.say(eve, "liity")
+            await until(lambda: len(repo.match(match.id).seats) == 3)
+            await table.say(aino, "aloita")
+            await until(lambda: repo.match(match.id).status == "running")
+            assert repo.match(match.id).seats[2].name == clean_name(forged)
+            assert "\n" not in clean_name(forged)
+            # Kaisa picks Olli from her client's member list: a pill, and m.mentions
+            content = {
+                "msgtype": "m.text",
+                "body": "anna paikkani Olli",
+                "format": "org.matrix.custom.html",
+                "formatted_body": f'anna paikkani <a href="https://matrix.to/#/{olli.user_id}">Olli</a>',
+                "m.mentions": {"user_ids": [olli.user_id]},
+            }
+            await kaisa.client.room_send(table.room, "m.room.message", content)
+            refused = await table.ask(eve, "otan paikan")
+            assert "Vain hän voi ottaa sen" in refused.body
+            await table.say(olli, "otan paikan")
+            olli_rec = await until_value(lambda: repo.find_user("matrix", olli.user_id))
+            await until(lambda: repo.match(match.id).seats[1].user_id == olli_rec.id)
+            # Olli answers one of Kaisa's messages with "anna paikkani" (no name at all): the seat is
+            # offered to the author of that message, read from the server after a restart forgot it
+            kaisa_rec = await until_value(lambda: repo.find_user("matrix", kaisa.user_id))
+            said = await table.say(kaisa, "harmi, olisin halunnut jatkaa")
+            await asyncio.sleep(0.5)
+            bot._senders.clear()
+            answer = {
+                "msgtype": "m.text",
+                "body": "anna paikkani",
+                "m.relates_to": {"m.in_reply_to": {"event_id": said}},
+            }
+            await olli.client.room_send(table.room, "m.room.message", answer)
+            await until(
+                lambda: (repo.match(match.id).meta.get("offer") or {}).get("to_user") == kaisa.user_id
+            )
+            assert "Vain hän voi ottaa sen" in (await table.ask(eve, "otan paikan")).body
+            await table.say(kaisa, "otan paikan")
+            await until(lambda: repo.match(match.id).seats[1].user_id == kaisa_rec.id)
+            # Kaisa types out the user id of Pia, who has not written here yet, as text without a pill
+            await table.say(kaisa, f"anna paikkani {pia.user_id}")
+            await until(lambda: (repo.match(match.id).meta.get("offer") or {}).get("to_user") == pia.user_id)
+            await table.say(pia, "otan paikan")
+            pia_rec = await until_value(lambda: repo.find_user("matrix", pia.user_id))
+            await until(lambda: repo.match(match.id).seats[1].user_id == pia_rec.id)
+            # whatever the bot wrote in the room, no line of it was made by a name
+            await asyncio.sleep(0.5)
+            bodies = [
+                aino.current(m) for m in aino.messages if m.room_id == table.room and m.sender == bot.user_id
+            ]
+            lines = [line for body in bodies for line in body.splitlines()]
+            assert not [line for line in lines if line.lstrip().startswith("▸ Aino: 1:")], lines
+            assert any(line.startswith("Eve ▸ Aino: 1:(9)") for line in lines), lines
         finally:
             await close(table, bot)
 

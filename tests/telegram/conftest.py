@@ -75,8 +75,15 @@ class Harness:
         await self.start_transport()
 
     # --- acting ---------------------------------------------------------------------------------
-    async def say(self, user: int, text: str, chat: int = GROUP, reply_to: int | None = None) -> Msg:
-        return await self.server.send(user, chat, text, reply_to=reply_to)
+    async def say(
+        self,
+        user: int,
+        text: str,
+        chat: int = GROUP,
+        reply_to: int | None = None,
+        text_mentions: dict[str, int] | None = None,
+    ) -> Msg:
+        return await self.server.send(user, chat, text, reply_to=reply_to, text_mentions=text_mentions)
 
     async def settle(self) -> None:
         """Wait until the bot has handled everything injected so far and sent it all."""

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -308,10 +309,19 @@ class FakeTelegram:
     # ------------------------------------------------------------------------------------------
     # the world: users, groups, messages
 
-    def add_user(self, user_id: int, first_name: str, lang: str | None = "fi", opened: bool = True) -> dict:
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        lang: str | None = "fi",
+        opened: bool = True,
+        username: str | None = None,
+    ) -> dict:
         user = {"id": user_id, "is_bot": False, "first_name": first_name}
         if lang:
             user["language_code"] = lang
+        if username:
+            user["username"] = username
         self.users[user_id] = user
         if opened:
             self.opened.add(user_id)
@@ -719,11 +729,21 @@ class FakeTelegram:
         return update["update_id"]
 
     async def send(
-        self, user_id: int, chat_id: int, text: str, reply_to: int | None = None, thread: int | None = None
+        self,
+        user_id: int,
+        chat_id: int,
+        text: str,
+        reply_to: int | None = None,
+        thread: int | None = None,
+        text_mentions: dict[str, int] | None = None,
     ) -> Msg:
         """User ``user_id`` writes ``text`` in ``chat_id`` (a group, or their private chat = user id),
         optionally as a reply to message ``reply_to`` of that chat. In privacy mode a group message
-        that is no command, no reply to the bot and no mention of it never reaches the bot."""
+        that is no command, no reply to the bot and no mention of it never reaches the bot.
+
+        Every "@word" of the text is a ``mention`` entity, as Telegram marks them; ``text_mentions``
+        maps words of the text to the users they mention without a username (a ``text_mention``
+        entity carrying the user, as a client makes when one picks a person who has none)."""
         if chat_id > 0:
             assert chat_id == user_id, "a private chat's id is the user's id"
             self.opened.add(user_id)  # writing to the bot opens the chat
@@ -745,8 +765,20 @@ class FakeTelegram:
             entities.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
         mention = f"@{self.username}".casefold()
         at = text.casefold().find(mention)
-        if at >= 0:
-            entities.append({"type": "mention", "offset": at, "length": len(mention)})
+        for found in re.finditer(r"@\w+", text):  # offsets and lengths in UTF-16 code units
+            entities.append(
+                {"type": "mention", "offset": _u16(text[: found.start()]), "length": _u16(found[0])}
+            )
+        for word, mentioned in (text_mentions or {}).items():
+            start = text.index(word)
+            entities.append(
+                {
+                    "type": "text_mention",
+                    "offset": _u16(text[:start]),
+                    "length": _u16(word),
+                    "user": self.users[mentioned],
+                }
+            )
         if entities:
             data["entities"] = entities
         replied = self.messages.get(chat_id, {}).get(reply_to or 0)
@@ -906,3 +938,8 @@ class FakeTelegram:
                 return
             await asyncio.sleep(seconds / 3)
         raise AssertionError("the bot did not go quiet")
+
+
+def _u16(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units, as the Bot API counts entity offsets."""
+    return len(text.encode("utf-16-le")) // 2

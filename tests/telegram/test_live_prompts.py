@@ -39,7 +39,8 @@ async def change(h: Harness, mid: int, what: str) -> None:
         "kick": [(actor, f"poista {name} pelistä")],
         "to_ai": [(actor, f"anna {GENITIVE[name]} paikka botille")],
         "restore": [(actor, f"poista {name} pelistä"), (actor, f"palauta {name} peliin")],
-        "hand_over": [(target, "anna paikkani Davidille"), (DAVID, "otan paikan")],
+        # David has written in the group: the bot knows whom "Davidille" means (issue #27)
+        "hand_over": [(DAVID, "moikka"), (target, "anna paikkani Davidille"), (DAVID, "otan paikan")],
         "leave": [(target, "poistu")],
         "back": [(target, "poistu"), (target, "palaan")],
     }[what]

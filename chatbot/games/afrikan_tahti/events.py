@@ -27,6 +27,7 @@ from chatbot.games.afrikan_tahti.names import (
     items_text,
     kind_of,
     money,
+    offer_text,
     place,
     requires_text,
     target_text,
@@ -526,12 +527,7 @@ def expansion_event(e: Event, ctx: RenderContext) -> str | bool | None:
                 name=name, item=token_word(str(p.get("item", "")), t), other=other
             )
         case "offer":
-            return t.gettext("🤝 {name} offers {other} {give} for {get}.").format(
-                name=name,
-                other=ctx.name(p["receiver"]),
-                give=items_text(p.get("give", ()), t),
-                get=items_text(p.get("get", ()), t),
-            )
+            return offer_text(name, ctx.name(p["receiver"]), p.get("give", ()), p.get("get", ()), t)
         case "offer_declined":
             return t.gettext("{name} declined the offer.").format(name=name)
         case "traded":

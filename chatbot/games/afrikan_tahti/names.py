@@ -603,6 +603,39 @@ def items_text(items: Sequence[str], t: Translator) -> str:
     return t.format_list([money(int(i), t) if i.isdigit() else card_name(i, t) for i in items])
 
 
+def card_object(inst: str, t: Translator) -> str:
+    """A card's name as the object of a Finnish verb ("saisi Mekaanikon"): the genitive-like
+    accusative from the card's known forms; the name itself in other languages or when no form is
+    known (DESIGN.md §10: inflect only what is known)."""
+    name = card_name(inst, t)
+    forms = cards.FI_FORMS.get(cid(inst), ()) if t.lang == "fi" else ()
+    return forms[1] if len(forms) > 1 and forms[0] == name else name
+
+
+def offer_text(name: str, other: str, give: Sequence[str], get: Sequence[str], t: Translator) -> str:
+    """ "🤝 Anna tarjoaa kauppaa: Bertta saisi Mekaanikon ja antaisi 200 £." One side may be empty."""
+
+    def objects(items: Sequence[str]) -> str:
+        return t.format_list([money(int(i), t) if i.isdigit() else card_object(i, t) for i in items])
+
+    values = {
+        "name": name,
+        "other": other,
+        "give": items_text(give, t),
+        "get": items_text(get, t),
+        "give_obj": objects(give),
+        "get_obj": objects(get),
+    }
+    if not get:
+        # TRANSLATORS: {give_obj} is {give} as the object of a verb (Finnish: "Mekaanikon")
+        return t.gettext("🤝 {name} offers {other} {give} for nothing.").format(**values)
+    if not give:
+        # TRANSLATORS: {get_obj} is {get} as the object of a verb (Finnish: "Mekaanikon")
+        return t.gettext("🤝 {name} asks {other} for {get} and offers nothing for it.").format(**values)
+    # TRANSLATORS: {give_obj} and {get_obj} are {give} and {get} as objects of a verb ("Mekaanikon")
+    return t.gettext("🤝 {name} offers {other} {give} for {get}.").format(**values)
+
+
 def option_text(option: str, ctx: RenderContext) -> str:
     seat = seat_of(option)
     if seat is not None:

@@ -30,11 +30,11 @@ from chatbot.games.afrikan_tahti.names import (
     cid,
     dice_text,
     face_name,
-    items_text,
     kind_of,
     money,
     names_list,
     node_text,
+    offer_text,
     option_parts,
     option_text,
     place,
@@ -365,12 +365,9 @@ def prompt_line(view: View, x: XView, ctx: RenderContext) -> str | None:
             return t.gettext("▶ {name} chooses for {what}.").format(name=names, what=what)
         case "offer" if x.offer is not None:
             o = x.offer
-            return t.gettext("🤝 {name} offers {other} {give} for {get}. {other}: accept or decline.").format(
-                name=ctx.name(o.seat),
-                other=ctx.name(o.to),
-                give=items_text(o.give, t),
-                get=items_text(o.get, t),
-            )
+            other = ctx.name(o.to)
+            asked = t.gettext("{other}: accept or decline.").format(other=other)
+            return offer_text(ctx.name(o.seat), other, o.give, o.get, t) + " " + asked
         case "market_day":
             return t.gettext("🛒 Market day: {name} may buy the top expedition card, or decline.").format(
                 name=names
@@ -379,7 +376,7 @@ def prompt_line(view: View, x: XView, ctx: RenderContext) -> str | None:
             return t.gettext("🔁 {name} may take a danger card instead, or decline.").format(name=names)
         case "lost_turn":
             return t.gettext("🥫 {name} may use Tinned food to keep the turn, or pass.").format(name=names)
-        case "hand_discard":
+        case "hand_discard":  # the player chooses which (issue #27: "yksi poistetaan" said otherwise)
             return t.gettext("🃏 {name} has too many hand cards and discards one.").format(name=names)
         case "limit_discard":
             return t.gettext("🎒 {name} has too many expedition cards and discards one.").format(name=names)

@@ -110,8 +110,16 @@ TOPICS = (
         N_(
             "The fool is the lowest card and is always shown to everyone, whoever holds it. If one fool is in play at the end of a deal, its holder loses a life and so does whoever holds the next-lowest card; if both fools are in play, only their two holders lose. A fool holder who survives sits out the next deal."
         ),
-        ("narri", "koputus", "koputtaa", "fool", "knock"),
+        ("narri", "fool"),
         N_("fool"),
+    ),
+    RuleTopic(
+        "gnav.knock",
+        N_(
+            "A knock shows your fool to everyone. By default I show every fool dealt at once, so nobody needs to knock. With the option “auto_reveal=no” a player dealt a fool must knock (“knock”) before the first turn of the deal; no turn starts until every fool dealt has been shown. AI players knock at once, and if your time runs out I knock for you. A fool drawn from the stock is always shown at once."
+        ),
+        ("koputus", "koputtaa", "koputtaminen", "koputan", "kop kop", "knock", "knocking", "knock knock"),
+        N_("the knock"),
     ),
     RuleTopic(
         "gnav.dealer",

@@ -59,6 +59,7 @@ from chatbot.transports.matrix.powers import ADMIN_LEVEL, MatrixMembers, RoomPow
 from chatbot.transports.matrix.serve import bot_from_env, main
 from chatbot.transports.matrix.text import (
     choices,
+    mentioned,
     message_text,
     options_line,
     png_size,
@@ -87,6 +88,7 @@ __all__ = [
     "bot_from_env",
     "choices",
     "main",
+    "mentioned",
     "message_text",
     "options_line",
     "png_size",

@@ -49,6 +49,8 @@ KEYSETS = (
 )
 #: every reaction key -> the option it presses (the same number in every set)
 KEY_INDEX = {key: i for keys in KEYSETS for i, key in enumerate(keys)}
+#: senders of recent messages remembered, for the author of a reply's target (issue #27)
+SENDER_MEMORY = 5000
 #: how many messages' buttons are kept for reactions (the newest; older prompts are stale anyway)
 BUTTON_MEMORY = 2000
 #: how many messages are remembered whose reaction keys someone used and the bot could not take back
@@ -99,6 +101,10 @@ def _check(resp: Any, what: str) -> Any:
         status = getattr(getattr(resp, "transport_response", None), "status", None)
         if resp.status_code == "M_LIMIT_EXCEEDED" or status == 429:
             raise _RateLimited(max(0.05, (resp.retry_after_ms or 1000) / 1000))
+        if resp.status_code == "M_UNKNOWN_TOKEN":
+            # the session expired: the sync loop logs in again, and the message goes then (it was
+            # dropped when a send happened to meet the dead token, e.g. the greeting of a new room)
+            raise _Temporary(f"{what}: {resp}")
         if status is not None and 400 <= status < 500:
             raise _Permanent(f"{what}: {resp}")
         raise _Temporary(f"{what}: {resp}")
@@ -139,6 +145,7 @@ class MatrixBase:
     _handled_set: set[str]
     _dms: dict[str, str]
     _reply_rooms: OrderedDict[str, str]
+    _senders: OrderedDict[str, str]
     _buttons: OrderedDict[str, list[str]]
     _used: OrderedDict[str, list[str]]
     _no_redact: dict[str, float]

@@ -84,6 +84,7 @@ class MatrixBot(Client, Events, Crypto, Delivery, Direct, MatrixBase, Transport)
         self._handled_set: set[str] = set()
         self._dms: dict[str, str] = {}  # user id -> direct room id
         self._reply_rooms: OrderedDict[str, str] = OrderedDict()  # event id -> room id
+        self._senders: OrderedDict[str, str] = OrderedDict()  # event id of a message -> its sender
         #: event id of a message with buttons -> their data in the order of its reaction keys
         self._buttons: OrderedDict[str, list[str]] = OrderedDict()
         #: messages on which someone's reaction keys stay (the bot could not redact them), with

@@ -28,6 +28,7 @@ from chatbot.transports.matrix.base import (
     KEYCAPS,
     NO_REDACT_FOR,
     PLATFORM,
+    SENDER_MEMORY,
     USED_MEMORY,
     MatrixBase,
     _localpart,
@@ -35,7 +36,13 @@ from chatbot.transports.matrix.base import (
     _RateLimited,
     _Temporary,
 )
-from chatbot.transports.matrix.text import choices, strip_mention, strip_reply_fallback
+from chatbot.transports.matrix.text import (
+    choices,
+    mentioned,
+    quoted_sender,
+    strip_mention,
+    strip_reply_fallback,
+)
 
 log = logging.getLogger(__package__)  # chatbot.transports.matrix, as before the split
 
@@ -74,6 +81,10 @@ class Events(MatrixBase):
             self._counters[room_id] = self._counters.get(room_id, 0) + 1
         sender = getattr(event, "sender", None)
         event_id = getattr(event, "event_id", None)
+        if source.get("type") in {"m.room.message", "m.room.encrypted"} and sender and event_id:
+            self._senders[event_id] = sender  # whose message a later reply answers (the bot's too)
+            while len(self._senders) > SENDER_MEMORY:
+                self._senders.popitem(last=False)
         if skip_messages or sender == self.user_id or not event_id or event_id in self._handled_set:
             return
         if isinstance(event, RoomMemberEvent):
@@ -128,6 +139,7 @@ class Events(MatrixBase):
         addressed = (
             "m.in_reply_to" in relation and text.startswith(f"> <{self.user_id}>")
         ) or self.user_id in ((content.get("m.mentions") or {}).get("user_ids") or ())
+        replied_to = await self._replied_to(room_id, relation, text)
         if "m.in_reply_to" in relation:
             text = strip_reply_fallback(text)
         stripped = strip_mention(text, self._own_names(room_id))
@@ -145,11 +157,35 @@ class Events(MatrixBase):
             text=text,
             message_id=event.event_id,
             addressed=addressed,
+            # whom the message names (issue #27: a seat goes to a person, never to a display name)
+            mentions=tuple(u for u in mentioned(content, text) if u != self.user_id),
+            reply_to_user=replied_to if replied_to != self.user_id else None,
         )
         self._reply_rooms[event.event_id] = room_id
         while len(self._reply_rooms) > 2000:
             self._reply_rooms.popitem(last=False)
         await self._dispatch(msg, event.event_id)
+
+    async def _replied_to(self, room_id: str, relation: dict[str, Any], body: str) -> str | None:
+        """The sender of the event a message answers ("anna paikkani" as a reply names that person):
+        remembered from the room's events, else asked of the server, else read from an older
+        client's quoted "> <@user:server>" fallback."""
+        event_id = (relation.get("m.in_reply_to") or {}).get("event_id")
+        if not isinstance(event_id, str):
+            return None
+        known = self._senders.get(event_id)
+        if known is not None:
+            return known
+        if self.client is not None:
+            try:
+                resp = await self.client.room_get_event(room_id, event_id)
+            except (LocalProtocolError, OSError, TimeoutError) as exc:  # the quote below, or nobody
+                log.info("could not read the event %s a reply answers: %s", event_id, exc)
+            else:
+                sender = getattr(getattr(resp, "event", None), "sender", None)
+                if isinstance(sender, str):
+                    return sender
+        return quoted_sender(body)
 
     async def _on_reaction(self, room_id: str, event: ReactionEvent) -> None:
         """A reaction key (1️⃣ …, or ① … of a later key set) on one of the bot's messages presses that

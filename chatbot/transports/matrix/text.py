@@ -8,6 +8,7 @@ import hashlib
 import re
 import struct
 from collections.abc import Iterable
+from typing import Any
 
 from chatbot.core import i18n
 from chatbot.core.types import Outbound
@@ -47,6 +48,36 @@ _FALLBACK = re.compile(r"^(?:>[^\n]*\n)+\n?", re.S)
 def strip_reply_fallback(body: str) -> str:
     """Drop the quoted "> <@user> …" lines that older clients put in front of a reply."""
     return _FALLBACK.sub("", body, count=1) if body.startswith(">") else body
+
+
+#: the sender in an older client's reply fallback: "> <@olli:example.org> what they wrote"
+_QUOTED_SENDER = re.compile(r"^> <(@[^>\s]+:[^>\s]+)>")
+#: a pill in a formatted body: <a href="https://matrix.to/#/@olli:example.org">Olli</a>
+_PILL = re.compile(r'href=["\']https://matrix\.to/#/(@[^"\'?/]+:[^"\'?/]+)["\'?]')
+#: a Matrix user id typed out in the text: "@olli:example.org" (a port may follow the server name)
+_TYPED_ID = re.compile(r"(?<![\w@])@[a-z0-9._=\-/+]+:[a-z0-9.\-]+(?::\d+)?(?![\w:])", re.IGNORECASE)
+
+
+def mentioned(content: dict[str, Any], text: str = "") -> list[str]:
+    """The users a message mentions: its ``m.mentions`` (MSC3952, what current clients send), else the
+    pills of its formatted body (older clients); and the user ids typed out in ``text`` (the body
+    without the reply fallback), so "anna paikkani @olli:example.org" names Olli in any client."""
+    found: list[str] = []
+    mentions = content.get("m.mentions")
+    if isinstance(mentions, dict) and isinstance(mentions.get("user_ids"), list):
+        found = [u for u in mentions["user_ids"] if isinstance(u, str)]
+    else:
+        formatted = content.get("formatted_body")
+        if isinstance(formatted, str):
+            found = _PILL.findall(formatted)
+    found.extend(m.rstrip(".") for m in _TYPED_ID.findall(text))
+    return list(dict.fromkeys(found))
+
+
+def quoted_sender(body: str) -> str | None:
+    """The user an older client's reply fallback quotes ("> <@olli:example.org> …"), if any."""
+    quoted = _QUOTED_SENDER.match(body)
+    return quoted[1] if quoted else None
 
 
 def strip_mention(text: str, names: Iterable[str]) -> str:

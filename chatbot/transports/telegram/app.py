@@ -37,6 +37,7 @@ from telegram import (
     BotCommand,
     BotCommandScopeDefault,
     CallbackQuery,
+    MessageEntity,
     Update,
     User,
 )
@@ -404,6 +405,7 @@ class TelegramTransport(Transport):
         text = self.clean_text(msg.text)
         if text is None:
             return
+        mentions, handles = self.mentions(msg)
         inbound = Inbound(
             PLATFORM,
             str(user.id),
@@ -415,6 +417,10 @@ class TelegramTransport(Transport):
             message_id=str(msg.message_id),
             update_key=str(update.update_id),
             addressed=self.addressed(msg.text, msg.reply_to_message),
+            mentions=mentions,
+            handles=handles,
+            reply_to_user=self.replied_to(msg),
+            user_handle=user.username,
         )
         await self.runtime.handle(inbound)
 
@@ -431,8 +437,9 @@ class TelegramTransport(Transport):
 
     async def _on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The bot was added to, removed from or banned in a group: its match there pauses while the
-        bot is out and resumes when it is back (private chats: a user blocking the bot is handled
-        when a send is refused)."""
+        bot is out and resumes when it is back; added to a group without a game, it greets it in
+        the language of whoever added it (private chats: a user blocking the bot is handled when a
+        send is refused)."""
         change = update.my_chat_member
         if change is None or change.chat.type == ChatType.PRIVATE:
             return
@@ -443,7 +450,8 @@ class TelegramTransport(Transport):
         was = change.old_chat_member.status in {"member", "administrator", "creator", "restricted"}
         if present == was:
             return  # a promotion or a change of rights: still in the group
-        await self.runtime.perform(self.core.bot_presence, PLATFORM, str(change.chat.id), present)
+        adder = getattr(change.from_user, "language_code", None) if present else None
+        await self.runtime.perform(self.core.bot_presence, PLATFORM, str(change.chat.id), present, adder)
 
     async def _migrated(self, old_chat: int, new_chat: int) -> None:
         self.sender.latest.pop(old_chat, None)
@@ -469,6 +477,7 @@ class TelegramTransport(Transport):
             button=query.data,
             lang_hint=user.language_code,
             update_key=str(update.update_id),
+            user_handle=user.username,
         )
         if self.runtime.storage_ok and self.sender.take_live_press(chat.id, message.message_id, query.data):
             # the live prompt's first press: answered at once, before the core decides (the rare
@@ -535,6 +544,35 @@ class TelegramTransport(Transport):
         replied = getattr(reply_to, "from_user", None)
         bot_id = getattr(self.sender.bot, "id", None)
         return replied is not None and bot_id is not None and getattr(replied, "id", None) == bot_id
+
+    def mentions(self, msg: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Whom a message names (issue #27: a seat goes to a person, not a name): the users of its
+        text mentions (a person picked from the list, who has no username), and its "@username"
+        mentions as handles, which the core knows from the people it has seen; the bot left out."""
+        ids: list[str] = []
+        handles: list[str] = []
+        found = msg.parse_entities([MessageEntity.MENTION, MessageEntity.TEXT_MENTION])
+        for entity, text in found.items():
+            if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+                if not entity.user.is_bot:
+                    ids.append(str(entity.user.id))
+            elif entity.type == MessageEntity.MENTION:
+                handle = text.lstrip("@")
+                if handle and (self.username is None or handle.casefold() != self.username.casefold()):
+                    handles.append(handle)
+        return tuple(dict.fromkeys(ids)), tuple(dict.fromkeys(handles))
+
+    @staticmethod
+    def replied_to(msg: Any) -> str | None:
+        """The author of the message this one answers; None for no reply, a reply to a bot, and the
+        implicit reply every message of a forum topic carries to the topic's first message."""
+        replied = msg.reply_to_message
+        author = getattr(replied, "from_user", None)
+        if replied is None or author is None or author.is_bot:
+            return None
+        if getattr(msg, "is_topic_message", False) and replied.message_id == msg.message_thread_id:
+            return None
+        return str(author.id)
 
     def clean_text(self, text: str) -> str | None:
         """``/cmd@thisbot args`` → ``/cmd args``; None for a command addressed to another bot; a
