@@ -147,6 +147,10 @@ class Renderer:
                 continue
             for row in ui.button_rows(turn.group_notations(ui, seat), public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        # the table one tap away (issue #29): the group's link opens the public table only
+        buttons.append(
+            self.settings.web_row(room.platform, match.id, None, t.gettext("🌐 Table in the browser"))
+        )
         image = ui.render_image(public_view, ctx)
         # the news of this action (a duel's result, a winner) as messages of their own that stay
         out = [
@@ -305,6 +309,12 @@ class Renderer:
             )
             for row in ui.button_rows(turn.notations, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        # the player's own link into the web view: the table with their hand beside it
+        buttons.append(
+            self.settings.web_row(
+                room.platform, match.id, user.ext_id, t.gettext("🌐 Your view in the browser")
+            )
+        )
         return [
             Outbound(
                 room.platform,
