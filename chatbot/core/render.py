@@ -74,7 +74,7 @@ class Renderer:
         self.clock = clock
 
     # --- the table -----------------------------------------------------------------------------
-    def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
+    def table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
         """The seats' names on the table: a person's seat that an AI plays for now is marked so
         ("Carol (tekoäly)"), so the group sees who is really playing."""
         stood_in = {int(k) for k in (match.meta.get("left") or {})} | {
@@ -115,7 +115,7 @@ class Renderer:
         turn = self.decoded.turn(match, None, state)
         state = turn.state
         t = i18n.translator(room.lang or "fi")
-        names = self._table_names(match, t)
+        names = self.table_names(match, t)
         ctx = RenderContext(t, names, None, match.options)
         public_view = turn.public_view
         lines: list[str] = []
@@ -176,7 +176,7 @@ class Renderer:
                 Outbound(
                     room.platform,
                     "\n".join(
-                        [*([summary] if summary else []), self._final_text(ctx, outcome, ui, public_view)]
+                        [*([summary] if summary else []), self.final_text(ctx, outcome, ui, public_view)]
                     ),
                     chat_id=room.ext_id,
                     buttons=self._rematch_button(match, t),
@@ -231,7 +231,7 @@ class Renderer:
         when = pace.when_text(remind[0].due, self.clock(), room_zone(self.repo, match.room_id), t)
         return t.gettext("⏰ Next reminder {when}.").format(when=when)
 
-    def _final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
+    def final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
         """The winners and the standings, each number saying what it is (points, lives, money)."""
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])

@@ -1,0 +1,127 @@
+"""Fixtures of the web view's tests: a real table (the core over a SQLite file) with the view served
+on a free port in a thread of its own, and ONE headless Chromium per test session (Debian's
+``chromium`` driven by Playwright; no browser is downloaded)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chatbot.core.types import Outbound
+from chatbot.web.server import WebServer
+from chatbot.web.settings import WebSettings
+from tests.chatbot.table import GROUP, Table
+from tests.conftest import free_port
+
+CHROMIUM = "/usr/bin/chromium"
+BOT_TOKEN = "123456:TEST-token-of-the-fake-bot"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole session (each test opens its own context)."""
+    if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (scripts/setup.sh test installs Debian's chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the playwright package is not installed (scripts/setup.sh test installs it)")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=shutil.which("chromium") or CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A phone-sized page of its own."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@dataclass
+class WebTable:
+    """A table of the chat tests with the web view served beside it."""
+
+    table: Table
+    server: WebServer
+    loop: asyncio.AbstractEventLoop
+    base: str
+
+    @property
+    def core(self) -> Any:
+        return self.table.core
+
+    def links(self, outs: list[Outbound]) -> list[str]:
+        return [b.data for o in outs for row in o.buttons for b in row if b.data.startswith(self.base)]
+
+    def personal_link(self, user: str) -> str:
+        """The newest link in ``user``'s private chat."""
+        mine = self.links([o for o in self.table.sent if o.user_id == user])
+        assert mine, f"no link was sent to {user}"
+        return mine[-1]
+
+    def group_link(self, group: str = GROUP) -> str:
+        mine = self.links([o for o in self.table.sent if o.chat_id == group])
+        assert mine, "no link in the group"
+        return mine[-1]
+
+    def press_move(self, user: str, choose: Any) -> bool:
+        """``user`` presses one of the game's buttons of their newest prompt (``choose`` picks it
+        from the list); False when they have none."""
+        prompt = self.table.prompt_for(user)
+        if prompt is None:
+            return False
+        moves = [b for row in prompt.buttons for b in row if not b.data.startswith(("http://", "https://"))]
+        if not moves:
+            return False
+        self.table.press(user, choose(moves).data)
+        return True
+
+
+def start_web(table: Table, bot_token: str | None = BOT_TOKEN, **kwargs: Any) -> WebTable:
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="web-test-loop", daemon=True)
+    thread.start()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    server = WebServer(
+        table.core, WebSettings(base, port=port, secret=b"test-secret-of-the-web-view"), bot_token, **kwargs
+    )
+    table.core.web_links = server.links
+    asyncio.run_coroutine_threadsafe(server.start("127.0.0.1", port), loop).result(10)
+    return WebTable(table, server, loop, base)
+
+
+def stop_web(web: WebTable) -> None:
+    asyncio.run_coroutine_threadsafe(web.server.stop(), web.loop).result(10)
+    web.loop.call_soon_threadsafe(web.loop.stop)
+
+
+@pytest.fixture
+def web() -> Iterator[WebTable]:
+    """A fresh table over a SQLite file with the web view on a free port."""
+    folder = tempfile.mkdtemp(prefix="webview-")
+    made = start_web(Table(url=f"sqlite:///{folder}/table.sqlite"))
+    try:
+        yield made
+    finally:
+        stop_web(made)
+        shutil.rmtree(folder, ignore_errors=True)
