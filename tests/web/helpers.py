@@ -52,7 +52,11 @@ def leaks(core: Any, match_id: int, seat: int, body: str, ply: int | None = None
             allowed |= set(ui.cards_in(line))
         for line in ui.render_events([e for e in events if e.to is not None and seat in e.to], own_ctx):
             allowed |= set(ui.cards_in(line))
-    shown = {card for text in _texts(body) for card in ui.cards_in(text)}
+    texts = _texts(body)
+    shown = {card for text in texts for card in ui.cards_in(text)}
+    lines = {line.strip() for text in texts for line in text.splitlines()}
+    own = ui.render_private(engine.view(state, seat), own_ctx) or ""
+    public = set(ui.render_table(engine.view(state, None), ctx).splitlines()) | set(own.splitlines())
     for other in range(len(names)):
         if other == seat:
             continue
@@ -60,6 +64,9 @@ def leaks(core: Any, match_id: int, seat: int, body: str, ply: int | None = None
             ui.render_private(engine.view(state, other), RenderContext(t, names, other, match.options)) or ""
         )
         found += [f"{names[other]}'s card [{card}]" for card in (set(ui.cards_in(panel)) - allowed) & shown]
+        # a line of another seat's panel that names a card is theirs alone (leaks.py: private lines)
+        secret = {x.strip() for x in panel.splitlines() if ui.cards_in(x) and x not in public}
+        found += [f"{names[other]}'s line {x!r}" for x in secret & lines]
     return found
 
 
