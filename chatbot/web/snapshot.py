@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core import i18n, pace
+from chatbot.core.decoded import RECENT_ACTIONS
 from chatbot.core.i18n import Translator
 from chatbot.core.ports import AI_TURN, LOBBY, OVER, RUNNING, MatchRec, RenderContext
 from chatbot.core.schedule import room_zone
@@ -80,11 +81,11 @@ def snapshot(
         events = _replay_lines(core, match, ui, step_events, names, t, ctx)
     else:
         state = core.decoded.state(match)
-        events = [
-            line
-            for step_events in core.decoded.recent_public_events(match)
-            for line in ui.render_events(step_events, ctx)
-        ]
+        # the log is read after the match: actions committed meanwhile are not this position's news
+        ply = int(match.state.get("ply", 0))
+        since = max(0, ply - RECENT_ACTIONS)
+        steps = core.decoded.public_events_since(match, since)[: ply - since]
+        events = [line for step_events in steps for line in ui.render_events(step_events, ctx)]
         if match.status == OVER:
             out["replay"] = {"step": None, "last": int(match.state.get("ply", 0))}
     out["ply"] = int(getattr(state, "ply", 0) or 0)

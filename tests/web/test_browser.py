@@ -207,3 +207,24 @@ def test_no_hidden_card_of_another_seat_reaches_the_page_over_a_whole_game(
     for html in pages:
         found += leaks(web.core, match.id, seat, html, int(html.split('data-ply="', 1)[1].split('"', 1)[0]))
     assert not found, found[:5]
+
+
+def test_a_finished_game_replays_in_the_view_from_the_history(web: WebTable, page) -> None:
+    match = start_game(web.table, "gnav", bots=3)
+    rng = random.Random(5)
+    while web.table.match() is not None and web.table.match().status == "running":
+        assert web.press_move("alice", rng.choice)
+    answer = web.table.say("alice", "historia")
+    links = web.links(list(answer))
+    assert links, "the history links each game into the view"
+    open_view(page, links[0])
+    assert page.locator("#replay").is_visible()
+    last = web.core.replays.replay_of(web.core.repo.match(match.id)).last
+    assert page.inner_text("#r-where").endswith(f"{last}/{last}")
+    page.click("#r-start")
+    page.wait_for_function(f"document.getElementById('r-where').textContent.endsWith(' 0/{last}')")
+    page.click("#r-next")
+    page.wait_for_function(f"document.getElementById('r-where').textContent.endsWith(' 1/{last}')")
+    assert page.evaluate("document.body.dataset.ply") == "1"
+    # the replay's first move, as the chat's replay tells it
+    assert page.locator("#events li").count() >= 1
