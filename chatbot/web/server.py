@@ -8,6 +8,8 @@ polling on the match's version, and the games' picture assets.
                                     shows (the answer waits until the match moves on, at most
                                     :data:`POLL_WAIT` s, else 204), ``step`` a finished match's replay step
 ``GET <path>asset/<game>/<name>``   a file a game's picture refers to (the Afrikan Tähti map)
+``POST <path>api/act``              a move's button pressed in the page (``{"data": …}``, the same
+                                    credentials): the private chat's press, through the core
 
 Who sees what: a signed link opens its match's public table and, when it names a user, that user's
 seats; a valid ``initData`` opens its user's seats in the match asked for (or in the match of the
@@ -27,14 +29,16 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from aiohttp import web
 
 from chatbot.core.i18n import normalise_language
+from chatbot.core.types import Inbound
 from chatbot.web.auth import Forbidden, Grant, Signer, check_init_data, expiry
 from chatbot.web.pictures import asset
 from chatbot.web.settings import WebSettings
@@ -61,6 +65,17 @@ def server_secret(repo: Any, configured: bytes | None) -> bytes:
         repo.kv_set(NS_WEB, "secret", secrets.token_hex(32))
         kept = repo.kv_get(NS_WEB, "secret")
     return str(kept).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks at which match: their seats in it, their language and, when they hold seats, who
+    they are (platform, user id, name) for a move pressed in the page."""
+
+    match: int
+    seats: tuple[int, ...]
+    lang: str
+    person: tuple[str, str, str] | None = None
 
 
 class Links:
@@ -101,8 +116,12 @@ class WebServer:
         clock: Callable[[], float] = time.time,
         poll_interval: float = POLL_INTERVAL,
         poll_wait: float = POLL_WAIT,
+        act: Callable[[Inbound], Awaitable[Any]] | None = None,
     ) -> None:
         self.core = core
+        #: how a move pressed in the page reaches the core (the transport's runtime), None: the
+        #: page shows no move buttons
+        self.act = act
         self.settings = settings
         self.bot_token = bot_token
         self.clock = clock
@@ -127,6 +146,7 @@ class WebServer:
         app.router.add_get(path, self._index)
         app.router.add_get(path + "api/state", self._state)
         app.router.add_get(path + "asset/{game}/{name}", self._asset)
+        app.router.add_post(path + "api/act", self._act)
         app.on_cleanup.append(self._cleanup)
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -190,19 +210,39 @@ class WebServer:
             body=data, content_type="image/png", headers={"Cache-Control": "public, max-age=86400"}
         )
 
-    async def _state(self, request: web.Request) -> web.Response:
-        query = request.query
+    async def _viewer(self, request: web.Request) -> Viewer:
+        """Who is looking (Forbidden: nobody this server lets see anything)."""
         auth = request.headers.get("Authorization", "")
         init_data = auth[4:].strip() if auth.startswith("tma ") else ""
+        query = request.query
+        return await self._call(self._resolve, query.get("t", ""), query.get("m", ""), init_data)
+
+    async def _act(self, request: web.Request) -> web.Response:
+        """A move's button pressed in the page: the same press as in the private chat (the core
+        checks the seat, the turn and the version), by the person the credentials name."""
+        try:
+            viewer = await self._viewer(request)
+            payload = await request.json()
+            data = str(payload.get("data", ""))[:100]
+        except (Forbidden, ValueError, AttributeError):
+            return web.json_response(FORBIDDEN_BODY, status=403, headers={"Cache-Control": "no-store"})
+        if self.act is None or viewer.person is None or not data.startswith(f"{viewer.match}:"):
+            return web.json_response(FORBIDDEN_BODY, status=403, headers={"Cache-Control": "no-store"})
+        platform, ext, name = viewer.person
+        press = Inbound(platform, ext, name, ext, True, button=data, update_key=f"web-{secrets.token_hex(8)}")
+        await self.act(press)
+        return web.json_response({"ok": True}, headers={"Cache-Control": "no-store"})
+
+    async def _state(self, request: web.Request) -> web.Response:
+        query = request.query
         try:
             after = int(query["after"]) if query.get("after") else None
             step = int(query["step"]) if query.get("step") else None
-            match_id, seats, lang = await self._call(
-                self._resolve, query.get("t", ""), query.get("m", ""), init_data
-            )
+            viewer = await self._viewer(request)
         except (Forbidden, ValueError):
             return web.json_response(FORBIDDEN_BODY, status=403, headers={"Cache-Control": "no-store"})
-        lang = normalise_language(query.get("lang")) or lang
+        match_id, seats = viewer.match, viewer.seats
+        lang = normalise_language(query.get("lang")) or viewer.lang
         if after is not None and step is None:
             moved = await self._wait(match_id, after)
             if not moved:
@@ -218,7 +258,7 @@ class WebServer:
         return response
 
     # --- who is looking -----------------------------------------------------------------------
-    def _resolve(self, token: str, m: str, init_data: str) -> tuple[int, tuple[int, ...], str]:
+    def _resolve(self, token: str, m: str, init_data: str) -> Viewer:
         """The match, the viewer's seats in it and their language; Forbidden for anything that does
         not check out (on the pool's thread: it reads the store)."""
         now = self.clock()
@@ -247,11 +287,15 @@ class WebServer:
             people.append(("telegram", user.id))
         seats: list[int] = []
         lang: str | None = None
+        person: tuple[str, str, str] | None = None
         for platform, ext in people:
             rec = repo.find_user(platform, ext)
             if rec is None:
                 continue
-            seats += [s.seat for s in match.seats if s.user_id == rec.id and s.seat not in seats]
+            held = [s.seat for s in match.seats if s.user_id == rec.id and s.seat not in seats]
+            if held and person is None:
+                person = (platform, ext, rec.name)
+            seats += held
             lang = lang or rec.lang
         if grant is None and not seats:
             raise Forbidden()  # a Mini App user asking for a match they play no part in
@@ -259,7 +303,7 @@ class WebServer:
             lang = normalise_language(user.lang)
         if lang is None:
             lang = repo.room_by_id(match.room_id).lang or "fi"
-        return match_id, tuple(sorted(seats)), lang
+        return Viewer(match_id, tuple(sorted(seats)), lang, person)
 
     def _snapshot(
         self, match_id: int, seats: tuple[int, ...], lang: str, step: int | None
@@ -267,7 +311,7 @@ class WebServer:
         match = self.core.repo.match(match_id)
         if match is None:
             return None
-        return snapshot(self.core, match, seats, lang, step)
+        return snapshot(self.core, match, seats, lang, step, moves=self.act is not None)
 
     # --- following a match --------------------------------------------------------------------
     async def _wait(self, match_id: int, version: int) -> bool:

@@ -47,7 +47,7 @@ def labels(t: Translator) -> dict[str, str]:
 
 
 def snapshot(
-    core: Any, match: MatchRec, seats: Sequence[int], lang: str, step: int | None = None
+    core: Any, match: MatchRec, seats: Sequence[int], lang: str, step: int | None = None, moves: bool = False
 ) -> dict[str, Any]:
     """The view of ``match`` for a viewer holding ``seats``, in ``lang``; ``step`` (a finished
     match only) is the replay's step: the position after that many actions."""
@@ -107,14 +107,16 @@ def snapshot(
         view = engine.view(state, seat)
         seat_ctx = RenderContext(t, names, seat, match.options)
         panel = ui.render_private(view, seat_ctx)
-        out["private"].append(
-            {
-                "seat": seat,
-                "name": names[seat],
-                "text": panel or "",
-                "to_act": seat in acting and replay is None,
-            }
-        )
+        to_act = seat in acting and replay is None
+        mine: dict[str, Any] = {"seat": seat, "name": names[seat], "text": panel or "", "to_act": to_act}
+        if moves and to_act:
+            # the seat's buttons as its private prompt has them: pressed, they go the chat's way
+            notations = core.decoded.turn(match, seat, state).notations
+            mine["moves"] = [
+                [{"label": label, "data": f"{match.id}:{match.version}:{n}"} for label, n in row]
+                for row in ui.button_rows(notations, view, seat_ctx)
+            ]
+        out["private"].append(mine)
     return out
 
 

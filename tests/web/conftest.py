@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from chatbot.core.types import Outbound
+from chatbot.core.types import Inbound, Outbound
 from chatbot.web.server import WebServer
 from chatbot.web.settings import WebSettings
 from tests.chatbot.table import GROUP, Table
@@ -102,6 +102,19 @@ def start_web(table: Table, bot_token: str | None = BOT_TOKEN, **kwargs: Any) ->
     thread.start()
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
+    lock = threading.Lock()
+
+    async def act(msg: Inbound) -> None:
+        """A press in the page, as the transport's runtime would hand it to the core (the AI moves
+        that follow included)."""
+
+        def press() -> None:
+            with lock:
+                table._deliver(table.core.handle(msg))
+
+        await asyncio.to_thread(press)
+
+    kwargs.setdefault("act", act)
     server = WebServer(
         table.core, WebSettings(base, port=port, secret=b"test-secret-of-the-web-view"), bot_token, **kwargs
     )

@@ -228,3 +228,31 @@ def test_a_finished_game_replays_in_the_view_from_the_history(web: WebTable, pag
     assert page.evaluate("document.body.dataset.ply") == "1"
     # the replay's first move, as the chat's replay tells it
     assert page.locator("#events li").count() >= 1
+
+
+def test_a_move_pressed_in_the_page_goes_through_the_core_as_a_press_in_private(web: WebTable, page) -> None:
+    match = start_game(web.table, "majavajengi", bots=1)
+    open_view(page, web.personal_link("alice"))
+    page.wait_for_selector("#private .moves button", timeout=5000)
+    labels = page.locator("#private .moves button").all_inner_texts()
+    prompt = web.table.prompt_for("alice")
+    assert prompt is not None
+    assert labels == [b.label for row in prompt.buttons for b in row if not b.data.startswith("http")]
+    before = web.core.repo.match(match.id).version
+    logged = len(web.core.repo.actions(match.id))
+    page.locator("#private .moves button").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)
+    actions = web.core.repo.actions(match.id)
+    seat = next(s.seat for s in match.seats if s.user_id is not None)
+    assert actions[logged].seat == seat  # Alice's move, logged as any move
+
+
+def test_the_group_link_cannot_press_a_move(web: WebTable, page) -> None:
+    match = start_game(web.table, "majavajengi", bots=1)
+    link = web.group_link()
+    version = web.core.repo.match(match.id).version
+    response = page.request.post(
+        link.replace(web.base + "?", web.base + "api/act?"), data={"data": f"{match.id}:{version}:draw"}
+    )
+    assert response.status == 403
+    assert web.core.repo.match(match.id).version == version

@@ -90,6 +90,8 @@ def main(core: BotCore) -> int:
     try:
         bot = bot_from_env(core)
         web = web_from_env(core)  # the web view (issue #29), when WEB_PUBLIC_URL is set
+        if web is not None:
+            web.act = bot.runtime.handle  # a move pressed in the page, as a press in private
     except ValueError as exc:
         print(f"matrix: {exc} (see deploy/matrix.md)", flush=True)
         return 2

@@ -47,6 +47,7 @@ def main(core: Any) -> int:
         return 2
     if web is not None:
         transport.sender.web_app = web.settings.public_url
+        web.act = transport.runtime.handle  # a move pressed in the page, as a press in private
     try:
         if webhook:
             asyncio.run(
