@@ -31,13 +31,14 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from aiohttp import web
 
 from chatbot.core.i18n import normalise_language
+from chatbot.core.ports import MatchRec
 from chatbot.core.types import Inbound
 from chatbot.web.auth import Forbidden, Grant, Signer, check_init_data, expiry
 from chatbot.web.pictures import asset
@@ -76,6 +77,8 @@ class Viewer:
     seats: tuple[int, ...]
     lang: str
     person: tuple[str, str, str] | None = None
+    #: the match as read when the credentials were checked
+    record: MatchRec | None = field(default=None, compare=False)
 
 
 class Links:
@@ -243,11 +246,13 @@ class WebServer:
             return web.json_response(FORBIDDEN_BODY, status=403, headers={"Cache-Control": "no-store"})
         match_id, seats = viewer.match, viewer.seats
         lang = normalise_language(query.get("lang")) or viewer.lang
-        if after is not None and step is None:
+        known = viewer.record  # the match as read for the credentials: still current unless waited for
+        if after is not None and step is None and known is not None and known.version == after:
             moved = await self._wait(match_id, after)
             if not moved:
                 return web.Response(status=204, headers={"Cache-Control": "no-store"})
-        data = await self._call(self._snapshot, match_id, seats, lang, step)
+            known = None
+        data = await self._call(self._snapshot, match_id, seats, lang, step, known)
         if data is None:
             return web.json_response(FORBIDDEN_BODY, status=403, headers={"Cache-Control": "no-store"})
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
@@ -303,12 +308,17 @@ class WebServer:
             lang = normalise_language(user.lang)
         if lang is None:
             lang = repo.room_by_id(match.room_id).lang or "fi"
-        return Viewer(match_id, tuple(sorted(seats)), lang, person)
+        return Viewer(match_id, tuple(sorted(seats)), lang, person, match)
 
     def _snapshot(
-        self, match_id: int, seats: tuple[int, ...], lang: str, step: int | None
+        self,
+        match_id: int,
+        seats: tuple[int, ...],
+        lang: str,
+        step: int | None,
+        known: MatchRec | None = None,
     ) -> dict[str, Any] | None:
-        match = self.core.repo.match(match_id)
+        match = known if known is not None else self.core.repo.match(match_id)
         if match is None:
             return None
         return snapshot(self.core, match, seats, lang, step, moves=self.act is not None)
