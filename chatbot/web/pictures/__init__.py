@@ -68,11 +68,13 @@ def asset(game: str, name: str, lang: str) -> bytes | None:
 
 
 def card(x: float, y: float, w: float, h: float, fill: str, label: str, title: str, ink: str = "#222") -> str:
-    """A card: a rounded rectangle with a short label and its full name as the tooltip/title."""
+    """A card: a rounded rectangle with a short label and its full name as the tooltip/title; a label
+    too long for the card is squeezed to its width."""
+    fit = f' textLength="{w - 6:.0f}" lengthAdjust="spacingAndGlyphs"' if len(label) * 6.2 > w - 6 else ""
     return (
         f'<g class="card"><title>{esc(title)}</title>'
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="4" fill="{fill}" stroke="#333"/>'
-        f'<text x="{x + w / 2:.0f}" y="{y + h / 2 + 4:.0f}" text-anchor="middle" font-size="11" fill="{ink}">'
+        f'<text x="{x + w / 2:.0f}" y="{y + h / 2 + 4:.0f}" text-anchor="middle" font-size="11" fill="{ink}"{fit}>'
         f"{esc(label)}</text></g>"
     )
 

@@ -10,7 +10,7 @@ from engines.coloretto_amazonas.model import PublicView
 
 ROW_FILL = {"B": "#cfe3ff", "P": "#e6d4f7", "R": "#ead8c4", "G": "#d3f0d3"}
 CARD_W, CARD_H, GAP = 76, 28, 4
-LABEL_W = 24
+LABEL_W = 30
 SEAT_H = 22 + 4 * (CARD_H + GAP) + 8
 
 
