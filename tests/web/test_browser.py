@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
+from chatbot.core.i18n import translator
 from chatbot.core.types import Inbound
 from chatbot.games import UIS
 from chatbot.web.auth import Grant, sign_init_data
@@ -31,9 +32,7 @@ def test_the_view_of_each_game_renders(web: WebTable, page, game: str) -> None:
     match = start_game(web.table, game)
     open_view(page, web.personal_link("alice"))
     assert page.evaluate("document.body.dataset.state") == "ready"
-    title = page.inner_text("#title")
-    assert UIS[game].title_fn.__call__
-    assert f"#{match.id}" in title
+    assert page.inner_text("#title") == f"{UIS[game].title(translator('fi'))} #{match.id}"
     # the table as a picture with a text alternative, and as text
     picture = page.locator("#picture svg, #picture pre").first
     assert picture.is_visible()
