@@ -8,7 +8,8 @@ import asyncio
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,25 +26,87 @@ CHROMIUM = "/usr/bin/chromium"
 BOT_TOKEN = "123456:TEST-token-of-the-fake-bot"
 
 
+class BrowserThread:
+    """Playwright's sync API on a thread of its own. Playwright leaves its event loop marked as
+    running in the thread that started it, and every later ``asyncio.run()`` of that thread then
+    fails (the Telegram and Matrix tests that share the pytest worker): the tests' thread must never
+    start it."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="playwright")
+        self.browser: Any = None
+
+    def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return self._pool.submit(fn, *args, **kwargs).result()
+
+    def start(self, executable: str) -> Any:
+        def launch() -> Any:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            return self._playwright.chromium.launch(
+                executable_path=executable,
+                headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+            )
+
+        self.browser = self.call(launch)
+        return Remote(self, self.browser)
+
+    def close(self) -> None:
+        def stop() -> None:
+            self.browser.close()
+            self._playwright.stop()
+
+        try:
+            self.call(stop)
+        finally:
+            self._pool.shutdown(wait=True)
+
+
+class Remote:
+    """A Playwright object used from the tests' thread: every access runs on the browser's thread
+    (event handlers it is given run there too)."""
+
+    def __init__(self, thread: BrowserThread, target: Any) -> None:
+        object.__setattr__(self, "_thread", thread)
+        object.__setattr__(self, "_target", target)
+
+    def __getattr__(self, name: str) -> Any:
+        thread: BrowserThread = object.__getattribute__(self, "_thread")
+        value = thread.call(getattr, object.__getattribute__(self, "_target"), name)
+        if callable(value) and not isinstance(value, type):
+
+            def method(*args: Any, **kwargs: Any) -> Any:
+                return _wrap(thread, thread.call(value, *args, **kwargs))
+
+            return method
+        return _wrap(thread, value)
+
+
+def _wrap(thread: BrowserThread, value: Any) -> Any:
+    if type(value).__module__.startswith("playwright."):
+        return Remote(thread, value)
+    if isinstance(value, list):
+        return [_wrap(thread, v) for v in value]
+    return value
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the whole session (each test opens its own context)."""
-    if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
+    executable = shutil.which("chromium") or (CHROMIUM if Path(CHROMIUM).exists() else None)
+    if executable is None:
         pytest.skip("chromium is not installed (scripts/setup.sh test installs Debian's chromium)")
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         pytest.skip("the playwright package is not installed (scripts/setup.sh test installs it)")
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=shutil.which("chromium") or CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    thread = BrowserThread()
+    try:
+        yield thread.start(executable)
+    finally:
+        thread.close()
 
 
 @pytest.fixture
