@@ -129,3 +129,51 @@ def test_settings_come_from_the_environment() -> None:
     assert s is not None and (s.public_url, s.path, s.port) == ("https://example.org/poyta/", "/poyta/", 9000)
     with pytest.raises(ValueError):
         WebSettings.from_env({"WEB_PUBLIC_URL": "example.org"})
+
+
+def test_the_view_shares_the_webhook_servers_port(tmp_path) -> None:
+    """Telegram's webhook mode mounts the view on its own aiohttp server (one port for both)."""
+    import asyncio
+    import urllib.error
+    import urllib.request
+
+    from aiohttp import web
+
+    from chatbot.compose import new_core
+    from chatbot.storage import SqlRepository
+    from chatbot.web.server import WebServer
+    from tests.conftest import free_port
+
+    port = free_port()
+    core = new_core(SqlRepository(f"sqlite:///{tmp_path}/db.sqlite"))
+    view = WebServer(core, WebSettings("https://example.org/poyta/", port=port, secret=b"x" * 20), TOKEN)
+
+    async def hook(request: web.Request) -> web.Response:
+        return web.Response(text="hook")
+
+    async def main() -> tuple[str, int, str]:
+        app = web.Application()
+        app.router.add_post("/telegram/hook", hook)
+        view.mount(app)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        try:
+            base = f"http://127.0.0.1:{port}"
+
+            def fetch() -> tuple[str, int, str]:
+                page = urllib.request.urlopen(f"{base}/poyta/").read().decode()
+                try:
+                    urllib.request.urlopen(f"{base}/poyta/api/state?t=forged")
+                    status = 200
+                except urllib.error.HTTPError as exc:
+                    status = exc.code
+                posted = urllib.request.urlopen(urllib.request.Request(f"{base}/telegram/hook", b"{}")).read()
+                return page, status, posted.decode()
+
+            return await asyncio.to_thread(fetch)
+        finally:
+            await runner.cleanup()
+
+    page, status, hooked = asyncio.run(main())
+    assert "api/state" in page and status == 403 and hooked == "hook"
