@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set-up shared by the two README commands. Safe to run any number of times:
-# - Debian packages (libvoikko1, voikko-fi; with "test" also postgresql) when apt is usable as root;
+# - Debian packages (libvoikko1, voikko-fi; with "test" also postgresql, and chromium with
+#   chromium-driver for the web view's browser tests) when apt is usable as root;
 # - a virtual environment at .venv with the exact versions of the lock file, requirements.lock for
 #   "run" and requirements-test.lock (the same pins plus the test tools) for "test", installed by uv
 #   (SETUP_NO_UV=1: by pip), again only when that lock file changes. The project itself is not
@@ -46,7 +47,7 @@ if [ "$want" = lock ]; then
 fi
 
 debs=(libvoikko1 voikko-fi fonts-dejavu-core)
-[ "$want" = test ] && debs+=(postgresql)
+[ "$want" = test ] && debs+=(postgresql chromium chromium-driver)
 missing=()
 for p in "${debs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

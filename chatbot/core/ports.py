@@ -500,6 +500,14 @@ class RuntimeCore(Protocol):
         return None
 
 
+class WebLinks(Protocol):
+    """Links into the web view of a match (issue #29; ``chatbot.web`` implements it): ``user`` is the
+    platform user id of a private message's reader (a link that opens their seats too), None for a
+    group's message (the public table only). None when there is no link to give."""
+
+    def link(self, platform: str, match_id: int, user: str | None) -> str | None: ...
+
+
 class Members(Protocol):
     """A platform's view of a chat's members, for the roles of issue #13.
 

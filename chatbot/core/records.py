@@ -164,7 +164,11 @@ class Records:
         if cmd.name == "history":
             text, listed = self._history_text(msg, sp, t)
             buttons = [Button(f"🎬 {i}", f"{i}:0:{REPLAY_MARK}0") for i in listed]
-            return [reply(msg, t, text, [buttons[:5], buttons[5:]])]
+            # each game's replay in the web view too (issue #29), where the view is on
+            user = msg.user_id if msg.private else None
+            settings = self.replays.settings
+            links = [b for i in listed for b in settings.web_row(msg.platform, i, user, f"🌐 {i}")]
+            return [reply(msg, t, text, [buttons[:5], buttons[5:], links[:5], links[5:]])]
         if cmd.name == "replay":
             return self.replays.command(msg, sp, t, cmd)
         if cmd.name in REPLAY_STEPS:

@@ -89,7 +89,7 @@ class Renderer:
         self.people = people or People(repo)
 
     # --- the table -----------------------------------------------------------------------------
-    def _table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
+    def table_names(self, match: MatchRec, t: Translator) -> tuple[str, ...]:
         """The seats' names on the table: cleaned and told apart, and a person's seat that an AI plays
         for now marked so ("Carol (tekoäly)"), so the group sees who is really playing."""
         marked = stood_in_now(match)
@@ -140,7 +140,7 @@ class Renderer:
         turn = self.decoded.turn(match, None, state)
         state = turn.state
         t = i18n.translator(room.lang or "fi")
-        names = self._table_names(match, t)
+        names = self.table_names(match, t)
         ctx = RenderContext(t, names, None, match.options)
         public_view = turn.public_view
         lines: list[str] = []
@@ -177,6 +177,10 @@ class Renderer:
                 continue
             for row in ui.button_rows(turn.group_notations(ui, seat), public_view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        # the table one tap away (issue #29): the group's link opens the public table only
+        buttons.append(
+            self.settings.web_row(room.platform, match.id, None, t.gettext("🌐 Table in the browser"))
+        )
         image = self._picture(match, ui, state, public_view, ctx)
         # the news of this action (a duel's result, a winner) as messages of their own that stay
         out = [
@@ -202,7 +206,7 @@ class Renderer:
                 Outbound(
                     room.platform,
                     "\n".join(
-                        [*([summary] if summary else []), self._final_text(ctx, outcome, ui, public_view)]
+                        [*([summary] if summary else []), self.final_text(ctx, outcome, ui, public_view)]
                     ),
                     chat_id=room.ext_id,
                     buttons=self._rematch_button(match, t),
@@ -268,7 +272,7 @@ class Renderer:
         when = pace.when_text(remind[0].due, self.clock(), room_zone(self.repo, match.room_id), t)
         return t.gettext("⏰ Next reminder {when}.").format(when=when)
 
-    def _final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
+    def final_text(self, ctx: RenderContext, outcome: Any, ui: GameUI, public_view: Any) -> str:
         """The winners and the standings, each number saying what it is (points, lives, money)."""
         t = ctx.t
         winners = t.format_list([ctx.name(s) for s in outcome.winners])
@@ -346,6 +350,12 @@ class Renderer:
             )
             for row in ui.button_rows(turn.notations, view, ctx):
                 buttons.append([Button(label, f"{match.id}:{match.version}:{n}") for label, n in row])
+        # the player's own link into the web view: the table with their hand beside it
+        buttons.append(
+            self.settings.web_row(
+                room.platform, match.id, user.ext_id, t.gettext("🌐 Your view in the browser")
+            )
+        )
         return [
             Outbound(
                 room.platform,

@@ -30,7 +30,7 @@ from chatbot.core.i18n import Translator
 from chatbot.core.people import seat_names
 from chatbot.core.ports import LOBBY, OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, chat_of
 from chatbot.core.types import Button, Inbound, Outbound
-from chatbot.core.usecase import Speaker, not_here, reply
+from chatbot.core.usecase import CoreSettings, Speaker, not_here, reply
 from chatbot.core.views import Views
 from engines.contract import Engine, Event
 
@@ -80,7 +80,9 @@ class Replays:
         uis: dict[str, GameUI],
         finder: Finder,
         views: Views,
+        settings: CoreSettings | None = None,
     ) -> None:
+        self.settings = settings or CoreSettings()
         self.repo = repo
         self.games = games
         self.uis = uis
@@ -236,6 +238,10 @@ class Replays:
         self.repo.kv_set(NS_REPLAY_LAST, chat_of(probe), f"{match.id}:{n}")
         return [self._replay_message(probe, match, n, step, t)]
 
+    def replay_of(self, match: MatchRec) -> Replay:
+        """The finished match recomputed (the web view steps through the same replay)."""
+        return self._replay_of(match)
+
     def _replay_of(self, match: MatchRec) -> Replay:
         """The match recomputed from its options, seed and action log (kept for the next steps)."""
         key = (match.id, match.version)
@@ -358,12 +364,15 @@ class Replays:
                 Button(t.gettext("To the end ⏭"), f"{match.id}:{replay.last}:{data}"),
             ),
         )
+        web = self.settings.web_row(
+            probe.platform, match.id, probe.user_id, t.gettext("🌐 Watch in the browser")
+        )
         return Outbound(
             probe.platform,
             "\n".join(lines),
             chat_id=probe.chat_id,
             user_id=probe.user_id,
-            buttons=rows,
+            buttons=(*rows, tuple(web)) if web else rows,
             key=f"replay:{match.id}:{n}",
             lang=t.lang,
         )

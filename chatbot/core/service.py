@@ -58,6 +58,7 @@ from chatbot.core.ports import (
     Repository,
     StorageUnavailable,
     UpdateSeen,
+    WebLinks,
 )
 from chatbot.core.private import PrivateChats, start_payload
 from chatbot.core.questions import Questions
@@ -159,7 +160,7 @@ class BotCore:
         self.questions = Questions(games, uis, self.lemmatizer, self.decoded, self.finder, self.renderer)
         self.reader = Reader(games, uis, self.lemmatizer)
         self.talk = Talk(games, uis, self.finder, self.renderer, self.views)
-        self.replays = Replays(repo, games, uis, self.finder, self.views)
+        self.replays = Replays(repo, games, uis, self.finder, self.views, settings)
         self.records = Records(repo, games, uis, clock, self.replays)
         self.play = Play(
             repo,
@@ -196,6 +197,15 @@ class BotCore:
     @link_template.setter
     def link_template(self, template: str | None) -> None:
         self.settings.link_template = template
+
+    @property
+    def web_links(self) -> WebLinks | None:
+        """Links into the web view of a match (issue #29), set where the view is served."""
+        return self.settings.web
+
+    @web_links.setter
+    def web_links(self, links: WebLinks | None) -> None:
+        self.settings.web = links
 
     @property
     def ai_delay(self) -> float:

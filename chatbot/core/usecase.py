@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import Members, RoomRec, UserRec
+from chatbot.core.ports import MatchRec, Members, RoomRec, UserRec, WebLinks
 from chatbot.core.types import Button, Inbound, Outbound
 
 
@@ -52,6 +52,14 @@ class CoreSettings:
     addressed_only: set[str] = field(default_factory=set)
     #: the seed matches are dealt from (``<base>:<match id>``), None for a random one per match
     base_seed: str | None = None
+    #: links into the web view of a match (issue #29), None when it is off; tables, private prompts,
+    #: replays and the history then carry a link button
+    web: WebLinks | None = None
+
+    def web_row(self, platform: str, match_id: int, user: str | None, label: str) -> list[Button]:
+        """The link button into the web view of a match, as a row ([] when the view is off)."""
+        url = self.web.link(platform, match_id, user) if self.web is not None else None
+        return [Button(label, url)] if url else []
 
 
 def reply(

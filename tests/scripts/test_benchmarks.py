@@ -138,3 +138,11 @@ def test_bench_ai_plays_every_level_against_every_other_and_the_reference():
         rf"decision median/p99 \(load {NUMBER}\): .*strong {NUMBER}/{NUMBER} ms \(cpu {NUMBER}/{NUMBER}\)",
         out,
     ), out
+
+
+@pytest.mark.slow
+def test_bench_web_prints_the_state_time_bytes_and_first_render():
+    out = run("bench_web.py", "--moves", "3", "--loads", "1", "--requests", "3")
+    assert re.search(rf"state endpoint, fresh version: median {NUMBER} ms, p99 {NUMBER} ms", out), out
+    assert re.search(rf"bytes per update, sent \(gzip\): median {NUMBER} B, p99 {NUMBER} B", out), out
+    assert re.search(rf"first render .*: median {NUMBER} ms, p99 {NUMBER} ms|first render: skipped", out), out

@@ -7,10 +7,11 @@ import contextlib
 import logging
 import os
 import signal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chatbot.transports.matrix.base import LoginFailed
 from chatbot.transports.matrix.bot import MatrixBot
+from chatbot.web import web_from_env
 
 if TYPE_CHECKING:
     from chatbot.core.service import BotCore
@@ -52,7 +53,18 @@ def bot_from_env(core: BotCore) -> MatrixBot:
     )
 
 
-async def _serve(bot: MatrixBot) -> int:
+async def _serve(bot: MatrixBot, web: Any = None) -> int:
+    """The bot (and the web view beside it, on its own port) until SIGINT/SIGTERM."""
+    if web is not None:
+        await web.start()
+    try:
+        return await _serve_bot(bot)
+    finally:
+        if web is not None:
+            await web.stop()
+
+
+async def _serve_bot(bot: MatrixBot) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -77,7 +89,10 @@ def main(core: BotCore) -> int:
     """Run the Matrix bot until SIGINT/SIGTERM; the exit code for ``python -m chatbot matrix``."""
     try:
         bot = bot_from_env(core)
+        web = web_from_env(core)  # the web view (issue #29), when WEB_PUBLIC_URL is set
+        if web is not None:
+            web.act = bot.runtime.handle  # a move pressed in the page, as a press in private
     except ValueError as exc:
         print(f"matrix: {exc} (see deploy/matrix.md)", flush=True)
         return 2
-    return asyncio.run(_serve(bot))
+    return asyncio.run(_serve(bot, web))

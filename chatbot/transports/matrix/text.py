@@ -21,8 +21,19 @@ def choices(out: Outbound) -> list[tuple[str, str]]:
     seen: dict[str, str] = {}
     for row in out.buttons:
         for button in row:
-            seen.setdefault(button.label, button.data)
+            if not is_link(button.data):
+                seen.setdefault(button.label, button.data)
     return list(seen.items())
+
+
+def is_link(data: str) -> bool:
+    """A link button (the web view's): a line with its address, not an option to react to."""
+    return data.startswith(("https://", "http://"))
+
+
+def link_lines(out: Outbound) -> list[str]:
+    """The message's link buttons as lines "label: address"."""
+    return [f"{b.label}: {b.data}" for row in out.buttons for b in row if is_link(b.data)]
 
 
 def options_line(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
@@ -39,7 +50,9 @@ def options_line(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
 
 def message_text(out: Outbound, keys: tuple[str, ...] = KEYCAPS) -> str:
     line = options_line(out, keys)
-    return f"{out.text}\n\n{line}" if line else out.text
+    text = f"{out.text}\n\n{line}" if line else out.text
+    links = link_lines(out)
+    return "\n\n".join([text, "\n".join(links)]) if links else text
 
 
 _FALLBACK = re.compile(r"^(?:>[^\n]*\n)+\n?", re.S)

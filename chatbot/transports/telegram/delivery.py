@@ -46,6 +46,7 @@ from telegram import (
     InputMediaPhoto,
     Message,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
@@ -83,12 +84,19 @@ def is_not_modified(exc: BadRequest) -> bool:
     return "not modified" in str(exc).lower()
 
 
-def markup_of(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | None:
+def markup_of(
+    buttons: tuple[tuple[Button, ...], ...], web_app: str | None = None
+) -> InlineKeyboardMarkup | None:
+    """The inline keyboard; a link into the web view (it starts with ``web_app``, given for a private
+    chat only) opens as a Mini App, which hands the page the user's signed ``initData``."""
     rows = []
     for row in buttons:
         cells = []
         for b in row:
-            if b.data.startswith("https://"):  # link buttons (the core's deep links)
+            if web_app and b.data.startswith(web_app):
+                cells.append(InlineKeyboardButton(b.label, web_app=WebAppInfo(b.data)))
+                continue
+            if b.data.startswith(("https://", "http://")):  # link buttons (deep links, the web view)
                 cells.append(InlineKeyboardButton(b.label, url=b.data))
                 continue
             if len(b.data.encode()) > 64:  # Telegram's hard limit; the core promises to stay under it
@@ -183,6 +191,8 @@ class Sender:
 
     def __init__(self, limiter: RateLimiter, *, bury_after: int = 12) -> None:
         self.bot: Bot | None = None
+        #: the web view's address (issue #29): its links in private chats open as a Mini App
+        self.web_app: str | None = None
         self.limiter = limiter
         self.bury_after = bury_after
         #: the newest message id seen per chat (incoming or sent), to tell when a table is buried
@@ -324,7 +334,7 @@ class Sender:
         last = min(max(newest, after + PROBE_WINDOW), after + MAX_PROBES)
         mine = set(self.sent_here.get(chat_id, ()))  # sent by this process: not the one sought
         key, group = self._on(chat_id)
-        markup = markup_of(sent.buttons)
+        markup = self.markup(sent)
         for message_id in range(after + 1, last + 1):
             if message_id in mine:
                 continue
@@ -373,6 +383,10 @@ class Sender:
 
     # ------------------------------------------------------------------------------------------
     # the Transport.deliver of Telegram
+
+    def markup(self, out: Outbound) -> InlineKeyboardMarkup | None:
+        """The keyboard of ``out`` (a private message's links into the web view open as a Mini App)."""
+        return markup_of(out.buttons, self.web_app if out.private else None)
 
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         try:
@@ -491,7 +505,7 @@ class Sender:
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
-        markup = markup_of(out.buttons)
+        markup = self.markup(out)
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         message: Message
         image = out.image
@@ -697,7 +711,7 @@ class Sender:
         assert self.bot is not None
         bot = self.bot
         key, group = self._on(chat_id)
-        markup = markup_of(out.buttons)
+        markup = self.markup(out)
         image = out.image
         if image:
             if record.get("image") == digest(image):
