@@ -24,7 +24,7 @@ from typing import Any
 
 from chatbot.core import pace
 from chatbot.core.commands import Command
-from chatbot.core.lobby import _option_value, ai_kind
+from chatbot.core.lobby import _level_words, _option_value, ai_kind
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable, match_seat
 from chatbot.core.parsing import NotUnderstood
 from chatbot.core.talk import Reader
@@ -67,14 +67,14 @@ def _read(
     reader: Reader, text: str, lang: str, addressed: bool, names: Sequence[str], game: str | None
 ) -> Any:
     """The core's reading: the reader with the seats' names (and, in a lobby, its game)."""
-    return reader.read(text, lang, addressed, tuple(names))
+    return reader.read(text, lang, addressed, tuple(names), game)
 
 
 def _ai_level(cmd: Command, game: str | None) -> str:
     """The level of the AI players the lobby would seat for ``cmd`` (as ``:easy``), or "" for the
     game's default when no level was said."""
     engine = GAMES[game or "majavajengi"]
-    kind = ai_kind(cmd.args, engine)
+    kind = ai_kind(_level_words(cmd), engine)
     if cmd.level is None and kind == engine.default_ai:
         return ""
     return ":" + _LEVEL_OF_KIND.get(kind, kind)
