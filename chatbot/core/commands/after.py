@@ -49,14 +49,17 @@ from chatbot.core.commands.vocabulary import (
 )
 from chatbot.core.nlp import OWN
 
-#: a game by its number: "peli 12", "pelin #12", "game 12", "#12"
+#: a game by its number: "peli 12", "pelin #12", "peli nro 12", "game number 12", "#12"
 _NUMBERED = re.compile(
-    r"(?:^|\s)(?:peli\w*|game|match|matsi\w*|replay|uusinta\w*)\s+#?(\d{1,9})\b|#(\d{1,9})\b"
+    r"(?:^|\s)(?:peli\w*|game|match|matsi\w*|replay|uusinta\w*)\s+(?:(?:nro|numero|number|no)\s+)?#?(\d{1,9})\b"
+    r"|#(\d{1,9})\b"
 )
 #: the rematch said outright (the other words are also a game's: "uusinta" may be a reroll)
 _REMATCH_NOUNS = frozenset(
     {"rematch", "revanssi", "revanssia", "revari", "revaria", "uusintaottelu", "uusintamatsi", "re-match"}
 )
+#: the wins counted: a noun, not the verb ("how do I win?" asks the rules)
+_WINS = frozenset({"wins", "victories", "voitot", "voittoja", "voittoni", "voittojen", "voittoa"})
 #: the back words that step a replay back; "palaan", "oon takas", "I'm back" are a person coming back
 _BACK_STEPS = frozenset({"takaisin", "takas", "back", "taakse", "taaksepain"})
 #: what a step of a replay may say besides its direction
@@ -110,8 +113,9 @@ def _records(s: Said, lang: str, plain: bool, asked: bool) -> Command | None:
         return None
     if STATS in said or (WIN in said and (MOST in said or (own and said & {GAME, GAMES, STATS}))):
         return _plain("my_stats" if any(w in OWNER for w in s.folded) else "stats", lang)
-    if WIN in said and own and not said - {WIN, OWN, BE, WANT, "filler", "have"} and not asked:
-        return _plain("my_stats", lang)  # "mun voitot", "my wins"
+    counted = any(w in _WINS or w in {"many", "montako", "paljonko", "kuinka"} for w in s.folded)
+    if WIN in said and own and counted and not said - {WIN, OWN, BE, WANT, "filler", "have", "question"}:
+        return _plain("my_stats", lang)  # "mun voitot", "my wins", "how many wins do I have"
     plural = GAMES in said or any(w in {"games", "pelit", "peleja", "pelien"} for w in s.folded)
     if (
         HISTORY in said

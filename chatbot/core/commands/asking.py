@@ -36,6 +36,7 @@ from chatbot.core.nlp import OWN, fold
 #: clitics on a question word: "kenenkä", "missäs", "kukas", "mitäs"
 _CLITICS = ("kaan", "kaan", "ka", "s", "pa", "han")
 _WHO = frozenset({"kenen", "whose", "kuka", "who", "kuka's", "who's"})
+_NOW = frozenset({"nyt", "now", "nyts", "talla", "hetkella", "tassa", "currently"})
 _WHAT = frozenset({"mita", "mika", "mitka", "what", "which", "mitas"})
 
 
@@ -66,15 +67,15 @@ def question(words: Sequence[str], typed: Sequence[str], s: Said, lang: str) -> 
         return Command("rules", rest, raw, tuple(typed), lang=lang)
     if (HELP in said or (DO in said and (own or WANT in said) and TURN not in said)) and plain:
         return Command("help", rest, raw, tuple(typed), lang=lang)
-    if GAMES in said and plain and not s.game and "played" not in said:
-        return Command("games", rest, raw, tuple(typed), lang=lang)
     records = after_game(s, lang, addressed=True, asked=True)
     if records is not None:
         return records  # "kuka on voittanut eniten?", "mitä pelejä on pelattu?", "one more game?"
+    if GAMES in said and plain and not s.game:
+        return Command("games", rest, raw, tuple(typed), lang=lang)
     if TURN in said and (plain or first in _WHO) and (first in _WHO or own):
         return ask("turn")
-    if WIN in said and first in _WHO and plain:
-        return ask("score")  # "kuka voittaa", "who is winning"
+    if WIN in said and first in _WHO and plain and any(fold(w) in _NOW for w in words):
+        return ask("score")  # "kuka voittaa nyt"; "kuka voittaa?" alone asks the rule
     if WHO_HAS in said:
         return ask("holder")
     having = any(fold(w) in HAVING for w in words) or HAVE in said

@@ -92,7 +92,7 @@ def fill_answer(s: Said, addressed: bool) -> Command | None:
         and (without or BOT not in said)
     ):
         return Command("as_is")
-    if FILL in said and said - {FILL} <= _ANSWER_AROUND:
+    if FILL in said and said - {FILL, "last"} <= _ANSWER_AROUND:
         return Command("fill")
     return None
 

@@ -15,7 +15,7 @@ from chatbot.core.commands.asking import question as question_asked
 from chatbot.core.commands.command import Command
 from chatbot.core.commands.game_names import find_game
 from chatbot.core.commands.lobby_words import fill_answer, options_command, pace_tokens, says_pace
-from chatbot.core.commands.more_words import AGAIN, EMPTY, FILL, GIVE, KICK, SAME, SEAT, TAKE
+from chatbot.core.commands.more_words import AGAIN, EMPTY, FILL, GIVE, KICK, PLAYED, SAME, SEAT, TAKE
 from chatbot.core.commands.said import Said, persons_in, read_items, unknown_names, without_names
 from chatbot.core.commands.seats import seat_command
 from chatbot.core.commands.vocabulary import (
@@ -85,9 +85,10 @@ def _listed(words: Sequence[str], folded: Sequence[str], typed: Sequence[str]) -
         return Command(whole)
     if len(folded) >= 2 and f"{folded[0]} {folded[1]}" in _PHRASES:
         rest = list(words[2:])
-        if any(not w.lstrip("#").isdigit() for w in rest):
+        phrase = _PHRASES[f"{folded[0]} {folded[1]}"]
+        if phrase != "replay" and any(not w.lstrip("#").isdigit() for w in rest):
             return None  # "my stats homework is due": other words, read as a whole
-        return Command(_PHRASES[f"{folded[0]} {folded[1]}"], tuple(rest), " ".join(rest), tuple(typed[2:]))
+        return Command(phrase, tuple(rest), " ".join(rest), tuple(typed[2:]))
     name = _WORDS.get(folded[0])
     if name not in _LISTED or (name in _STEPS and len(words) > 1):
         return None  # "end the game", "seuraava kortti": other words
@@ -113,7 +114,7 @@ _MENTION = re.compile(r"^(\S+)@\S+")
 #: a request put as a question: "voisitko lisätä botin", "pelataanko gnavia", "could you start"
 _REQUEST = re.compile(
     r"^(voisitko|voitko|voisitteko|voitteko|voisiko|voisko|voiks|viitsisitko|viitsitko|"
-    r"\w+(t|d|n|l|r)aanko|\w+ttaisiko|\w{3,}isitko)$"  # "lisäisitkö": would you add
+    r"\w+(t|d|n|l|r)aan(ko|ks)|\w+ttaisiko|\w{3,}isitko)$"  # "lisäisitkö": would you add
 )
 #: asking leave for oneself: "voisinko liittyä", "saanko tulla mukaan", "could I join"
 _MAY_I = re.compile(r"^(voinko|voisinko|saanko|saisinko|paasenko|paasisinko|voisko\s?ma)$")
@@ -128,7 +129,7 @@ def _request(folded: Sequence[str]) -> bool:
     return (
         len(folded) > 1
         and folded[0] in {"can", "could", "would", "will", "shall"}
-        and folded[1] in {"you", "we"}
+        and folded[1] in {"you", "we", "u", "ya"}
     ) or folded[0] in {"wanna", "lets", "let's"}  # "wanna play gnav?"
 
 
@@ -201,8 +202,8 @@ def parse_command(
     written = detect_language(body, lang, lemmatizer)
     listed = _listed(words, folded, typed) if not slash or _WORDS.get(folded[0]) in _LISTED else None
     if listed is not None:
-        if listed.name == "rematch" and folded[0] not in _REMATCH_NOUNS:
-            listed = dataclasses.replace(listed, weak=True)  # "uusinta" may be a game's reroll
+        if (listed.name == "rematch" and folded[0] not in _REMATCH_NOUNS) or listed.name in _STEPS:
+            listed = dataclasses.replace(listed, weak=True)  # "uusinta" may be a reroll, "seuraava" a move
         return dataclasses.replace(listed, slash=slash)
     if found is UNSEEN:
         found = game_in(text, games or {}, lemmatizer)
@@ -242,6 +243,10 @@ def parse_command(
         folded_known = {fold(k) for k in known}
         said.unknown = [w for w in said.unknown if fold(normalise(w)) not in folded_known]
     said.game = game
+    if not addressed:
+        said.unknown += said.guessed  # a typo guessed is no certainty among friends
+    if PLAY in said.said and "did" in said.folded:
+        said.said.add(PLAYED)  # "what games did we play"
     if LANG in said.said and "en" in words:
         said.said.add(EN)  # "kieli en": the language code, not the negation
     question = is_question(stripped, lemmatizer)

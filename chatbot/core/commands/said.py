@@ -99,8 +99,9 @@ HAVING = frozenset({"mulla", "minulla", "miulla", "mul", "miul"})
 @dataclass(frozen=True, slots=True)
 class Person:
     """A seat's name in the text ("Pekan", "Liisalle", "@liisa") or a name the table does not know
-    (capitalised, an @mention): where it is, the seats it names (none for an unknown name), the
-    words as typed and its case ("nom", "gen", "all" for the allative, "other")."""
+    (capitalised, an @mention): where it is, the seats it names (none for an unknown name), its
+    words (normalised, as the core matches them to a seat again) and its case ("nom", "gen", "all"
+    for the allative, "other")."""
 
     start: int
     length: int
@@ -132,6 +133,8 @@ class Said:
     #: unknown words in a clause of their own after a comma that says nothing to the commands
     #: ("poistakaa Pekka, se ei vastaa"): addressed text may carry a reason
     aside: list[str] = field(default_factory=list)
+    #: words read as a typo of a command word ("tlastot"): understood when addressed, else doubtful
+    guessed: list[str] = field(default_factory=list)
 
     @property
     def first_person(self) -> bool:
@@ -165,7 +168,7 @@ def persons_in(words: Sequence[str], typed: Sequence[str], names: Sequence[str])
         for n in range(min(longest, len(words) - i), 0, -1):
             seats = match_seat(" ".join(words[i : i + n]), names, loose=False)
             if seats:
-                shown = " ".join(typed[i : i + n]) if len(typed) == len(words) else " ".join(words[i : i + n])
+                shown = " ".join(words[i : i + n])
                 out.append(Person(i, n, tuple(seats), shown, _case(words[i + n - 1], names[seats[0]])))
                 i += n - 1
                 break
@@ -174,8 +177,8 @@ def persons_in(words: Sequence[str], typed: Sequence[str], names: Sequence[str])
 
 
 def unknown_names(items: Sequence[Item], typed: Sequence[str], words: Sequence[str]) -> list[Person]:
-    """Names the table does not know: an @mention, or a capitalised word (not the first) or an
-    allative ("liisalle") that is no command word."""
+    """Names the table does not know: an @mention, a capitalised word or an allative ("liisalle")
+    that is no command word (only the seat commands look at them)."""
     out = []
     for item in items:
         if item.concepts or item.numbers or item.seats or len(item.words) != 1:
@@ -183,8 +186,8 @@ def unknown_names(items: Sequence[Item], typed: Sequence[str], words: Sequence[s
         i = item.start
         raw = typed[i] if len(typed) == len(words) else words[i]
         word = fold(words[i])
-        if raw.startswith("@") or (i > 0 and raw[:1].isupper()) or (word.endswith("lle") and len(word) > 5):
-            out.append(Person(i, 1, (), raw.strip(",.!?"), "all" if word.endswith("lle") else "nom"))
+        if raw.startswith("@") or raw[:1].isupper() or (word.endswith("lle") and len(word) > 5):
+            out.append(Person(i, 1, (), words[i], "all" if word.endswith("lle") else "nom"))
     return out
 
 
@@ -233,6 +236,7 @@ def read_items(
     previous: Item | None = None
     deny_next = False
     clauses: list[tuple[bool, list[str]]] = [(False, [])]  # per clause: anything said, unknown words
+    guessed: list[str] = []
     for item in items:
         if game_span is not None and game_span[0] <= item.start < game_span[0] + game_span[1]:
             continue
@@ -260,6 +264,8 @@ def read_items(
         previous = item
         if item.fuzzy and len(item.text) < 6:
             concepts = set()  # a short word near a command word is another word ("tulee", "tulen")
+        elif item.fuzzy and concepts:
+            guessed.extend(typed[item.start : item.start + len(item.words)])
         span = range(item.start, min(item.start + len(item.words), len(typed)))
         if "=" in item.text or any("=" in typed[i] for i in span):
             continue  # an option ("kierrokset=3")
@@ -304,6 +310,7 @@ def read_items(
         bot_named,
         bot_receiver,
         aside=aside,
+        guessed=guessed,
     )
 
 

@@ -33,7 +33,7 @@ from chatbot.core.commands.vocabulary import (
     TURN,
     WANT,
 )
-from chatbot.core.nlp import OWN, fold  # noqa: F401
+from chatbot.core.nlp import OWN, fold, normalise  # noqa: F401
 
 #: whole texts that take a seat offered; "otan sen" / "I take it" also accept a gift or a card, so
 #: the running game reads them first (weak)
@@ -44,7 +44,7 @@ _MY_SEAT = frozenset({"paikkani", "paikkaani", "paikaltani", "paikallani", "puol
 _MINE = frozenset({"mun", "minun", "miun", "mu", "my", "oma", "oman", "omaa", "omani"})
 _SEAT_FORMS = frozenset({"seat", "place", "spot", "chair"})
 #: what may be said around a seat command besides its own words
-_AROUND = frozenset({OWN, WANT, BE, GAME, PLAYER, SEAT, INSTEAD, "filler"})
+_AROUND = frozenset({OWN, WANT, BE, GAME, PLAYER, SEAT, INSTEAD, "neg", "sep", "filler"})
 
 
 def _is_seat_word(word: str) -> bool:
@@ -87,7 +87,7 @@ def seat_command(s: Said, names: Sequence[str], addressed: bool) -> Command | No
     people = [p for p in s.persons if not is_name_of_bot(p, names)]
     # the words of a name are no doubt ("poista Pekka", "anna paikkani Olli Virtaselle")
     named = {w for p in people for w in p.typed.split()}
-    loose = [w for w in s.unknown if w.strip(",.!?") not in named]
+    loose = [w for w in s.unknown if normalise(w) not in named]
     doubtful = bool(loose) and not (addressed and set(loose) <= set(s.aside))
     # one's own seat handed over, to a person or to an AI
     if _own_seat(s) and said & {GIVE, TAKE, CONTINUE, PLAY, WANT, INSTEAD, SEAT} and not said & {JOIN}:
@@ -106,12 +106,12 @@ def seat_command(s: Said, names: Sequence[str], addressed: bool) -> Command | No
         and not doubtful
     ):
         return Command("take_seat")
-    seated = [p for p in people if p.seats]
-    if len(seated) != 1:
-        if said & {KICK} and people and not doubtful:
-            return _command("kick", people[0])  # "kick Bob": the core says who is at the table
+    # the person done something to: a seat's name, else a name the table does not know ("kick
+    # Bob": the core says who is at the table)
+    targets = [p for p in people if p.seats] or people
+    if len(targets) != 1:
         return None
-    person = seated[0]
+    person = targets[0]
     # a person's seat to an AI: "anna Pekan paikka botille", "botti Pekan tilalle", "vaihda Pekka bottiin"
     to_ai = said & {SEAT, INSTEAD, GIVE, PLAY, SWITCH, CONTINUE, TAKE, TURN}
     if BOT in said and to_ai and not doubtful and not said & {REMOVE, KICK}:

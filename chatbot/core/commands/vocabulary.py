@@ -479,7 +479,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         CANCEL: ("cancel", "abort", "scrap", "call off", "cancel game"),
         END: ("end", "stop", "finish"),
-        STATS: ("stats", "statistics", "leaderboard", "wins"),
+        STATS: ("stats", "statistics", "leaderboard"),
         HISTORY: ("history", "past games", "earlier games", "old games"),
         REMATCH: ("rematch", "play again", "same players", "another round"),
         REPLAY: ("replay", "watch again", "rewatch"),

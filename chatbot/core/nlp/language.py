@@ -312,6 +312,7 @@ _QUESTION_STARTS = frozenset(
         "paljo",
         "paljon",
         "kuis",
+        "mite",
         "mis",
         "onks",
         "oonks",

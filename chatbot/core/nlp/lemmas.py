@@ -230,6 +230,8 @@ def spoken_forms(word: str) -> tuple[str, ...]:
         out.append(word + a)  # pisteit
     if last == "s" and before in _V and len(word) >= 5:
         out.append(word + "s" + a)  # vuoros
+    if last not in _V and before in _V and len(word) >= 4:
+        out.extend(word + v for v in "aeio")  # a clipped last vowel: "vuor", "pel"
     out.extend(_GEMINATE.sub(r"\1", word, count=1) for _ in [0] if _GEMINATE.search(word))
     for pattern, repl in ((_EPENTHESIS, r"\1\2"), (_DROPPED_D, "hd")):
         changed = pattern.sub(repl, word)

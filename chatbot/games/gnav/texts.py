@@ -110,8 +110,20 @@ TOPICS = (
         N_(
             "The fool is the lowest card and is always shown to everyone, whoever holds it. If one fool is in play at the end of a deal, its holder loses a life and so does whoever holds the next-lowest card; if both fools are in play, only their two holders lose. A fool holder who survives sits out the next deal."
         ),
-        ("narri", "koputus", "koputtaa", "fool", "knock"),
+        ("narri", "fool"),
         N_("fool"),
+    ),
+    RuleTopic(
+        "gnav.knock",
+        N_(
+            "Knocking shows a dealt fool. By default the bot shows every fool dealt at once and nobody "
+            "knocks. With the option fool_auto_reveal=off a player dealt the fool must "
+            "knock first (“knock”, “kop kop”), which shows the fool to everyone; the turns begin only when "
+            "every dealt fool is shown. AI players knock at once, and the bot knocks for a person whose "
+            "time runs out. A fool drawn from the stock is always shown at once."
+        ),
+        ("koputus", "koputtaa", "koputan", "kop", "knock", "knocking"),
+        N_("knocking"),
     ),
     RuleTopic(
         "gnav.dealer",
