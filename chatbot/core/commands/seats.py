@@ -106,9 +106,16 @@ def seat_command(s: Said, names: Sequence[str], addressed: bool) -> Command | No
         and not doubtful
     ):
         return Command("take_seat")
-    # the person done something to: a seat's name, else a name the table does not know ("kick
-    # Bob": the core says who is at the table)
-    targets = [p for p in people if p.seats] or people
+    # the person done something to: a seat's name; a name the table does not know only without a
+    # table ("poista Pekka pelistä" read alone) or after an outright kick ("kick Bob": the core says
+    # who is at the table; weak, for "poista Kirjanpito" may drop a card of that name)
+    targets = [p for p in people if p.seats]
+    if not targets and people and not names:
+        targets = people
+    elif not targets:
+        if KICK in said and len(people) == 1 and not doubtful:
+            return _command("kick", people[0], weak=True)
+        return None
     if len(targets) != 1:
         return None
     person = targets[0]

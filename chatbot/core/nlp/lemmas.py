@@ -192,8 +192,8 @@ _EPENTHESIS = re.compile(rf"([{_V}])([lhrn])\1(?=[^{_V}])")
 _DROPPED_D = re.compile(rf"(?<=[{_V}])h(?=[{_V}])")
 #: a doubled consonant of Savo or of emphasis: "lissää" (lisää), "mukkaan" (mukaan), "rahhaa"
 _GEMINATE = re.compile(r"([bcdfghjklmnprstvz])\1")
-#: clitics on a spoken word: "lisäppä", "annappa", "näytäs", "mäkin", "sitähän"
-_CLITICS = ("ppa", "ppä", "pa", "pä", "han", "hän", "kaan", "kään", "kin", "ki", "s")
+#: clitics on a spoken word: "lisäppä", "annappa", "näytäs", "mäkin", "sitähän", "aloitetaanko", "onks"
+_CLITICS = ("ppa", "ppä", "pa", "pä", "han", "hän", "kaan", "kään", "kin", "ki", "ko", "kö", "ks", "s")
 
 
 def spoken_forms(word: str) -> tuple[str, ...]:
