@@ -56,9 +56,9 @@ ROWS = (
     + _rows(corpus.AFTER, category="after-game")
     + _rows(corpus.OWN, category="own-state")
     + _rows(corpus.MOVES, category="moves")
-    + [row for row in corpus.SECOND if row[0] != "chatter"]
+    + [row for row in corpus.SECOND + corpus.THIRD if row[0] != "chatter"]
 )
-CHATTER = corpus.CHATTER_WORDS + [row[1:4] for row in corpus.SECOND if row[0] == "chatter"]
+CHATTER = corpus.CHATTER_WORDS + [row[1:4] for row in corpus.SECOND + corpus.THIRD if row[0] == "chatter"]
 
 
 @pytest.fixture(scope="module", params=list(BACKENDS))

@@ -262,7 +262,7 @@ def command_rows() -> Iterator[tuple[str, str, str, str, str | None]]:
     ):
         for where, lang, text, expected in rows:
             yield category, where, lang, text, expected
-    for category, where, lang, text, expected in words_corpus.SECOND:
+    for category, where, lang, text, expected in words_corpus.SECOND + words_corpus.THIRD:
         if category != "chatter":
             yield category, where, lang, text, expected
 

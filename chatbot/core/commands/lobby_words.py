@@ -88,7 +88,7 @@ def fill_answer(s: Said, addressed: bool) -> Command | None:
     if (
         as_is
         and FILL not in said
-        and said - {THIS_WAY, ONLY_US} <= _ANSWER_AROUND
+        and said - {THIS_WAY, ONLY_US, "start"} <= _ANSWER_AROUND
         and (without or BOT not in said)
     ):
         return Command("as_is")

@@ -69,6 +69,9 @@ MORE_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "yksi vielä",
             "toinen kierros",
             "toinen erä",
+            "vielä kierros",
+            "vielä yks kierros",
+            "yks kierros vielä",
         ),
         SAME: ("sama", "samat", "samoilla", "samalla", "samoin"),
         NEXT: ("seuraava", "eteenpäin", "eteen", "seuraavaan", "seuraava siirto"),
@@ -219,7 +222,7 @@ MORE_SURFACE: dict[str, dict[str, tuple[str, ...]]] = {
         "stats": ("statsit", "statistiikka", "tilastoja", "rankingit", "ranking", "voittotilastot"),
         "history": ("pelihistoria", "historiikki", "pelilista"),
         "replay": ("uusintana", "toisto", "kelaus"),
-        "away": ("pellolle", "veks", "mäkeen"),
+        "away": ("pellolle", "veks", "mäkeen", "afk"),
         "back": ("tulla takas", "tulla takaisin", "takasin"),
         "player": (
             "tyyppi",
@@ -267,6 +270,8 @@ MORE_SURFACE: dict[str, dict[str, tuple[str, ...]]] = {
             "ooks",
             "onko",
             "oonko",
+            "kunnes",
+            "siihen asti",
         ),
     },
     "en": {
@@ -298,6 +303,8 @@ MORE_SURFACE: dict[str, dict[str, tuple[str, ...]]] = {
             "him",
             "nah",
             "make",
+            "until",
+            "afk",
         ),
     },
 }

@@ -143,7 +143,7 @@ def _may_i(folded: Sequence[str]) -> bool:
 
 #: what an add-AI command may say besides the bot: the verb, a want, a level, filler
 _ADD_AI_WORDS = frozenset(
-    {BOT, ADD, JOIN, WANT, FILLER, OWN, PLAYER, GAME, BE, NEG, SEP, AGAIN, SEAT, EMPTY, TAKE, GIVE}
+    {BOT, ADD, JOIN, WANT, FILLER, OWN, PLAYER, GAME, BE, NEG, SEP, AGAIN, SEAT, EMPTY, TAKE, GIVE, PLAY}
     | set(LEVELS.values())
 )
 
