@@ -107,7 +107,7 @@ class Lobby:
         seats = [SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id)]
         # "uus gnav 5 bottia": the AI players asked for, as many as the table holds
         wanted = cmd.count or 0
-        kind = ai_kind(cmd.args, engine)
+        kind = ai_kind(_level_words(cmd), engine)
         for number in range(1, min(wanted, engine.max_players - 1) + 1):
             seats.append(SeatRec(seat=len(seats), name=f"Botti {number}", ai=kind))
         created = self.repo.create_match(room.id, ui.game_id, options, seed, sp.user.id, tuple(seats))
@@ -284,7 +284,7 @@ class Lobby:
         if cmd.name == "add_ai":
             if len(match.seats) >= engine.max_players:
                 return [reply(msg, t, t.gettext("The table is full."))]
-            kind = ai_kind(cmd.args, engine)
+            kind = ai_kind(_level_words(cmd), engine)
             added = list(match.seats)
             for _ in range(min(count, engine.max_players - len(match.seats))):
                 number = 1 + sum(1 for s in added if s.ai)
@@ -563,6 +563,12 @@ _AI_WORDS: dict[str, tuple[str, ...]] = {
     "vaikea": ("strong", "smart"),
     "hard": ("strong", "smart"),
 }
+
+
+def _level_words(cmd: Command) -> Sequence[str]:
+    """The words that say an AI level: the level read in any form ("kaks helppoa bottia": easy),
+    else the command's words as typed."""
+    return (cmd.level,) if cmd.level else cmd.args
 
 
 def ai_kind(args: Sequence[str], engine: Engine) -> str:

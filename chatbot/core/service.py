@@ -44,7 +44,7 @@ from chatbot.core.explain import find_topics, game_named
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.live import LivePrompts
-from chatbot.core.lobby import Lobby
+from chatbot.core.lobby import Lobby, left_seat
 from chatbot.core.nlp import Lemmatizer, normalise
 from chatbot.core.outbox import HiddenGuard, Outbox
 from chatbot.core.people import People, seat_names
@@ -426,7 +426,8 @@ class BotCore:
         if payload is not None:
             return self.private.open_private(msg, speaker, payload, released)
         addressed = msg.private or msg.addressed
-        text, command = self.reader.read(text, lang, addressed, self._seat_names(msg, speaker))
+        names, lobby_game = self._table_of(msg, speaker)
+        text, command = self.reader.read(text, lang, addressed, names, lobby_game)
         if command is not None and command.weak and self.play.reads(msg, speaker, t, text):
             command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
         if command is not None:
@@ -439,9 +440,13 @@ class BotCore:
             return [reply(msg, t, self.talk.possible_now(msg, speaker, t))]
         return out
 
-    def _seat_names(self, msg: Inbound, sp: Speaker) -> tuple[str, ...]:
+    def _table_of(self, msg: Inbound, sp: Speaker) -> tuple[tuple[str, ...], str | None]:
+        """The seats' names of the match here, and its game while it waits in the lobby (whose
+        options may then be said in words: "pelataan kolme kierrosta")."""
         match = self.finder.context_match(msg, sp)
-        return seat_names(match.seats) if match is not None else ()
+        if match is None:
+            return (), None
+        return seat_names(match.seats), match.game if match.status == LOBBY else None
 
     def _command(self, msg: Inbound, sp: Speaker, t: Translator, cmd: Command) -> list[Outbound] | None:
         name = cmd.name
@@ -471,7 +476,10 @@ class BotCore:
         if name == "status":
             return self.views.status(msg, sp, t)
         if name in RECORD_COMMANDS:
-            return self.records.command(msg, sp, t, cmd)
+            stepped = None if self._coming_back(msg, sp, cmd) else self.records.command(msg, sp, t, cmd)
+            if stepped is not None or cmd.topic != "back":
+                return stepped
+            name = "back"  # "back" with no replay to step back in: a person coming back
         if msg.private and sp.room is None:
             match = self.finder.private_match(sp.user)
             if name in {"leave", "cancel"} and match is not None:
@@ -551,6 +559,14 @@ class BotCore:
         if sp.room is None or (verb == "new" and arg not in self.uis):
             return not_here(msg, t)
         return self._command(msg, sp, t, Command(verb, game=arg or None)) or []
+
+    def _coming_back(self, msg: Inbound, sp: Speaker, cmd: Command) -> bool:
+        """Whether a bare "back" ("takaisin") is a person who left the running game here coming back
+        rather than a step back in a replay shown in the chat."""
+        if cmd.topic != "back" or msg.private:
+            return False
+        match = self.finder.context_match(msg, sp)
+        return match is not None and match.status == RUNNING and left_seat(match, sp.user.id) is not None
 
     def _set_language(self, msg: Inbound, sp: Speaker, cmd: Command) -> list[Outbound]:
         wanted = normalise_language(cmd.tokens[0]) if cmd.tokens else None

@@ -40,24 +40,26 @@ class Reader:
         self.option_words: frozenset[str] = frozenset(
             k.casefold() for ui in uis.values() for k in ui.option_flags()
         )
-        #: (text, lang, addressed, seat names) -> (the text with options in words, its command)
-        self._parsed: OrderedDict[tuple[str, str, bool, tuple[str, ...]], tuple[str, Command | None]] = (
-            OrderedDict()
-        )
+        #: (text, lang, addressed, seat names, lobby's game) -> (the text with options in words, its command)
+        self._parsed: OrderedDict[
+            tuple[str, str, bool, tuple[str, ...], str | None], tuple[str, Command | None]
+        ] = OrderedDict()
         self._parsed_lock = threading.Lock()
 
     def read(
-        self, text: str, lang: str, addressed: bool, names: tuple[str, ...]
+        self, text: str, lang: str, addressed: bool, names: tuple[str, ...], game: str | None = None
     ) -> tuple[str, Command | None]:
         """``text`` with its options in words as typed options, and the meta command it is (or
-        None). A running game's words ("nostan", "valmis") come again and again: read once."""
-        key = (text, lang, addressed, names)
+        None). ``game`` is the game of a lobby the text is said in: its options said in words count
+        there ("pelataan kolme kierrosta"). A running game's words ("nostan", "valmis") come again
+        and again: read once."""
+        key = (text, lang, addressed, names, game)
         with self._parsed_lock:
             known = self._parsed.get(key)
             if known is not None:
                 self._parsed.move_to_end(key)
                 return known
-        read, found = self.options_in_words(text)
+        read, found = self.options_in_words(text, game)
         command = parse_command(
             read,
             self.game_names,
@@ -74,15 +76,24 @@ class Reader:
                 self._parsed.popitem(last=False)
         return read, command
 
-    def options_in_words(self, text: str) -> tuple[str, tuple[str, int, int] | None]:
+    def options_in_words(
+        self, text: str, lobby: str | None = None
+    ) -> tuple[str, tuple[str, int, int] | None]:
         """A text that names a game with its options said in words ("pelataan majavajengiä kahdella
-        kierroksella", "afrikan tähti ilman laajennusta") gets them as typed options (``rounds=2``).
+        kierroksella", "afrikan tähti ilman laajennusta"), or says them in the lobby of ``lobby``
+        ("kaks elämää riittää", "muistiapu päälle"), gets them as typed options (``rounds=2``).
         Returns the text and the game it names (:func:`game_in`), for the command parser to use
         rather than look again; the span is looked for again, in that game only, when options moved."""
         names = self.game_names
         found = game_in(text, names, self.lemmatizer)
         if found is None:
-            return text, None
+            ui = self.uis.get(lobby) if lobby else None
+            if ui is None:
+                return text, None
+            rewritten = option_phrases(
+                text, ui.option_counts(), ui.option_flags(), self.lemmatizer, ui.option_words(), bare=True
+            )
+            return rewritten, None
         ui = self.uis[found[0]]
         rewritten = option_phrases(text, ui.option_counts(), ui.option_flags(), self.lemmatizer)
         if rewritten == text:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import MatchRec, Members, RoomRec, UserRec, WebLinks
+from chatbot.core.ports import Members, RoomRec, UserRec, WebLinks
 from chatbot.core.types import Button, Inbound, Outbound
 
 

@@ -117,6 +117,7 @@ class ConsoleTable:
             text=None if button else text,
             button=button,
             lang_hint=self.lang,
+            addressed=True,  # every line of the console is meant for the bot
         )
         self._loop.run_until_complete(self.runtime.handle(msg))
         self.show(self.transport.take())

@@ -1,5 +1,6 @@
 """Score the fresh phrases of ``tests/chatbot/fresh_corpus.py`` on both lemmatiser backends:
-``python -m tests.chatbot.fresh_figures [--batch 1|2|3] [--failures]``. Each batch was measured once
+``python -m tests.chatbot.fresh_figures [--batch 1|2|3] [--failures]``; ``--categories`` scores every
+phrase table per category instead (:mod:`tests.chatbot.words_figures`). Each batch was measured once
 as written, before its misses were fixed; the first try of each is in the commit that added it
 (``git log tests/chatbot/fresh_corpus.py``).
 
@@ -161,7 +162,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--failures", action="store_true", help="list the rows that are not right")
     parser.add_argument("--batch", choices=["1", "2", "3", "all"], default="all", help="one batch only")
+    parser.add_argument(
+        "--categories",
+        action="store_true",
+        help="the pass rate per category of every phrase table (tests/chatbot/words_figures.py)",
+    )
     args = parser.parse_args()
+    if args.categories:
+        from tests.chatbot.words_figures import report
+
+        report(args.failures)
+        return
     game_rows = {"1": GAME_ROWS, "2": GAME_ROWS_2, "3": GAME_ROWS_3}.get(
         args.batch, GAME_ROWS + GAME_ROWS_2 + GAME_ROWS_3
     )

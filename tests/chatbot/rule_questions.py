@@ -130,6 +130,7 @@ _HAND: list[tuple[str, str, str, str]] = [
     (GN, "en", "what if I hold the fool", "fool"),
     (GN, "fi", "miten koputus toimii?", "knock"),
     (GN, "fi", "milloin pitää koputtaa", "knock"),
+    (GN, "fi", "mitä koputtaminen tarkoittaa", "knock"),
     (GN, "en", "how does knocking work?", "knock"),
     (GN, "en", "when do I have to knock", "knock"),
     (GN, "fi", "mitä jakaja tekee?", "dealer"),

@@ -19,9 +19,21 @@ Three rules keep the chat and the games safe:
   make it chat (``None``). Addressed text with a doubtful destructive command ("lähden kauppaan")
   becomes ``unsure`` and the core asks instead of acting.
 
-The package: :mod:`~chatbot.core.commands.vocabulary` (the words), :mod:`~chatbot.core.commands.game_names`
-(game names and options in words), :mod:`~chatbot.core.commands.read` (:func:`parse_command`) and
-:mod:`~chatbot.core.commands.seats` (seat commands); this module re-exports them.
+Beyond the first game (issue #27) the same mechanisms read everything else the bot offers: the
+concepts of the words (Voikko or the word-form table, spoken and dialect forms the dictionary lacks,
+typos of the listed words), the table's own entities (a seat's name in any case form) and the
+structure around them, not lists of sentences. Inside a running game a game's words win: a command
+that shares them is ``weak`` unless it is said outright ("uusiks" may be a reroll, "seuraava" a
+move, "kartta" a card, but "revanssi", "näytä kartta" are certain).
+
+The package: :mod:`~chatbot.core.commands.vocabulary` and :mod:`~chatbot.core.commands.more_words`
+(the words), :mod:`~chatbot.core.commands.game_names` (game names and options in words),
+:mod:`~chatbot.core.commands.said` (what a message says: concepts, unknown words, people named),
+:mod:`~chatbot.core.commands.read` (:func:`parse_command` and the lobby's commands),
+:mod:`~chatbot.core.commands.seats` (remove, to an AI, back, hand over, take a seat),
+:mod:`~chatbot.core.commands.lobby_words` (the fill question's answers, the pace and options in
+words), :mod:`~chatbot.core.commands.after` (rematch, statistics, history, replays and their steps)
+and :mod:`~chatbot.core.commands.asking` (questions); this module re-exports the parser's API.
 """
 
 from chatbot.core.commands.command import Command

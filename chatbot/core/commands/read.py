@@ -7,15 +7,18 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from chatbot.core.commands.after import _REMATCH_NOUNS, after_game
+from chatbot.core.commands.asking import question as question_asked
 from chatbot.core.commands.command import Command
 from chatbot.core.commands.game_names import find_game
-from chatbot.core.commands.seats import _seat_command
+from chatbot.core.commands.lobby_words import fill_answer, options_command, pace_tokens, says_pace
+from chatbot.core.commands.more_words import AGAIN, EMPTY, FILL, GIVE, KICK, PLAYED, SAME, SEAT, TAKE
+from chatbot.core.commands.said import Said, persons_in, read_items, unknown_names, without_names
+from chatbot.core.commands.seats import seat_command
 from chatbot.core.commands.vocabulary import (
-    _LEVEL_WORD,
     _LISTED,
     _PHRASES,
     _STEPS,
@@ -28,7 +31,6 @@ from chatbot.core.commands.vocabulary import (
     BE,
     BOT,
     CANCEL,
-    DO,
     EN,
     END,
     FI,
@@ -39,7 +41,6 @@ from chatbot.core.commands.vocabulary import (
     HISTORY,
     JOIN,
     LANG,
-    LEARNT,
     LEAVE,
     LEVELS,
     LIVES,
@@ -51,7 +52,6 @@ from chatbot.core.commands.vocabulary import (
     PLAYER,
     REMATCH,
     REMOVE,
-    REPLAY,
     RULES,
     SCORE,
     SHOW,
@@ -61,27 +61,20 @@ from chatbot.core.commands.vocabulary import (
     SWITCH,
     TURN,
     WANT,
-    WHERE,
-    WHO_HAS,
-    WHY,
 )
 from chatbot.core.nlp import (
-    DIGIT,
     FILLER,
     NEG,
-    NUMERAL,
     OWN,
     SEP,
-    Item,
     Lemmatizer,
     Lexicon,
+    clause_starts,
     default_lemmatizer,
     detect_language,
     fold,
     is_question,
-    match_seat,
     normalise,
-    tokens,
 )
 
 
@@ -92,7 +85,10 @@ def _listed(words: Sequence[str], folded: Sequence[str], typed: Sequence[str]) -
         return Command(whole)
     if len(folded) >= 2 and f"{folded[0]} {folded[1]}" in _PHRASES:
         rest = list(words[2:])
-        return Command(_PHRASES[f"{folded[0]} {folded[1]}"], tuple(rest), " ".join(rest), tuple(typed[2:]))
+        phrase = _PHRASES[f"{folded[0]} {folded[1]}"]
+        if phrase != "replay" and any(not w.lstrip("#").isdigit() for w in rest):
+            return None  # "my stats homework is due": other words, read as a whole
+        return Command(phrase, tuple(rest), " ".join(rest), tuple(typed[2:]))
     name = _WORDS.get(folded[0])
     if name not in _LISTED or (name in _STEPS and len(words) > 1):
         return None  # "end the game", "seuraava kortti": other words
@@ -102,18 +98,23 @@ def _listed(words: Sequence[str], folded: Sequence[str], typed: Sequence[str]) -
     return Command(name, tuple(rest), " ".join(rest), tuple(typed[1:]))
 
 
+#: nouns of the commands that the dictionary lacks and whose case forms are read by their stem
+#: ("botti": "boteilla", "botilla"; "fyrkka": "fyrkkaa"; "revari": "revaria")
+_STEMMED = frozenset({BOT, MONEY, REMATCH, STATS, PLAYER, HISTORY})
+
+
 @lru_cache(maxsize=4)
 def _lexicon(lemmatizer: Lemmatizer) -> Lexicon:
     # typos only of the words as listed: every inflection of *tulla* or *ottaa* would make game
     # words ("tukaani") near one of them
-    return Lexicon(_VOCABULARY, lemmatizer, fuzzy_forms=False)
+    return Lexicon(_VOCABULARY, lemmatizer, fuzzy_forms=False, stems=_STEMMED, spoken=True)
 
 
 _MENTION = re.compile(r"^(\S+)@\S+")
 #: a request put as a question: "voisitko lisätä botin", "pelataanko gnavia", "could you start"
 _REQUEST = re.compile(
     r"^(voisitko|voitko|voisitteko|voitteko|voisiko|voisko|voiks|viitsisitko|viitsitko|"
-    r"\w+(t|d|n|l|r)aanko|\w+ttaisiko|\w{3,}isitko)$"  # "lisäisitkö": would you add
+    r"\w+(t|d|n|l|r)aan(ko|ks)|\w+ttaisiko|\w{3,}isitko)$"  # "lisäisitkö": would you add
 )
 #: asking leave for oneself: "voisinko liittyä", "saanko tulla mukaan", "could I join"
 _MAY_I = re.compile(r"^(voinko|voisinko|saanko|saisinko|paasenko|paasisinko|voisko\s?ma)$")
@@ -128,7 +129,7 @@ def _request(folded: Sequence[str]) -> bool:
     return (
         len(folded) > 1
         and folded[0] in {"can", "could", "would", "will", "shall"}
-        and folded[1] in {"you", "we"}
+        and folded[1] in {"you", "we", "u", "ya"}
     ) or folded[0] in {"wanna", "lets", "let's"}  # "wanna play gnav?"
 
 
@@ -140,108 +141,11 @@ def _may_i(folded: Sequence[str]) -> bool:
     return len(folded) > 1 and folded[0] in {"can", "could", "may"} and folded[1] == "i"
 
 
-@dataclass(slots=True)
-class _Said:
-    said: set[str]
-    denied: set[str]
-    unknown: list[str]  # the words as typed that mean nothing to the command vocabulary
-    count: int | None
-    level: str | None
-    game: str | None
-    level_word: str = ""  # as written ("vahva", "strong"), the argument of add_ai
-    #: the sentence is about someone else: it opens with a name, a word the commands do not know
-    #: ("Pekka tulee mukaan") or a third-person pronoun ("hän liittyy", "it starts")
-    other_subject: bool = False
-    #: a bot is named by its number ("Botti 1:lle sammakko", "bot 2 takes it"): a seat, not a count
-    bot_named: bool = False
-    #: the bot word is a receiver or a source ("botille sammakko", "to the bot"): a move's words
-    bot_receiver: bool = False
-
-
-def _read(
-    items: Sequence[Item],
-    typed: Sequence[str],
-    game_span: tuple[int, int] | None,
-    lang: str,
-    lemmatizer: Lemmatizer | None = None,
-) -> _Said:
-    lemmatizer = lemmatizer or default_lemmatizer()
-    said: set[str] = set()
-    denied: set[str] = set()
-    unknown: list[str] = []
-    counts: list[int] = []
-    level: str | None = None
-    level_word = ""
-    first = True
-    other_subject = bot_named = bot_receiver = False
-    previous: Item | None = None
-    for item in items:
-        if game_span is not None and game_span[0] <= item.start < game_span[0] + game_span[1]:
-            continue
-        if first:
-            first = False
-            other_subject = _about_someone_else(item, lemmatizer)
-        concepts = set(item.concepts)
-        if BOT in concepts and fold(item.text).endswith(_RECEIVER_ENDINGS):
-            bot_receiver = True
-        if previous is not None and BOT in previous.concepts and item.numbers and not item.concepts:
-            bot_named = True  # "Botti 1:lle", "bot 2": the seat's name, not how many
-            previous = item
-            continue
-        if BOT in concepts and previous is not None and fold(previous.text) in {"to", "for", "from"}:
-            bot_receiver = True
-        previous = item
-        if item.fuzzy and len(item.text) < 6:
-            concepts = set()  # a short word near a command word is another word ("tulee", "tulen")
-        span = range(item.start, min(item.start + len(item.words), len(typed)))
-        if "=" in item.text or any("=" in typed[i] for i in span):
-            continue  # an option ("kierrokset=3")
-        if EN in concepts and NEG in concepts:
-            concepts.discard(NEG)  # "kieli en"
-        (denied if item.negated else said).update(concepts)
-        for concept in concepts:
-            if concept in _LEVEL_WORD and not item.negated:
-                level = _LEVEL_WORD[concept]
-                level_word = item.text
-        values = [n.value for n in item.numbers if n.kind in (NUMERAL, DIGIT)]
-        if values and not item.concepts - {FILLER}:
-            counts.append(values[0])
-        elif item.text in {"pari", "couple"}:
-            counts.append(2)
-        if (not item.known or (not concepts and item.fuzzy)) and item.text not in {"pari", "couple"}:
-            unknown.extend(typed[item.start : item.start + len(item.words)])
-    return _Said(
-        said,
-        denied,
-        unknown,
-        counts[0] if counts else None,
-        level,
-        None,
-        level_word,
-        other_subject,
-        bot_named,
-        bot_receiver,
-    )
-
-
 #: what an add-AI command may say besides the bot: the verb, a want, a level, filler
-_ADD_AI_WORDS = frozenset({BOT, ADD, JOIN, WANT, FILLER, OWN, PLAYER, GAME, BE, NEG, SEP, *LEVELS.values()})
-#: the allative and ablative of the bot word ("botille", "koneelta"): a receiver or a source
-_RECEIVER_ENDINGS = ("lle", "lta", "lt")
-#: third-person pronouns: a sentence opening with one is about someone else
-_THIRD_PERSON = frozenset({"han", "he", "she", "they", "hankin", "hanki"})
-
-
-def _about_someone_else(item: Item, lemmatizer: Lemmatizer) -> bool:
-    """Whether the first item makes a third party the subject: a third-person pronoun, a seat's
-    name, or a word that is neither a command word nor an inflected dictionary word, as a name is
-    ("Pekka tulee mukaan", "Botti 1 aloittaa"; "tarvitaan botti" opens with a verb). The small
-    words a command may open with ("kohta", "okei", "no") are known fillers."""
-    if fold(item.text) in _THIRD_PERSON:
-        return True
-    if item.numbers or (item.known and item.concepts):
-        return False
-    return not lemmatizer.known(item.words[0])
+_ADD_AI_WORDS = frozenset(
+    {BOT, ADD, JOIN, WANT, FILLER, OWN, PLAYER, GAME, BE, NEG, SEP, AGAIN, SEAT, EMPTY, TAKE, GIVE, PLAY}
+    | set(LEVELS.values())
+)
 
 
 #: a game span not looked for yet (``parse_command(found=...)``)
@@ -296,11 +200,10 @@ def parse_command(
     typed = body.split()
     folded = [fold(w) for w in words]
     written = detect_language(body, lang, lemmatizer)
-    seat_command = _seat_command(words, folded, typed)
-    if seat_command is not None:
-        return seat_command
     listed = _listed(words, folded, typed) if not slash or _WORDS.get(folded[0]) in _LISTED else None
     if listed is not None:
+        if (listed.name == "rematch" and folded[0] not in _REMATCH_NOUNS) or listed.name in _STEPS:
+            listed = dataclasses.replace(listed, weak=True)  # "uusinta" may be a reroll, "seuraava" a move
         return dataclasses.replace(listed, slash=slash)
     if found is UNSEEN:
         found = game_in(text, games or {}, lemmatizer)
@@ -329,53 +232,39 @@ def parse_command(
         typed = words
     lexicon = _lexicon(lemmatizer)
     items = lexicon.scan(body, written)
-    if names:
-        items = _without_names(items, words, names)
-    said = _read(items, typed, (found[1], found[2]) if found else None, written, lemmatizer)
+    persons = persons_in(words, typed, names) if names else []
+    items = without_names(items, persons)
+    said = read_items(items, typed, (found[1], found[2]) if found else None, lemmatizer, clause_starts(body))
+    seated = {k for p in persons for k in range(p.start, p.start + p.length)}
+    strangers = [p for p in unknown_names(items, typed, words) if p.start not in seated]
+    said.persons = sorted([*persons, *strangers], key=lambda p: p.start)
+    said.folded = [fold(w) for w in words]
     if known:
         folded_known = {fold(k) for k in known}
         said.unknown = [w for w in said.unknown if fold(normalise(w)) not in folded_known]
     said.game = game
+    if not addressed:
+        said.unknown += said.guessed  # a typo guessed is no certainty among friends
+    if PLAY in said.said and "did" in said.folded:
+        said.said.add(PLAYED)  # "what games did we play"
     if LANG in said.said and "en" in words:
         said.said.add(EN)  # "kieli en": the language code, not the negation
     question = is_question(stripped, lemmatizer)
     may_i = question and _may_i(folded)
     if question and not _request(folded) and not may_i:
-        return _question(words, typed, said, written)
-    command = _decide(words, typed, said, written, addressed)
+        return question_asked(words, typed, said, written)
+    command = _decide(words, typed, said, written, addressed, options, names)
     if may_i and command is not None and command.name not in _MAY_I_COMMANDS:
         command = None  # "voinko vaihtaa jakajan kanssa?": a rule question
     if question and (command is None or command.name == "unsure"):
-        return _question(words, typed, said, written)
+        return question_asked(words, typed, said, written)
     if command is None:
         return None
-    if options:
+    if options and command.name != "options":
         command = dataclasses.replace(command, tokens=(*command.tokens, *options))
     if slash:
         return dataclasses.replace(command, weak=False, slash=True)
     return command
-
-
-def _without_names(items: Sequence[Item], words: Sequence[str], names: Sequence[str]) -> list[Item]:
-    """The items with the words of a seat's name ("Botti 1", "Liisalle") stripped of meaning."""
-    taken: set[int] = set()
-    longest = max((len(tokens(n)) for n in names), default=0)
-    i = 0
-    while i < len(words):
-        for n in range(min(longest + 1, len(words) - i), 0, -1):
-            if match_seat(" ".join(words[i : i + n]), names, loose=False):
-                taken.update(range(i, i + n))
-                i += n - 1
-                break
-        i += 1
-    if not taken:
-        return list(items)
-    return [
-        dataclasses.replace(item, concepts=frozenset(), numbers=())
-        if any(k in taken for k in range(item.start, item.start + len(item.words)))
-        else item
-        for item in items
-    ]
 
 
 def _slash_extras(
@@ -386,13 +275,19 @@ def _slash_extras(
         return None, None
     plain = normalise(" ".join(w for w in typed if "=" not in w))
     items = _lexicon(lemmatizer).scan(plain, lang)
-    said = _read(items, plain.split(), None, lang, lemmatizer)
+    said = read_items(items, plain.split(), None, lemmatizer)
     count = said.count if (name != "new" or BOT in said.said) else None
     return count, said.level
 
 
 def _decide(
-    words: Sequence[str], typed: Sequence[str], s: _Said, lang: str, addressed: bool
+    words: Sequence[str],
+    typed: Sequence[str],
+    s: Said,
+    lang: str,
+    addressed: bool,
+    options: Sequence[str] = (),
+    names: Sequence[str] = (),
 ) -> Command | None:
     said, unknown = s.said, s.unknown
     rest = tuple(words)
@@ -406,9 +301,13 @@ def _decide(
     # language: "vaihda kieli englanniksi", "switch to finnish", "puhu suomea", "english please"
     target = "en" if EN in said and FI not in said else "fi" if FI in said and EN not in said else None
     if LANG in said or (target and (SWITCH in said or WANT in said or len(words) <= 2)):
-        if loose > 1 and not addressed:
+        if loose > (1 if target else 0) and not addressed:
             return None
         return make("lang", toks=(target,) if target else ()) if target else make("lang")
+
+    after = after_game(s, lang, addressed)
+    if after is not None and ((after.name == "rematch" and not after.weak) or after.args):
+        return after  # "uusi peli samoilla pelaajilla", "another game same people", "peli 12 uusintana"
 
     # a new game: "uusi gnav", "haluaisin aloittaa uuden gnavin", "let's play coloretto with 2 bots"
     if s.game is not None and (said & {NEW, START, PLAY, BOT, ADD} or (WANT in said and not unknown)):
@@ -418,10 +317,13 @@ def _decide(
         # a game's name may be a word of a move ("put the amazon river dolphin in my row", "tuon
         # tähden Kairoon"): without "uusi"/"peli"/bots the game reads the text first
         weak = not said & {NEW, GAME, BOT}
-        return make("new", toks=typed, game=s.game, count=count, level=s.level, weak=weak)
+        toks = [*typed, *pace_tokens(s, typed)]
+        return make("new", toks=toks, game=s.game, count=count, level=s.level, weak=weak)
     if NEW in said and (GAME in said or (not unknown and s.game is None and len(words) == 1)):
+        if loose and not addressed:
+            return None  # "otetaanko uusi erä huomenna saunassa?": talk of another day
         return make("new", toks=typed)
-    if NEW in said and s.game is None:
+    if NEW in said and s.game is None and not said & {AGAIN, SAME}:
         # "uusi kortti" is a game's own; "uusi peli" above. A weak "new" lets the game read it.
         if loose > 2 and not addressed:
             return None
@@ -429,11 +331,25 @@ def _decide(
             "new", weak=True, toks=[w for w in typed if fold(normalise(w)) not in {"uusi", "uus", "new"}]
         )
 
+    # seats: "potki Pekka pihalle", "Pekan paikalle botti", "anna paikkani Liisalle", "otan paikan"
+    seat = seat_command(s, names, addressed)
+    if seat is not None:
+        return dataclasses.replace(seat, lang=lang)
+
+    # the answer to the fill question, and options or the pace said in words in a lobby
+    answer = fill_answer(s, addressed)
+    if answer is not None:
+        return dataclasses.replace(answer, lang=lang)
+    if options or says_pace(s):
+        changed = options_command(s, options, lang, addressed)
+        if changed is not None:
+            return changed
+
     # AI players: "lisää kaksi bottia", "add 2 bots", "botti pois", "poista yks botti", "vahva botti"
     if BOT in said or (s.level and (ADD in said or PLAYER in said)):
         if loose > 1 and not addressed:
             return None
-        if REMOVE in said or AWAY in said:
+        if REMOVE in said or AWAY in said or KICK in said:
             return make("remove_ai", count=s.count)
         if BOT in s.denied or s.bot_receiver or s.other_subject:
             return None  # "botille sammakko", "Pekka lisää botin": a move's receiver, or not to us
@@ -447,10 +363,16 @@ def _decide(
         args = (s.level_word,) if s.level_word else ()
         return Command("add_ai", args, " ".join(args), args, lang=lang, count=s.count, level=s.level)
 
+    # after a game: a rematch, statistics, history, a replay and its steps
+    if after is not None:
+        return after
+
     # rejoin: "palaan peliin", "oon takas", "i'm back"
-    if BACK in said and not unknown:
+    if BACK in said and not unknown and s.count is None:
         return make("back")
 
+    if s.count is not None and said & {JOIN, START} and not addressed:
+        return None  # "mä tuun mukaan kasilta", "kick off is at 8": when, said among friends
     # join: "liity", "mä tuun mukaan", "count me in", "liity Liisa" (a second seat under that name)
     if JOIN in said and JOIN not in s.denied:
         if (loose > 1 and not addressed) or s.other_subject:
@@ -461,36 +383,25 @@ def _decide(
 
     # leaving and ending: never on a doubtful text
     # "lopeta" alone is a game's move (Majavajengi's Draw 2); ending needs the game: "lopeta peli"
+    doubt = [w for w in unknown if not (addressed and w in s.aside)]
     if CANCEL in said or (END in said and GAME in said):
-        if unknown:
+        if doubt:
             return make("unsure", topic="cancel", weak=True) if addressed else None
         return make("cancel", weak=GAME not in said)
     if LEAVE in said:
         if s.other_subject:
             return None  # "Matti lähtee pois": news of someone else
-        if unknown:
+        if doubt:
             return make("unsure", topic="leave", weak=True) if addressed else None
         return make("leave", weak=GAME not in said and AWAY not in said)
     if AWAY in said and said <= {AWAY, OWN, FILLER, WANT, BE, GAME} and GAME in said and not unknown:
         return make("leave")  # "mä oon pois pelistä"
 
     if START in said and START not in s.denied:
-        if unknown:
+        if doubt:
             return None if not addressed else make("unsure", topic="start", weak=True)
         return make("start", weak=GAME not in said)
 
-    # issue #16 in other words: "näytä mun tilastot", "show me the leaderboard", "revanssi!",
-    # "näytä peli 12", "replay game #3", "mitä on pelattu" (history)
-    if REMATCH in said and not unknown:
-        return make("rematch")
-    if STATS in said and not unknown:
-        mine = {"my", "mine", "mun", "minun", "oma", "omat", "omani", "mulla", "minulla", "ma", "mina"}
-        return make("my_stats" if any(fold(w) in mine for w in words) else "stats")
-    if HISTORY in said and not unknown:
-        return make("history")
-    numbers = [w for w in words if w.lstrip("#").isdigit()]
-    if (REPLAY in said or (SHOW in said and GAME in said)) and numbers and len(unknown) <= len(numbers):
-        return Command("replay", tuple(numbers), " ".join(numbers), tuple(numbers), lang=lang)
     if RULES in said:
         return make("rules", toks=typed)  # "explain knocking": the other words name the rule
     if loose > (1 if addressed else 0):
@@ -502,7 +413,10 @@ def _decide(
     if OPTIONS in said:
         return make("options", toks=typed)
     if MAP in said:
-        return make("map", weak=True)
+        # "näytä kartta" is certain; "kartta" alone may be a game's card ("Vanha kartta")
+        return make("map", weak=not (SHOW in said and said <= {MAP, SHOW, OWN, WANT, FILLER, GAME}))
+    if said & _ACTIONS:
+        return None  # "end the turn", "fill up the table": something done, not the table shown
     if HAND in said and (SHOW in said or OWN in said or len(words) == 1):
         return make("hand", weak=True)
     if STATUS in said or TURN in said or SCORE in said or LIVES in said:
@@ -510,86 +424,5 @@ def _decide(
     return None
 
 
-def _question(words: Sequence[str], typed: Sequence[str], s: _Said, lang: str) -> Command:
-    """A question: about one's own situation (``ask``), the commands (``help``), the games
-    (``games``), or else a rule (``rules``; "why" questions included)."""
-    said = s.said | s.denied
-    rest = tuple(words)
-    raw = " ".join(rest)
-
-    def ask(topic: str) -> Command:
-        return Command("ask", rest, raw, tuple(typed), lang=lang, topic=topic)
-
-    first = fold(words[0])
-    plain = not s.unknown  # every word is a question or command word: about now, not a rule
-    own = OWN in said or any(fold(w) in _FIRST_PERSON for w in words)
-    if WHY in said or first in {"miksi", "miks", "why", "miksei"}:
-        return Command("rules", rest, raw, tuple(typed), lang=lang)
-    if (HELP in said or (DO in said and (own or WANT in said) and TURN not in said)) and plain:
-        return Command("help", rest, raw, tuple(typed), lang=lang)
-    if GAMES in said and plain and not s.game:
-        return Command("games", rest, raw, tuple(typed), lang=lang)
-    if (
-        TURN in said
-        and (plain or first in {"kenen", "whose"})
-        and (first in {"kenen", "whose", "kuka", "who"} or own)
-    ):
-        return ask("turn")
-    if WHO_HAS in said:
-        return ask("holder")
-    if plain or own:
-        if MONEY in said:
-            return ask("money")
-        if LIVES in said and (own or plain):
-            return ask("lives")
-        if SCORE in said:
-            return ask("score")
-        if HAND in said and own:
-            return ask("hand")
-        if WHERE in said and own:
-            return ask("position")
-        if LEARNT in said and own:
-            return ask("learnt")
-        if STATUS in said:
-            return Command("status", rest, raw, tuple(typed), lang=lang)
-    return Command("rules", rest, raw, tuple(typed), lang=lang)
-
-
-_FIRST_PERSON = frozenset(
-    {
-        "mulla",
-        "minulla",
-        "mun",
-        "minun",
-        "ma",
-        "maa",
-        "mina",
-        "mie",
-        "miun",
-        "oon",
-        "olen",
-        "mulle",
-        "minulle",
-        "i",
-        "my",
-        "me",
-        "im",
-        "i'm",
-        "mine",
-        "minusta",
-        "musta",
-        "minua",
-        "mua",
-        "oonko",
-        "olenko",
-        "kadessani",
-        "korttini",
-        "rahani",
-        "pisteeni",
-        "elamani",
-    }
-)
-
-
-#: seat commands (issue #13) whose argument is a player's name, in any case form:
-#: kick ("poista Pekka pelistä", "kick Pekka"), to_ai ("anna Pekan paikka botille"), restore
+#: verbs of doing: a text with one asks for no table, hand or score
+_ACTIONS = frozenset({END, ADD, REMOVE, START, JOIN, LEAVE, CANCEL, FILL, KICK, GIVE, TAKE, PLAY, SWITCH})

@@ -6,6 +6,7 @@ Only data; :mod:`chatbot.core.commands.read` reads a message with it.
 
 from __future__ import annotations
 
+from chatbot.core.commands.more_words import MORE_SURFACE, MORE_WORDS
 from chatbot.core.nlp import FILLER
 
 # --------------------------------------------------------------------------------------------------
@@ -252,7 +253,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         END: ("lopettaa", "päättää", "keskeyttää", "lopetus", "lopettaminen", "poikki", "katki"),
         STATS: ("tilasto", "tilastot", "voittotilasto", "pistetaulu", "kärkilista", "voitot"),
         HISTORY: ("historia", "pelihistoria", "pelatut pelit", "aiemmat pelit", "vanhat pelit"),
-        REMATCH: ("revanssi", "uusinta", "uusintapeli", "uusiks", "uusiksi", "samat pelaajat"),
+        REMATCH: ("revanssi", "uusinta", "uusintapeli", "samat pelaajat"),
         REPLAY: ("uusinta näytä", "katsoa uudestaan", "toisto"),
         LANG: ("kieli",),
         EN: ("englanti", "englanniksi", "enkku", "enkuksi", "englantia", "eng"),
@@ -478,7 +479,7 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         CANCEL: ("cancel", "abort", "scrap", "call off", "cancel game"),
         END: ("end", "stop", "finish"),
-        STATS: ("stats", "statistics", "leaderboard", "wins"),
+        STATS: ("stats", "statistics", "leaderboard"),
         HISTORY: ("history", "past games", "earlier games", "old games"),
         REMATCH: ("rematch", "play again", "same players", "another round"),
         REPLAY: ("replay", "watch again", "rewatch"),
@@ -621,6 +622,13 @@ _SURFACE_FI: dict[str, tuple[str, ...]] = {
 
 for _concept, _forms in _SURFACE_FI.items():
     _VOCABULARY["fi"][_concept] = (*_VOCABULARY["fi"][_concept], *_forms)
+
+#: "have" in English ("what cards do I have"); Finnish says it with "mulla on"
+HAVE = "have"
+for _table in (MORE_WORDS, MORE_SURFACE):
+    for _lang, _concepts in _table.items():
+        for _concept, _forms in _concepts.items():
+            _VOCABULARY[_lang][_concept] = (*_VOCABULARY[_lang].get(_concept, ()), *_forms)
 
 _LEVEL_WORD = {
     "level:easy": "easy",

@@ -33,6 +33,7 @@ from chatbot.core.nlp.lemmas import (
     Lemmatizer,
     LemmatizerUnavailable,
     default_lemmatizer,
+    spoken_forms,
     unclipped,
 )
 from chatbot.core.nlp.lexicon import (
@@ -116,6 +117,7 @@ __all__ = [
     "numeral_value",
     "ordinal_value",
     "position_values",
+    "spoken_forms",
     "tokens",
     "unclipped",
 ]

@@ -308,8 +308,25 @@ _QUESTION_STARTS = frozenset(
         "are",
         "am",
         "should",
+        # spoken and dialect question words ("paljo mul on rahaa", "mis mä oon", "onks mun vuoro")
+        "paljo",
+        "paljon",
+        "kuis",
+        "mite",
+        "mis",
+        "onks",
+        "oonks",
+        "ooks",
+        "ookko",
+        "oonko",
+        "olenko",
+        "ootko",
+        "oliko",
+        "oliks",
     }
 )
+#: clitics a question word takes: "kenenkä", "missäs", "kukas", "mikäs", "kenenkäs"
+_QUESTION_CLITICS = ("kas", "kaan", "ka", "s", "han", "pa")
 
 
 _QUESTION_LEADS = frozenset({"enta", "no", "ja", "mut", "mutta", "so", "and", "but", "ok", "okei", "entas"})
@@ -328,11 +345,16 @@ def is_question(text: str, lemmatizer: Lemmatizer | None = None) -> bool:
     first = fold(words[0])
     if first in _QUESTION_STARTS:
         return True
+    for clitic in _QUESTION_CLITICS:
+        if first.endswith(clitic) and first[: -len(clitic)] in _QUESTION_STARTS:
+            return True  # "kenenkä", "missäs"
     if len(words) > 1 and first in _QUESTION_LEADS and fold(words[1]) in _QUESTION_STARTS | {"jos", "if"}:
         return True  # "entä jos…", "no miten…", "and what if…"
     if lemmatizer is None:
         return False
     for word in words[:2]:
+        if len(word) > 5 and word.endswith("ks") and lemmatizer.known(word[:-2]):
+            return True  # the spoken clitic: "pelataanks", "otetaanks", "aloitetaanks"
         if len(word) > 4 and word.endswith(("ko", "kö")):
             stem = word[:-2]
             if lemmatizer.known(stem) and (lemmatizer.backend == "table" or lemmatizer.known(word)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from collections.abc import Mapping
 from functools import lru_cache
@@ -105,6 +106,7 @@ class Lemmatizer:
             _announced.add(self.backend)
             log.info("Finnish lemmatiser backend: %s", self.backend)
         self._cached_readings = lru_cache(maxsize=16384)(self._readings)
+        self._cached_spoken = lru_cache(maxsize=16384)(self._spoken_readings)
         self._cached_known = lru_cache(maxsize=16384)(lambda w: bool(self._bases(w) - {w}))
 
     def readings(self, word: str) -> frozenset[str]:
@@ -120,6 +122,26 @@ class Lemmatizer:
         """Whether ``word`` is an inflected form of a dictionary word ("alussa" of *alku*): such a word
         is what it says, never a typo of another ("avussa")."""
         return self._cached_known(word.casefold())
+
+    def spoken_readings(self, word: str) -> frozenset[str]:
+        """:meth:`readings`, and for a word the dictionary does not read at all, the readings of the
+        written forms it may stand for in spoken Finnish and the dialects (:func:`spoken_forms`:
+        "helppoo", "lissää", "lähen", "kolome", "vaikeeta"). The command reader uses them; a game's
+        own words are read by :meth:`readings` alone."""
+        return self._cached_spoken(word.casefold())
+
+    def _spoken_readings(self, word: str) -> frozenset[str]:
+        readings = self._readings(word)
+        if self._bases(word):
+            return readings
+        more = {form for full in spoken_forms(word) for form in (*self._bases(full), full)}
+        if "minä" in more:
+            more.discard("mikä")
+        return readings | more
+
+    def is_word(self, word: str) -> bool:
+        """Whether the dictionary (Voikko or the table) reads ``word`` at all, base forms included."""
+        return bool(self._bases(word.casefold()))
 
     def _readings(self, word: str) -> frozenset[str]:
         bases = self._bases(word)
@@ -161,6 +183,66 @@ def unclipped(word: str) -> tuple[str, ...]:
     if word.endswith("s") and word[-2] in "eiy" and len(word) >= 5:
         return (word + "s" + a,)
     return ()
+
+
+_V = "aeiouyäö"
+#: an epenthetic vowel of Savo and other eastern dialects: "kolome" (kolme), "vanaha" (vanha)
+_EPENTHESIS = re.compile(rf"([{_V}])([lhrn])\1(?=[^{_V}])")
+#: a dropped d between vowels after h: "lähen" (lähden), "tehään" (tehdään), "kahen" (kahden)
+_DROPPED_D = re.compile(rf"(?<=[{_V}])h(?=[{_V}])")
+#: a doubled consonant of Savo or of emphasis: "lissää" (lisää), "mukkaan" (mukaan), "rahhaa"
+_GEMINATE = re.compile(r"([bcdfghjklmnprstvz])\1")
+#: clitics on a spoken word: "lisäppä", "annappa", "näytäs", "mäkin", "sitähän", "aloitetaanko", "onks"
+_CLITICS = ("ppa", "ppä", "pa", "pä", "han", "hän", "kaan", "kään", "kin", "ki", "ko", "kö", "ks", "s")
+
+
+def spoken_forms(word: str) -> tuple[str, ...]:
+    """The written forms a spoken or dialect word may stand for, for a word the dictionary does not
+    know (so a real word is never read as another): the clipped cases of :func:`unclipped`, and
+
+    * a long final vowel for a partitive or infinitive ending: "helppoo" -> helppoa, "vaikee" ->
+      vaikea, "bottii" -> bottia, "lähtee" -> lähteä; or for a slang base lengthened: "fyrkkaa" ->
+      fyrkka, "massii" -> massi; or a dropped final n: "pelataa" -> pelataan, "uudellee";
+    * a short vowel of Turku before a final n: "mukan" -> mukaan;
+    * a dropped final t: "voittanu" -> voittanut; a clipped partitive plural: "pisteit" -> pisteitä;
+      a clipped inessive after any vowel: "vuoros" -> vuorossa;
+    * Savo's doubled consonant ("lissää", "mukkaan", "rahhaa") and epenthetic vowel ("kolome");
+    * a dropped d after h ("lähen" -> lähden, "kahen" -> kahden);
+    * a clitic taken off ("lisäppä" -> lisää, "näytäs" -> näytä).
+    Over-generating is harmless: the forms are only looked up in closed vocabularies."""
+    if len(word) < 3 or not word.isalpha():
+        return ()
+    out = list(unclipped(word))
+    a = _back_vowel(word)
+    last, before = word[-1], word[-2]
+    if last in _V and before == last and len(word) >= 4:
+        if last not in "aä":
+            out.append(word[:-1] + a)  # helppoo, vaikee, bottii
+        out.append(word[:-1])  # fyrkkaa, massii
+        out.append(word + "n")  # pelataa, uudellee
+    if last == "n" and before in _V and word[-3] not in _V and len(word) >= 5:
+        out.append(word[:-1] + before + "n")  # mukan
+    if word.endswith(("nu", "ny")) and len(word) >= 6:
+        out.append(word + "t")  # voittanu
+    if word.endswith(("eeta", "eetä")) and len(word) >= 6:
+        out.append(word[:-3] + a + word[-2:])  # vaikeeta
+    if word.endswith("it") and len(word) >= 5:
+        out.append(word + a)  # pisteit
+    if last == "s" and before in _V and len(word) >= 5:
+        out.append(word + "s" + a)  # vuoros
+    if last not in _V and before in _V and len(word) >= 4:
+        out.extend(word + v for v in "aeio")  # a clipped last vowel: "vuor", "pel"
+    out.extend(_GEMINATE.sub(r"\1", word, count=1) for _ in [0] if _GEMINATE.search(word))
+    for pattern, repl in ((_EPENTHESIS, r"\1\2"), (_DROPPED_D, "hd")):
+        changed = pattern.sub(repl, word)
+        if changed != word:
+            out.append(changed)
+    for clitic in _CLITICS:
+        stem = word[: -len(clitic)]
+        if word.endswith(clitic) and len(stem) >= 3:
+            out += [stem, stem + stem[-1]] if stem[-1] in _V else [stem]
+            break
+    return tuple(dict.fromkeys(f for f in out if f != word))
 
 
 @lru_cache(maxsize=1)

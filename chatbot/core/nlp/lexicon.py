@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from chatbot.core.nlp.lemmas import Lemmatizer, default_lemmatizer
+from chatbot.core.nlp.lemmas import Lemmatizer, default_lemmatizer, spoken_forms
 from chatbot.core.nlp.names import match_seat
 from chatbot.core.nlp.numbers import NumberWord, number_words
 from chatbot.core.nlp.text import _QUOTES, english_stems, fold, normalise, tokens
@@ -175,6 +175,9 @@ class Lexicon:
     speaker's language takes that language's meaning ("no" is a filler in Finnish, a negation in
     English). :data:`COMMON_WORDS` are merged in unless ``common=False``. Typos are matched against
     the listed words and, unless ``fuzzy_forms=False``, against their forms in the word-form table.
+    ``spoken`` reads a word the dictionary lacks by its spoken and dialect forms too
+    (:meth:`Lemmatizer.spoken_readings`); ``stems`` are concepts whose nouns the dictionary lacks
+    ("botti") and whose case forms are read by their stem (:meth:`stem_concepts`).
     """
 
     def __init__(
@@ -184,10 +187,16 @@ class Lexicon:
         *,
         common: bool = True,
         fuzzy_forms: bool = True,
+        stems: Iterable[str] = (),
+        spoken: bool = False,
     ) -> None:
         self.lemmatizer = lemmatizer or default_lemmatizer()
         self._fuzzy_forms = fuzzy_forms
-        self._analysers: dict[str, Analyser] = {"fi": self.lemmatizer.readings, "en": english_stems}
+        self._use_stems = frozenset(stems)
+        self._spoken = spoken
+        self._stems: list[tuple[str, frozenset[str]]] | None = None
+        finnish = self.lemmatizer.spoken_readings if spoken else self.lemmatizer.readings
+        self._analysers: dict[str, Analyser] = {"fi": finnish, "en": english_stems}
         self._words: dict[str, dict[str, set[str]]] = {}
         self._phrases: dict[str, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
         self._entries: dict[str, set[str]] = {}  # folded word -> the words as listed (for their forms)
@@ -234,6 +243,39 @@ class Lexicon:
             if hits:
                 return frozenset(hits)
         return frozenset()
+
+    def stem_concepts(self, word: str) -> frozenset[str]:
+        """With ``stems`` (concept keys): the concepts of a Finnish noun of those concepts that the
+        dictionary lacks ("botti", "fyrkka"), by its stem in either grade: "boteilla", "botilla",
+        "bottien". Only for a word the dictionary does not know either; the longest stem wins."""
+        if not self._use_stems or self.lemmatizer.is_word(word):
+            return frozenset()
+        key = fold(word.casefold())
+        for stem, concepts in self._stem_index():
+            if key.startswith(stem) and len(key) - len(stem) <= 6:
+                return concepts
+        return frozenset()
+
+    def _stem_index(self) -> list[tuple[str, frozenset[str]]]:
+        if self._stems is None:
+            found: dict[str, set[str]] = {}
+            for key, concepts in self._words.get("fi", {}).items():
+                if not concepts & self._use_stems:
+                    continue
+                listed = self._entries.get(key, set())
+                if len(key) < 5 or key[-1] not in "aeiouy" or any(self.lemmatizer.is_word(e) for e in listed):
+                    continue  # a dictionary word or a form of one: the lemmatiser reads its forms
+                if any(self.lemmatizer.is_word(r) for e in listed for r in self.lemmatizer.readings(e) - {e}):
+                    continue  # a spoken form of a dictionary word ("pelii")
+                stem = key[:-1]
+                weak = stem[:-2] + stem[-1] if len(stem) > 3 and stem[-1] == stem[-2] in "kpt" else stem
+                for s in {stem, weak}:
+                    if len(s) >= 4 or (s == weak != stem and len(s) >= 3):
+                        found.setdefault(s, set()).update(concepts & self._use_stems)
+            self._stems = sorted(
+                ((s, frozenset(c)) for s, c in found.items()), key=lambda sc: len(sc[0]), reverse=True
+            )
+        return self._stems
 
     def fuzzy_concepts(self, word: str, lang: str) -> frozenset[str]:
         """The concepts of the single vocabulary word that ``word`` is a typo of (empty when no word,
@@ -302,11 +344,16 @@ class Lexicon:
         word = words[i]
         concepts = self.concepts(word, lang)
         numbers = number_words(word)
+        if not numbers and self._spoken and word.isalpha() and not self.lemmatizer.is_word(word):
+            # a spoken numeral: "kolome", "kolmee", "kahen"
+            numbers = next((found for form in spoken_forms(word) if (found := number_words(form))), ())
         if names and (word.startswith("@") or not (concepts or numbers)):
             for n in range(min(name_len, len(words) - i), 0, -1):
                 seats = match_seat(" ".join(words[i : i + n]), names, loose=False)
                 if seats:
                     return Item(i, tuple(words[i : i + n]), seats=tuple(seats))
+        if not concepts and not numbers:
+            concepts = self.stem_concepts(word)
         if concepts or numbers:
             return Item(i, (word,), concepts, numbers)
         seats = match_seat(word, names) if names else []

@@ -377,7 +377,7 @@ EXPANSION_TOPICS = (
             "Sabotage destroys an opponent's expedition card the moment they use it, and the use is cancelled. A card with a lasting effect can be sabotaged on your turn whenever that effect is in use."
         ),
         ("sabotaasi", "sabotoida", "sabotage"),
-        N_("Sabotage"),
+        N_("sabotaging"),
     ),
     RuleTopic(
         "afrikan_tahti.exp.gotcha",
@@ -385,7 +385,7 @@ EXPANSION_TOPICS = (
             "Gotcha! cancels a hand card that has just been played, even another Gotcha!. A chain is resolved from the last card back."
         ),
         ("ähäkutti", "gotcha"),
-        N_("Gotcha!"),
+        N_("Gotcha! chains"),
     ),
     RuleTopic(
         "afrikan_tahti.exp.response_window",

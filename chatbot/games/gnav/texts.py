@@ -116,10 +116,24 @@ TOPICS = (
     RuleTopic(
         "gnav.knock",
         N_(
-            "A knock shows your fool to everyone. By default I show every fool dealt at once, so nobody needs to knock. With the option “auto_reveal=no” a player dealt a fool must knock (“knock”) before the first turn of the deal; no turn starts until every fool dealt has been shown. AI players knock at once, and if your time runs out I knock for you. A fool drawn from the stock is always shown at once."
+            "Knocking shows a dealt fool. By default the bot shows every fool dealt at once and nobody "
+            "knocks. With the option fool_auto_reveal=off a player dealt the fool must "
+            "knock first (“knock”, “kop kop”), which shows the fool to everyone; the turns begin only when "
+            "every dealt fool is shown. AI players knock at once, and the bot knocks for a person whose "
+            "time runs out. A fool drawn from the stock is always shown at once."
         ),
-        ("koputus", "koputtaa", "koputtaminen", "koputan", "kop kop", "knock", "knocking", "knock knock"),
-        N_("the knock"),
+        (
+            "koputus",
+            "koputtaa",
+            "koputtaminen",
+            "koputan",
+            "kop",
+            "kop kop",
+            "knock",
+            "knocking",
+            "knock knock",
+        ),
+        N_("knocking"),
     ),
     RuleTopic(
         "gnav.dealer",

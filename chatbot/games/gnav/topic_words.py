@@ -27,6 +27,7 @@ TOPIC_WORDS: dict[str, tuple[str, ...]] = {
     "gnav.matador.horse": ("hevoselta", "hevoselle", "hevosen", "hest forbi"),
     "gnav.matador.house": ("talolta", "talolle", "talon", "hus forbi"),
     "gnav.fool": ("narrin", "narrilla", "narrilta", "hold the fool"),
+    "gnav.knock": ("kop kop", "knock knock", "miksi koputetaan", "pitääkö koputtaa", "koputuksen"),
     "gnav.dealer": ("jakaa", "jakaja", "jakajan", "deals", "deal", "who deals"),
     "gnav.settlement": ("jaon lopussa", "jaon loppu", "tie for lowest", "end of a deal", "lowest card"),
     "gnav.lives": ("elämää", "elämiä", "run out of lives", "how many lives"),
