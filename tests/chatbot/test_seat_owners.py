@@ -12,8 +12,6 @@ from __future__ import annotations
 import logging
 import random
 
-import pytest
-
 from chatbot.compose import new_core
 from chatbot.core.people import clean_name, name_key, told_apart
 from chatbot.core.types import Outbound
@@ -331,12 +329,6 @@ def test_after_someone_leaves_their_own_earlier_lines_keep_their_name():
     assert any("▸ Pekka (tekoäly)" in t or "· Pekka (tekoäly)" in t for t in table.group_texts())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known since merging wt-words into wt-seats: a bare 'anna paikkani' in reply to someone is "
-    "no longer read as a hand-over when a seat is named Anna (the verb 'anna' reads as the name); "
-    "it no longer goes to Anna, but the reply's receiver is not offered the seat either",
-)
 def test_the_script_transport_names_the_receiver_by_mention_or_reply():
     import json
 

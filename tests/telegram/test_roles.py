@@ -135,11 +135,6 @@ def test_in_a_forum_group_a_topics_buttons_work_only_there_and_the_groups_admins
     run(body(), timeout=40)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known since merging wt-words into wt-seats: a bare 'anna paikkani' in reply is not read as "
-    "a hand-over when a seat is named Anna (see tests/chatbot/test_seat_owners.py)",
-)
 def test_a_seat_goes_to_the_person_a_mention_or_a_reply_names_never_to_a_namesake(tg):
     """Issue #27: "anna paikkani X:lle" was taken by a newcomer who called herself X. On Telegram the
     receiver is named by an @username, a text mention (someone without a username) or a reply; the

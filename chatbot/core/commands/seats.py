@@ -87,11 +87,11 @@ def seat_command(s: Said, names: Sequence[str], addressed: bool) -> Command | No
     people = [p for p in s.persons if not is_name_of_bot(p, names)]
     # a sentence's first "anna" is the verb "give" ("anna paikkani" in reply to someone), not Anna
     verb = [p for p in people if p.start == 0 and normalise(p.typed) == "anna"]
-    if verb and _own_seat(s):
-        said = said | {GIVE}
-        people = [p for p in people if p not in verb]
     # the words of a name are no doubt ("poista Pekka", "anna paikkani Olli Virtaselle")
     named = {w for p in people for w in p.typed.split()}
+    if verb and _own_seat(s) and not said & {TAKE, CONTINUE, PLAY}:  # "Anna saa mun paikan": Anna
+        said = said | {GIVE}
+        people = [p for p in people if p not in verb]
     loose = [w for w in s.unknown if normalise(w) not in named]
     doubtful = bool(loose) and not (addressed and set(loose) <= set(s.aside))
     # one's own seat handed over, to a person or to an AI
