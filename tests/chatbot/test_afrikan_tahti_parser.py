@@ -529,7 +529,7 @@ def test_an_offer_is_built_from_the_cards_each_side_holds(parser):
     mine = view.x.players[0].cards[0].split("#")[0]
     legal = tuple(ENGINE.parse_notation(n) for n in ("offer seat1 " + mine + " for 100", "end_phase"))
     ctx = ParseContext("fi", 0, legal, view, NAMES, private=True)
-    from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
+    from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
 
     result = parser.parse(f"tarjoan Liisalle {FI_FORMS[mine][1]} 200 puntaa vastaan", ctx)
     check(result, f"offer seat1 {mine} for 200", "offer")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from chatbot.games.afrikan_tahti.cards_generated import FI_FORMS
+from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
 from chatbot.games.afrikan_tahti.lexicon import PLACE_FI
 from tests.golden.make_afrikan_tahti import FI, phrase
 from tests.golden.transcript import Transcript

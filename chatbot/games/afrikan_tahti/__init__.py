@@ -8,8 +8,9 @@ and the group gets only the buttons that reveal nothing.
 Reading order: :mod:`.names` (markers, places as phrases, money, cards), :mod:`.texts` (rule
 topics and refusal texts), :mod:`.render` (the table and the private panel), :mod:`.events`
 (event lines), :mod:`.buttons` (labels, rows, the group's buttons), :mod:`.lexicon` and
-:mod:`.parser` (free text -> what the player meant), :mod:`.picture` (the board PNG);
-:mod:`.cards_generated` is generated from the engine's card data.
+:mod:`.parser` and :mod:`.expansion_parser` (free text -> what the player meant), :mod:`.picture`
+(the board PNG); :mod:`.cards_generated` and :mod:`.card_forms_generated` are generated from the
+engine's card data.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@
    a game command (:data:`COMMANDS`); :func:`lexicon_words` adds the place forms.
 3. Retkikunnat: its concepts (``X_*``: cards, answers, duels, offers; :data:`EXPANSION_WORDS`) and
    :func:`expansion_lexicon_words`, which adds every card and character name in English and in the
-   Finnish forms of vocabulary.md §4 (:mod:`.cards_generated`).
+   Finnish forms of vocabulary.md §4 (:mod:`.card_forms_generated`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chatbot.core.nlp import name_forms, tokens
-from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EVENT_CARDS, EXPEDITION_CARDS, FI_FORMS
+from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
+from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EVENT_CARDS, EXPEDITION_CARDS
 from engines.afrikan_tahti.board import PLACE, PLACES
 
 # --------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any, cast
 from chatbot.core.i18n import N_, ListStyle, Translator, translator
 from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
+from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
 from engines.afrikan_tahti.base.rules import land_dests, may_board_here, may_land, move_menu
 from engines.afrikan_tahti.board import HAZARDS, LAND, LEGS, LEGS_FROM, PLACE_SET, PORTS, SEA_DOTS, Leg
 from engines.afrikan_tahti.model import (
@@ -608,7 +609,7 @@ def card_object(inst: str, t: Translator) -> str:
     accusative from the card's known forms; the name itself in other languages or when no form is
     known (DESIGN.md §10: inflect only what is known)."""
     name = card_name(inst, t)
-    forms = cards.FI_FORMS.get(cid(inst), ()) if t.lang == "fi" else ()
+    forms = FI_FORMS.get(cid(inst), ()) if t.lang == "fi" else ()
     return forms[1] if len(forms) > 1 and forms[0] == name else name
 
 

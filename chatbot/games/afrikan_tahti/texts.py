@@ -14,6 +14,7 @@ from typing import Any
 from chatbot.core.i18n import N_, Translator
 from chatbot.core.ports import RenderContext, RuleTopic
 from chatbot.games.afrikan_tahti import cards_generated as cards
+from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
 from chatbot.games.afrikan_tahti.names import FROM, TO, VIA, money, node_text, place
 from engines.afrikan_tahti.board import PLACE_SET
 from engines.afrikan_tahti.model import FLIP_PRICE, SEA_FARE
@@ -578,7 +579,7 @@ def _card_topics() -> tuple[RuleTopic, ...]:
             words = {
                 name.casefold().rstrip("!"),
                 ident.replace("_", " "),
-                *(f.casefold() for f in cards.FI_FORMS.get(ident, ())),
+                *(f.casefold() for f in FI_FORMS.get(ident, ())),
             }
             out.append(RuleTopic(f"afrikan_tahti.{group}.{ident}", text, tuple(sorted(words)), name))
     return tuple(out)
