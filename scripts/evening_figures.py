@@ -38,7 +38,7 @@ from chatbot.compose import new_core
 from chatbot.core.ports import THEN
 from chatbot.games import UIS
 from engines import GAMES
-from scripts.pace_figures import Clock, count
+from scripts.pace_figures import Clock, count, let_window_run_out
 from tests.chatbot.table import Table
 
 GAME = "afrikan_tahti"
@@ -134,9 +134,7 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
             wanted = engine.notation(_ai(engine, state, seat))
             idle = ui.idle_action(tuple(engine.notation(a) for a in legal), view)
             if wanted in {idle, "pass"}:  # a pass: people let the window run out
-                due = [d.due for d in table.repo.deadlines(match_id) if d.kind == "window"]
-                clock.now = max(clock.now, min(due)) if due else clock.now + 60
-                table.run_due()
+                let_window_run_out(table, match_id, clock)
                 continue
         prompt = table.prompt_for(user)
         offered = [b.data.split(":", 2)[2] for row in (prompt.buttons if prompt else ()) for b in row]

@@ -144,9 +144,7 @@ def play(game: str, seed: str, limit: int = 20_000) -> Figures:
         if ui.deadline(public) is not None:
             idle = ui.idle_action(tuple(engine.notation(a) for a in legal), view)
             if wanted in {idle, "pass"}:  # a pass: people let the window run out
-                due = [d.due for d in table.repo.deadlines(match_id) if d.kind == "window"]
-                clock.now = max(clock.now, min(due)) if due else clock.now + 60
-                table.run_due()
+                let_window_run_out(table, match_id, clock)
                 continue
         clock.now += 5
         table.press(user, f"{match_id}:{match.version}:{wanted}")
@@ -164,6 +162,13 @@ def play(game: str, seed: str, limit: int = 20_000) -> Figures:
         edits,
         kinds,
     )
+
+
+def let_window_run_out(table: Table, match_id: int, clock: Clock) -> None:
+    """People let a reaction window run out: the clock goes to its end and what is due runs."""
+    due = [d.due for d in table.repo.deadlines(match_id) if d.kind == "window"]
+    clock.now = max(clock.now, min(due)) if due else clock.now + 60
+    table.run_due()
 
 
 def _turn_mark(public: Any, acting: tuple[int, ...]) -> Any:

@@ -70,19 +70,12 @@ def reply(
     private: bool | None = None,
 ) -> Outbound:
     """An answer to the sender where they wrote (or in private when ``private``)."""
-    if private or (private is None and msg.private):
-        return Outbound(
-            msg.platform,
-            text,
-            user_id=msg.user_id,
-            buttons=rows(buttons),
-            reply_to=msg.message_id,
-            lang=t.lang,
-        )
+    alone = private or (private is None and msg.private)
     return Outbound(
         msg.platform,
         text,
-        chat_id=msg.chat_id,
+        chat_id=None if alone else msg.chat_id,
+        user_id=msg.user_id if alone else None,
         buttons=rows(buttons),
         reply_to=msg.message_id,
         lang=t.lang,
