@@ -126,8 +126,10 @@ CYCLE = (
 @pytest.mark.parametrize("game", GAMES)
 def test_prompts_stay_live_over_a_whole_game_with_seat_changes(game):
     """Seat changes between moves until the match ends: every acting person always holds a prompt
-    that plays (the AI that plays a seat meanwhile moves at once)."""
+    that plays (the AI that plays a seat meanwhile moves at once); then a rematch with an option
+    changed in its lobby, and an option refused mid-match, leave them live too."""
     table = started(game, seed=f"whole:{game}")
+    first = table.match().id
     rng = random.Random(game)
     for step in range(1500):
         match = table.match()
@@ -140,6 +142,18 @@ def test_prompts_stay_live_over_a_whole_game_with_seat_changes(game):
             assert_live(table, rng)
     else:
         pytest.fail("the match did not end in 1500 steps")
+    # a rematch whose lobby changes an option: the new match's first seats to act hold live prompts
+    table.say("matti", "uusi peli samoilla pelaajilla")
+    table.say("matti", "asetukset tahti=päivä")
+    table.say("pekka", "liity")
+    table.say("liisa", "liity")
+    rematch = table.match()
+    assert rematch is not None and rematch.id != first and rematch.status == "running"
+    assert rematch.meta.get("pace"), "the option said in the rematch's lobby was not kept"
+    assert_live(table, rng)
+    # an option asked for in a running match is refused and leaves the prompts live
+    table.say("matti", "asetukset tahti=ei")
+    assert_live(table, rng)
 
 
 def test_a_move_stored_outbox_row_says_what_it_is():
