@@ -12,9 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core import i18n
+from chatbot.core.certainty import Certainty, labelled, relabelled
 from chatbot.core.decoded import Decoded, Finder
-from chatbot.core.i18n import Translator
-from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
+from chatbot.core.i18n import LANGUAGES, Translator, translator
+from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.core.people import seat_names
 from chatbot.core.ports import OVER, RUNNING, THEN, GameUI, MatchRec, RenderContext, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
@@ -46,6 +47,7 @@ class Play:
         schedule: Schedule,
         records: Records,
         seating: Seating,
+        certainty: Certainty,
     ) -> None:
         self.repo = repo
         self.games = games
@@ -56,6 +58,8 @@ class Play:
         self.schedule = schedule
         self.records = records
         self.seating = seating
+        #: whether text not addressed to the bot is a move (issue #27)
+        self.certainty = certainty
 
     # --- typed text ----------------------------------------------------------------------------
     def reads(self, msg: Inbound, sp: Speaker, t: Translator, text: str) -> bool:
@@ -89,7 +93,19 @@ class Play:
         ui = self.uis[match.game]
         # the one turn context of this update: the parser, the check, the apply and the answer read it
         turn = self.decoded.turn(match, seat)
-        result = ui.parse(text, _parse_context(msg, t, match, turn))
+        ctx = _parse_context(msg, t, match, turn)
+        result = ui.parse(text, ctx)
+        addressed = msg.private or msg.addressed
+        first = result.actions[0] if isinstance(result, Parsed) and result.actions and turn.to_act else None
+        legal = first is not None and first in turn.legal
+        if legal and addressed and self._doubtful(text, match, turn, first):
+            # said to the bot as a question or a hedge ("vaihdanko?", "maybe I'll draw"), or a
+            # button's label copied with other numbers: asked back with the move's button (#27)
+            return [self._question(msg, t, match, turn, (first,))]
+        if legal and not addressed and not self._certain(text, match, turn, ctx, result):
+            return []  # words that say more than the move: the friends' talk (issue #27)
+        if not (addressed or legal):
+            return []  # friends talking in the group: only a move of the player to act is the bot's
         if seat is None:
             if isinstance(result, NotUnderstood):
                 return []
@@ -118,6 +134,47 @@ class Play:
                 private=True if private_info else None,
             )
         ]
+
+    def _certain(
+        self, text: str, match: MatchRec, turn: Turn, ctx: ParseContext[Any], result: ParseResult
+    ) -> bool:
+        """Whether unaddressed group text is a move (:mod:`chatbot.core.certainty`): one legal move
+        of the seat to act, every word of it the game's (or the move's button label as it is),
+        asking nothing, no button's label copied with other numbers."""
+        if not (turn.to_act and isinstance(result, Parsed) and result.actions):
+            return False
+        first = result.actions[0]
+        if first not in turn.legal:
+            return False
+        labels = self._labels(match, turn, first)
+        if any(relabelled(text, label) for label in labels):
+            return False
+        if any(labelled(text, label) for label in labels):
+            return True  # a button's label typed or copied: the game's own words
+        return self.certainty.move(text, self.uis[match.game], ctx.lang, ctx.seat_names)
+
+    def _labels(self, match: MatchRec, turn: Turn, action: Any) -> list[str]:
+        """The labels of ``action``'s button in each language."""
+        if turn.seat is None:
+            return []
+        ui, names = self.uis[match.game], tuple(s.name for s in match.seats)
+        notation = turn.notation(action)
+        return [
+            ui.action_label(
+                notation, turn.view, RenderContext(translator(lang), names, turn.seat, match.options)
+            )
+            for lang in LANGUAGES
+        ]
+
+    def _doubtful(self, text: str, match: MatchRec, turn: Turn, action: Any) -> bool:
+        """Whether text addressed to the bot, read as the legal ``action``, is no move: a question
+        or a hedge, or the label of the action's button in either language with other numbers in it
+        (:func:`~chatbot.core.certainty.relabelled`)."""
+        if self.certainty.never_a_move(text):
+            return True
+        if not any(c.isdigit() for c in text):
+            return False
+        return any(relabelled(text, label) for label in self._labels(match, turn, action))
 
     def _question(
         self, msg: Inbound, t: Translator, match: MatchRec, turn: Turn, candidates: Sequence[Any]

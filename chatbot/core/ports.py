@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, overload, runtime_checkable
 
 from chatbot.core.i18n import Translator
+from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.types import Button, Inbound, Outbound
 from engines.contract import Event
@@ -739,6 +740,14 @@ class GameUI(ABC):
         """Understand free text as the actions (the engine's objects) the player meant, reading the
         words against the legal actions of ``ctx``; whether a move meant is legal now, and why not,
         is the engine's ``check`` to say."""
+
+    def words(self, text: str, lang: str, names: Sequence[str]) -> Sequence[Item] | None:
+        """The message's words as the game's parser reads them: the items of its
+        :meth:`~chatbot.core.nlp.Lexicon.scan` (the game's moves, entities, numbers and the seats'
+        names) after the game's own rewriting of the text. The core's certainty check
+        (:mod:`chatbot.core.certainty`) reads them to tell a move from friends' talk in a group;
+        None: the game does not say, and text not addressed to the bot is never its move."""
+        return None
 
     @abstractmethod
     def reason_text(self, code: str, params: dict[str, Any], ctx: RenderContext) -> str:

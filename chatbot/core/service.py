@@ -38,6 +38,7 @@ from dataclasses import replace
 from chatbot.core import i18n
 from chatbot.core.access import MAX_TEXT, ButtonData, Throttle, clean_inbound, parse_button
 from chatbot.core.asked import ASK_MARK, answer_of
+from chatbot.core.certainty import Certainty
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
@@ -54,6 +55,7 @@ from chatbot.core.ports import (
     RUNNING,
     Answer,
     GameUI,
+    MatchRec,
     Members,
     Repository,
     StorageUnavailable,
@@ -159,6 +161,7 @@ class BotCore:
         self.views = Views(repo, games, uis, self.decoded, self.finder, self.renderer)
         self.questions = Questions(games, uis, self.lemmatizer, self.decoded, self.finder, self.renderer)
         self.reader = Reader(games, uis, self.lemmatizer)
+        self.certainty = Certainty(uis, self.lemmatizer)
         self.talk = Talk(games, uis, self.finder, self.renderer, self.views)
         self.replays = Replays(repo, games, uis, self.finder, self.views, settings)
         self.records = Records(repo, games, uis, clock, self.replays)
@@ -172,6 +175,7 @@ class BotCore:
             self.schedule,
             self.records,
             self.seating,
+            self.certainty,
         )
         self.private = PrivateChats(repo, uis, settings, self.outbox, self.lobby, self.questions)
         self.timers = Timers(
@@ -426,8 +430,15 @@ class BotCore:
         if payload is not None:
             return self.private.open_private(msg, speaker, payload, released)
         addressed = msg.private or msg.addressed
-        names, lobby_game = self._table_of(msg, speaker)
+        match = self.finder.context_match(msg, speaker)
+        names, lobby_game = self._table_of(match)
         text, command = self.reader.read(text, lang, addressed, names, lobby_game)
+        if command is not None and not addressed:
+            game = match.game if match is not None else None
+            if not self.certainty.command(command, text, game, lang, names):
+                command = None  # friends talking in the group: not the bot's (issue #27)
+        elif command is not None and self.certainty.doubtful(command):
+            command = replace(command, name="unsure", topic=command.name, weak=True)
         if command is not None and command.weak and self.play.reads(msg, speaker, t, text):
             command = None  # "lopeta", "aloitan Kairosta", "uusi kortti": the game's own words
         if command is not None:
@@ -440,10 +451,10 @@ class BotCore:
             return [reply(msg, t, self.talk.possible_now(msg, speaker, t))]
         return out
 
-    def _table_of(self, msg: Inbound, sp: Speaker) -> tuple[tuple[str, ...], str | None]:
+    @staticmethod
+    def _table_of(match: MatchRec | None) -> tuple[tuple[str, ...], str | None]:
         """The seats' names of the match here, and its game while it waits in the lobby (whose
         options may then be said in words: "pelataan kolme kierrosta")."""
-        match = self.finder.context_match(msg, sp)
         if match is None:
             return (), None
         return seat_names(match.seats), match.game if match.status == LOBBY else None

@@ -70,5 +70,6 @@ def test_a_pass_does_not_extend_the_window_and_silence_mutes_after_two_lapses():
 def test_ask_me_is_typed_in_private_and_refused_in_the_group():
     table, _now = _table("ikkuna3")
     user = table.acting_users()[0]
-    out = table.say(user, "älä kysy minulta")
+    assert not table.say(user, "älä kysy minulta")  # said to the friends: not the bot's (issue #27)
+    out = table.say(user, "älä kysy minulta", addressed=True)
     assert any("yksityisviestissä" in o.text for o in out if o.chat_id is not None)

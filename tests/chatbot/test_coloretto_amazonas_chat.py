@@ -140,7 +140,8 @@ def test_a_gift_is_answered_in_the_group_by_text_and_by_its_buttons():
     assert "päättää" in group.text  # the status line names the receiver's decision
     receiver = table.acting_users()[0]
     # A gift answer reveals nothing: the bot may list the options in the group.
-    out = table.say(receiver, "hmm, mitähän tekisin", private=False)
+    assert not table.say(receiver, "hmm, mitähän tekisin")  # asked of the friends (issue #27)
+    out = table.say(receiver, "hmm, mitähän tekisin", addressed=True)
     assert out and out[0].chat_id == GROUP and "Voit ottaa kortin vastaan tai kieltäytyä" in out[0].text
     out = table.say(receiver, "hyväksyn", private=False)
     assert state_of(table).phase != "GIFT" or state_of(table).ply > state.ply
@@ -156,17 +157,18 @@ def test_a_refused_command_names_the_reason_in_private_and_changes_nothing():
     acting = table.acting_users()[0]
     other = "liisa" if acting == "matti" else "matti"
     version = table.match().version
-    # said in the group, answered in private: the hint lists what is in the hand
-    out = table.say(acting, "anna kilpikonna toiselle")
+    # said to the bot in the group, answered in private: the hint lists what is in the hand
+    assert not table.say(acting, "anna kilpikonna toiselle")  # among friends: talk (issue #27)
+    out = table.say(acting, "anna kilpikonna toiselle", addressed=True)
     assert out[0].private and "ei ole sellaista eläintä" in out[0].text
     out = table.say(acting, "anna kilpikonna toiselle", private=True)
     assert (
         "ei ole sellaista eläintä" in out[0].text
         and "Voit pelata kortin riviisi tai antaa kortin toiselle pelaajalle." in out[0].text
     )
-    out = table.say(other, "pelaan tukaanin")
+    out = table.say(other, "pelaan tukaanin", addressed=True)
     assert "ei ole sinun vuorosi" in out[0].text.casefold()
-    out = table.say(acting, "hyväksyn")
+    out = table.say(acting, "hyväksyn", addressed=True)
     assert "Kukaan ei ole antanut sinulle korttia" in out[0].text
     assert table.match().version == version
 

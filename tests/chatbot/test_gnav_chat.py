@@ -373,11 +373,11 @@ def test_refusals_in_chat_name_the_reason_and_the_way_forward():
     lobby(table, "matti")
     state = state_of(table)
     dealer = state.order[state.turn] == state.order[-1]
-    out = table.say("matti", "otan pakasta" if not dealer else "kop kop")
+    out = table.say("matti", "otan pakasta" if not dealer else "kop kop", addressed=True)
     expected = "Vain jakaja voi vaihtaa pakasta." if not dealer else "Vain narrin saanut pelaaja koputtaa."
     assert expected in out[0].text and "Voit pitää korttisi tai pyytää vaihtoa." in out[0].text
     assert state_of(table).ply == state.ply  # nothing changed
-    out = table.say("matti", "seuraava jako")
+    out = table.say("matti", "seuraava jako", addressed=True)
     assert "alkaa itsestään" in out[0].text
 
 
@@ -389,7 +389,8 @@ def test_a_person_waiting_for_their_turn_gets_the_cores_short_answer():
     state = state_of(table)
     waiting = next(u for u in ("matti", "liisa") if u not in table.acting_users())
     for text in ("vaihdan", "pidän", "koputan"):
-        out = table.say(waiting, text)
+        assert not table.say(waiting, text)  # not the move of the player to act: talk (issue #27)
+        out = table.say(waiting, text, addressed=True)
         assert [o.text for o in out] == [
             f"Nyt ei ole sinun vuorosi. Vuorossa: {table.acting_users()[0].capitalize()}."
         ]

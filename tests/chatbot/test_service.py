@@ -48,7 +48,8 @@ def test_only_the_seat_to_act_may_act_and_others_are_told():
     acting = table.acting_users()[0]
     other = "liisa" if acting == "matti" else "matti"
     before = table.match().version
-    out = table.say(other, "nostan")
+    assert not table.say(other, "nostan")  # not the player to act: friends' talk (issue #27)
+    out = table.say(other, "nostan", addressed=True)
     assert out and "vuoro" in out[0].text.casefold()
     assert table.match().version == before
     # a button press by the wrong user is refused as well

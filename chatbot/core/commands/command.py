@@ -26,3 +26,6 @@ class Command:
     #: ``position``, ``turn``, ``holder``, ``learnt``); for ``unsure``: the command it might be
     topic: str = ""
     slash: bool = field(default=False, compare=False)
+    #: the words of the text (normalised) that the command does not use: chat words, or numbers it
+    #: does not count; the core's certainty check (:mod:`chatbot.core.certainty`) reads them
+    unread: tuple[str, ...] = field(default=(), compare=False)

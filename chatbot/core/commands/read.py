@@ -75,6 +75,7 @@ from chatbot.core.nlp import (
     fold,
     is_question,
     normalise,
+    number_words,
 )
 
 
@@ -204,7 +205,9 @@ def parse_command(
     if listed is not None:
         if (listed.name == "rematch" and folded[0] not in _REMATCH_NOUNS) or listed.name in _STEPS:
             listed = dataclasses.replace(listed, weak=True)  # "uusinta" may be a reroll, "seuraava" a move
-        return dataclasses.replace(listed, slash=slash)
+        numbered = listed.name == "replay"  # "näytä peli 12": the number is the game's
+        unread = tuple(w for w in listed.args if not (numbered and number_words(w.lstrip("#"))))
+        return dataclasses.replace(listed, slash=slash, unread=unread)
     if found is UNSEEN:
         found = game_in(text, games or {}, lemmatizer)
     game = found[0] if found else None
@@ -252,19 +255,41 @@ def parse_command(
     question = is_question(stripped, lemmatizer)
     may_i = question and _may_i(folded)
     if question and not _request(folded) and not may_i:
-        return question_asked(words, typed, said, written)
+        return _unread(question_asked(words, typed, said, written), said)
     command = _decide(words, typed, said, written, addressed, options, names)
     if may_i and command is not None and command.name not in _MAY_I_COMMANDS:
         command = None  # "voinko vaihtaa jakajan kanssa?": a rule question
     if question and (command is None or command.name == "unsure"):
-        return question_asked(words, typed, said, written)
+        return _unread(question_asked(words, typed, said, written), said)
     if command is None:
         return None
+    command = _unread(command, said)
     if options and command.name != "options":
         command = dataclasses.replace(command, tokens=(*command.tokens, *options))
     if slash:
         return dataclasses.replace(command, weak=False, slash=True)
     return command
+
+
+#: commands that count with the numbers said: bots, a new game's bots, a game to replay
+_COUNTING = frozenset({"add_ai", "remove_ai", "replay"})
+#: commands whose argument is a person: the person's name is the command's word
+_PERSONAL = frozenset({"kick", "to_ai", "restore", "hand_over", "take_seat", "join"})
+
+
+def _unread(command: Command | None, said: Said) -> Command | None:
+    """``command`` with the words it does not use (:attr:`Command.unread`): those the command
+    vocabulary does not know, and numbers it counts nothing with ("mennään sit seiskalta" is no
+    start: *seiskalta* is seven o'clock). The people a seat command names are its own words."""
+    if command is None:
+        return None
+    counts = command.name in _COUNTING or (command.name == "new" and command.count is not None)
+    numbers = () if counts or command.name in {"rules", "ask"} else tuple(said.numerals)
+    unknown = list(said.unknown)
+    if command.name in _PERSONAL:
+        named = {fold(w) for p in said.persons for w in p.typed.split()} | {fold(w) for w in command.tokens}
+        unknown = [w for w in unknown if fold(normalise(w)) not in named and fold(w) not in named]
+    return dataclasses.replace(command, unread=(*unknown, *numbers))
 
 
 def _slash_extras(

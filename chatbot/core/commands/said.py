@@ -135,6 +135,8 @@ class Said:
     aside: list[str] = field(default_factory=list)
     #: words read as a typo of a command word ("tlastot"): understood when addressed, else doubtful
     guessed: list[str] = field(default_factory=list)
+    #: the words as typed that are only numbers ("kaksi", "2", "seiskalta"): a count, or unread
+    numerals: list[str] = field(default_factory=list)
 
     @property
     def first_person(self) -> bool:
@@ -237,6 +239,7 @@ def read_items(
     deny_next = False
     clauses: list[tuple[bool, list[str]]] = [(False, [])]  # per clause: anything said, unknown words
     guessed: list[str] = []
+    numerals: list[str] = []
     for item in items:
         if game_span is not None and game_span[0] <= item.start < game_span[0] + game_span[1]:
             continue
@@ -286,6 +289,8 @@ def read_items(
                 level = _LEVEL_WORD[concept]
                 level_word = item.text
         values = [n.value for n in item.numbers if n.kind in (NUMERAL, DIGIT)]
+        if item.numbers and not item.concepts - {FILLER}:
+            numerals.extend(typed[item.start : item.start + len(item.words)])
         if values and not item.concepts - {FILLER}:
             counts.append(values[0])
         elif item.text in {"pari", "couple"}:
@@ -311,6 +316,7 @@ def read_items(
         bot_receiver,
         aside=aside,
         guessed=guessed,
+        numerals=numerals,
     )
 
 

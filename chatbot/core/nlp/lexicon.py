@@ -357,6 +357,8 @@ class Lexicon:
         if concepts or numbers:
             return Item(i, (word,), concepts, numbers)
         seats = match_seat(word, names) if names else []
+        if seats and _other_number(words, i, [names[s] for s in seats]):
+            return Item(i, (word,))  # "Botti 2" at a table with a "Botti 1": no one here
         if seats:
             return Item(i, (word,), seats=tuple(seats), fuzzy=True)
         concepts = self.fuzzy_concepts(word, lang) if not self.lemmatizer.known(word) else frozenset()
@@ -366,6 +368,15 @@ class Lexicon:
         if numbers:
             return Item(i, (word,), numbers=numbers, fuzzy=True)
         return Item(i, (word,))
+
+
+def _other_number(words: Sequence[str], i: int, names: Sequence[str]) -> bool:
+    """Whether the word after ``words[i]`` is a number that the loosely matched ``names`` do not end
+    in: "Botti 2" names no "Botti 1" (a name told apart by its number is named by it)."""
+    if i + 1 >= len(words) or not words[i + 1][:1].isdigit():
+        return False
+    number = words[i + 1].split(":")[0]
+    return not any(tokens(name)[-1] == number for name in names)
 
 
 _CLAUSE_END = re.compile(r"[,;.!?:]+$")

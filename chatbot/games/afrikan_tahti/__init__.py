@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
+from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
@@ -184,6 +185,9 @@ class AfrikanTahtiUI(GameUI):
         return ENGINE.notation(chosen) if chosen is not None else None
 
     # --- understanding --------------------------------------------------------------------------
+    def words(self, text: str, lang: str, names: Sequence[str]) -> Sequence[Item] | None:
+        return parser.words(text, lang, names)
+
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         # a button's own label typed back is that button (the labels are what people copy)
         typed = buttons.typed_label(text, ctx)

@@ -34,6 +34,8 @@ Phases this module does not know give ``NotUnderstood``, so the buttons still wo
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -226,6 +228,27 @@ class AfrikanTahtiParser:
             self.lexicon.scan(text.replace("-", " "), lang, names), self.lexicon.lemmatizer
         )
         return negation_once(abessive_negated(without_false_questions(scanned)), frozenset(COMMANDS))
+
+    def words(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+        """The message's items as :meth:`parse` reads them (for the core's certainty check): a word
+        the base game's words leave unknown counts as read when a Retkikunnat word reads it."""
+        items = self._scan(text, lang, names)
+        if all(item.known for item in items):
+            return items
+        extra = {
+            index: item
+            for item in self.expansion.lexicon.scan(text.replace("-", " "), lang, names)
+            if item.known
+            for index in range(item.start, item.start + len(item.words))
+        }
+        return [
+            item
+            if item.known or not all(i in extra for i in range(item.start, item.start + len(item.words)))
+            else dataclasses.replace(
+                item, concepts=extra[item.start].concepts, numbers=extra[item.start].numbers, seats=extra[item.start].seats
+            )
+            for item in items
+        ]
 
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         typed = _typed_notation(text, ctx.legal)
@@ -594,4 +617,9 @@ def parse(text: str, ctx: ParseContext[View]) -> ParseResult:
     return _default_parser().parse(text, ctx)
 
 
-__all__ = ["AfrikanTahtiParser", "ExpansionParser", "parse"]
+def words(text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+    """The items of ``text`` as :func:`parse` reads them."""
+    return _default_parser().words(text, lang, names)
+
+
+__all__ = ["AfrikanTahtiParser", "ExpansionParser", "parse", "words"]

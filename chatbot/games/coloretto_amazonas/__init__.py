@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
@@ -62,6 +63,9 @@ class ColorettoAmazonasUI(GameUI):
 
     def group_actions(self, legal: Sequence[str], public_view: PublicView) -> tuple[str, ...]:
         return buttons.for_group(legal, public_view)
+
+    def words(self, text: str, lang: str, names: Sequence[str]) -> Sequence[Item] | None:
+        return parser.words(text, lang, names)
 
     def parse(self, text: str, ctx: ParseContext[PublicView]) -> ParseResult:
         return parser.parse(text, ctx)

@@ -551,14 +551,17 @@ class ColorettoParser:
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
         self.lexicon = Lexicon(WORDS, lemmatizer)
 
+    def words(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+        """The message's items as :meth:`parse` reads them (for the core's certainty check)."""
+        text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokakortti", "kakkoskortin"
+        scanned = without_word_typos(self.lexicon.scan(text, lang, names), self.lexicon.lemmatizer)
+        return without_false_questions(scanned)
+
     def parse(self, text: str, ctx: ParseContext[PublicView]) -> ParseResult:
         view = ctx.view
         hand = tuple(kind_of(c) for c in view.hand) if isinstance(view, PrivateView) else ()
+        scanned = self.words(text, ctx.lang, ctx.seat_names)
         text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokakortti", "kakkoskortin"
-        scanned = without_word_typos(
-            self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
-        )
-        scanned = without_false_questions(scanned)
         if is_question(text, scanned, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "pelaanko tukaanin?", "can I give the frog to Liisa": not a move
         items = receivers_named(scanned, ctx.seat_names, ctx.seat)
@@ -729,3 +732,8 @@ def _default_parser() -> ColorettoParser:
 def parse(text: str, ctx: ParseContext[PublicView]) -> ParseResult:
     """What ``text`` means as a Coloretto Amazonas move of the speaker (module docstring)."""
     return _default_parser().parse(text, ctx)
+
+
+def words(text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+    """The items of ``text`` as :func:`parse` reads them."""
+    return _default_parser().words(text, lang, names)

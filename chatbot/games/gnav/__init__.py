@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
+from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.gnav import buttons, parser, records, render
@@ -92,6 +93,9 @@ class GnavUI(GameUI):
 
     def idle_action(self, legal: Sequence[str], view: Any) -> str | None:
         return buttons.idle_action(legal)
+
+    def words(self, text: str, lang: str, names: Sequence[str]) -> Sequence[Item] | None:
+        return parser.words(text, lang, names)
 
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
         return parser.parse(text, ctx)

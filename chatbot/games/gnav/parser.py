@@ -377,9 +377,14 @@ class GnavParser:
         self.lexicon = Lexicon(WORDS, lemmatizer)
         self.strict = Lexicon(WORDS, Unfolded(self.lexicon.lemmatizer))
 
-    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+    def words(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+        """The message's items as :meth:`parse` reads them (for the core's certainty check)."""
         text = without_clitics(text, self.lexicon.lemmatizer)  # "pidänkin" for the word-form table
-        items = without_word_typos(self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer)
+        return without_word_typos(self.lexicon.scan(text, lang, names), self.lexicon.lemmatizer)
+
+    def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
+        items = self.words(text, ctx.lang, ctx.seat_names)
+        text = without_clitics(text, self.lexicon.lemmatizer)
         result = self._parse(items, text, ctx)
         as_typed = fold_doubts(items, self.strict, ctx.lang)
         if as_typed is not None and self._parse(as_typed, text, ctx) != result:
@@ -464,3 +469,8 @@ def _default_parser() -> GnavParser:
 def parse(text: str, ctx: ParseContext[View]) -> ParseResult:
     """What ``text`` means as a Gnav move of the speaker (see the module docstring)."""
     return _default_parser().parse(text, ctx)
+
+
+def words(text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+    """The items of ``text`` as :func:`parse` reads them."""
+    return _default_parser().words(text, lang, names)

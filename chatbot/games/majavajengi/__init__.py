@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatbot.core.i18n import Translator
+from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
 from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.majavajengi import buttons, parser, records, render
@@ -78,6 +79,9 @@ class MajavajengiUI(GameUI):
     def idle_action(self, legal: Sequence[str], view: MajavajengiView) -> str | None:
         # spec M28: an unanswered decision at the end of the turn is "end", never a knock
         return "end" if "end" in legal else None
+
+    def words(self, text: str, lang: str, names: Sequence[str]) -> Sequence[Item] | None:
+        return parser.words(text, lang, names)
 
     def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
         return parser.parse(text, ctx)

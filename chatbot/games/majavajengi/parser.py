@@ -386,12 +386,15 @@ class MajavajengiParser:
     def __init__(self, lemmatizer: Lemmatizer | None = None) -> None:
         self.lexicon = Lexicon(WORDS, lemmatizer)
 
-    def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
+    def words(self, text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+        """The message's items as :meth:`parse` reads them (for the core's certainty check)."""
         text = without_clitics(written(text), self.lexicon.lemmatizer)  # "tokaks", "ykköspaikalle", "yhen"
-        scanned = without_word_typos(
-            self.lexicon.scan(text, ctx.lang, ctx.seat_names), self.lexicon.lemmatizer
-        )
-        items = abessive_negated(without_false_questions(scanned))
+        scanned = without_word_typos(self.lexicon.scan(text, lang, names), self.lexicon.lemmatizer)
+        return abessive_negated(without_false_questions(scanned))
+
+    def parse(self, text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
+        items = self.words(text, ctx.lang, ctx.seat_names)
+        text = without_clitics(written(text), self.lexicon.lemmatizer)
         reading = MajavajengiReading.of(items, question=QUESTION)
         if reading.question or is_question(text, items, self.lexicon, ctx.lang) or is_hedged(text):
             return NotUnderstood()  # "miten kurkistus toimii?" is for the rules, not a move
@@ -429,6 +432,10 @@ class MajavajengiParser:
         from_discard = r.has(DISCARD_PILE) or (r.has(DISCARD) and (r.has(TAKE) or bool(r.mentions)))
         if r.swapping:
             return self._swap(r, at)
+        if r.has(PEEK) and not r.has(TAKE, EXCHANGE, PUT, DRAW, DRAW2_CARD, USE):
+            # "kurkistan toiseen" before drawing: a peek meant, never the discard taken into the
+            # second place; no Peek card is held, so the engine says why not (issue #27)
+            return self._positional(r, at, Peek)
         if not from_discard and (r.has(DRAW_PILE) or r.has(DRAW, DRAW2_CARD)):
             return Parsed((Draw(),))  # "nosta 2" in START is a plain draw (spec §8.5)
         if from_discard or r.has(TAKE, EXCHANGE, PUT) or r.mentions:
@@ -635,3 +642,8 @@ def _default_parser() -> MajavajengiParser:
 def parse(text: str, ctx: ParseContext[MajavajengiView]) -> ParseResult:
     """What ``text`` means as Majavajengi actions for the speaker now (see the module docstring)."""
     return _default_parser().parse(text, ctx)
+
+
+def words(text: str, lang: str, names: Sequence[str] = ()) -> list[Item]:
+    """The items of ``text`` as :func:`parse` reads them."""
+    return _default_parser().words(text, lang, names)
