@@ -74,7 +74,10 @@ PARTICLES = frozenset(
         "lets", "go", "right", "alright", "again",
         "enää", "mitään", "mikään", "jotain", "jotakin", "mielelläni", "mieluusti", "mäkin", "minäkin",
         "nah", "sure", "i'm", "im", "i'd", "id", "i've", "too", "also", "something", "anything",
-        "nothing", "gladly", "happily",
+        "nothing", "gladly", "happily", "gimme", "lemme",
+        # the wanting and meaning verbs in the forms a move opens with (read without Voikko too)
+        "haluan", "haluun", "haluaisin", "haluisin", "haluaisin", "tahdon", "tahtoisin", "aion",
+        "aattelin", "ajattelin", "meinaan", "meinasin", "voisin", "voin", "saisin",
         # left of a smiley by the normaliser
         "d", "xd", "xdd", "p",
     )
@@ -202,11 +205,9 @@ def _content(item: Item) -> bool:
     return any(n.positional or n.possessive or n.case in _PLACING_CASES for n in item.numbers)
 
 
-def move_words_certain(
-    items: Sequence[Item] | None, lemmatizer: Lemmatizer, ui: GameUI | None = None
-) -> bool:
+def move_words_certain(items: Sequence[Item] | None, lemmatizer: Lemmatizer) -> bool:
     """Whether every word is the game's or a particle, at least one naming something of the game.
-    The words of the game's rule topics are the game's too ("hylkään lahjan": the gift)."""
+    A rule topic's word is no move's ("roll the window down": a reaction window is a topic)."""
     if not items:
         return False
     named = False
@@ -214,9 +215,7 @@ def move_words_certain(
         if item.known and (_content(item) or not item.fuzzy):
             # a typo counts only for the game's own words: "mulle" is no typo of "mille" (what)
             named = named or _content(item)
-        elif not all(
-            particle(w, lemmatizer) or (ui is not None and _topic_word(w, ui, lemmatizer)) for w in item.words
-        ):
+        elif not all(particle(w, lemmatizer) for w in item.words):
             return False
     return named
 
@@ -257,7 +256,7 @@ class Certainty:
         """Whether ``text`` reads wholly as a move in the game of ``ui`` (the parser has named one)."""
         if asks(text, self.lemmatizer) or hedged(text):
             return False
-        return move_words_certain(ui.words(text, lang, names), self.lemmatizer, ui)
+        return move_words_certain(ui.words(text, lang, names), self.lemmatizer)
 
     def never_a_move(self, text: str) -> bool:
         """A question form or a hedge is never a move, addressed or not."""
@@ -282,8 +281,10 @@ class Certainty:
     def doubtful(self, cmd: Command) -> bool:
         """Whether an addressed command that starts, leaves or ends a game has words it does not use
         ("mennään sit seiskalta": seven o'clock is no start now): asked, never done."""
-        return cmd.name in _ASKED_WHEN_DOUBTFUL and not cmd.slash and any(
-            not particle(w, self.lemmatizer) for w in tokens(" ".join(cmd.unread))
+        return (
+            cmd.name in _ASKED_WHEN_DOUBTFUL
+            and not cmd.slash
+            and any(not particle(w, self.lemmatizer) for w in tokens(" ".join(cmd.unread)))
         )
 
     def _question_word(

@@ -98,12 +98,11 @@ class Play:
         addressed = msg.private or msg.addressed
         first = result.actions[0] if isinstance(result, Parsed) and result.actions and turn.to_act else None
         legal = first is not None and first in turn.legal
-        if legal and addressed and self._doubtful(text, match, turn, first):
-            # said to the bot as a question or a hedge ("vaihdanko?", "maybe I'll draw"), or a
-            # button's label copied with other numbers: asked back with the move's button (#27)
-            return [self._question(msg, t, match, turn, (first,))]
-        if legal and not addressed and not self._certain(text, match, turn, ctx, result):
-            return []  # words that say more than the move: the friends' talk (issue #27)
+        if legal and not self._certain(text, match, turn, ctx, result):
+            # a legal move read from words that say more than the move (a question, a hedge, words
+            # outside the game, a button's label with other numbers): said to the friends it is
+            # their talk; said to the bot it is asked back, with the move's button (issue #27)
+            return [self._question(msg, t, match, turn, (first,))] if addressed else []
         if not (addressed or legal):
             return []  # friends talking in the group: only a move of the player to act is the bot's
         if seat is None:
@@ -165,16 +164,6 @@ class Play:
             )
             for lang in LANGUAGES
         ]
-
-    def _doubtful(self, text: str, match: MatchRec, turn: Turn, action: Any) -> bool:
-        """Whether text addressed to the bot, read as the legal ``action``, is no move: a question
-        or a hedge, or the label of the action's button in either language with other numbers in it
-        (:func:`~chatbot.core.certainty.relabelled`)."""
-        if self.certainty.never_a_move(text):
-            return True
-        if not any(c.isdigit() for c in text):
-            return False
-        return any(relabelled(text, label) for label in self._labels(match, turn, action))
 
     def _question(
         self, msg: Inbound, t: Translator, match: MatchRec, turn: Turn, candidates: Sequence[Any]

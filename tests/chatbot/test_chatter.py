@@ -142,7 +142,7 @@ def test_a_copied_label_with_another_number_is_asked_back_through_the_core():
             break
         table.say(user, "heitän noppaa")
     assert moves, "no move buttons after a roll"
-    label, data = next((lb, d) for lb, d in moves if any(c.isdigit() for c in lb))
+    label, _data = next((lb, d) for lb, d in moves if any(c.isdigit() for c in lb))
     digit = next(c for c in label if c.isdigit())
     changed = label.replace(digit, str((int(digit) + 1) % 10), 1)
     version = table.match().version
@@ -183,7 +183,7 @@ def test_own_move_questions_and_rule_questions_are_told_apart():
 
 
 def test_a_rule_question_said_in_the_group_is_answered_and_talk_about_plans_is_not():
-    table, speaker = setup("majavajengi", "rules")
+    table, _speaker = setup("majavajengi", "rules")
     assert any("Kurkistus" in o.text for o in table.say("pekka", "miten kurkistus toimii?"))
     assert not table.say("pekka", "should i draw or take the discard?")
     assert not table.say("pekka", "kuka tuo ne juomat?")
@@ -200,7 +200,7 @@ def test_a_lobby_command_with_words_it_does_not_use_is_talk_unaddressed_and_aske
 
 
 def test_a_seat_named_by_another_number_is_no_seat():
-    """"Anna tukaani Botti 2:lle" at a table with only a "Botti 1": the loose name must not give the
+    """ "Anna tukaani Botti 2:lle" at a table with only a "Botti 1": the loose name must not give the
     card to Botti 1."""
     ui = UIS["coloretto_amazonas"]
     items = ui.words("anna tukaani Botti 2:lle", "fi", ("Matti", "Liisa", "Botti 1"))

@@ -44,7 +44,7 @@ from chatbot.core.commands.vocabulary import (
 )
 from chatbot.core.nlp import NEG, OWN
 
-_QUIET_HOURS = re.compile(r"^\d{1,2}(?:[.:]\d{2})?-\d{1,2}(?:[.:]\d{2})?$")
+QUIET_HOURS = re.compile(r"^\d{1,2}(?:[.:]\d{2})?-\d{1,2}(?:[.:]\d{2})?$")
 #: what an answer to the fill question may say besides its own words
 _ANSWER_AROUND = frozenset(
     {BOT, SEAT, EMPTY, PLAYER, WANT, BE, PLAY, GAME, OWN, NEG, "status", "learnt", "show", "question", "with"}
@@ -114,7 +114,7 @@ def pace_tokens(s: Said, typed: Sequence[str]) -> list[str]:
     elif STANDIN in said:
         out.append("standin=yes")
     if QUIET in said or QUIET in denied:
-        hours = [w for w in typed if _QUIET_HOURS.match(w)]
+        hours = [w for w in typed if QUIET_HOURS.match(w)]
         if hours:
             out.append(f"quiet={hours[0]}")
     return out
@@ -133,7 +133,7 @@ def options_command(s: Said, options: Sequence[str], lang: str, addressed: bool)
     rest = s.said - _PACE_WORDS - {SLOW, FAST}
     if not rest <= _OPTIONS_AROUND:
         return None
-    loose = [w for w in s.unknown if not _QUIET_HOURS.match(w)]
+    loose = [w for w in s.unknown if not QUIET_HOURS.match(w)]
     if len(loose) > (1 if addressed else 0):
         return None
     return Command("options", tuple(typed), " ".join(typed), tuple(typed), lang=lang)

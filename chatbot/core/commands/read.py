@@ -14,7 +14,13 @@ from chatbot.core.commands.after import _REMATCH_NOUNS, after_game
 from chatbot.core.commands.asking import question as question_asked
 from chatbot.core.commands.command import Command
 from chatbot.core.commands.game_names import find_game
-from chatbot.core.commands.lobby_words import fill_answer, options_command, pace_tokens, says_pace
+from chatbot.core.commands.lobby_words import (
+    QUIET_HOURS,
+    fill_answer,
+    options_command,
+    pace_tokens,
+    says_pace,
+)
 from chatbot.core.commands.more_words import AGAIN, EMPTY, FILL, GIVE, KICK, PLAYED, SAME, SEAT, TAKE
 from chatbot.core.commands.said import Said, persons_in, read_items, unknown_names, without_names
 from chatbot.core.commands.seats import seat_command
@@ -206,7 +212,8 @@ def parse_command(
         if (listed.name == "rematch" and folded[0] not in _REMATCH_NOUNS) or listed.name in _STEPS:
             listed = dataclasses.replace(listed, weak=True)  # "uusinta" may be a reroll, "seuraava" a move
         numbered = listed.name == "replay"  # "näytä peli 12": the number is the game's
-        unread = tuple(w for w in listed.args if not (numbered and number_words(w.lstrip("#"))))
+        counted = numbered or listed.name in _STEPS  # "yks taaksepäin": the steps' count
+        unread = tuple(w for w in listed.args if not (counted and number_words(w.lstrip("#"))))
         return dataclasses.replace(listed, slash=slash, unread=unread)
     if found is UNSEEN:
         found = game_in(text, games or {}, lemmatizer)
@@ -271,21 +278,22 @@ def parse_command(
     return command
 
 
-#: commands that count with the numbers said: bots, a new game's bots, a game to replay
-_COUNTING = frozenset({"add_ai", "remove_ai", "replay"})
+#: commands that count with the numbers said: bots, a new game's bots, a game to replay, steps of
+#: a replay ("yks taaksepäin"), an option's value or the quiet hours ("ei muistutuksia yöllä 22-8")
+_COUNTING = frozenset({"add_ai", "remove_ai", "replay", "options", *_STEPS})
 #: commands whose argument is a person: the person's name is the command's word
 _PERSONAL = frozenset({"kick", "to_ai", "restore", "hand_over", "take_seat", "join"})
 
 
-def _unread(command: Command | None, said: Said) -> Command | None:
+def _unread(command: Command, said: Said) -> Command:
     """``command`` with the words it does not use (:attr:`Command.unread`): those the command
     vocabulary does not know, and numbers it counts nothing with ("mennään sit seiskalta" is no
     start: *seiskalta* is seven o'clock). The people a seat command names are its own words."""
-    if command is None:
-        return None
     counts = command.name in _COUNTING or (command.name == "new" and command.count is not None)
     numbers = () if counts or command.name in {"rules", "ask"} else tuple(said.numerals)
     unknown = list(said.unknown)
+    if command.name == "options":
+        unknown = [w for w in unknown if not QUIET_HOURS.match(w)]  # "yöllä 22-8": the option's
     if command.name in _PERSONAL:
         named = {fold(w) for p in said.persons for w in p.typed.split()} | {fold(w) for w in command.tokens}
         unknown = [w for w in unknown if fold(normalise(w)) not in named and fold(w) not in named]

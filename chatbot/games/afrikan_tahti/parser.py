@@ -35,7 +35,6 @@ Phases this module does not know give ``NotUnderstood``, so the buttons still wo
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -245,7 +244,10 @@ class AfrikanTahtiParser:
             item
             if item.known or not all(i in extra for i in range(item.start, item.start + len(item.words)))
             else dataclasses.replace(
-                item, concepts=extra[item.start].concepts, numbers=extra[item.start].numbers, seats=extra[item.start].seats
+                item,
+                concepts=extra[item.start].concepts,
+                numbers=extra[item.start].numbers,
+                seats=extra[item.start].seats,
             )
             for item in items
         ]

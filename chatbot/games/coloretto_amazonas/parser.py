@@ -206,6 +206,9 @@ PLAY, GIVE, THROW, KEEP, TAKE, ACCEPT, YES, REFUSE, REMOVE, AWAY, WANT = (
     "want",
 )
 ROW, CARD, HAND, SELF, OPPONENT, FROM = "row", "card", "hand", "self", "opponent", "from"
+#: the gift itself ("torjun lahjan", "accept the gift"): the game's word, read by no rule of the
+#: parser (the verb says what is done with it), so that friends' talk tells it from other words
+GIFT_NOUN = "gift_noun"
 
 # Finnish entries are base forms for the lemmatiser, plus the command forms of words that the shared
 # word-form table does not know yet (hyväksyä, kieltäytyä, lahjoittaa, rivi …), so that the table
@@ -346,6 +349,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "toiselle pelaajalle",
         ),
         FROM: (),
+        GIFT_NOUN: ("lahja", "lahjan", "lahjaa", "lahjana", "lahjaksi", "lahjat", "lahjasi", "lahjansa"),
         **_FI_COLOURS_WORDS,
         **{
             KIND + kind: tuple(f for names in forms for f in noun_forms(*names))
@@ -367,6 +371,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         ROW: ("row", "line", "rows"),
         CARD: ("card", "animal"),
         HAND: ("hand",),
+        GIFT_NOUN: ("present", "the gift"),
         SELF: ("myself", "me"),
         OPPONENT: ("opponent", "other player", "other"),
         FROM: ("from", "out of"),
