@@ -38,7 +38,7 @@ except ImportError:  # a tree from before the levels said in words counted (to m
 
 
 from chatbot.core.nlp import Lemmatizer, LemmatizerUnavailable, match_seat
-from chatbot.core.parsing import NotUnderstood
+from chatbot.core.parsing import NotUnderstood, Parsed
 from chatbot.core.talk import Reader
 from chatbot.games import UIS
 from engines import GAMES
@@ -162,25 +162,61 @@ def _unaddressed_new(cmd: Command | None, addressed: bool) -> Command | None:
     return cmd
 
 
+@lru_cache(maxsize=4)
+def _certainty(lemmatizer: Lemmatizer) -> Any:
+    """The core's group gate (:mod:`chatbot.core.certainty`), or None in a tree without it."""
+    try:
+        from chatbot.core.certainty import Certainty
+    except ImportError:
+        return None
+    return Certainty(dict(UIS), lemmatizer)
+
+
+def _gated(
+    cmd: Command | None,
+    lemmatizer: Lemmatizer,
+    text: str,
+    lang: str,
+    names: Sequence[str],
+    game: str | None,
+    addressed: bool,
+) -> Command | None:
+    """The command the core acts on: unaddressed, only a certain one (as :class:`BotCore` gates)."""
+    certainty = _certainty(lemmatizer)
+    if cmd is None or addressed or certainty is None:
+        return cmd
+    return cmd if certainty.command(cmd, text, game, lang, names) else None
+
+
 def reading(
     reader: Reader, lemmatizer: Lemmatizer, where: str, lang: str, text: str, addressed: bool = True
 ) -> tuple[str | None, Any]:
-    """(label, the game parser's result or None) of ``text`` said by Matti in ``where``."""
+    """(label, the game parser's result or None) of ``text`` said by Matti in ``where``; said
+    unaddressed, through the core's group gate as :class:`BotCore` and :class:`Play` apply it."""
     kind, _, situation = where.partition(":")
     if kind == "lobby":
         game = situation
         read, cmd = _read(reader, text, lang, addressed, LOBBY_NAMES, game)
+        cmd = _gated(cmd, lemmatizer, read, lang, LOBBY_NAMES, game, addressed)
         return label(_unaddressed_new(cmd, addressed), game, LOBBY_NAMES), None
     if kind in ("none", "over"):
         read, cmd = _read(reader, text, lang, addressed, (), None)
+        cmd = _gated(cmd, lemmatizer, read, lang, (), None, addressed)
         if cmd is not None and cmd.name in {"fill", "as_is"}:
             cmd = None  # the fill question's words mean nothing outside a lobby
         return label(_unaddressed_new(cmd, addressed), None, ()), None
     game = kind
     names = GAME_NAMES.get(game, (*LOBBY_NAMES, "Pekka"))
     read, cmd = _read(reader, text, lang, addressed, names, None)
+    cmd = _gated(cmd, lemmatizer, read, lang, names, game, addressed)
     ctx = context(game, situation, lang)
     result = _parser(game, lemmatizer).parse(read, ctx)
+    certainty = _certainty(lemmatizer)
+    legal = isinstance(result, Parsed) and bool(result.actions) and result.actions[0] in ctx.legal
+    if not addressed and certainty is not None:
+        # friends' talk unless all of it is a legal move: no refusal or question back either
+        certain = legal and certainty.move(read, UIS[game], lang, ctx.seat_names)
+        result = result if certain else NotUnderstood()
     if cmd is not None and cmd.weak and not isinstance(result, NotUnderstood):
         cmd = None  # the game's own words
     if cmd is not None and (cmd.name in _STEPS or cmd.name in {"fill", "as_is"}):
@@ -381,7 +417,7 @@ def report(failures: bool = False, backends: Sequence[str] = ("voikko", "table")
         gate = counts.get(("chatter-moves", "fi"), {}).get(WRONG, 0) + counts.get(
             ("chatter-moves", "en"), {}
         ).get(WRONG, 0)
-        print(f"{backend:6} chatter read as a move by a game's parser (the group gate's part): {gate}")
+        print(f"{backend:6} chatter applied as a move through the group gate: {gate}")
         n = sum(total.values())
         print(
             f"{backend:6} all: {total[RIGHT]}/{n} right ({100 * total[RIGHT] / n:.1f} %), asked "
