@@ -27,6 +27,7 @@ from nio.crypto import ENCRYPTION_ENABLED
 from chatbot.core import i18n
 from chatbot.core.types import Outbound
 from chatbot.transports.matrix import KEY_INDEX, KEYCAPS, MatrixBot
+from chatbot.transports.matrix.crypto import need_plain_text
 from tests.matrix.players import Msg, Player, players
 
 pytestmark = pytest.mark.matrix
@@ -599,7 +600,7 @@ def test_encrypted_room_without_e2e_is_explained(synapse, bot_factory, tmp_path)
             event_id = await aino.say(dm, "apua")
             answer = await aino.wait_for(lambda m: m.reply_to == event_id, what="the explanation")
             if ENCRYPTION_ENABLED:
-                assert answer.body == MatrixBot._need_plain_text(FI)
+                assert answer.body == need_plain_text(FI)
         finally:
             if aino is not None:
                 await aino.stop()

@@ -30,12 +30,16 @@ Encrypted rooms work when ``matrix-nio[e2e]`` is installed: the bot trusts every
 verification (a game bot holds no secrets worth a verification dance). Without it, or when a message
 cannot be decrypted, the bot says in the room that it needs an unencrypted direct room.
 
-The package: :mod:`~chatbot.transports.matrix.bot` (:class:`MatrixBot`: construction and life cycle)
-and its parts :mod:`~chatbot.transports.matrix.client` (login, sync, backfill),
-:mod:`~chatbot.transports.matrix.events` (room events), :mod:`~chatbot.transports.matrix.crypto`,
-:mod:`~chatbot.transports.matrix.delivery` (sending) and :mod:`~chatbot.transports.matrix.direct`
-(direct rooms), on :mod:`~chatbot.transports.matrix.base`; :mod:`~chatbot.transports.matrix.text`
-(message text), :mod:`~chatbot.transports.matrix.powers` (who administers a room) and
+The package: :mod:`~chatbot.transports.matrix.bot` (:class:`MatrixBot`: the transport the runtime
+drives, its life cycle, and its parts built with what each needs, as the core's collaborators are):
+:mod:`~chatbot.transports.matrix.client` (the session: login, the nio client, one sync),
+:mod:`~chatbot.transports.matrix.sync` (the sync loop), :mod:`~chatbot.transports.matrix.events`
+(room events), :mod:`~chatbot.transports.matrix.crypto`, :mod:`~chatbot.transports.matrix.delivery`
+(sending), :mod:`~chatbot.transports.matrix.keys` (reaction keys),
+:mod:`~chatbot.transports.matrix.direct` (direct rooms) and :mod:`~chatbot.transports.matrix.state`
+(the small state several parts share); :mod:`~chatbot.transports.matrix.base` (constants, failures,
+counters), :mod:`~chatbot.transports.matrix.text` (message text),
+:mod:`~chatbot.transports.matrix.powers` (who administers a room) and
 :mod:`~chatbot.transports.matrix.serve` (the entry point). This module re-exports their public names.
 """
 

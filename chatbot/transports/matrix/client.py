@@ -1,34 +1,60 @@
-"""Logging in and receiving: the session, ``/sync`` and a timeline gap filled from ``/messages``."""
+"""The account's session on the homeserver: the nio client, logging in, one ``/sync`` request."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from pathlib import Path
 from typing import Any
 
-from nio import (
-    AsyncClient,
-    AsyncClientConfig,
-    LoginResponse,
-    MegolmEvent,
-    MessageDirection,
-    RoomMessagesError,
-    SyncError,
-    WhoamiError,
-)
-from nio.exceptions import EncryptionError, LocalProtocolError
+from nio import AsyncClient, AsyncClientConfig, LoginResponse, SyncError, WhoamiError
 
-from chatbot.transports.matrix.base import PLATFORM, SYNC_FILTER, LoginFailed, MatrixBase
+from chatbot.transports.matrix.base import SYNC_FILTER, LoginFailed, _localpart
+from chatbot.transports.matrix.state import State
 
 log = logging.getLogger(__package__)  # chatbot.transports.matrix, as before the split
 
 
-class Client(MatrixBase):
-    """Login, session and sync."""
+class Session:
+    """The nio client of the bot's account, logged in with a password or an access token (the
+    session is saved in :class:`State` and reused after a restart, on the same device so that its
+    encryption keys stay valid). A sync that meets an expired token logs in again, which replaces
+    :attr:`client`: the other parts read ``session.client`` when they need it and never keep it."""
 
-    async def _login(self) -> None:
-        session = await self._kv_get("session") or {}
+    def __init__(
+        self,
+        state: State,
+        homeserver: str,
+        user: str,
+        *,
+        password: str | None,
+        access_token: str | None,
+        encryption: bool,
+        store_path: Path | None,
+        device_name: str,
+        display_name: str | None,
+    ) -> None:
+        self.state = state
+        self.homeserver = homeserver
+        self.user = user
+        self.password = password
+        self.access_token = access_token
+        self.encryption = encryption
+        self.store_path = store_path
+        self.device_name = device_name
+        self.display_name = display_name
+        self.client: AsyncClient | None = None
+        #: the account's full user id (the server's answer once logged in)
+        self.user_id = user
+
+    @property
+    def olm(self) -> Any:
+        """The client's encryption machine (None: no end-to-end encryption)."""
+        return self.client.olm if self.client is not None else None
+
+    async def login(self) -> None:
+        session = await self.state.get("session") or {}
         config = AsyncClientConfig(
             max_limit_exceeded=0, encryption_enabled=self.encryption, store_sync_tokens=False
         )
@@ -49,7 +75,7 @@ class Client(MatrixBase):
             if not isinstance(who, WhoamiError):
                 device = who.device_id or session.get("device_id") or "UNKNOWN"
                 client.restore_login(who.user_id, device, token)
-                await self._save_session(who.user_id, device, token)
+                await self._save(who.user_id, device, token)
                 self.user_id = who.user_id
                 return
             if self.access_token or not self.password:
@@ -62,12 +88,12 @@ class Client(MatrixBase):
             await client.close()
             raise LoginFailed(f"login failed: {resp}")
         self.user_id = resp.user_id
-        await self._save_session(resp.user_id, resp.device_id, resp.access_token)
+        await self._save(resp.user_id, resp.device_id, resp.access_token)
 
-    async def _save_session(self, user_id: str, device_id: str, token: str) -> None:
-        await self._kv_set("session", {"user_id": user_id, "device_id": device_id, "access_token": token})
+    async def _save(self, user_id: str, device_id: str, token: str) -> None:
+        await self.state.set("session", {"user_id": user_id, "device_id": device_id, "access_token": token})
 
-    async def _set_display_name(self) -> None:
+    async def set_display_name(self) -> None:
         assert self.client is not None
         if not self.display_name:
             return
@@ -76,17 +102,20 @@ class Client(MatrixBase):
             if getattr(current, "displayname", None) != self.display_name:
                 await self.client.set_displayname(self.display_name)
 
-    # ------------------------------------------------------------------------------------------
-    # receiving
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+        self.client = None
 
-    async def _sync(self, timeout: int, full_state: bool = False) -> Any:
+    async def sync(self, since: str | None, timeout: int, full_state: bool = False) -> Any:
+        """One ``/sync`` answer since the token ``since``, however many tries it takes."""
         assert self.client is not None
         backoff = 0.5
         while True:
             resp = await self.client.sync(
                 timeout=timeout,
                 sync_filter=SYNC_FILTER,
-                since=self._token,
+                since=since,
                 full_state=full_state or None,
                 set_presence="offline",
             )
@@ -96,8 +125,8 @@ class Client(MatrixBase):
                 log.warning("access token expired; logging in again")
                 old = self.client
                 # the same device again, so that its encryption keys stay valid
-                await self._kv_set("session", {"device_id": old.device_id if old else None})
-                await self._login()
+                await self.state.set("session", {"device_id": old.device_id if old else None})
+                await self.login()
                 if old is not None and old is not self.client:
                     await old.close()
                 continue
@@ -106,58 +135,24 @@ class Client(MatrixBase):
             await asyncio.sleep(delay)
             backoff = min(backoff * 2, 30.0)
 
-    async def _sync_loop(self) -> None:
-        while not self._stopping:
-            resp = await self._sync(timeout=self.sync_timeout_ms)
-            await self._process_sync(resp)
+    # ------------------------------------------------------------------------------------------
+    # what the client knows of the rooms from the syncs
 
-    async def _process_sync(self, resp: Any, skip_messages: bool = False) -> None:
-        """Handle one sync response, then remember its token (and only then)."""
-        await self._crypto_housekeeping()
-        for room_id, info in resp.rooms.invite.items():
-            await self._on_invite(room_id, info.invite_state)
-        for room_id, info in resp.rooms.join.items():
-            events = list(info.timeline.events)
-            if info.timeline.limited and not skip_messages and self._token and info.timeline.prev_batch:
-                events = await self._backfill(room_id, info.timeline.prev_batch, self._token) + events
-            for event in events:
-                try:
-                    await self._on_room_event(room_id, event, skip_messages)
-                except Exception:  # one bad event must not stop the bot, nor come back after a restart
-                    log.exception("could not handle event %s in %s", getattr(event, "event_id", "?"), room_id)
-                    if getattr(event, "event_id", None):
-                        self._remember_handled(event.event_id)
-        for room_id in resp.rooms.leave:
-            if room_id in self._dms.values():
-                await self._forget_dm_room(room_id)
-            else:  # kicked or banned from a table room: its match waits until the bot is back
-                await self.runtime.perform(self.core.bot_presence, PLATFORM, room_id, False)
-        await self._retry_undecrypted()
-        self._token = resp.next_batch
-        await self._kv_set("sync", {"next_batch": self._token, "counters": self._counters})
+    def member_name(self, room_id: str, user_id: str) -> str:
+        """A member's name in the room (the user id's local part when the room does not say)."""
+        room = self.client.rooms.get(room_id) if self.client is not None else None
+        member = room.users.get(user_id) if room is not None else None
+        name = getattr(member, "display_name", None) if member is not None else None
+        return name or _localpart(user_id)
 
-    async def _backfill(self, room_id: str, prev_batch: str, since: str) -> list[Any]:
-        """The events of a timeline gap (between our last token and ``prev_batch``), oldest first."""
-        assert self.client is not None
-        found: list[Any] = []
-        start: str | None = prev_batch
-        for _ in range(20):  # at most 2,000 events
-            resp = await self.client.room_messages(
-                room_id, start=start, end=since, direction=MessageDirection.back, limit=100
-            )
-            if isinstance(resp, RoomMessagesError) or not resp.chunk:
-                break
-            found.extend(resp.chunk)
-            if not resp.end or resp.end == start:
-                break
-            start = resp.end
-        found.reverse()
-        out = []
-        for event in found:
-            if isinstance(event, MegolmEvent) and self._olm:
-                event.room_id = room_id
-                with contextlib.suppress(EncryptionError, LocalProtocolError):
-                    event = self.client.decrypt_event(event)
-            out.append(event)
-        log.info("filled a gap of %d events in %s", len(out), room_id)
-        return out
+    def own_names(self, room_id: str) -> list[str]:
+        """The names a message may address the bot by in the room."""
+        names = [self.user_id, _localpart(self.user_id), self.display_name or ""]
+        if self.client is not None and room_id in self.client.rooms:
+            names.append(self.client.rooms[room_id].user_name(self.user_id) or "")
+        return names
+
+    def room_encrypted(self, room_id: str) -> bool:
+        """Whether messages to the room are encrypted (it is, and the bot can)."""
+        room = self.client.rooms.get(room_id) if self.client is not None else None
+        return bool(room is not None and room.encrypted and self.olm is not None)

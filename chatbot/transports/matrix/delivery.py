@@ -1,4 +1,5 @@
-"""Sending: the runtime's ``Transport.deliver`` (text, image, edits in place)."""
+"""Sending: the runtime's ``Transport.deliver`` (text, image, edits in place, the reaction keys of a
+message's buttons), and notices of the transport into the outbox."""
 
 from __future__ import annotations
 
@@ -12,52 +13,88 @@ from typing import Any
 from nio import MatrixRoom, UploadError
 from nio.exceptions import EncryptionError, LocalProtocolError
 
-from chatbot.core.ports import RetryLater
+from chatbot.core.ports import Repository, RetryLater
 from chatbot.core.types import Outbound
+from chatbot.runtime import Runtime
 from chatbot.transports.matrix.base import (
+    KEYCAPS,
     KEYSETS,
-    MatrixBase,
+    Stats,
     _check,
     _Permanent,
     _RateLimited,
     _Temporary,
 )
-from chatbot.transports.matrix.text import _sha, message_text, png_size
+from chatbot.transports.matrix.client import Session
+from chatbot.transports.matrix.direct import DirectRooms
+from chatbot.transports.matrix.keys import ReactionKeys
+from chatbot.transports.matrix.state import RoomLog
+from chatbot.transports.matrix.text import _sha, choices, message_text, png_size
 
 log = logging.getLogger(__package__)  # chatbot.transports.matrix, as before the split
 
 
-class Delivery(MatrixBase):
-    """Sending."""
+class Delivery:
+    """An outbox row sent to its room, or to the player's direct room (opened by :class:`DirectRooms`
+    when needed), a keyed message edited in place while it is near the end of its room
+    (``repost_after`` messages, as :class:`RoomLog` counts them), its buttons numbered with reaction
+    keys that :class:`ReactionKeys` remembers; the homeserver's refusals become the runtime's
+    :class:`RetryLater` or a dropped row."""
 
-    # ------------------------------------------------------------------------------------------
-    # sending: the runtime's Transport.deliver
+    def __init__(
+        self,
+        session: Session,
+        runtime: Runtime,
+        repo: Repository,
+        direct: DirectRooms,
+        keys: ReactionKeys,
+        rooms: RoomLog,
+        stats: Stats,
+        *,
+        repost_after: int | None,
+    ) -> None:
+        self.session = session
+        self.runtime = runtime
+        self.repo = repo
+        self.direct = direct
+        self.keys = keys
+        self.rooms = rooms
+        self.stats = stats
+        self.repost_after = repost_after
+        self._sending: set[asyncio.Task[None]] = set()
+        #: transaction ids whose direct room was replaced once already (the player left it)
+        self._dm_retried: set[str] = set()
 
     def send(self, outs: Iterable[Outbound]) -> None:
         """Messages no use case made (notices of the transport, tests): into the outbox, delivered."""
         batch = list(outs)
 
         async def add() -> None:
-            await self._db(self.core.repo.outbox_add, batch)
+            await self.runtime.call(self.repo.outbox_add, batch)
             self.runtime.wake()
 
         task = asyncio.get_running_loop().create_task(add())
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
+    async def settle(self, timeout: float) -> None:
+        """Until the messages of :meth:`send` are in the outbox."""
+        if self._sending:
+            await asyncio.wait(set(self._sending), timeout=timeout)
+
     async def deliver(self, out: Outbound, ref: str | None, txn: str) -> str | None:
         """Send one outbox row; ``txn`` (the same on every retry) makes a resend a no-op."""
         refs: dict[str, Any] = json.loads(ref) if ref else {}
         kept = refs.get("txt") or {}
         generation = int(kept.get("gen", 0) or 0)
-        if set(self._used.get(kept.get("event_id") or "", ())) & set(KEYSETS[generation]):
+        if self.keys.taken(kept.get("event_id") or "", KEYSETS[generation]):
             # someone's key of the set in use stays on the message: the next set, else a new message
             generation += 1
             if generation == len(KEYSETS):
                 refs, generation = {}, 0
         try:
-            room_id = out.chat_id or await self._dm_room(out.user_id or "", out.lang)
-            if out.user_id and not out.chat_id and not self._can_send_dm(room_id, out.user_id):
+            room_id = out.chat_id or await self.direct.open(out.user_id or "", out.lang)
+            if out.user_id and not out.chat_id and not self.direct.can_send(room_id, out.user_id):
                 # an encrypted direct room: the room key can go only to a member who has joined
                 raise RetryLater(2.0)
             if out.image:
@@ -70,7 +107,7 @@ class Delivery(MatrixBase):
             if out.user_id and not out.chat_id and txn not in self._dm_retried:
                 # the direct room is gone (the player left it): open a new one and try again
                 self._dm_retried.add(txn)
-                await self._forget_dm(out.user_id)
+                await self.direct.forget(out.user_id)
                 raise RetryLater(0.1) from exc
             log.error("could not send a message: %s", exc)
             self.stats.dropped += 1
@@ -85,7 +122,7 @@ class Delivery(MatrixBase):
         """Whether an earlier message is still near enough the end of the room to be edited."""
         if self.repost_after is None:
             return True
-        distance = self._counters.get(room_id, 0) - int(ref.get("pos", 0))
+        distance = self.rooms.position(room_id) - int(ref.get("pos", 0))
         return distance <= self.repost_after
 
     async def _send_text(
@@ -111,18 +148,18 @@ class Delivery(MatrixBase):
                 await self._room_send(room_id, edit, txn)
                 self.stats.edits += 1
             # the same text ("message is not modified") may still press the buttons of a newer version
-            keys = await self._remember_buttons(room_id, ref["event_id"], out, txn, had, keyset)
+            keys = await self._put_keys(room_id, ref["event_id"], out, txn, had, keyset)
             return {**ref, "sha": _sha(text), "keys": keys, "gen": generation}
-        reply_room = self._reply_rooms.get(out.reply_to or "")
+        reply_room = self.rooms.room_of(out.reply_to or "")
         if out.reply_to and (reply_room == room_id or (reply_room is None and not out.user_id)):
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": out.reply_to}}
         event_id = await self._room_send(room_id, content, txn)
         self.stats.sent += 1
-        keys = await self._remember_buttons(room_id, event_id, out, txn, 0)
+        keys = await self._put_keys(room_id, event_id, out, txn, 0)
         if kv_key:
             return {
                 "event_id": event_id,
-                "pos": self._counters.get(room_id, 0),
+                "pos": self.rooms.position(room_id),
                 "sha": _sha(text),
                 "keys": keys,
             }
@@ -131,13 +168,14 @@ class Delivery(MatrixBase):
     async def _send_image(
         self, room_id: str, out: Outbound, txn: str, ref: dict[str, Any] | None
     ) -> dict[str, Any] | None:
-        assert self.client is not None and out.image is not None
+        client = self.session.client
+        assert client is not None and out.image is not None
         png = out.image
         kv_key = out.key
         if ref and ref.get("sha") == _sha(png) and self._near(room_id, ref):
             return ref
-        encrypted = self._room_encrypted(room_id)
-        resp, keys = await self.client.upload(
+        encrypted = self.session.room_encrypted(room_id)
+        resp, keys = await client.upload(
             lambda *_: io.BytesIO(png),
             content_type="image/png",
             filename="table.png",
@@ -168,25 +206,46 @@ class Delivery(MatrixBase):
         event_id = await self._room_send(room_id, content, txn)
         self.stats.images += 1
         if kv_key:
-            return {"event_id": event_id, "pos": self._counters.get(room_id, 0), "sha": _sha(png)}
+            return {"event_id": event_id, "pos": self.rooms.position(room_id), "sha": _sha(png)}
         return None
-
-    def _room_encrypted(self, room_id: str) -> bool:
-        room = self.client.rooms.get(room_id) if self.client is not None else None
-        return bool(room is not None and room.encrypted and self._olm is not None)
 
     async def _room_send(
         self, room_id: str, content: dict[str, Any], txn: str, event_type: str = "m.room.message"
     ) -> str:
-        assert self.client is not None
-        if self._olm is not None and room_id not in self.client.rooms:
+        client = self.session.client
+        assert client is not None
+        if client.olm is not None and room_id not in client.rooms:
             # a room the bot created a moment ago (unencrypted) that no sync has shown yet
-            self.client.rooms[room_id] = MatrixRoom(room_id, self.user_id, False)
+            client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, False)
         try:
-            resp = await self.client.room_send(
+            resp = await client.room_send(
                 room_id, event_type, content, tx_id=txn, ignore_unverified_devices=True
             )
         except (LocalProtocolError, EncryptionError) as exc:
             raise _Temporary(f"send to {room_id}: {exc}") from exc
         resp = _check(resp, f"send to {room_id}")
         return str(resp.event_id)
+
+    async def _put_keys(
+        self,
+        room_id: str,
+        event_id: str,
+        out: Outbound,
+        txn: str,
+        had: int,
+        keyset: tuple[str, ...] = KEYCAPS,
+    ) -> int:
+        """Keep the message's buttons for reactions and put the reaction keys of ``keyset`` on it
+        (those it has not got yet: an edit may bring more buttons); returns how many keys of the set
+        the message has now."""
+        datas = [data for _label, data in choices(out)][: len(keyset)]
+        if not await self.keys.remember(event_id, datas):
+            return had
+        for i in range(had, len(datas)):
+            content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": keyset[i]}}
+            try:
+                await self._room_send(room_id, content, f"{txn}-key{i}", event_type="m.reaction")
+            except (_Permanent, _Temporary, _RateLimited) as exc:  # cosmetic: typing still works
+                log.info("could not put reaction key %s on %s: %s", keyset[i], event_id, exc)
+                return i
+        return max(had, len(datas))

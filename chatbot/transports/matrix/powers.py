@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from chatbot.transports.matrix.bot import MatrixBot
+    from chatbot.transports.matrix.client import Session
 
 log = logging.getLogger(__package__)  # chatbot.transports.matrix, as before the split
 
@@ -70,8 +70,8 @@ class MatrixMembers:
     The room's state is asked of the homeserver (the core waits on its own thread, at most
     ``timeout`` seconds) and remembered for ``ttl`` seconds per room."""
 
-    def __init__(self, bot: MatrixBot, ttl: float = 30.0, timeout: float = 5.0) -> None:
-        self.bot = bot
+    def __init__(self, session: Session, ttl: float = 30.0, timeout: float = 5.0) -> None:
+        self.session = session
         self.ttl = ttl
         self.timeout = timeout
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -94,7 +94,7 @@ class MatrixMembers:
         return powers.admin(user_id)
 
     def _ask(self, room_id: str) -> RoomPowers | None:
-        loop, client = self.loop, self.bot.client
+        loop, client = self.loop, self.session.client
         if loop is None or client is None or loop.is_closed():
             return None
         try:
