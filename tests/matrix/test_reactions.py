@@ -41,11 +41,15 @@ def _acting(bot: MatrixBot, mid: int, people: list[Player]) -> Player | None:
     return None
 
 
-async def _live_message(bot: MatrixBot, who: Player, room: str, mid: int, start: int = 0) -> Msg:
-    """The bot's message in ``room`` (new, or an edit standing for its original) whose reaction keys
-    press buttons of the match's current version."""
+async def _live_message(bot: MatrixBot, who: Player, room: str, mid: int) -> Msg:
+    """The bot's message in ``room`` whose reaction keys press buttons of the match's current version,
+    as it shows now (its newest edit standing for the original)."""
     version = bot.core.repo.match(mid).version
     live = f"{mid}:{version}:"
+    # the bot's buttons of a message change when its edit has been sent, so an older version of the
+    # message (the original post, an earlier edit) matches as well: wait until the player has
+    # everything the bot sent, then take the newest version
+    await _caught_up(bot, who, room)
     found = await who.wait_for(
         lambda m: (
             m.sender == bot.user_id
@@ -53,10 +57,21 @@ async def _live_message(bot: MatrixBot, who: Player, room: str, mid: int, start:
             and any(str(d).startswith(live) for d in bot._buttons.get(m.replaces or m.event_id, ()))
         ),
         20,
-        start=start,
         what=f"a message with live keys at version {version}",
     )
-    return as_prompt(found)
+    original = found.replaces or found.event_id
+    versions = [m for m in who.messages if m.sender == bot.user_id and (m.replaces or m.event_id) == original]
+    return as_prompt(versions[-1])
+
+
+async def _caught_up(bot: MatrixBot, who: Player, room: str) -> None:
+    """Until ``who`` has received every event the bot has sent to ``room`` so far."""
+    await bot.wait_idle(20)
+    assert who.client is not None
+    resp = await who.client.room_messages(room, limit=20)
+    newest = next((e.event_id for e in getattr(resp, "chunk", ()) if e.sender == bot.user_id), None)
+    if newest is not None:
+        await who.wait_for(lambda m: m.event_id == newest, what="the bot's newest event")
 
 
 async def _press(bot: MatrixBot, who: Player, msg: Msg, label: str, mid: int) -> str:
@@ -95,8 +110,7 @@ def test_the_same_key_on_a_panel_edited_in_place_works_again(synapse, bot_factor
             key = labels.index(LABEL["draw"])
             used = await _press(bot, who, panel, LABEL["draw"], mid)
             # the same panel, edited with the options of the card in hand
-            mark = len(who.messages)
-            held = await _live_message(bot, who, dm, mid, start=mark)
+            held = await _live_message(bot, who, dm, mid)
             assert held.event_id == panel.event_id, "the turn's panel was not edited in place"
             again = options_of(held.body)
             assert len(again) > key, again
