@@ -21,10 +21,9 @@ SYNC_FILTER: dict[str, Any] = {
 }
 HANDLED_MEMORY = 500  # event ids remembered against replays after a crash
 MAX_OPTIONS = 12  # button labels shown in the hint line
-#: reaction keys for the first buttons of a message: a player's reaction presses that button
 #: the room encryption algorithm of encrypted rooms the bot creates
 MEGOLM = "m.megolm.v1.aes-sha2"
-#: reaction keys
+#: reaction keys for the first buttons of a message: a player's reaction presses that button
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 #: the sets of reaction keys a message's options are numbered with, in turn: the next set once someone's
 #: key of the set in use stays on the message (the bot could not take it back)
