@@ -78,6 +78,16 @@ PARTICLES = frozenset(
         # the wanting and meaning verbs in the forms a move opens with (read without Voikko too)
         "haluan", "haluun", "haluaisin", "haluisin", "haluaisin", "tahdon", "tahtoisin", "aion",
         "aattelin", "ajattelin", "meinaan", "meinasin", "voisin", "voin", "saisin",
+        # the speaker, written and spoken ("mä otan", "mun kolmonen"); not "mulle": a receiver says
+        # something of its own ("heitä mulle pallo" is no roll)
+        "mä", "mää", "mie", "minä", "ma", "mun", "miun", "minun", "mulla", "minulla", "mua", "minua",
+        "i", "my",
+        # demonstratives and pronouns in their cases, written and spoken ("otan tosta", "take that")
+        "tätä", "tän", "tästä", "täst", "tässä", "täs", "tähän", "tänne", "täältä", "tuon", "tuota",
+        "tuosta", "tosta", "tost", "tuohon", "tohon", "ton", "tota", "tossa", "tos", "tuolla",
+        "tuolta", "tolta", "tonne", "sen", "siitä", "siit", "siinä", "siin", "siihen", "sinne",
+        "sieltä", "nää", "noi", "nuo", "ne", "niitä", "noita", "näitä", "it", "that", "this", "these",
+        "those", "one", "ones", "the", "a", "an", "mine",
         # left of a smiley by the normaliser
         "d", "xd", "xdd", "p",
     )
@@ -148,7 +158,9 @@ def _clitic_question(word: str, lemmatizer: Lemmatizer) -> bool:
         if not folded.endswith(clitic) or len(stem) < 3 or number_words(stem):
             continue
         if clitic == "ks":
-            return lemmatizer.known(stem)  # spoken: Voikko does not know "otanks" as a whole
+            # spoken: Voikko does not know "otanks" as a whole; a spoken translative ("ilmaiseks",
+            # "suomeks", "kakkoseks") is the written one without its last vowel
+            return lemmatizer.known(stem) and not lemmatizer.known(word + "i")
         return lemmatizer.known(stem) and (lemmatizer.backend == "table" or lemmatizer.known(word))
     return False
 
