@@ -53,6 +53,8 @@ from chatbot.core.nlp import (
 )
 from chatbot.core.ports import GameUI
 
+#: the concept a game's words give talk about the game ("hauskaa", "gg", "good luck")
+CHAT = "chat"
 #: concepts every game shares that name nothing of a game by themselves
 STRUCTURAL = frozenset({NEG, SEP, OWN, WITH, QUESTION, FILLER})
 
@@ -200,6 +202,16 @@ def about_own_move(text: str, lemmatizer: Lemmatizer) -> bool:
 _STATE_WORDS = frozenset({"olla", "paljon", "monta", "moni", "kumpi", "kuka", "mika", "mina"})
 
 
+#: "roll with it", "go with that": a verb with a pronoun after "with" is an idiom, not a move (a
+#: move's "with" names a card or a person: "swap with Liisa")
+_IDIOM_ENDS = frozenset({("with", "it"), ("with", "that"), ("with", "this")})
+
+
+def _idiom(text: str) -> bool:
+    words = [fold(w) for w in tokens(text)]
+    return len(words) >= 2 and (words[-2], words[-1]) in _IDIOM_ENDS
+
+
 def particle(word: str, lemmatizer: Lemmatizer) -> bool:
     """A word that says nothing of its own (:data:`PARTICLES`, :data:`PARTICLE_BASES`)."""
     folded = fold(word.casefold())
@@ -224,6 +236,8 @@ def move_words_certain(items: Sequence[Item] | None, lemmatizer: Lemmatizer) -> 
         return False
     named = False
     for item in items:
+        if CHAT in item.concepts:
+            return False  # a word the game's parser knows as talk ("pidä hauskaa", "good game")
         if item.known and (_content(item) or not item.fuzzy):
             # a typo counts only for the game's own words: "mulle" is no typo of "mille" (what)
             named = named or _content(item)
@@ -266,7 +280,7 @@ class Certainty:
     # --- moves --------------------------------------------------------------------------------
     def move(self, text: str, ui: GameUI, lang: str, names: Sequence[str]) -> bool:
         """Whether ``text`` reads wholly as a move in the game of ``ui`` (the parser has named one)."""
-        if asks(text, self.lemmatizer) or hedged(text):
+        if asks(text, self.lemmatizer) or hedged(text) or _idiom(text):
             return False
         return move_words_certain(ui.words(text, lang, names), self.lemmatizer)
 
@@ -286,6 +300,9 @@ class Certainty:
         if cmd.name in QUESTIONS:
             if about_own_move(text, self.lemmatizer):
                 return False  # asked of the friends: "voinko vaihtaa?", "should I swap?"
+            bare = text.strip().rstrip("?!. ")
+            if cmd.name == "rules" and text.strip().endswith("?") and not is_question(bare, self.lemmatizer):
+                return False  # "swap seats?": no question word, so no question put to the bot
             uis = [self.uis[game]] if game in self.uis else list(self.uis.values())
             return all(self._question_word(w, text, uis, lang, names) for w in unread)
         return not unread
