@@ -366,6 +366,12 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def check(state: State, seat: Seat, action: Any) -> None:
+    # an action object that legal_actions offered for this very situation passed this check then
+    if type(seat) is int and seat == state.turn and state.phase != OVER:
+        last = _last_legal[0]
+        entry = last[2] if last[0] is state and last[1] == seat else _LEGAL.get(legality_key(state, seat))
+        if entry is not None and id(action) in entry[1]:
+            return
     check_seat(state, seat, action, BASE_ACTIONS)
     if seat != state.turn:  # not in to_act(state): the game is not over here
         raise IllegalAction("not_your_turn", turn=state.turn)
@@ -431,15 +437,83 @@ def refusal(state: State, seat: Seat, action: Action) -> Refusal | None:
 def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
     """The candidates that pass :func:`check`: the candidates are actions of the game for the seat to
     act in a game still on (none otherwise), so what check asks first holds for all of them and
-    :func:`refusal` decides."""
-    out: list[Action] = []
-    for action in candidates(state, seat):
-        try:
-            if refusal(state, seat, action) is None:
-                out.append(action)
-        except IllegalAction:
-            continue
-    return tuple(out)
+    :func:`refusal` decides. The answer depends only on the state's :func:`legality_key`, so it is
+    worked out once per key and kept (with the ids of its actions, which let :func:`check` pass an
+    action it offered without asking :func:`refusal` again)."""
+    if state.phase == OVER or seat != state.turn:
+        return ()
+    last = _last_legal[0]
+    if last[0] is state and last[1] == seat:
+        return last[2][0]
+    key = legality_key(state, seat)
+    entry = _LEGAL.get(key)
+    if entry is None:
+        out: list[Action] = []
+        for action in candidates(state, seat):
+            try:
+                if refusal(state, seat, action) is None:
+                    out.append(action)
+            except IllegalAction:
+                continue
+        legal = tuple(out)
+        entry = (legal, frozenset(map(id, legal)))
+        if len(_LEGAL) >= _LEGAL_MAX:
+            _LEGAL.clear()
+        _LEGAL[key] = entry
+    _last_legal[0] = (state, seat, entry)
+    return entry[0]
+
+
+def legality_key(state: State, seat: Seat) -> tuple[Any, ...]:
+    """Everything :func:`candidates` and :func:`refusal` read for ``seat`` when it is the seat to act
+    in a game still on, by phase: two states with the same key have the same legal actions. (The
+    declaration reads the place or sea dot, the voyage's destination and whether it is paid, a
+    face-down token here, a flip this turn, the purse against the fares and the flip price, and the
+    flip-roll option; a move reads its menu's key; the flip after a move the token, the flip this
+    turn and the purse; the start and the release roll nothing more.)"""
+    phase = state.phase
+    pawn = state.pawns[seat]
+    if phase == DECLARE:
+        v = pawn.voyage
+        cash = pawn.cash
+        node = pawn.node
+        return (
+            phase,
+            node,
+            None if v is None else v.dest,
+            None if v is None else v.paid,
+            top_token(state.stacks, node) is not None,
+            state.flipped,
+            cash >= SEA_FARE,
+            cash >= AIR_FARE,
+            cash >= FLIP_PRICE,
+            roll_only_when_broke(state.options),
+        )
+    if phase == MOVE:
+        o = state.options
+        return (
+            phase,
+            pawn.node,
+            state.move,
+            pawn.cash >= SEA_FARE,
+            bool(pawn.items),
+            o.hazard_trigger == "pass_through",
+            o.land_to_sea_same_move,
+            o.sea_to_land_same_move,
+        )
+    if phase == AFTER_MOVE:
+        return (phase, top_token(state.stacks, pawn.node) is not None, state.flipped, pawn.cash >= FLIP_PRICE)
+    return (phase,)
+
+
+#: legal actions (and their ids) by :func:`legality_key`, emptied when full
+_LEGAL: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]] = {}
+_LEGAL_MAX = 1 << 15
+#: the last state asked about, its seat and its entry of ``_LEGAL`` (replaced whole): a caller asks
+#: for the legal actions of a state and then applies one of them to the same state
+_last_legal: list[tuple[Any, int, tuple[tuple[Action, ...], frozenset[int]]]] = [
+    (None, -1, ((), frozenset()))
+]
 
 
 # Actions are values: the candidates of a phase are built once per place and shared.
