@@ -62,9 +62,11 @@ def maker(cls: type[T]) -> Callable[..., T]:
     except TypeError:
         return cls
     body = "".join(f"    o.{n} = {n}\n" for n in names)
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls}
+    namespace: dict[str, Any] = {"twin": twin, "cls": cls}
+    # twin() rather than object.__new__(twin): the same empty instance, without the checks of a call
+    # to __new__ through its wrapper
     exec(
-        f"def make({', '.join(names)}):\n    o = new(twin)\n{body}    o.__class__ = cls\n    return o\n",
+        f"def make({', '.join(names)}):\n    o = twin()\n{body}    o.__class__ = cls\n    return o\n",
         namespace,
     )
     made: Callable[..., T] = namespace["make"]

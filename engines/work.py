@@ -26,7 +26,7 @@ make_event = maker(Event)
 
 S = TypeVar("S")
 
-_OWN = frozenset({"events", "quiet", "_state_type", "_n_rng", "_field_names", "_origin"})
+_OWN = frozenset({"events", "quiet", "_state_type", "_n_rng", "_store", "_origin", "_by_state"})
 
 #: field names by state type, checked once against the working copy's own names
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -167,22 +167,32 @@ class Work(Generic[S]):
     events: list[Event]
     quiet: bool
 
+    #: the copiers of this working copy class by state class (a copy of ``_COPIERS`` per subclass,
+    #: looked up by the state's class alone)
+    _by_state: ClassVar[dict[type, tuple[Callable[[Any, Any], None], Callable[[Any], Any]]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._by_state = {}
+
     def __init__(self, state: S, *, quiet: bool = False) -> None:
         state_type = type(state)
-        load, _store = _copiers(type(self), state_type)
+        copiers = self._by_state.get(state_type)
+        if copiers is None:
+            copiers = self._by_state[state_type] = _copiers(type(self), state_type)
         self._state_type = state_type
-        self._field_names = _FIELDS[state_type]
-        load(self, state)
+        self._store = copiers[1]
+        copiers[0](self, state)
         self.events = []
         self.quiet = quiet
         self._n_rng = 0
 
     def freeze(self, **changes: Any) -> S:
         """The frozen state with every field as it is now (``changes`` override single fields)."""
-        _load, store = _copiers(type(self), self._state_type)
+        store = self._store
         if not changes:
             return store(self)  # type: ignore[no-any-return]
-        unknown = changes.keys() - set(self._field_names)
+        unknown = changes.keys() - set(_FIELDS[self._state_type])
         if unknown:
             raise TypeError(f"no such state fields: {sorted(unknown)}")
         saved = {name: getattr(self, name) for name in changes}

@@ -811,7 +811,7 @@ class AfrikanWork(Work[State]):
     __slots__ = tuple(__annotations__)
 
     def __init__(self, state: State, *, quiet: bool = False) -> None:
-        super().__init__(state, quiet=quiet)
+        Work.__init__(self, state, quiet=quiet)
         x = state.ext
         if x is not None:
             self.sx = list(x.seats)
@@ -824,6 +824,8 @@ class AfrikanWork(Work[State]):
             self.ddice = list(x.ddice)
 
     def freeze(self, **changes: Any) -> State:
+        if self.ext is None and not changes:
+            return self._store(self)  # type: ignore[no-any-return]
         if self.ext is not None:
             self.ext = replace(
                 self.ext,
