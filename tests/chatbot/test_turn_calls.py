@@ -16,7 +16,9 @@ from tests.chatbot.engine_calls import TYPED, Calls, counting, started
 
 def _assert_one_turn(calls: Calls, what: str, applied: int = 1) -> None:
     assert calls.counts["apply"] == applied, (what, calls.summary())
-    assert calls.counts["check"] == applied, (what, calls.summary())  # the one inside apply
+    # at most the one inside apply; Afrikan Tähti's apply calls its rules' check directly (for speed),
+    # so the counting wrapper on the engine's check sees none there
+    assert calls.counts["check"] <= applied, (what, calls.summary())
     assert calls.most_legal_per_state <= 1, (what, dict(calls.legal_per_state))
     assert calls.counts["parse_notation"] <= 1, (what, calls.summary())
 

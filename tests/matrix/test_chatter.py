@@ -60,7 +60,16 @@ def test_talk_in_the_room_is_left_alone_and_a_reply_to_the_bot_is_answered(synap
             version = repo.match(match).version
 
             def from_bot_since(mark: int) -> list:
-                return [m for m in person.messages[mark:] if m.sender == bot.user_id]
+                """New messages of the bot in the room (not edits of the table, not reaction keys,
+                not state events such as a direct room being set up under load)."""
+                return [
+                    m
+                    for m in person.messages[mark:]
+                    if m.sender == bot.user_id
+                    and m.room_id == table.room
+                    and m.type == "m.room.message"
+                    and not m.replaces
+                ]
 
             async def settled() -> None:
                 """Until the bot has sent nothing for two seconds (the deal's keys and edits)."""
