@@ -137,9 +137,10 @@ class Play:
     def _certain(
         self, text: str, match: MatchRec, turn: Turn, ctx: ParseContext[Any], result: ParseResult
     ) -> bool:
-        """Whether unaddressed group text is a move (:mod:`chatbot.core.certainty`): one legal move
-        of the seat to act, every word of it the game's (or the move's button label as it is),
-        asking nothing, no button's label copied with other numbers."""
+        """Whether the text is the move itself, to apply at once (:mod:`chatbot.core.certainty`):
+        one legal move of the seat to act, every word of it the game's (or the move's button label
+        as it is), asking nothing, no button's label copied with other numbers. Otherwise addressed
+        text is asked back and the group's talk is left alone."""
         if not (turn.to_act and isinstance(result, Parsed) and result.actions):
             return False
         first = result.actions[0]
