@@ -166,7 +166,6 @@ class Work(Generic[S]):
 
     events: list[Event]
     quiet: bool
-
     #: the copiers of this working copy class by state class (a copy of ``_COPIERS`` per subclass,
     #: looked up by the state's class alone)
     _by_state: ClassVar[dict[type, tuple[Callable[[Any, Any], None], Callable[[Any], Any]]]] = {}
@@ -213,6 +212,13 @@ class Work(Generic[S]):
                 self.events.append(make_event(code, (audience,), tuple(params.items())))
             else:
                 self.events.append(ev(code, audience, **params))
+
+    def emit_pairs(self, code: str, audience: Seat | None, params: tuple[tuple[str, Any], ...]) -> None:
+        """:meth:`emit` with the parameters given as the event keeps them, ``(name, value)`` pairs in
+        order: for the events of nearly every action (a keyword call and its conversion cost more
+        than the event itself)."""
+        if not self.quiet:
+            self.events.append(make_event(code, None if audience is None else (audience,), params))
 
     def rng(self, purpose: str) -> Random:
         """A generator for the next random step of this ply; each call gets its own stream."""
