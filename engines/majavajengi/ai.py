@@ -20,6 +20,7 @@ who knows which card (``aware``: the initial looks, placed, taken and peeked car
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import exp
@@ -165,15 +166,39 @@ def _aware_unknown(view: MajavajengiSeatView) -> tuple[tuple[tuple[bool, ...], .
 # A quick model of a round on values only, for sampled worlds
 
 
-def _sample(b: Belief, rng: Random) -> tuple[list[list[int]], list[list[bool]]]:
+def _draw(rng: Random, cum: list[float]) -> int:
+    """A value drawn by the cumulative weights ``cum``: ``rng.choices(_VALUES, cum_weights=cum)[0]``
+    written out (the same computation on the same random number; a sampled world draws many)."""
+    return bisect_right(cum, rng.random() * (cum[-1] + 0.0), 0, 9)  # _VALUES[i] is i
+
+
+#: what a sampled world is made from: per seat the known values (0 where unknown) and the unknown
+#: positions with the cumulative weights to draw them by; the seat's own knowledge row
+Plan = tuple[list[tuple[list[int], list[tuple[int, list[float]]]]], list[bool]]
+
+
+def _plan(b: Belief) -> Plan:
+    rows = []
+    for row_of in b.cards:
+        template = [c if isinstance(c, int) else 0 for c in row_of]
+        draws = [(p, b.cum[c]) for p, c in enumerate(row_of) if not isinstance(c, int)]
+        rows.append((template, draws))
+    return rows, [isinstance(c, int) for c in b.cards[b.me]]
+
+
+def _sample(b: Belief, rng: Random, plan: Plan | None = None) -> tuple[list[list[int]], list[list[bool]]]:
+    """A world: every unknown card drawn from its distribution, seat by seat, position by position
+    (``plan``: :func:`_plan` of ``b``, worked out once for many worlds)."""
+    rows, mine = plan or _plan(b)
+    draw = rng.random
     values: list[list[int]] = []
-    for s in range(b.n):
-        row = []
-        for c in b.cards[s]:
-            row.append(c if isinstance(c, int) else rng.choices(_VALUES, cum_weights=b.cum[c])[0])
+    for template, draws in rows:
+        row = template[:]
+        for p, cum in draws:  # _draw(rng, cum), written in: a world draws a dozen of them
+            row[p] = bisect_right(cum, draw() * (cum[-1] + 0.0), 0, 9)
         values.append(row)
     knows = [list(r) for r in b.knows_own]
-    knows[b.me] = [isinstance(c, int) for c in b.cards[b.me]]
+    knows[b.me] = mine[:]
     return values, knows
 
 
@@ -183,9 +208,15 @@ def _believed(values: list[int], knows: list[bool], mean: float) -> list[float]:
 
 def _place(values: list[int], knows: list[bool], card: int, mean: float) -> bool:
     """A sound player's use of a drawn number: over its worst believed card when that is better."""
-    believed = _believed(values, knows, mean)
-    i = max(range(POSITIONS), key=lambda p: (believed[p], not knows[p]))
-    if card < believed[i] - 0.5:
+    # the first position with the greatest (believed value, unknown): max() over the positions with
+    # that key, written out (a sampled world places a dozen cards)
+    i, worst, unknown = -1, 0.0, False
+    for p in range(POSITIONS):
+        k = knows[p]
+        v = float(values[p]) if k else mean
+        if i < 0 or v > worst or (v == worst and not k and not unknown):
+            i, worst, unknown = p, v, not k
+    if card < worst - 0.5:
         values[i], knows[i] = card, True
         return True
     return False
@@ -223,8 +254,9 @@ def _sim_turn(
         return
     r -= sp["PEEK"]
     draws = 2 if r < sp["DRAW2"] else 1
+    cum = b.cum["plain"]
     for _ in range(draws):
-        card = rng.choices(_VALUES, cum_weights=b.cum["plain"])[0]
+        card = bisect_right(cum, rng.random() * (cum[-1] + 0.0), 0, 9)  # _draw(rng, cum)
         if _place(values[s], knows[s], card, mean):
             return
 
@@ -237,11 +269,14 @@ def _last_lap(b: Belief, values: list[list[int]], knows: list[list[bool]], rng: 
 def p_lowest(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = KNOCK_WORLDS) -> float:
     """The chance that the seat is the lowest (a tie counts half) if it knocks now."""
     score = 0.0
+    me = b.me
+    others = [s for s in range(b.n) if s != me]
+    plan = _plan(b)
     for _ in range(worlds):
-        values, knows = _sample(b, rng)
+        values, knows = _sample(b, rng, plan)
         _last_lap(b, values, knows, rng)
-        mine = sum(values[b.me])
-        best = min(sum(values[s]) for s in range(b.n) if s != b.me)
+        mine = sum(values[me])
+        best = min([sum(values[s]) for s in others])
         score += 1.0 if mine < best else 0.5 if mine == best else 0.0
     return score / worlds
 
@@ -251,8 +286,9 @@ def knock_gain(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = 
     one more lap and knocking then, over sampled worlds (the strong level's search)."""
     others = [s for s in range(b.n) if s != b.me]
     total = 0.0
+    plan = _plan(b)
     for _ in range(worlds):
-        values, knows = _sample(b, rng)
+        values, knows = _sample(b, rng, plan)
         wait_v = [list(r) for r in values]
         wait_k = [list(r) for r in knows]
         _last_lap(b, values, knows, rng)
