@@ -63,7 +63,9 @@ def _may_hold_tuple(hint: Any) -> bool:
 def _list_depth(hint: Any) -> int | None:
     """How deep a working copy's field of this type nests lists of values that hold no tuple
     (``list[list[str | None]]``: 2), or None when it is anything else: such a field is copied by
-    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`."""
+    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`,
+    and frozen back to the state's own value when it is equal (so that a view may memoise what it
+    derives from it by identity)."""
     depth = 0
     while typing.get_origin(hint) is list:
         (hint,) = typing.get_args(hint)
@@ -124,7 +126,7 @@ def _copiers(
     except Exception:
         work_hints = {}
     load = ["def load(self, state):", "    self._origin = state"]
-    store = ["def store(self):", "    origin = self._origin" if work_type.SHALLOW else "", "    return make("]
+    store = ["def store(self):", "    origin = self._origin", "    return make("]
     for n in names:
         if n in work_type.KEEP or n not in tuples:
             load.append(f"    self.{n} = state.{n}")
@@ -138,7 +140,10 @@ def _copiers(
             load.append(
                 f"    self.{n} = {_nested(depth, 'v', 'list')} if type(v := state.{n}) is tuple else v"
             )
-            store.append(f"        {_nested(depth, 'v', 'tuple')} if type(v := self.{n}) is list else v,")
+            store.append(
+                f"        (o if (t := {_nested(depth, 'v', 'tuple')}) == (o := origin.{n}) else t)"
+                f" if type(v := self.{n}) is list else v,"
+            )
         else:
             load.append(f"    self.{n} = thaw(v) if type(v := state.{n}) is tuple else v")
             store.append(f"        freeze(v) if type(v := self.{n}) is list else v,")

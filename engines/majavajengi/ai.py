@@ -32,6 +32,7 @@ from engines.majavajengi.model import (
     COPIES,
     DRAW2_NEXT,
     HOLDING,
+    NUMBER_KINDS,
     POSITIONS,
     START,
     TURN_END,
@@ -97,6 +98,10 @@ def _own_turns(view: MajavajengiSeatView, seat: int) -> int:
     return max(0, (view.turns_taken - d + view.players - 1) // view.players)
 
 
+#: every kind's copies in the deck, as the floats a belief counts down from
+_COUNTS: dict[str, float] = {kind: float(c) for kind, c in COPIES.items()}
+
+
 def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
     """Count every card the seat has seen; an unseen number is drawn from what is left.
 
@@ -104,14 +109,14 @@ def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
     presumed lower, and an own card that another seat knew when it was swapped in is presumed higher.
     """
     me, n = view.seat, view.players
-    counts = {kind: float(c) for kind, c in COPIES.items()}
+    counts = dict(_COUNTS)
     seen: list[str] = [k for row in view.known for k in row if k is not None] + list(view.discards)
     if view.held is not None:
         seen.append(view.held)
     for k in seen:
         if counts.get(k, 0) > 0:
             counts[k] -= 1
-    numbers = [max(counts[f"N{v}"], 0.01) for v in _VALUES]
+    numbers = [max(counts[k], 0.01) for k in NUMBER_KINDS]
     total_numbers = sum(numbers)
     plain = [c / total_numbers for c in numbers]
     dists = {"plain": tuple(plain)}
@@ -126,12 +131,19 @@ def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
             acc += x
             out.append(acc)
         cum[name] = out
-    means = {name: sum(v * x for v, x in zip(_VALUES, d)) for name, d in dists.items()}
+    means = {name: sum([v * x for v, x in zip(_VALUES, d)]) for name, d in dists.items()}
     aware = view.aware or _aware_unknown(view)
     cards: list[list[int | str]] = []
     mean: list[list[float]] = []
-    knows_own = [[aware[s][s][p] for p in range(POSITIONS)] for s in range(n)]
+    knows_own = [list(aware[s][s]) for s in range(n)]
     for s in range(n):
+        if not tilt:  # the rows below with tilt off: a known number is its value, anything else "plain"
+            row_of: list[int | str] = [
+                VALUE.get(kind, "plain") if kind is not None else "plain" for kind in view.known[s]
+            ]
+            cards.append(row_of)
+            mean.append([float(c) if isinstance(c, int) else means[c] for c in row_of])
+            continue
         row: list[int | str] = []
         for p in range(POSITIONS):
             kind = view.known[s][p]
@@ -255,9 +267,11 @@ def _sim_turn(
     r -= sp["PEEK"]
     draws = 2 if r < sp["DRAW2"] else 1
     cum = b.cum["plain"]
+    total = cum[-1] + 0.0
+    row_values, row_knows = values[s], knows[s]
     for _ in range(draws):
-        card = bisect_right(cum, rng.random() * (cum[-1] + 0.0), 0, 9)  # _draw(rng, cum)
-        if _place(values[s], knows[s], card, mean):
+        card = bisect_right(cum, rng.random() * total, 0, 9)  # _draw(rng, cum)
+        if _place(row_values, row_knows, card, mean):
             return
 
 
@@ -271,10 +285,12 @@ def p_lowest(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = KN
     score = 0.0
     me = b.me
     others = [s for s in range(b.n) if s != me]
+    lap = [(me + k) % b.n for k in range(1, b.n)]  # _last_lap's seats
     plan = _plan(b)
     for _ in range(worlds):
         values, knows = _sample(b, rng, plan)
-        _last_lap(b, values, knows, rng)
+        for s in lap:
+            _sim_turn(b, values, knows, s, me, rng)
         mine = sum(values[me])
         best = min([sum(values[s]) for s in others])
         score += 1.0 if mine < best else 0.5 if mine == best else 0.0
@@ -304,6 +320,13 @@ def knock_gain(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = 
 
 # ---------------------------------------------------------------------------------------------
 # The card decisions shared by normal and strong
+
+
+def _offered(legal: tuple[Any, ...], action: Any) -> bool:
+    """``action in legal``, comparing only actions of the same class (``in`` calls the dataclass
+    ``__eq__`` of every legal action, and of the other side too for each of another class)."""
+    cls = type(action)
+    return any(type(a) is cls and a == action for a in legal)
 
 
 def _draw_gain(b: Belief, worst: float) -> float:
@@ -351,7 +374,11 @@ def _card_move(view: MajavajengiSeatView, legal: tuple[Any, ...], b: Belief) -> 
     worth = b.mean[me][worst] + bias
     if view.phase == START:
         top = view.discard_top
-        if top is not None and Take(worst + 1) in legal and worth - VALUE[top] >= _draw_gain(b, worth):
+        if (
+            top is not None
+            and _offered(legal, Take(worst + 1))
+            and worth - VALUE[top] >= _draw_gain(b, worth)
+        ):
             return Take(worst + 1)
         return Draw()
     if view.phase == HOLDING:
@@ -420,7 +447,7 @@ def _play(
     if move is not None:
         return move
     if view.phase == TURN_END:
-        return Knock() if Knock() in legal and knocks(view, b, rng) else End()
+        return Knock() if _offered(legal, Knock()) and knocks(view, b, rng) else End()
     return rng.choice(legal)
 
 
@@ -452,7 +479,12 @@ def easy_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) 
     worst = max(range(POSITIONS), key=lambda p: guess[p])
     if view.phase == START:
         top = view.discard_top
-        if top in VALUE and Take(worst + 1) in legal and VALUE[top] <= 2 and guess[worst] > VALUE[top]:
+        if (
+            top in VALUE
+            and _offered(legal, Take(worst + 1))
+            and VALUE[top] <= 2
+            and guess[worst] > VALUE[top]
+        ):
             return Take(worst + 1)
         return Draw()
     if view.phase == HOLDING:
@@ -471,7 +503,7 @@ def easy_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) 
     if view.phase == DRAW2_NEXT:
         return Next()
     if view.phase == TURN_END:
-        if Knock() in legal and (sum(guess) <= 13 or view.turns_taken >= 8 * view.players):
+        if _offered(legal, Knock()) and (sum(guess) <= 13 or view.turns_taken >= 8 * view.players):
             return Knock()
         return End()
     return rng.choice(legal)

@@ -131,8 +131,8 @@ def draw_held(w: MajavajengiWork, seat: int, in_draw2: bool) -> None:
     card = draw(w)
     w.held = card
     w.phase = HOLDING
-    w.emit("drew", seat=seat, in_draw2=in_draw2)
-    w.emit("drew_card", audience=seat, seat=seat, card=KIND[card])
+    w.emit_pairs("drew", None, (("seat", seat), ("in_draw2", in_draw2)))
+    w.emit_pairs("drew_card", seat, (("seat", seat), ("card", KIND[card])))
 
 
 def start_round(w: MajavajengiWork, round_no: int, start_seat: int) -> None:
@@ -233,7 +233,7 @@ def pass_turn(w: MajavajengiWork) -> None:
     # [decided] every finished turn emits turn_ended (after knocked, if any); next_seat is None when
     # the turn ended the round
     nxt = (w.turn + 1) % w.players
-    w.emit("turn_ended", seat=w.turn, next_seat=nxt)
+    w.emit_pairs("turn_ended", None, (("seat", w.turn), ("next_seat", nxt)))
     w.turn = nxt
     w.phase = START
 
@@ -634,15 +634,39 @@ def view(state: MajavajengiState, seat: Seat | None) -> MajavajengiView:
     if seat is None:
         return _view(*public)
     held = KIND[state.held] if state.held is not None and seat == state.turn else None
-    aware = tuple([tuple([tuple([k is not None for k in row]) for row in rows]) for rows in state.known])
     return _seat_view(
         *public,
         seat,
         held,
         state.known[seat],  # known
-        tuple([KIND[c] for c in state.discard]),  # discards
-        aware,
+        _discards(state.discard),
+        _aware(state.known),
     )
+
+
+# What a seat's view derives from the discard pile and the knowledge matrix, for the last pile and
+# matrix shown (a working copy hands an unchanged field on as the same tuple, see engines/work.py):
+# one slot each, replaced whole
+_discards_of: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ())]
+_aware_of: list[tuple[Any, tuple[tuple[tuple[bool, ...], ...], ...]]] = [((), ())]
+
+
+def _discards(discard: tuple[str, ...]) -> tuple[str, ...]:
+    last = _discards_of[0]
+    if last[0] is discard:
+        return last[1]
+    kinds = tuple([KIND[c] for c in discard])
+    _discards_of[0] = (discard, kinds)
+    return kinds
+
+
+def _aware(known: tuple[tuple[tuple[str | None, ...], ...], ...]) -> tuple[tuple[tuple[bool, ...], ...], ...]:
+    last = _aware_of[0]
+    if last[0] is known:
+        return last[1]
+    aware = tuple([tuple([tuple([k is not None for k in row]) for row in rows]) for rows in known])
+    _aware_of[0] = (known, aware)
+    return aware
 
 
 # the views by position, without the frozen classes' field-by-field __init__ (engines.contract.maker)
