@@ -63,7 +63,9 @@ def _may_hold_tuple(hint: Any) -> bool:
 def _list_depth(hint: Any) -> int | None:
     """How deep a working copy's field of this type nests lists of values that hold no tuple
     (``list[list[str | None]]``: 2), or None when it is anything else: such a field is copied by
-    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`."""
+    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`,
+    and frozen back to the state's own value when it is equal (so that a view may memoise what it
+    derives from it by identity)."""
     depth = 0
     while typing.get_origin(hint) is list:
         (hint,) = typing.get_args(hint)
@@ -124,7 +126,7 @@ def _copiers(
     except Exception:
         work_hints = {}
     load = ["def load(self, state):", "    self._origin = state"]
-    store = ["def store(self):", "    origin = self._origin" if work_type.SHALLOW else "", "    return make("]
+    store = ["def store(self):", "    origin = self._origin", "    return make("]
     for n in names:
         if n in work_type.KEEP or n not in tuples:
             load.append(f"    self.{n} = state.{n}")
@@ -138,7 +140,10 @@ def _copiers(
             load.append(
                 f"    self.{n} = {_nested(depth, 'v', 'list')} if type(v := state.{n}) is tuple else v"
             )
-            store.append(f"        {_nested(depth, 'v', 'tuple')} if type(v := self.{n}) is list else v,")
+            store.append(
+                f"        (o if (t := {_nested(depth, 'v', 'tuple')}) == (o := origin.{n}) else t)"
+                f" if type(v := self.{n}) is list else v,"
+            )
         else:
             load.append(f"    self.{n} = thaw(v) if type(v := state.{n}) is tuple else v")
             store.append(f"        freeze(v) if type(v := self.{n}) is list else v,")
@@ -166,7 +171,6 @@ class Work(Generic[S]):
 
     events: list[Event]
     quiet: bool
-
     #: the copiers of this working copy class by state class (a copy of ``_COPIERS`` per subclass,
     #: looked up by the state's class alone)
     _by_state: ClassVar[dict[type, tuple[Callable[[Any, Any], None], Callable[[Any], Any]]]] = {}
@@ -213,6 +217,13 @@ class Work(Generic[S]):
                 self.events.append(make_event(code, (audience,), tuple(params.items())))
             else:
                 self.events.append(ev(code, audience, **params))
+
+    def emit_pairs(self, code: str, audience: Seat | None, params: tuple[tuple[str, Any], ...]) -> None:
+        """:meth:`emit` with the parameters given as the event keeps them, ``(name, value)`` pairs in
+        order: for the events of nearly every action (a keyword call and its conversion cost more
+        than the event itself)."""
+        if not self.quiet:
+            self.events.append(make_event(code, None if audience is None else (audience,), params))
 
     def rng(self, purpose: str) -> Random:
         """A generator for the next random step of this ply; each call gets its own stream."""

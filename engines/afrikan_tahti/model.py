@@ -882,7 +882,7 @@ class AfrikanWork(Work[State]):
             raise ValueError(f"preset die {value} out of range")
         self.last_roll = value
         self.last_roller = seat
-        self.emit("rolled", seat=seat, die=value, purpose=purpose)
+        self.emit_pairs("rolled", None, (("seat", seat), ("die", value), ("purpose", purpose)))
         return value
 
     # --- Retkikunnat ---------------------------------------------------------------------------

@@ -667,7 +667,7 @@ def _flip_roll(w: AfrikanWork, seat: int, action: FlipRoll) -> None:
 
 
 def _stay(w: AfrikanWork, seat: int, action: Stay) -> None:
-    w.emit("stayed", seat=seat)
+    w.emit_pairs("stayed", None, (("seat", seat),))
     end_turn(w)
 
 
@@ -787,7 +787,7 @@ def begin_turn(w: AfrikanWork) -> None:
         w.flipped = False
         w.move = None
         w.phase = RELEASE if pawn.captured else DECLARE
-        w.emit("turn", seat=seat, round=w.round)
+        w.emit_pairs("turn", None, (("seat", seat), ("round", w.round)))
         return
 
 
@@ -870,7 +870,18 @@ def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
     start = w.pawns[seat].node
     w.set_pawn(seat, node=path[-1])
     w.move = move = _movement(move.steps - len(path), move.roll, (*move.visited, *path), "land")
-    w.emit("moved", seat=seat, start=start, dest=path[-1], path=path, steps=len(path), by="land")
+    w.emit_pairs(
+        "moved",
+        None,
+        (
+            ("seat", seat),
+            ("start", start),
+            ("dest", path[-1]),
+            ("path", path),
+            ("steps", len(path)),
+            ("by", "land"),
+        ),
+    )
     for node in path:
         if node in PLACE_SET:
             arrive(w, seat, node)
@@ -894,7 +905,18 @@ def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
     if fare:
         w.pay(seat, fare)
     w.set_pawn(seat, voyage=_voyage(leg.id, leg.origin, leg.dest, 0, paid))
-    w.emit("boarded", seat=seat, port=pawn.node, dest=dest, leg=leg.id, fare=fare, free=not paid)
+    w.emit_pairs(
+        "boarded",
+        None,
+        (
+            ("seat", seat),
+            ("port", pawn.node),
+            ("dest", dest),
+            ("leg", leg.id),
+            ("fare", fare),
+            ("free", not paid),
+        ),
+    )
 
 
 def sail(w: AfrikanWork, seat: int, steps: int) -> None:
@@ -903,24 +925,39 @@ def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     v = pawn.voyage
     assert v is not None and w.move is not None
     leg = LEGS[(v.origin, v.dest)]
-    visited = set(w.move.visited)
+    visited = w.move.visited
     at, used = v.at, 0
     path: list[str] = []
-    while used < steps and at < leg.steps:
-        nxt = leg.path[at + 1]
+    leg_path = leg.path
+    end = len(leg_path) - 1  # leg.steps
+    pass_through = w.options.hazard_trigger == "pass_through"
+    while used < steps and at < end:
+        nxt = leg_path[at + 1]
         if nxt in visited:  # M4: the voyage cannot go on without entering a visited node
             break
         at += 1
         used += 1
         path.append(nxt)
-        if w.options.hazard_trigger == "pass_through" and nxt in HAZARDS:
+        if pass_through and nxt in HAZARDS:
             break
-    arrived = at == leg.steps
+    arrived = at == end
     assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
     node = leg.path[at]
     w.set_pawn(seat, node=node, voyage=None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid))
     w.move = _movement(steps - used if arrived else 0, w.move.roll, (*w.move.visited, *path), "sea")
-    w.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=tuple(path), steps=used, at=at, arrived=arrived)
+    w.emit_pairs(
+        "sailed",
+        None,
+        (
+            ("seat", seat),
+            ("leg", v.leg),
+            ("dest", v.dest),
+            ("path", tuple(path)),
+            ("steps", used),
+            ("at", at),
+            ("arrived", arrived),
+        ),
+    )
     if arrived:
         arrive(w, seat, node)
         if w.over:
