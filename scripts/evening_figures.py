@@ -25,10 +25,11 @@ lines are the means over the games of each table.
 from __future__ import annotations
 
 import argparse
+import collections
 import hashlib
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,8 @@ class Game:
     short_turns: int  # turns that took at most two inputs
     group_new: int
     pictures: int
+    kinds: collections.Counter[str] = field(default_factory=collections.Counter)  # inputs by kind
+    shapes: collections.Counter[str] = field(default_factory=collections.Counter)  # own turns by steps
 
     @property
     def per_turn(self) -> float:
@@ -82,16 +85,20 @@ def _ai(engine: Any, state: Any, seat: int) -> Any:
 
 
 def choose(engine: Any, state: Any, seat: int, offered: list[str]) -> str:
-    """The button a person presses for the AI's choice (and the AI's next one, on a button of two)."""
+    """The button a person presses for the AI's choice (and the AI's next one, on a button of two:
+    its later step as the game resolves it after the first, e.g. "toward congo" after the roll)."""
     first = _ai(engine, state, seat)
     wanted = engine.notation(first)
     two = [n for n in offered if n.startswith(wanted + THEN)]
     if two:
         after, _events = engine.apply(state, seat, first)
         if engine.outcome(after) is None and seat in engine.to_act(after):
-            both = wanted + THEN + engine.notation(_ai(engine, after, seat))
-            if both in two:
-                return both
+            following = engine.notation(_ai(engine, after, seat))
+            view = engine.view(after, seat)
+            legal = [engine.notation(a) for a in engine.legal_actions(after, seat)]
+            for both in two:
+                if UIS[GAME].resolve_step(both.split(THEN, 1)[1], view, legal) == following:
+                    return both
         elif wanted not in offered:
             return two[-1]  # the turn ends with the step: "End the turn"
     return wanted
@@ -110,6 +117,8 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
     match_id = table.match().id
     inputs = setup = 0
     turn_inputs: list[int] = []
+    kinds: collections.Counter[str] = collections.Counter()
+    shapes: list[list[str]] = []  # the kinds of each own turn's inputs
     seen_ply = 0
     for _ in range(limit):
         match = table.repo.match(match_id)
@@ -118,7 +127,10 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
         state = engine.load(match.state)
         # the turns begun since the last look (the engine's "turn" events in the action log)
         for rec in table.repo.actions(match_id, since_ply=seen_ply):
-            turn_inputs.extend(0 for e in rec.events if e.get("code") == "turn")
+            for e in rec.events:
+                if e.get("code") == "turn":
+                    turn_inputs.append(0)
+                    shapes.append([])
         seen_ply = state.ply
         public = engine.view(state, None)
         acting = [s for s in engine.to_act(state) if match.seats[s].user_id is not None]
@@ -139,13 +151,17 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
         prompt = table.prompt_for(user)
         offered = [b.data.split(":", 2)[2] for row in (prompt.buttons if prompt else ()) for b in row]
         clock.now += 5
-        table.press(user, f"{match_id}:{match.version}:{choose(engine, state, seat, offered)}")
+        pressed = choose(engine, state, seat, offered)
+        table.press(user, f"{match_id}:{match.version}:{pressed}")
         if state.phase in ("character", "setup"):
             setup += 1  # the characters and start places: once a game, not a turn's
             continue
         inputs += 1
+        what = kind(public, seat, pressed)
+        kinds[what] += 1
         if turn_inputs and public.turn == seat:
             turn_inputs[-1] += 1
+            shapes[-1].append(what.split(" ", 1)[1])
     match = table.repo.match(match_id)
     assert match is not None and match.status != "running", f"{seats} {mode} {seed} did not end"
     final = engine.view(engine.load(match.state), None)
@@ -160,7 +176,21 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
         short_turns=sum(1 for n in turn_inputs if n <= 2),
         group_new=group_new,
         pictures=pictures(table, match_id),
+        kinds=kinds,
+        shapes=collections.Counter(" | ".join(s) for s in shapes if len(s) > 2),
     )
+
+
+def kind(public: Any, seat: int, pressed: str) -> str:
+    """What an input was: whose turn ("own" or "other"), the pending question (a prompt's kind) or
+    the turn's phase ("@sea" on a voyage), and the verbs of the button's steps ("phase2
+    end_phase;flip")."""
+    x = public.x
+    where = x.prompt.kind if x is not None and x.prompt is not None else public.phase
+    if where in ("declare", "move") and public.pawns[seat].voyage is not None:
+        where += "@sea"
+    verbs = THEN.join(step.split()[0] for step in pressed.split(THEN))
+    return f"{'own' if public.turn == seat else 'other'} {where} {verbs}"
 
 
 def pictures(table: Table, match_id: int) -> int:
@@ -174,11 +204,29 @@ def pictures(table: Table, match_id: int) -> int:
     return new
 
 
+def breakdown(games: list[Game]) -> None:
+    """The inputs of the games by kind (per own turn, and their share), and the commonest own turns
+    that took three inputs or more."""
+    kinds: collections.Counter[str] = sum((g.kinds for g in games), collections.Counter())
+    shapes: collections.Counter[str] = sum((g.shapes for g in games), collections.Counter())
+    turns = sum(g.turns for g in games)
+    total = sum(kinds.values())
+    print(f"  inputs by kind ({total} in {turns} turns):")
+    for what, n in kinds.most_common():
+        print(f"    {n:5d} {n / max(turns, 1):5.2f}/turn {n / max(total, 1):4.0%}  {what}")
+    print(f"  own turns of 3+ inputs ({sum(shapes.values())}), commonest:")
+    for shape, n in shapes.most_common(12):
+        print(f"    {n:4d}  {shape}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seats", default="2,3,6")
     parser.add_argument("--modes", default="full,quick")
     parser.add_argument("--games", type=int, default=2, help="seeded games per table")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="where the inputs go: per kind, and own turns of 3+"
+    )
     args = parser.parse_args()
     summary = []
     for seats in (int(s) for s in args.seats.split(",")):
@@ -193,6 +241,8 @@ def main() -> None:
                     flush=True,
                 )
             summary.append((seats, mode, games))
+            if args.breakdown:
+                breakdown(games)
     print()
     for seats, mode, games in summary:
         print(
