@@ -97,7 +97,8 @@ def choose(engine: Any, state: Any, seat: int, offered: list[str]) -> str:
             view = engine.view(after, seat)
             legal = [engine.notation(a) for a in engine.legal_actions(after, seat)]
             for both in two:
-                if UIS[GAME].resolve_step(both.split(THEN, 1)[1], view, legal) == following:
+                resolved = UIS[GAME].resolve_step(both.split(THEN, 1)[1], view, legal)
+                if resolved is not None and resolved.split(THEN)[0] == following:
                     return both
         elif wanted not in offered:
             return two[-1]  # the turn ends with the step: "End the turn"
