@@ -3,13 +3,16 @@ the people at the table.
 
     PYTHONPATH=. .venv/bin/python scripts/evening_figures.py                  # 2, 3 and 6 seats, full and quick
     PYTHONPATH=. .venv/bin/python scripts/evening_figures.py --seats 3 --games 3 --modes quick
+    PYTHONPATH=. .venv/bin/python scripts/evening_figures.py --seats 3 --breakdown  # where inputs go
 
 Every seat is a person at a :class:`tests.chatbot.table.Table` (the real core on SQLite) who chooses
 what the game's default AI would choose for the seat, pressing the buttons the private panel offers:
 a button of two steps when it carries the AI's choice and the AI's next choice of the same turn ("End
-the turn" or "Flip the token" in Phase 2; "Roll and go to Congo" before the roll: a person heading
-for the place the AI then goes to, when the panel offers it); a single answer the core takes by
-itself costs nothing. The games follow the same course as with one press per action (the same
+the turn" or "Flip the token" in Phase 2; "Roll and head for Congo" before the roll, when the move it
+makes after the roll is the one the AI then makes; an extra-step card's walk toward a place alike); a
+single answer the core takes by itself costs nothing. A person who would sail presses the roll and
+then the leg, as the AI decides, not the "Sail to" button before the roll (that one would change the
+game's course: the engine's random draws follow the number of actions). The games follow the same course as with one press per action (the same
 seeds give the same rounds), so the figures of an older checkout compare one to one.
 In a reaction window a person whose choice is a pass lets the window run out (no input), as people
 do (see scripts/pace_figures.py, whose counting of new group messages this script shares).
@@ -19,7 +22,9 @@ lost turn is no turn of the person's), inputs (presses after the characters and 
 chosen: in one's own turns and the answers out of turn), inputs per person per turn, the seat's own
 turns that took at most two inputs, new group messages per round, and new board pictures per round (a picture is new
 when its bytes differ from the last one the group got: the transports upload only those). The last
-lines are the means over the games of each table.
+lines are the means over the games of each table. ``--breakdown`` prints, per table, the inputs by
+kind (whose turn, the prompt or phase, the verbs of the button) and the commonest own turns of three
+inputs or more.
 """
 
 from __future__ import annotations
