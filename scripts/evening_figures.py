@@ -20,7 +20,9 @@ do (see scripts/pace_figures.py, whose counting of new group messages this scrip
 Per game: rounds (the game's own), seat turns (a turn begins with the engine's ``turn`` event; a
 lost turn is no turn of the person's), inputs (presses after the characters and start places are
 chosen: in one's own turns and the answers out of turn), inputs per person per turn, the seat's own
-turns that took at most two inputs, new group messages per round, and new board pictures per round (a picture is new
+turns that took at most two inputs, the plain turns (pressed for: the declaration, the move, the flip
+or the end, and nothing else: no card used, sold or played, no peek, danger, event question, discard
+or duel) and how many of them took at most two inputs, new group messages per round, and new board pictures per round (a picture is new
 when its bytes differ from the last one the group got: the transports upload only those). The last
 lines are the means over the games of each table. ``--breakdown`` prints, per table, the inputs by
 kind (whose turn, the prompt or phase, the verbs of the button) and the commonest own turns of three
@@ -61,6 +63,8 @@ class Game:
     turns: int
     inputs: int
     short_turns: int  # turns that took at most two inputs
+    plain_turns: int  # turns of nothing but the declaration, the move and the flip or the end
+    plain_short: int  # ... that took at most two inputs
     group_new: int
     pictures: int
     kinds: collections.Counter[str] = field(default_factory=collections.Counter)  # inputs by kind
@@ -73,6 +77,14 @@ class Game:
     @property
     def short_share(self) -> float:
         return self.short_turns / max(self.turns, 1)
+
+    @property
+    def plain_share(self) -> float:
+        return self.plain_turns / max(self.turns, 1)
+
+    @property
+    def plain_short_share(self) -> float:
+        return self.plain_short / max(self.plain_turns, 1)
 
     @property
     def group_per_round(self) -> float:
@@ -180,11 +192,27 @@ def play(seats: int, mode: str, seed: str, limit: int = 40_000) -> Game:
         turns=len(turn_inputs),
         inputs=inputs,
         short_turns=sum(1 for n in turn_inputs if n <= 2),
+        plain_turns=sum(1 for s in shapes if s and all(plain(k) for k in s)),
+        plain_short=sum(1 for s in shapes if s and all(plain(k) for k in s) and len(s) <= 2),
         group_new=group_new,
         pictures=pictures(table, match_id),
         kinds=kinds,
         shapes=collections.Counter(" | ".join(s) for s in shapes if len(s) > 2),
     )
+
+
+#: the phases and verbs of a plain turn: the declaration, the move, the flip or the end
+PLAIN_PHASES = frozenset({"declare", "declare@sea", "move", "move@sea", "phase2", "phase3", "after_move"})
+PLAIN_VERBS = frozenset(
+    {"roll", "toward", "stay", "fly", "free_sail", "board", "move", "end_phase", "flip", "flip_roll"}
+)
+
+
+def plain(what: str) -> bool:
+    """Whether an own turn's input (its kind without the "own") belongs to a plain turn: no card
+    used, sold or played, no peek, no danger, no question of an event card, no discard or duel."""
+    where, verbs = what.split(" ", 1)
+    return where in PLAIN_PHASES and set(verbs.split(THEN)) <= PLAIN_VERBS
 
 
 def kind(public: Any, seat: int, pressed: str) -> str:
@@ -242,7 +270,8 @@ def main() -> None:
                 print(
                     f"{g.seats} seats {g.mode:5} {g.seed:22} rounds {g.rounds:3d}  turns {g.turns:4d}  "
                     f"inputs {g.inputs:4d} = {g.per_turn:.2f}/person/turn ({g.short_share:.0%} of turns "
-                    f"1-2)  group msgs {g.group_per_round:.2f}/round  pictures {g.pictures} = "
+                    f"1-2; plain turns {g.plain_share:.0%}, {g.plain_short_share:.0%} of them 1-2)  "
+                    f"group msgs {g.group_per_round:.2f}/round  pictures {g.pictures} = "
                     f"{g.pictures_per_round:.2f}/round",
                     flush=True,
                 )
@@ -254,7 +283,10 @@ def main() -> None:
         print(
             f"mean {seats} seats {mode:5}: rounds {statistics.mean(g.rounds for g in games):5.1f}  "
             f"inputs/person/turn {statistics.mean(g.per_turn for g in games):.2f}  turns of 1-2 inputs "
-            f"{statistics.mean(g.short_share for g in games):.0%}  group msgs/round "
+            f"{statistics.mean(g.short_share for g in games):.0%}  plain turns "
+            f"{statistics.mean(g.plain_share for g in games):.0%} ("
+            f"{sum(g.plain_short for g in games) / max(sum(g.plain_turns for g in games), 1):.0%} of them 1-2)"
+            f"  group msgs/round "
             f"{statistics.mean(g.group_per_round for g in games):.2f}  pictures/round "
             f"{statistics.mean(g.pictures_per_round for g in games):.2f} "
             f"(max {max(g.pictures_per_round for g in games):.2f})"
