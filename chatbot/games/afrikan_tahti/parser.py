@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
-from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.core.parsing import Ambiguous, Later, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.games._spoken import YES as YES_ANSWER
 from chatbot.games._spoken import (
     abessive_negated,
@@ -76,7 +76,7 @@ from chatbot.games.afrikan_tahti.lexicon import (
     YES,
     lexicon_words,
 )
-from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
+from chatbot.games.afrikan_tahti.names import TOWARD_STEP, ahead, move_menu_of, path_of
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.board import AIR_FROM, AIRPORTS, CAPETOWN, LEGS_FROM, PLACE_SET, PORTS
 from engines.afrikan_tahti.model import (
@@ -447,7 +447,7 @@ class AfrikanTahtiParser:
             return Ambiguous((*other, Roll()), "how")
         if len(dest) > 1:
             return Parsed((Roll(),))  # "Victoria": the buttons after the roll tell the two apart
-        return Parsed((Roll(), Move(dest[0])))
+        return Parsed((Roll(), Later(f"{TOWARD_STEP} {dest[0]}")))
 
     # --- move: where the rolled move ends -------------------------------------------------------------
 
