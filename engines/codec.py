@@ -145,6 +145,11 @@ class _Form:
     # for writing: (literal, field name or None, writer or None, format spec) of each piece
     write_required: tuple[tuple[str, str | None, Writer | None, str], ...]
     write_optional: tuple[tuple[str, str | None, Writer | None, str], ...]
+    frozen: bool  # a frozen dataclass: its text never changes, so it may be kept
+
+
+#: how many written actions a codec keeps (emptied when full)
+_WRITTEN_MAX = 4096
 
 
 def _fill(pieces: tuple[tuple[str, str | None, Writer | None, str], ...], action: Any) -> str:
@@ -183,6 +188,9 @@ class Notation:
         self._by_class: dict[type, _Form] = {}
         self._by_word: dict[str, list[_Form]] = {}
         self._loose: list[_Form] = []
+        # the text of an action written lately, by the action's identity (the entry holds the action,
+        # so its id stays its own): engines offer the same action values turn after turn
+        self._written: dict[int, tuple[Any, str]] = {}
         for cls in actions:
             form = self._compile(cls)
             self._by_class[cls] = form
@@ -236,6 +244,7 @@ class Notation:
             first_word,
             self._write_pieces(required),
             self._write_pieces(optional),
+            bool(getattr(getattr(cls, "__dataclass_params__", None), "frozen", False)),
         )
 
     def _write_pieces(self, piece: str) -> tuple[tuple[str, str | None, Writer | None, str], ...]:
@@ -246,12 +255,19 @@ class Notation:
 
     # --- writing -------------------------------------------------------------------------------
     def write(self, action: Any) -> str:
+        known = self._written.get(id(action))
+        if known is not None and known[0] is action:
+            return known[1]
         form = self._by_class.get(type(action))
         if form is None:
             raise TypeError(f"not an action of this game: {action!r}")
         text = _fill(form.write_required, action)
         if form.optional and all(getattr(action, f) is not None for f in form.optional_fields):
             text += _fill(form.write_optional, action)
+        if form.frozen:
+            if len(self._written) >= _WRITTEN_MAX:
+                self._written.clear()
+            self._written[id(action)] = (action, text)
         return text
 
     # --- reading -------------------------------------------------------------------------------

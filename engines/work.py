@@ -26,7 +26,7 @@ make_event = maker(Event)
 
 S = TypeVar("S")
 
-_OWN = frozenset({"events", "quiet", "_state_type", "_n_rng", "_field_names", "_origin"})
+_OWN = frozenset({"events", "quiet", "_state_type", "_n_rng", "_store", "_origin", "_by_state"})
 
 #: field names by state type, checked once against the working copy's own names
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -63,7 +63,9 @@ def _may_hold_tuple(hint: Any) -> bool:
 def _list_depth(hint: Any) -> int | None:
     """How deep a working copy's field of this type nests lists of values that hold no tuple
     (``list[list[str | None]]``: 2), or None when it is anything else: such a field is copied by
-    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`."""
+    comprehensions written out for its depth instead of the recursive :func:`thaw` and :func:`freeze`,
+    and frozen back to the state's own value when it is equal (so that a view may memoise what it
+    derives from it by identity)."""
     depth = 0
     while typing.get_origin(hint) is list:
         (hint,) = typing.get_args(hint)
@@ -124,7 +126,7 @@ def _copiers(
     except Exception:
         work_hints = {}
     load = ["def load(self, state):", "    self._origin = state"]
-    store = ["def store(self):", "    origin = self._origin" if work_type.SHALLOW else "", "    return make("]
+    store = ["def store(self):", "    origin = self._origin", "    return make("]
     for n in names:
         if n in work_type.KEEP or n not in tuples:
             load.append(f"    self.{n} = state.{n}")
@@ -138,7 +140,10 @@ def _copiers(
             load.append(
                 f"    self.{n} = {_nested(depth, 'v', 'list')} if type(v := state.{n}) is tuple else v"
             )
-            store.append(f"        {_nested(depth, 'v', 'tuple')} if type(v := self.{n}) is list else v,")
+            store.append(
+                f"        (o if (t := {_nested(depth, 'v', 'tuple')}) == (o := origin.{n}) else t)"
+                f" if type(v := self.{n}) is list else v,"
+            )
         else:
             load.append(f"    self.{n} = thaw(v) if type(v := state.{n}) is tuple else v")
             store.append(f"        freeze(v) if type(v := self.{n}) is list else v,")
@@ -166,23 +171,32 @@ class Work(Generic[S]):
 
     events: list[Event]
     quiet: bool
+    #: the copiers of this working copy class by state class (a copy of ``_COPIERS`` per subclass,
+    #: looked up by the state's class alone)
+    _by_state: ClassVar[dict[type, tuple[Callable[[Any, Any], None], Callable[[Any], Any]]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._by_state = {}
 
     def __init__(self, state: S, *, quiet: bool = False) -> None:
         state_type = type(state)
-        load, _store = _copiers(type(self), state_type)
+        copiers = self._by_state.get(state_type)
+        if copiers is None:
+            copiers = self._by_state[state_type] = _copiers(type(self), state_type)
         self._state_type = state_type
-        self._field_names = _FIELDS[state_type]
-        load(self, state)
+        self._store = copiers[1]
+        copiers[0](self, state)
         self.events = []
         self.quiet = quiet
         self._n_rng = 0
 
     def freeze(self, **changes: Any) -> S:
         """The frozen state with every field as it is now (``changes`` override single fields)."""
-        _load, store = _copiers(type(self), self._state_type)
+        store = self._store
         if not changes:
             return store(self)  # type: ignore[no-any-return]
-        unknown = changes.keys() - set(self._field_names)
+        unknown = changes.keys() - set(_FIELDS[self._state_type])
         if unknown:
             raise TypeError(f"no such state fields: {sorted(unknown)}")
         saved = {name: getattr(self, name) for name in changes}
@@ -203,6 +217,13 @@ class Work(Generic[S]):
                 self.events.append(make_event(code, (audience,), tuple(params.items())))
             else:
                 self.events.append(ev(code, audience, **params))
+
+    def emit_pairs(self, code: str, audience: Seat | None, params: tuple[tuple[str, Any], ...]) -> None:
+        """:meth:`emit` with the parameters given as the event keeps them, ``(name, value)`` pairs in
+        order: for the events of nearly every action (a keyword call and its conversion cost more
+        than the event itself)."""
+        if not self.quiet:
+            self.events.append(make_event(code, None if audience is None else (audience,), params))
 
     def rng(self, purpose: str) -> Random:
         """A generator for the next random step of this ply; each call gets its own stream."""

@@ -19,6 +19,24 @@ seats, start places alternating Cairo and Tangier.
 Each side is timed ``R`` times over the same ``N`` seeded games; the line gives the median turns per
 second (and the spread), and with a peer the ratio ours / peer (above 1: ours is faster). Every run
 is one process and one core; figures vary with the machine's load (the load average is printed).
+
+``--parts``: where a turn of ours goes, timed inside the same loop (µs per turn for each call of it,
+the timer's own cost included), and the part of it that seeds a random generator: the contract gives
+the AI a generator seeded from (seed, ply, seat) for every action and every die its own seeded one
+(``engines.contract.rng_for``), so that a game replays from its log and an AI's choice from its view;
+the peer seeds one global generator per game. Building one (``random.Random(str)``: SHA-512 of the
+key, then the Mersenne Twister's 624-word seeding) is a fixed cost no change of ours may remove
+without changing every seeded game.
+
+``--instructions``: machine instructions per turn of each side under valgrind (cachegrind), which do
+not depend on the machine's load: the second of two passes over the same games, less the first
+(caches warm, as in the timed runs after the first).
+
+What the loop asks of each side. Ours: the contract's whole turn (legal actions, a view for the
+policy, the notation of every action, events, immutable states, per-action seeded generators). The
+peer's ``Game.play``: the same rules' decisions (its ``turn_possibilities`` and
+``destination_options`` are its legal actions) on mutable objects, no view, notation or events, one
+generator. Neither is given less than its own callers need; the difference is what the contract costs.
 """
 
 from __future__ import annotations
@@ -27,7 +45,9 @@ import argparse
 import importlib
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -60,6 +80,94 @@ def run_ours(games: int, seed: str, players: int) -> tuple[int, int]:
         _state, log = play_ai_game(engine, seats, f"{seed}:{g}", options, on_step=count)
         actions += len(log)
     return turns, actions
+
+
+def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float], int, int, float]:
+    """The loop of :func:`engines.playout.play_ai_game` with each call timed: (ns per part summed,
+    turns, seeded generators, ns per seeded generator)."""
+    from engines.contract import rng_for
+
+    engine = GAMES["afrikan_tahti"]
+    options = engine.options_from_dict({"expansion": False})
+    clock = time.perf_counter_ns
+    spent = dict.fromkeys(
+        ("outcome, to_act", "legal_actions", "view", "ai_rng", "policy", "apply", "notation"), 0.0
+    )
+    turns = generators = 0
+    for g in range(games):
+        state = engine.new_game(players, f"{seed}:{g}", options)
+        while True:
+            t0 = clock()
+            over = engine.outcome(state) is not None
+            seat = 0 if over else engine.to_act(state)[0]
+            t1 = clock()
+            spent["outcome, to_act"] += t1 - t0
+            if over:
+                break
+            legal = engine.legal_actions(state, seat)
+            t2 = clock()
+            view = engine.view(state, seat)
+            t3 = clock()
+            rng = engine.ai_rng(state, seat)
+            t4 = clock()
+            action = engine.ai_action("random", view, legal, rng)
+            t5 = clock()
+            state, events = engine.apply(state, seat, action)
+            t6 = clock()
+            engine.notation(action)
+            t7 = clock()
+            for name, took in zip(
+                ("legal_actions", "view", "ai_rng", "policy", "apply", "notation"),
+                (t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5, t7 - t6),
+                strict=True,
+            ):
+                spent[name] += took
+            generators += 1 + sum(1 for e in events if e.code == "rolled")
+            turns += sum(1 for e in events if e.code == "turn" or e.code == "turn_lost")
+    keys = [f"{seed}:{i}:ai0" for i in range(2000)]
+    start = clock()
+    for key in keys:
+        rng_for(key, 0, "d61").randint(1, 6)
+    per_generator = (clock() - start) / len(keys)
+    return spent, turns, generators, per_generator
+
+
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
+
+
+def instructions_per_turn(side: str, games: int, seed: str, players: int, peer: str | None) -> float:
+    """Machine instructions per turn of ``side`` (valgrind): two passes over the games less one."""
+
+    def count(passes: int) -> tuple[int, int]:
+        command = [
+            sys.argv[0],
+            "--child",
+            side,
+            "--games",
+            str(games),
+            "--seed",
+            seed,
+            "--players",
+            str(players),
+        ]
+        if peer:
+            command += ["--peer", peer]
+        done = subprocess.run(
+            [*VALGRIND, sys.executable, *command, "--runs", str(passes)],
+            capture_output=True,
+            text=True,
+            check=True,
+            # one thread: numpy's BLAS (imported by the peer) otherwise starts threads whose
+            # spinning valgrind counts, a different amount in every process
+            env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
+        )
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        assert found is not None, done.stderr[-2000:]
+        return int(found[1].replace(",", "")), int(done.stdout.split()[-1])
+
+    one, turns = count(1)
+    two, _ = count(2)
+    return (two - one) / turns
 
 
 def peer_runner(path: str, policy: str) -> Runner:
@@ -123,7 +231,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--peer", default=None, help="path to a local copy of markus-kari/star_of_africa")
     parser.add_argument("--peer-policy", choices=("random", "ai"), default="random")
+    parser.add_argument("--parts", action="store_true", help="where a turn of ours goes (µs per turn)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="machine instructions per turn under valgrind instead of time",
+    )
+    parser.add_argument("--child", choices=("ours", "peer"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:  # one side's passes, for --instructions: prints the turns of a pass
+        run = run_ours if args.child == "ours" else peer_runner(args.peer, args.peer_policy)
+        for _ in range(args.runs):
+            turns, _actions = run(args.games, args.seed, args.players)
+        print(turns)
+        return 0
+    if args.instructions:
+        print(f"{args.games} games, {args.players} seats, second pass less the first, valgrind")
+        ours_i = instructions_per_turn("ours", args.games, args.seed, args.players, None)
+        print(f"ours  afrikan_tahti base, random: {ours_i:,.0f} instructions/turn")
+        if args.peer:
+            peer_i = instructions_per_turn("peer", args.games, args.seed, args.players, args.peer)
+            print(f"peer  star_of_africa, {args.peer_policy}: {peer_i:,.0f} instructions/turn")
+            print(f"ratio ours/peer (turns per instruction) {peer_i / ours_i:.2f}")
+        return 0
+    if args.parts:
+        parts_of_ours(args.games, args.seed, args.players)  # caches warm, as in the timed runs
+        spent, turns, generators, per_generator = parts_of_ours(args.games, args.seed, args.players)
+        total = sum(spent.values())
+        print(f"load average {os.getloadavg()[0]:.2f}; ours, {args.games} games, {turns} turns, µs per turn:")
+        for name, ns in spent.items():
+            print(f"  {name:16} {ns / turns / 1000:6.2f}  ({100 * ns / total:4.1f} %)")
+        print(f"  {'sum':16} {total / turns / 1000:6.2f}")
+        seeding = generators / turns * per_generator
+        print(
+            f"seeded generators: {generators / turns:.2f} a turn (the AI's and the dice's), "
+            f"{per_generator / 1000:.2f} µs each with a draw: {seeding / 1000:.2f} µs a turn "
+            f"({100 * seeding * turns / total:.0f} % of the sum)"
+        )
+        return 0
     print(
         f"load average {os.getloadavg()[0]:.2f}; {args.games} games x {args.runs} runs, {args.players} seats"
     )

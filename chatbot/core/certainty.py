@@ -53,6 +53,8 @@ from chatbot.core.nlp import (
 )
 from chatbot.core.ports import GameUI
 
+#: the concept a game's words give talk about the game ("hauskaa", "gg", "good luck")
+CHAT = "chat"
 #: concepts every game shares that name nothing of a game by themselves
 STRUCTURAL = frozenset({NEG, SEP, OWN, WITH, QUESTION, FILLER})
 
@@ -78,6 +80,16 @@ PARTICLES = frozenset(
         # the wanting and meaning verbs in the forms a move opens with (read without Voikko too)
         "haluan", "haluun", "haluaisin", "haluisin", "haluaisin", "tahdon", "tahtoisin", "aion",
         "aattelin", "ajattelin", "meinaan", "meinasin", "voisin", "voin", "saisin",
+        # the speaker, written and spoken ("mä otan", "mun kolmonen"); not "mulle": a receiver says
+        # something of its own ("heitä mulle pallo" is no roll)
+        "mä", "mää", "mie", "minä", "ma", "mun", "miun", "minun", "mulla", "minulla", "mua", "minua",
+        "i", "my",
+        # demonstratives and pronouns in their cases, written and spoken ("otan tosta", "take that")
+        "tätä", "tän", "tästä", "täst", "tässä", "täs", "tähän", "tänne", "täältä", "tuon", "tuota",
+        "tuosta", "tosta", "tost", "tuohon", "tohon", "ton", "tota", "tossa", "tos", "tuolla",
+        "tuolta", "tolta", "tonne", "sen", "siitä", "siit", "siinä", "siin", "siihen", "sinne",
+        "sieltä", "nää", "noi", "nuo", "ne", "niitä", "noita", "näitä", "it", "that", "this", "these",
+        "those", "one", "ones", "the", "a", "an", "mine",
         # left of a smiley by the normaliser
         "d", "xd", "xdd", "p",
     )
@@ -148,7 +160,9 @@ def _clitic_question(word: str, lemmatizer: Lemmatizer) -> bool:
         if not folded.endswith(clitic) or len(stem) < 3 or number_words(stem):
             continue
         if clitic == "ks":
-            return lemmatizer.known(stem)  # spoken: Voikko does not know "otanks" as a whole
+            # spoken: Voikko does not know "otanks" as a whole; a spoken translative ("ilmaiseks",
+            # "suomeks", "kakkoseks") is the written one without its last vowel
+            return lemmatizer.known(stem) and not lemmatizer.known(word + "i")
         return lemmatizer.known(stem) and (lemmatizer.backend == "table" or lemmatizer.known(word))
     return False
 
@@ -188,6 +202,16 @@ def about_own_move(text: str, lemmatizer: Lemmatizer) -> bool:
 _STATE_WORDS = frozenset({"olla", "paljon", "monta", "moni", "kumpi", "kuka", "mika", "mina"})
 
 
+#: "roll with it", "go with that": a verb with a pronoun after "with" is an idiom, not a move (a
+#: move's "with" names a card or a person: "swap with Liisa")
+_IDIOM_ENDS = frozenset({("with", "it"), ("with", "that"), ("with", "this")})
+
+
+def _idiom(text: str) -> bool:
+    words = [fold(w) for w in tokens(text)]
+    return len(words) >= 2 and (words[-2], words[-1]) in _IDIOM_ENDS
+
+
 def particle(word: str, lemmatizer: Lemmatizer) -> bool:
     """A word that says nothing of its own (:data:`PARTICLES`, :data:`PARTICLE_BASES`)."""
     folded = fold(word.casefold())
@@ -212,6 +236,8 @@ def move_words_certain(items: Sequence[Item] | None, lemmatizer: Lemmatizer) -> 
         return False
     named = False
     for item in items:
+        if CHAT in item.concepts:
+            return False  # a word the game's parser knows as talk ("pidä hauskaa", "good game")
         if item.known and (_content(item) or not item.fuzzy):
             # a typo counts only for the game's own words: "mulle" is no typo of "mille" (what)
             named = named or _content(item)
@@ -254,7 +280,7 @@ class Certainty:
     # --- moves --------------------------------------------------------------------------------
     def move(self, text: str, ui: GameUI, lang: str, names: Sequence[str]) -> bool:
         """Whether ``text`` reads wholly as a move in the game of ``ui`` (the parser has named one)."""
-        if asks(text, self.lemmatizer) or hedged(text):
+        if asks(text, self.lemmatizer) or hedged(text) or _idiom(text):
             return False
         return move_words_certain(ui.words(text, lang, names), self.lemmatizer)
 
@@ -274,6 +300,9 @@ class Certainty:
         if cmd.name in QUESTIONS:
             if about_own_move(text, self.lemmatizer):
                 return False  # asked of the friends: "voinko vaihtaa?", "should I swap?"
+            bare = text.strip().rstrip("?!. ")
+            if cmd.name == "rules" and text.strip().endswith("?") and not is_question(bare, self.lemmatizer):
+                return False  # "swap seats?": no question word, so no question put to the bot
             uis = [self.uis[game]] if game in self.uis else list(self.uis.values())
             return all(self._question_word(w, text, uis, lang, names) for w in unread)
         return not unread

@@ -21,6 +21,16 @@ class Parsed:
 
 
 @dataclass(frozen=True, slots=True)
+class Later:
+    """A step after the first whose action depends on what the first ones bring (the die): written
+    in the game's notation for the chat side ("toward congo", "head for Congo"), it is turned into a
+    legal action when its time comes (:meth:`GameUI.resolve_step`); when none fits, the steps stop
+    there and the player is asked as usual."""
+
+    notation: str
+
+
+@dataclass(frozen=True, slots=True)
 class NotUnderstood:
     """Nothing in the text names an action of this game."""
 

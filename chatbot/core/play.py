@@ -15,7 +15,7 @@ from chatbot.core import i18n
 from chatbot.core.certainty import Certainty, labelled, relabelled
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.i18n import LANGUAGES, Translator, translator
-from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.core.parsing import Ambiguous, Later, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.core.people import seat_names
 from chatbot.core.ports import OVER, RUNNING, THEN, GameUI, MatchRec, RenderContext, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
@@ -137,9 +137,10 @@ class Play:
     def _certain(
         self, text: str, match: MatchRec, turn: Turn, ctx: ParseContext[Any], result: ParseResult
     ) -> bool:
-        """Whether unaddressed group text is a move (:mod:`chatbot.core.certainty`): one legal move
-        of the seat to act, every word of it the game's (or the move's button label as it is),
-        asking nothing, no button's label copied with other numbers."""
+        """Whether the text is the move itself, to apply at once (:mod:`chatbot.core.certainty`):
+        one legal move of the seat to act, every word of it the game's (or the move's button label
+        as it is), asking nothing, no button's label copied with other numbers. Otherwise addressed
+        text is asked back and the group's talk is left alone."""
         if not (turn.to_act and isinstance(result, Parsed) and result.actions):
             return False
         first = result.actions[0]
@@ -226,34 +227,40 @@ class Play:
         if not acting:
             return [reply(msg, t, t.gettext("It is not your turn."), private=msg.private)]
         turn = turn.at(acting[0])
-        steps = notation.split(THEN)
+        first, *then = notation.split(THEN)
         if not msg.private:
             # the group's table shows only the moves that reveal nothing: other data is forged
             if not self._on_table(match, turn, notation):
                 return not_here(msg, t)
-            actions = [turn.legal_action(steps[0])]
-            steps = steps[1:]
+            action = turn.legal_action(first)
         else:
-            actions = []
-        try:
-            actions += [turn.engine.parse_notation(step) for step in steps]
-        except BadNotation:
-            return self._refusal(msg, t, match, turn, "bad_action", {})
-        return self.apply_many(match, turn, actions, msg, t)
+            # a button of several steps acts only as the seat's own prompt offers it
+            if then and not self._offered(match, turn, notation, turn.notations, turn.view):
+                return not_here(msg, t)
+            try:
+                action = turn.engine.parse_notation(first)
+            except BadNotation:
+                return self._refusal(msg, t, match, turn, "bad_action", {})
+        return self.apply_many(match, turn, [action, *(Later(step) for step in then)], msg, t)
 
     def _on_table(self, match: MatchRec, turn: Turn, notation: str) -> bool:
         """Whether the group's table offers ``notation`` to the turn's seat: a legal move the group
         may see, or a button of its steps that the table shows."""
-        ui = self.uis[match.game]
-        offered = turn.group_notations(ui)
+        offered = turn.group_notations(self.uis[match.game])
         if THEN not in notation:
             return notation in offered
-        if notation.split(THEN)[0] not in offered:
+        return self._offered(match, turn, notation, offered, turn.public_view)
+
+    def _offered(self, match: MatchRec, turn: Turn, notation: str, legal: Sequence[str], view: Any) -> bool:
+        """Whether the buttons drawn for ``legal`` from ``view`` include ``notation`` (a button of
+        several steps, whose first one is among ``legal``)."""
+        if notation.split(THEN)[0] not in legal:
             return False
-        ctx = RenderContext(i18n.translator("en"), tuple(s.name for s in match.seats), None, match.options)
-        return any(
-            n == notation for row in ui.button_rows(offered, turn.public_view, ctx) for _label, n in row
+        ui = self.uis[match.game]
+        ctx = RenderContext(
+            i18n.translator("en"), tuple(s.name for s in match.seats), turn.seat, match.options
         )
+        return any(n == notation for row in ui.button_rows(legal, view, ctx) for _label, n in row)
 
     # --- refusals ------------------------------------------------------------------------------
     def _refusal(
@@ -292,9 +299,10 @@ class Play:
     def apply_many(
         self, match: MatchRec, turn: Turn, actions: Sequence[Any], msg: Inbound, t: Translator
     ) -> list[Outbound]:
-        """Apply ``actions`` (the engine's objects) in order for the turn's seat. The engine checks
-        each as it applies it: the first one refused is answered with the engine's reason; a later
-        step ("…and knock") that is not possible after the first is dropped."""
+        """Apply ``actions`` (the engine's objects, or :class:`Later` steps that the game turns into
+        one when their time comes) in order for the turn's seat. The engine checks each as it
+        applies it: the first one refused is answered with the engine's reason; a later step ("…and
+        knock") that is not possible after the first is dropped, and so are the steps after it."""
         if match.meta.get("paused"):
             text = t.gettext(
                 "The game is paused because I am not in its group any more. It goes on when someone adds "
@@ -304,11 +312,21 @@ class Play:
         assert turn.seat is not None
         done: list[tuple[Sequence[Event], str | None]] = []
         current, state = match, turn.state
-        for i, action in enumerate(actions):
+        steps = list(actions)
+        while steps and len(done) < AUTOMATIC_STEPS:
+            action = steps.pop(0)
+            if isinstance(action, Later):
+                resolved = self._resolve(current, turn.seat, state, action.notation)
+                if resolved is None:
+                    if done:
+                        break
+                    return self._refusal(msg, t, current, turn, "bad_action", {})
+                action, *more = resolved
+                steps[:0] = [Later(step) for step in more]
             try:
                 current, state, events = self._commit(current, turn.seat, action, state)
             except IllegalAction as exc:
-                if i > 0:
+                if done:
                     break
                 return self._refusal(msg, t, current, turn, exc.code, exc.params)
             done.append((events, None))
@@ -364,6 +382,21 @@ class Play:
         return self.renderer.render_match(
             match, room, events=events, state=state, deadlines=deadlines, actor=actor, note=note, chain=chain
         )
+
+    def _resolve(self, match: MatchRec, seat: int, state: Any, step: str) -> tuple[Any, ...] | None:
+        """The action a later step stands for now (see :class:`Later`) and the notations of the
+        steps the game puts after it; None when no action fits."""
+        now = self.decoded.turn(match, seat, state)
+        if seat not in now.acting:
+            return None
+        notation = self.uis[match.game].resolve_step(step, now.view, now.notations)
+        if notation is None:
+            return None
+        first, *more = notation.split(THEN)
+        try:
+            return (now.engine.parse_notation(first), *more)
+        except BadNotation:
+            return None
 
     def _commit(self, match: MatchRec, seat: int, action: Any, state: Any) -> tuple[MatchRec, Any, Any]:
         """Apply and store one action: the match as stored then, the new state and its events."""

@@ -722,6 +722,14 @@ class GameUI(ABC):
         None: every change starts the quick time anew."""
         return None
 
+    def resolve_step(self, step: str, view: Any, legal: Sequence[str]) -> str | None:
+        """The legal action (its notation) that ``step``, a later step of a button or of typed words
+        (:class:`~chatbot.core.parsing.Later`), stands for now that the steps before it are done;
+        ``view`` and ``legal`` are the seat's at that moment. Steps joined by :data:`THEN` after it
+        follow as later steps of their own. None stops the steps there (the player is asked as
+        usual). Default: the step itself, for the engine to judge."""
+        return step
+
     def automatic(self, notation: str, public_view: Any) -> bool:
         """Whether ``notation``, when it is the only legal action of the seat on turn, is no
         decision (a roll that must come, the one way a move can end), so that the core takes it at

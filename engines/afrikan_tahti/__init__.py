@@ -30,10 +30,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.afrikan_tahti import ai, board, model, rules
-from engines.afrikan_tahti.model import NOTATION, Action, Options, Presets, State, View, normalize_options
+from engines.afrikan_tahti.model import NOTATION, Action, Options, Presets, State, normalize_options
 from engines.afrikan_tahti.retkikunnat import model as retkikunnat_model
 from engines.codec import Notation, types_of
-from engines.contract import Engine, Event, Outcome, Seat
+from engines.contract import Engine, Event, Seat
 
 
 class AfrikanTahti(Engine):
@@ -84,31 +84,21 @@ class AfrikanTahti(Engine):
         player (base game: the roll-off), the quick game's first cards, and the first turn."""
         return rules.start_events(state)
 
-    # --- turn order and legality -----------------------------------------------------------------
-    def to_act(self, state: State) -> tuple[Seat, ...]:
-        return rules.to_act(state)
+    # --- turn order, legality, transitions, information ---------------------------------------------
+    # The rules' own entry points (:mod:`.rules`, which dispatch to the base game or Retkikunnat), not
+    # methods that call them: these are called for every action of every game and AI look-ahead.
+    # ``legal_actions`` is the candidates that pass ``check`` (:func:`.rules.legal_actions`: the same
+    # filter with the calls through the engine left out); ``apply`` is check, then perform.
+    to_act = staticmethod(rules.to_act)
+    check = staticmethod(rules.check)
+    legal_actions = staticmethod(rules.legal_actions)
+    perform = staticmethod(rules.perform)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(rules.view)
+    outcome = staticmethod(rules.outcome)
 
     def candidate_actions(self, state: State, seat: Seat) -> Iterable[Action]:
         return rules.candidates(state, seat)
-
-    def check(self, state: State, seat: Seat, action: Any) -> None:
-        rules.check(state, seat, action)
-
-    def legal_actions(self, state: State, seat: Seat) -> tuple[Any, ...]:
-        """The candidates that pass :meth:`check` (:func:`.rules.legal_actions`: the same filter with
-        the calls through the engine left out)."""
-        return rules.legal_actions(state, seat)
-
-    # --- transitions -----------------------------------------------------------------------------
-    def perform(self, state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ...]]:
-        return rules.perform(state, seat, action)
-
-    # --- information -----------------------------------------------------------------------------
-    def view(self, state: State, seat: Seat | None) -> View:
-        return rules.view(state, seat)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
 
     def hidden_tokens(self, state: State, seat: Seat | None) -> frozenset[str]:
         return rules.hidden_tokens(state, seat)

@@ -811,7 +811,7 @@ class AfrikanWork(Work[State]):
     __slots__ = tuple(__annotations__)
 
     def __init__(self, state: State, *, quiet: bool = False) -> None:
-        super().__init__(state, quiet=quiet)
+        Work.__init__(self, state, quiet=quiet)
         x = state.ext
         if x is not None:
             self.sx = list(x.seats)
@@ -824,6 +824,8 @@ class AfrikanWork(Work[State]):
             self.ddice = list(x.ddice)
 
     def freeze(self, **changes: Any) -> State:
+        if self.ext is None and not changes:
+            return self._store(self)  # type: ignore[no-any-return]
         if self.ext is not None:
             self.ext = replace(
                 self.ext,
@@ -880,7 +882,7 @@ class AfrikanWork(Work[State]):
             raise ValueError(f"preset die {value} out of range")
         self.last_roll = value
         self.last_roller = seat
-        self.emit("rolled", seat=seat, die=value, purpose=purpose)
+        self.emit_pairs("rolled", None, (("seat", seat), ("die", value), ("purpose", purpose)))
         return value
 
     # --- Retkikunnat ---------------------------------------------------------------------------

@@ -61,6 +61,15 @@ def perform(state: State, seat: Seat, action: Action | Any) -> tuple[State, tupl
     return base.perform(state, seat, action)
 
 
+def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ...]]:
+    """Check, then perform (``Engine.apply``)."""
+    if state.options.expansion:
+        retkikunnat.check(state, seat, action)
+        return retkikunnat.perform(state, seat, action)
+    base.check(state, seat, action)
+    return base.perform(state, seat, action)
+
+
 def view(state: State, seat: Seat | None) -> View:
     return retkikunnat.view(state, seat) if state.options.expansion else base.view(state, seat)
 
@@ -72,6 +81,7 @@ def hidden_tokens(state: State, seat: Seat | None) -> frozenset[str]:
 
 
 __all__ = [
+    "apply",
     "candidates",
     "check",
     "hidden_tokens",

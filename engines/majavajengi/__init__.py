@@ -38,7 +38,6 @@ from engines.majavajengi.model import (
     Action,
     MajavajengiOptions,
     MajavajengiState,
-    MajavajengiView,
     deck_from,
 )
 
@@ -81,21 +80,15 @@ class Majavajengi(Engine):
     def candidate_actions(self, state: MajavajengiState, seat: Seat) -> Iterable[Action]:
         return rules.candidates(state, seat)
 
-    def check(self, state: MajavajengiState, seat: Seat, action: Any) -> None:
-        rules.check(state, seat, action)
-
-    # --- transitions -------------------------------------------------------------------------
-    def perform(
-        self, state: MajavajengiState, seat: Seat, action: Any
-    ) -> tuple[MajavajengiState, tuple[Event, ...]]:
-        return rules.perform(state, seat, action)
-
-    # --- information ---------------------------------------------------------------------------
-    def view(self, state: MajavajengiState, seat: Seat | None) -> MajavajengiView:
-        return rules.view(state, seat)
-
-    def outcome(self, state: MajavajengiState) -> Outcome | None:
-        return rules.outcome(state)
+    # The rules' own functions, not methods that call them (called for every action of every game):
+    # legal_actions is the candidates that pass check (filtered by the refusal check raises, nothing
+    # raised and caught); apply is check, then perform.
+    check = staticmethod(rules.check)
+    legal_actions = staticmethod(rules.legal_actions)
+    perform = staticmethod(rules.perform)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(rules.view)
+    outcome = staticmethod(rules.outcome)
 
     def hidden_tokens(self, state: MajavajengiState, seat: Seat | None) -> frozenset[str]:
         return rules.hidden_tokens(state, seat)

@@ -20,6 +20,7 @@ who knows which card (``aware``: the initial looks, placed, taken and peeked car
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import exp
@@ -31,6 +32,7 @@ from engines.majavajengi.model import (
     COPIES,
     DRAW2_NEXT,
     HOLDING,
+    NUMBER_KINDS,
     POSITIONS,
     START,
     TURN_END,
@@ -96,6 +98,10 @@ def _own_turns(view: MajavajengiSeatView, seat: int) -> int:
     return max(0, (view.turns_taken - d + view.players - 1) // view.players)
 
 
+#: every kind's copies in the deck, as the floats a belief counts down from
+_COUNTS: dict[str, float] = {kind: float(c) for kind, c in COPIES.items()}
+
+
 def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
     """Count every card the seat has seen; an unseen number is drawn from what is left.
 
@@ -103,14 +109,14 @@ def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
     presumed lower, and an own card that another seat knew when it was swapped in is presumed higher.
     """
     me, n = view.seat, view.players
-    counts = {kind: float(c) for kind, c in COPIES.items()}
+    counts = dict(_COUNTS)
     seen: list[str] = [k for row in view.known for k in row if k is not None] + list(view.discards)
     if view.held is not None:
         seen.append(view.held)
     for k in seen:
         if counts.get(k, 0) > 0:
             counts[k] -= 1
-    numbers = [max(counts[f"N{v}"], 0.01) for v in _VALUES]
+    numbers = [max(counts[k], 0.01) for k in NUMBER_KINDS]
     total_numbers = sum(numbers)
     plain = [c / total_numbers for c in numbers]
     dists = {"plain": tuple(plain)}
@@ -125,12 +131,19 @@ def belief(view: MajavajengiSeatView, *, tilt: bool = True) -> Belief:
             acc += x
             out.append(acc)
         cum[name] = out
-    means = {name: sum(v * x for v, x in zip(_VALUES, d)) for name, d in dists.items()}
+    means = {name: sum([v * x for v, x in zip(_VALUES, d)]) for name, d in dists.items()}
     aware = view.aware or _aware_unknown(view)
     cards: list[list[int | str]] = []
     mean: list[list[float]] = []
-    knows_own = [[aware[s][s][p] for p in range(POSITIONS)] for s in range(n)]
+    knows_own = [list(aware[s][s]) for s in range(n)]
     for s in range(n):
+        if not tilt:  # the rows below with tilt off: a known number is its value, anything else "plain"
+            row_of: list[int | str] = [
+                VALUE.get(kind, "plain") if kind is not None else "plain" for kind in view.known[s]
+            ]
+            cards.append(row_of)
+            mean.append([float(c) if isinstance(c, int) else means[c] for c in row_of])
+            continue
         row: list[int | str] = []
         for p in range(POSITIONS):
             kind = view.known[s][p]
@@ -165,15 +178,39 @@ def _aware_unknown(view: MajavajengiSeatView) -> tuple[tuple[tuple[bool, ...], .
 # A quick model of a round on values only, for sampled worlds
 
 
-def _sample(b: Belief, rng: Random) -> tuple[list[list[int]], list[list[bool]]]:
+def _draw(rng: Random, cum: list[float]) -> int:
+    """A value drawn by the cumulative weights ``cum``: ``rng.choices(_VALUES, cum_weights=cum)[0]``
+    written out (the same computation on the same random number; a sampled world draws many)."""
+    return bisect_right(cum, rng.random() * (cum[-1] + 0.0), 0, 9)  # _VALUES[i] is i
+
+
+#: what a sampled world is made from: per seat the known values (0 where unknown) and the unknown
+#: positions with the cumulative weights to draw them by; the seat's own knowledge row
+Plan = tuple[list[tuple[list[int], list[tuple[int, list[float]]]]], list[bool]]
+
+
+def _plan(b: Belief) -> Plan:
+    rows = []
+    for row_of in b.cards:
+        template = [c if isinstance(c, int) else 0 for c in row_of]
+        draws = [(p, b.cum[c]) for p, c in enumerate(row_of) if not isinstance(c, int)]
+        rows.append((template, draws))
+    return rows, [isinstance(c, int) for c in b.cards[b.me]]
+
+
+def _sample(b: Belief, rng: Random, plan: Plan | None = None) -> tuple[list[list[int]], list[list[bool]]]:
+    """A world: every unknown card drawn from its distribution, seat by seat, position by position
+    (``plan``: :func:`_plan` of ``b``, worked out once for many worlds)."""
+    rows, mine = plan or _plan(b)
+    draw = rng.random
     values: list[list[int]] = []
-    for s in range(b.n):
-        row = []
-        for c in b.cards[s]:
-            row.append(c if isinstance(c, int) else rng.choices(_VALUES, cum_weights=b.cum[c])[0])
+    for template, draws in rows:
+        row = template[:]
+        for p, cum in draws:  # _draw(rng, cum), written in: a world draws a dozen of them
+            row[p] = bisect_right(cum, draw() * (cum[-1] + 0.0), 0, 9)
         values.append(row)
     knows = [list(r) for r in b.knows_own]
-    knows[b.me] = [isinstance(c, int) for c in b.cards[b.me]]
+    knows[b.me] = mine[:]
     return values, knows
 
 
@@ -183,9 +220,15 @@ def _believed(values: list[int], knows: list[bool], mean: float) -> list[float]:
 
 def _place(values: list[int], knows: list[bool], card: int, mean: float) -> bool:
     """A sound player's use of a drawn number: over its worst believed card when that is better."""
-    believed = _believed(values, knows, mean)
-    i = max(range(POSITIONS), key=lambda p: (believed[p], not knows[p]))
-    if card < believed[i] - 0.5:
+    # the first position with the greatest (believed value, unknown): max() over the positions with
+    # that key, written out (a sampled world places a dozen cards)
+    i, worst, unknown = -1, 0.0, False
+    for p in range(POSITIONS):
+        k = knows[p]
+        v = float(values[p]) if k else mean
+        if i < 0 or v > worst or (v == worst and not k and not unknown):
+            i, worst, unknown = p, v, not k
+    if card < worst - 0.5:
         values[i], knows[i] = card, True
         return True
     return False
@@ -223,9 +266,12 @@ def _sim_turn(
         return
     r -= sp["PEEK"]
     draws = 2 if r < sp["DRAW2"] else 1
+    cum = b.cum["plain"]
+    total = cum[-1] + 0.0
+    row_values, row_knows = values[s], knows[s]
     for _ in range(draws):
-        card = rng.choices(_VALUES, cum_weights=b.cum["plain"])[0]
-        if _place(values[s], knows[s], card, mean):
+        card = bisect_right(cum, rng.random() * total, 0, 9)  # _draw(rng, cum)
+        if _place(row_values, row_knows, card, mean):
             return
 
 
@@ -237,11 +283,16 @@ def _last_lap(b: Belief, values: list[list[int]], knows: list[list[bool]], rng: 
 def p_lowest(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = KNOCK_WORLDS) -> float:
     """The chance that the seat is the lowest (a tie counts half) if it knocks now."""
     score = 0.0
+    me = b.me
+    others = [s for s in range(b.n) if s != me]
+    lap = [(me + k) % b.n for k in range(1, b.n)]  # _last_lap's seats
+    plan = _plan(b)
     for _ in range(worlds):
-        values, knows = _sample(b, rng)
-        _last_lap(b, values, knows, rng)
-        mine = sum(values[b.me])
-        best = min(sum(values[s]) for s in range(b.n) if s != b.me)
+        values, knows = _sample(b, rng, plan)
+        for s in lap:
+            _sim_turn(b, values, knows, s, me, rng)
+        mine = sum(values[me])
+        best = min([sum(values[s]) for s in others])
         score += 1.0 if mine < best else 0.5 if mine == best else 0.0
     return score / worlds
 
@@ -251,8 +302,9 @@ def knock_gain(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = 
     one more lap and knocking then, over sampled worlds (the strong level's search)."""
     others = [s for s in range(b.n) if s != b.me]
     total = 0.0
+    plan = _plan(b)
     for _ in range(worlds):
-        values, knows = _sample(b, rng)
+        values, knows = _sample(b, rng, plan)
         wait_v = [list(r) for r in values]
         wait_k = [list(r) for r in knows]
         _last_lap(b, values, knows, rng)
@@ -268,6 +320,13 @@ def knock_gain(view: MajavajengiSeatView, b: Belief, rng: Random, worlds: int = 
 
 # ---------------------------------------------------------------------------------------------
 # The card decisions shared by normal and strong
+
+
+def _offered(legal: tuple[Any, ...], action: Any) -> bool:
+    """``action in legal``, comparing only actions of the same class (``in`` calls the dataclass
+    ``__eq__`` of every legal action, and of the other side too for each of another class)."""
+    cls = type(action)
+    return any(type(a) is cls and a == action for a in legal)
 
 
 def _draw_gain(b: Belief, worst: float) -> float:
@@ -315,7 +374,11 @@ def _card_move(view: MajavajengiSeatView, legal: tuple[Any, ...], b: Belief) -> 
     worth = b.mean[me][worst] + bias
     if view.phase == START:
         top = view.discard_top
-        if top is not None and Take(worst + 1) in legal and worth - VALUE[top] >= _draw_gain(b, worth):
+        if (
+            top is not None
+            and _offered(legal, Take(worst + 1))
+            and worth - VALUE[top] >= _draw_gain(b, worth)
+        ):
             return Take(worst + 1)
         return Draw()
     if view.phase == HOLDING:
@@ -384,7 +447,7 @@ def _play(
     if move is not None:
         return move
     if view.phase == TURN_END:
-        return Knock() if Knock() in legal and knocks(view, b, rng) else End()
+        return Knock() if _offered(legal, Knock()) and knocks(view, b, rng) else End()
     return rng.choice(legal)
 
 
@@ -416,7 +479,12 @@ def easy_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) 
     worst = max(range(POSITIONS), key=lambda p: guess[p])
     if view.phase == START:
         top = view.discard_top
-        if top in VALUE and Take(worst + 1) in legal and VALUE[top] <= 2 and guess[worst] > VALUE[top]:
+        if (
+            top in VALUE
+            and _offered(legal, Take(worst + 1))
+            and VALUE[top] <= 2
+            and guess[worst] > VALUE[top]
+        ):
             return Take(worst + 1)
         return Draw()
     if view.phase == HOLDING:
@@ -435,7 +503,7 @@ def easy_policy(view: MajavajengiSeatView, legal: tuple[Any, ...], rng: Random) 
     if view.phase == DRAW2_NEXT:
         return Next()
     if view.phase == TURN_END:
-        if Knock() in legal and (sum(guess) <= 13 or view.turns_taken >= 8 * view.players):
+        if _offered(legal, Knock()) and (sum(guess) <= 13 or view.turns_taken >= 8 * view.players):
             return Knock()
         return End()
     return rng.choice(legal)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engines.contract import Event, IllegalAction, Outcome, Seat, rank_by, rng_for
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker, rank_by, rng_for
 from engines.majavajengi.model import (
     CANONICAL_DECK,
     DRAW2_NEXT,
@@ -131,8 +131,8 @@ def draw_held(w: MajavajengiWork, seat: int, in_draw2: bool) -> None:
     card = draw(w)
     w.held = card
     w.phase = HOLDING
-    w.emit("drew", seat=seat, in_draw2=in_draw2)
-    w.emit("drew_card", audience=seat, seat=seat, card=KIND[card])
+    w.emit_pairs("drew", None, (("seat", seat), ("in_draw2", in_draw2)))
+    w.emit_pairs("drew_card", seat, (("seat", seat), ("card", KIND[card])))
 
 
 def start_round(w: MajavajengiWork, round_no: int, start_seat: int) -> None:
@@ -233,7 +233,7 @@ def pass_turn(w: MajavajengiWork) -> None:
     # [decided] every finished turn emits turn_ended (after knocked, if any); next_seat is None when
     # the turn ended the round
     nxt = (w.turn + 1) % w.players
-    w.emit("turn_ended", seat=w.turn, next_seat=nxt)
+    w.emit_pairs("turn_ended", None, (("seat", w.turn), ("next_seat", nxt)))
     w.turn = nxt
     w.phase = START
 
@@ -336,82 +336,140 @@ def setup(
 # Legality
 
 
-def _need_phase(state: MajavajengiState, phase: str) -> None:
-    if state.phase != phase:
-        raise IllegalAction("wrong_phase", phase=state.phase)
+#: why an action is refused: the reason code and its parameters (``IllegalAction(code, **params)``)
+Refusal = tuple[str, dict[str, Any]]
 
 
-def _check_pos(pos: object) -> None:
+def _bad_pos(pos: object) -> Refusal | None:
     if isinstance(pos, bool) or not isinstance(pos, int) or not 1 <= pos <= POSITIONS:
-        raise IllegalAction("bad_position", pos=pos if isinstance(pos, int) else None)
+        return "bad_position", {"pos": pos if isinstance(pos, int) else None}
+    return None
 
 
-def _need_held(state: MajavajengiState, kind: str) -> None:
+def _wrong_held(state: MajavajengiState, kind: str) -> Refusal | None:
     # [decided] own reason code; the held kind is not a parameter, so the reason may be shown anywhere
     assert state.held is not None
     if KIND[state.held] != kind:
-        raise IllegalAction("wrong_card", needed=kind)
+        return "wrong_card", {"needed": kind}
+    return None
 
 
 def check(state: MajavajengiState, seat: Seat, action: Any) -> None:
     """Raise :class:`IllegalAction` with the reason code if ``seat`` may not take ``action`` now."""
+    refused = refusal(state, seat, action)
+    if refused is not None:
+        raise IllegalAction(refused[0], **refused[1])
+
+
+def refusal(state: MajavajengiState, seat: Seat, action: Any) -> Refusal | None:
+    """Why :func:`check` refuses ``action`` (``None``: it does not). Returned, not raised: the legal
+    actions filter every candidate through it, and a Swap's turn offers dozens that are refused."""
     if state.phase == OVER:
-        raise IllegalAction("game_over")
+        return "game_over", {}
     if seat != state.turn:
-        raise IllegalAction("not_your_turn", turn=state.turn)
-    match action:
-        case Take(pos):
-            _need_phase(state, START)
-            _check_pos(pos)
-            if not state.discard:
-                raise IllegalAction("discard_empty")
-            if is_special(state.discard[-1]):
-                raise IllegalAction("discard_top_special", card=KIND[state.discard[-1]])
-        case Draw():
-            _need_phase(state, START)
-        case Replace(pos):
-            _need_phase(state, HOLDING)
-            _check_pos(pos)
-            assert state.held is not None
-            if is_special(state.held):
-                raise IllegalAction("special_cannot_be_placed")
-        case Discard():
-            _need_phase(state, HOLDING)
-        case Peek(pos):
-            _need_phase(state, HOLDING)
-            _need_held(state, "PEEK")
-            _check_pos(pos)
-        case Swap(own, other_seat, other_pos):
-            _need_phase(state, HOLDING)
-            _need_held(state, "SWAP")
-            if other_seat == seat:
-                raise IllegalAction("own_seat")
-            if (
-                isinstance(other_seat, bool)
-                or not isinstance(other_seat, int)
-                or not 0 <= other_seat < state.players
-            ):
-                raise IllegalAction("bad_seat", seat=other_seat if isinstance(other_seat, int) else None)
-            _check_pos(own)
-            _check_pos(other_pos)
-        case Draw2():
-            _need_phase(state, HOLDING)
-            _need_held(state, "DRAW2")
-        case Next() | Stop():
-            _need_phase(state, DRAW2_NEXT)
-        case Knock():
-            # [decided] the most helpful reason first: already_knocked, knock_too_early, then phase
-            if state.knocker is not None:
-                raise IllegalAction("already_knocked", knocker=state.knocker)
-            # the turn being played counts as taken when it ends, where the knock happens
-            taken = state.turns_taken + (0 if state.phase == TURN_END else 1)
-            if not knock_allowed(None, taken, state.players, state.options):
-                raise IllegalAction("knock_too_early")
-            _need_phase(state, TURN_END)
-        case End():
-            _need_phase(state, TURN_END)
-        case _:
-            raise IllegalAction("unknown_action")
+        return "not_your_turn", {"turn": state.turn}
+    phase = state.phase
+    wrong_phase: Refusal = ("wrong_phase", {"phase": phase})
+    # (isinstance tests rather than a match statement: a class pattern costs several times as much)
+    if isinstance(action, Take):
+        if phase != START:
+            return wrong_phase
+        refused = _bad_pos(action.pos)
+        if refused is not None:
+            return refused
+        if not state.discard:
+            return "discard_empty", {}
+        if is_special(state.discard[-1]):
+            return "discard_top_special", {"card": KIND[state.discard[-1]]}
+        return None
+    if isinstance(action, Draw):
+        return wrong_phase if phase != START else None
+    if isinstance(action, Replace):
+        if phase != HOLDING:
+            return wrong_phase
+        refused = _bad_pos(action.pos)
+        if refused is not None:
+            return refused
+        assert state.held is not None
+        if is_special(state.held):
+            return "special_cannot_be_placed", {}
+        return None
+    if isinstance(action, Discard):
+        return wrong_phase if phase != HOLDING else None
+    if isinstance(action, Peek):
+        if phase != HOLDING:
+            return wrong_phase
+        return _wrong_held(state, "PEEK") or _bad_pos(action.pos)
+    if isinstance(action, Swap):
+        if phase != HOLDING:
+            return wrong_phase
+        refused = _wrong_held(state, "SWAP")
+        if refused is not None:
+            return refused
+        other_seat = action.other_seat
+        if other_seat == seat:
+            return "own_seat", {}
+        if (
+            isinstance(other_seat, bool)
+            or not isinstance(other_seat, int)
+            or not 0 <= other_seat < state.players
+        ):
+            return "bad_seat", {"seat": other_seat if isinstance(other_seat, int) else None}
+        return _bad_pos(action.own) or _bad_pos(action.other_pos)
+    if isinstance(action, Draw2):
+        if phase != HOLDING:
+            return wrong_phase
+        return _wrong_held(state, "DRAW2")
+    if isinstance(action, (Next, Stop)):
+        return wrong_phase if phase != DRAW2_NEXT else None
+    if isinstance(action, Knock):
+        # [decided] the most helpful reason first: already_knocked, knock_too_early, then phase
+        if state.knocker is not None:
+            return "already_knocked", {"knocker": state.knocker}
+        # the turn being played counts as taken when it ends, where the knock happens
+        taken = state.turns_taken + (0 if phase == TURN_END else 1)
+        if not knock_allowed(None, taken, state.players, state.options):
+            return "knock_too_early", {}
+        return wrong_phase if phase != TURN_END else None
+    if isinstance(action, End):
+        return wrong_phase if phase != TURN_END else None
+    return "unknown_action", {}
+
+
+def legal_actions(state: MajavajengiState, seat: Seat) -> tuple[Action, ...]:
+    """The candidates that pass :func:`check` (filtered by :func:`refusal`, nothing raised). They
+    depend only on the state's :func:`legality_key`, so they are worked out once per key and kept."""
+    if state.phase == OVER or seat != state.turn:
+        return ()
+    key = legality_key(state, seat)
+    legal = _LEGAL.get(key)
+    if legal is None:
+        legal = tuple([a for a in candidates(state, seat) if refusal(state, seat, a) is None])
+        if len(_LEGAL) >= 4096:
+            _LEGAL.clear()
+        _LEGAL[key] = legal
+    return legal
+
+
+def legality_key(state: MajavajengiState, seat: Seat) -> tuple[Any, ...]:
+    """Everything :func:`candidates` and :func:`refusal` read for ``seat`` when it is the seat to act
+    in a game still on, by phase: the discard pile's top (taking it), the held card's kind, the seat
+    and the table's size (placing it, the targets of a swap), whether a knock is allowed."""
+    phase = state.phase
+    if phase == START:
+        d = state.discard
+        return (phase, bool(d), bool(d) and is_special(d[-1]))
+    if phase == HOLDING:
+        assert state.held is not None
+        return (phase, KIND[state.held], seat, state.players)
+    if phase == TURN_END:
+        allowed = knock_allowed(state.knocker, state.turns_taken, state.players, state.options)
+        return (phase, state.knocker is None, allowed)
+    return (phase,)
+
+
+#: legal actions by :func:`legality_key` (emptied when full)
+_LEGAL: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 
 
 def candidates(state: MajavajengiState, seat: Seat) -> Iterable[Action]:
@@ -445,13 +503,26 @@ def candidates(state: MajavajengiState, seat: Seat) -> Iterable[Action]:
 # Transitions
 
 
+def apply(state: MajavajengiState, seat: Seat, action: Any) -> tuple[MajavajengiState, tuple[Event, ...]]:
+    """Check, then perform (``Engine.apply``)."""
+    check(state, seat, action)
+    return perform(state, seat, action)
+
+
 def perform(state: MajavajengiState, seat: Seat, action: Any) -> tuple[MajavajengiState, tuple[Event, ...]]:
     """Carry out an action that :func:`check` allowed."""
     w = MajavajengiWork(state)
     w.ply += 1
     n = w.players
     card: str | None  # a card id in every branch; the held card may be None until checked
+    # (the commonest actions first: each class pattern tried costs about 450 machine instructions)
     match action:
+        case Draw():
+            draw_held(w, seat, in_draw2=False)
+        case End():
+            pass_turn(w)
+        case Knock():
+            knock(w, forced=False)
         case Take(pos):
             i = pos - 1
             card = w.discard.pop()
@@ -462,8 +533,6 @@ def perform(state: MajavajengiState, seat: Seat, action: Any) -> tuple[Majavajen
                 w.known[o][seat][i] = KIND[card]
             w.emit("took_discard", seat=seat, card=KIND[card], pos=pos, removed=KIND[removed])
             end_turn(w)
-        case Draw():
-            draw_held(w, seat, in_draw2=False)
         case Replace(pos):
             i = pos - 1
             card = w.held
@@ -521,10 +590,6 @@ def perform(state: MajavajengiState, seat: Seat, action: Any) -> tuple[Majavajen
         case Stop():
             w.emit("draw2_stopped", seat=seat)
             end_turn(w)
-        case Knock():
-            knock(w, forced=False)
-        case End():
-            pass_turn(w)
         case _:
             raise IllegalAction("unknown_action")
     return w.freeze(), tuple(w.events)
@@ -544,40 +609,69 @@ def view(state: MajavajengiState, seat: Seat | None) -> MajavajengiView:
         )
     else:
         layouts = ((None,) * POSITIONS,) * state.players
-    common: dict[str, Any] = dict(
-        players=state.players,
-        options=state.options,
-        round=state.round,
-        rounds=state.rounds,
-        start_seat=state.start_seat,
-        turn=None if over else state.turn,
-        phase=state.phase,
-        draw_pile=len(state.draw_pile),
-        discard_top=KIND[state.discard[-1]] if state.discard else None,
-        discard_size=len(state.discard),
-        layouts=layouts,
-        revealed=over,
-        knocker=state.knocker,
-        last_lap_left=state.last_lap_left,
-        turns_taken=state.turns_taken,
-        round_scores=state.round_scores,
-        totals=state.totals,
-        holding=state.held is not None,
-        draw2_active=state.in_draw2,
-        draw2_left=state.draw2_left,
+    public = (
+        state.players,
+        state.options,
+        state.round,
+        state.rounds,
+        state.start_seat,
+        None if over else state.turn,  # turn
+        state.phase,
+        len(state.draw_pile),  # draw_pile
+        KIND[state.discard[-1]] if state.discard else None,  # discard_top
+        len(state.discard),  # discard_size
+        layouts,
+        over,  # revealed
+        state.knocker,
+        state.last_lap_left,
+        state.turns_taken,
+        state.round_scores,
+        state.totals,
+        state.held is not None,  # holding
+        state.in_draw2,  # draw2_active
+        state.draw2_left,
     )
     if seat is None:
-        return MajavajengiView(**common)
+        return _view(*public)
     held = KIND[state.held] if state.held is not None and seat == state.turn else None
-    aware = tuple(tuple(tuple(k is not None for k in row) for row in rows) for rows in state.known)
-    return MajavajengiSeatView(
-        **common,
-        seat=seat,
-        held=held,
-        known=state.known[seat],
-        discards=tuple(KIND[c] for c in state.discard),
-        aware=aware,
+    return _seat_view(
+        *public,
+        seat,
+        held,
+        state.known[seat],  # known
+        _discards(state.discard),
+        _aware(state.known),
     )
+
+
+# What a seat's view derives from the discard pile and the knowledge matrix, for the last pile and
+# matrix shown (a working copy hands an unchanged field on as the same tuple, see engines/work.py):
+# one slot each, replaced whole
+_discards_of: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ())]
+_aware_of: list[tuple[Any, tuple[tuple[tuple[bool, ...], ...], ...]]] = [((), ())]
+
+
+def _discards(discard: tuple[str, ...]) -> tuple[str, ...]:
+    last = _discards_of[0]
+    if last[0] is discard:
+        return last[1]
+    kinds = tuple([KIND[c] for c in discard])
+    _discards_of[0] = (discard, kinds)
+    return kinds
+
+
+def _aware(known: tuple[tuple[tuple[str | None, ...], ...], ...]) -> tuple[tuple[tuple[bool, ...], ...], ...]:
+    last = _aware_of[0]
+    if last[0] is known:
+        return last[1]
+    aware = tuple([tuple([tuple([k is not None for k in row]) for row in rows]) for rows in known])
+    _aware_of[0] = (known, aware)
+    return aware
+
+
+# the views by position, without the frozen classes' field-by-field __init__ (engines.contract.maker)
+_view = maker(MajavajengiView)
+_seat_view = maker(MajavajengiSeatView)
 
 
 def outcome(state: MajavajengiState) -> Outcome | None:

@@ -7,6 +7,11 @@ Each context lists sentences said while that context is open: ``lobby`` (a lobby
 players) and each game id (a running match, said by the person whose turn it is, the worst case).
 Registers: standard written Finnish, spoken Finnish (mä, sä, tuu), dialect and slang, without
 diacritics, plain and non-native English.
+
+The lines under "written after the group gate" (41) were written once the gate passed the first 209,
+without looking at the gate's word lists, as a check of its generality: on their first run 5 of them
+acted (a Gnav "chat" word, "roll with it", a trade's word read as a roll, a rule question without a
+question word); the gate's general rules were then mended, not the lines.
 """
 
 from __future__ import annotations
@@ -105,6 +110,20 @@ CHATTER: dict[str, list[str]] = {
         "throw me the remote",
         "i drew a picture of my cat",
         "the second episode was better",
+        # written after the group gate, as a check of its generality
+        "vaihdoin työpaikkaa viime viikolla",
+        "nostin palkkaa pomolta",
+        "kurkistan uuniin onko pulla valmis",
+        "mun kortti ei toimi kaupassa",
+        "koputa puuta",
+        "I'll swap shifts with Liisa tomorrow",
+        "draw me a picture",
+        "peek at the oven",
+        "otan vielä yhden oluen",
+        "lopetan tupakoinnin",
+        "nostan kissan pöydälle",
+        "nosta kytkintä",
+        "stop it",
     ],
     "coloretto_amazonas": [
         "kannattaiskohan ottaa tuo rivi?",
@@ -145,6 +164,14 @@ CHATTER: dict[str, list[str]] = {
         "let me think about it",
         "give it a rest",
         "row row row your boat",
+        # written after the group gate, as a check of its generality
+        "annan sulle kyydin",
+        "papukaija on söpö",
+        "give me a sec",
+        "laitan kahvit tulemaan",
+        "otan kupin teetä",
+        "take it easy",
+        "hylkään tarjouksen",
     ],
     "gnav": [
         "pitäisköhän mun pitää tää kortti?",
@@ -181,6 +208,15 @@ CHATTER: dict[str, list[str]] = {
         "keep calm and carry on",
         "i would not exchange this day for anything",
         "hold on a sec",
+        # written after the group gate, as a check of its generality
+        "vaihdetaan kuulumisia",
+        "pidä hauskaa",
+        "keep calm",
+        "i'll swap the tires tomorrow",
+        "pidän sua ihan parhaana",
+        "vaihda vaatteet",
+        "pass the salt",
+        "swap seats?",
     ],
     "afrikan_tahti": [
         "voisinkohan lentää Kairoon?",
@@ -230,5 +266,19 @@ CHATTER: dict[str, list[str]] = {
         "i found a treasure at the flea market",
         "my flight was delayed two hours",
         "we should travel to Africa someday",
+        # written after the group gate, as a check of its generality
+        "lennän lomalle Kairoon jouluna",
+        "heitin roskat",
+        "käännän kylkeä ja jatkan unia",
+        "ostan uuden auton",
+        "roll with it",
+        "flip a coin for it",
+        "let's go to Cairo next summer",
+        "mennään kauppaan",
+        "mä meen nukkumaan",
+        "purjehdin kesällä Ahvenanmaalle",
+        "maksan huomenna",
+        "heitän sut kotiin",
+        "I'll fly home",
     ],
 }

@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.parsing import Ambiguous, Parsed
+from chatbot.core.parsing import Ambiguous, Later, Parsed
 from engines import GAMES
 
 
 def notation(action: Any) -> str:
-    """The action's notation, in the codec of the engine whose action it is."""
+    """The action's notation, in the codec of the engine whose action it is (a :class:`Later` step:
+    its own notation)."""
+    if isinstance(action, Later):
+        return action.notation
     for engine in GAMES.values():
         try:
             return engine.notation(action)

@@ -159,9 +159,9 @@ FI = [
     ("liikun", "cairo", "roll"),
     ("lähden liikkeelle", "cairo", "roll"),
     ("heitä nopaa", "cairo", "roll"),  # a typo
-    ("mene Kongoon", "egypt", "roll|move congo"),  # walking: roll, then Congo if the die allows
-    ("menen Tripoliin", "egypt", "roll|move tripoli"),
-    ("kävele Saharaan", "cairo", "roll|move sahara"),
+    ("mene Kongoon", "egypt", "roll|toward congo"),  # walking: roll, then there or as near as it can
+    ("menen Tripoliin", "egypt", "roll|toward tripoli"),
+    ("kävele Saharaan", "cairo", "roll|toward sahara"),
     ("lennän Kairoon", "suakin_500", "fly cairo"),  # §6.1 #6
     ("lennä Kairoon", "suakin_500", "fly cairo"),
     ("lento Darfuriin", "suakin_500", "fly dar_fur"),
@@ -271,7 +271,7 @@ EN = [
     ("done", "after_move", "end_phase"),  # §6.2 #20
     ("no", "after_move", "end_phase"),
     ("don't flip", "after_move", "end_phase"),
-    ("go to Congo", "egypt", "roll|move congo"),
+    ("go to Congo", "egypt", "roll|toward congo"),
     ("roll", "captured", "roll"),
     ("continue", "sea_paid", "roll"),
     ("Cairo", "setup", "start cairo"),
@@ -294,7 +294,7 @@ SPOKEN_FI = [
     ("Heittäisin", "cairo", "roll"),
     ("lähdetään liikkeelle", "cairo", "roll"),
     ("minä heittää noppa", "cairo", "roll"),
-    ("kävelen Saharaan", "cairo", "roll|move sahara"),
+    ("kävelen Saharaan", "cairo", "roll|toward sahara"),
     # flights and voyages
     ("lennetään Kairoon", "suakin_500", "fly cairo"),
     ("lentäisin Kairoon", "suakin_500", "fly cairo"),

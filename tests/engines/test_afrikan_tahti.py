@@ -30,7 +30,7 @@ from engines.afrikan_tahti.model import (
 )
 from engines.afrikan_tahti.retkikunnat import cards, content
 from engines.codec import BadNotation
-from engines.contract import rng_for
+from engines.contract import IllegalAction, rng_for
 from engines.playout import play_ai_game, replay
 from engines.simulate import simulate
 from tests.engines.afrikan_tahti_helpers import codes, first, idle, legal, play, refused
@@ -740,6 +740,64 @@ def test_invariants_hold_in_random_play(players):
 
         st, _log = play_ai_game(ENGINE, ("random",) * players, f"inv{players}:{g}", BASE, step)
         assert ENGINE.outcome(st) is not None
+
+
+def test_legal_actions_and_check_agree_with_the_rules_in_every_state():
+    """The legal actions are kept per situation (base.legality_key) and check passes an action it
+    offered without asking again: in every state of these games, and in the states next to it that
+    differ in one thing a rule reads (the purse below and above each price, a winning item held or
+    not, a flip this turn or not, a paid voyage or a free one, each rule option), both must say what the rules (candidates
+    filtered by refusal) say, for the offered objects and for equal new ones."""
+    from engines.afrikan_tahti.base import rules as base
+
+    option_sets = [
+        BASE,
+        replace(BASE, land_to_sea_same_move=False),
+        replace(BASE, sea_to_land_same_move=False),
+        replace(BASE, hazard_trigger="pass_through"),
+        replace(BASE, flip_roll_only_when_broke=True),
+    ]
+
+    def agree(state):
+        for s in ENGINE.to_act(state):
+            expected = []
+            for a in base.candidates(state, s):
+                try:
+                    if base.refusal(state, s, a) is None:
+                        expected.append(a)
+                except IllegalAction:
+                    pass
+            offered = ENGINE.legal_actions(state, s)
+            assert offered == tuple(expected), (state, s)
+            for a in (*base.candidates(state, s), *(replace(a) for a in base.candidates(state, s))):
+                assert ENGINE.is_legal(state, s, a) == (a in expected), (state, s, a)
+            other = (s + 1) % state.players
+            assert ENGINE.legal_actions(state, other) == ()
+            assert all(not ENGINE.is_legal(state, other, a) for a in offered)
+
+    def step(state, seat, action, events):
+        agree(state)
+        if state.phase in ("over", "setup"):
+            return
+        s = state.turn
+        pawn = state.pawns[s]
+        for cash in (0, 100, 200, 300):
+            for items in ((), ("t1",)):
+                changed = replace(pawn, cash=cash, items=items)
+                pawns = (*state.pawns[:s], changed, *state.pawns[s + 1 :])
+                for flipped in (False, True):
+                    agree(replace(state, pawns=pawns, flipped=flipped))
+        for options in option_sets:
+            agree(replace(state, options=options))
+        if pawn.voyage is not None:
+            paid = replace(pawn, voyage=replace(pawn.voyage, paid=not pawn.voyage.paid))
+            agree(replace(state, pawns=(*state.pawns[:s], paid, *state.pawns[s + 1 :])))
+
+    for players in (2, 3):
+        for g in range(2):
+            seats = ("random", "smart", "strong")[:players]
+            st, _log = play_ai_game(ENGINE, seats, f"legal{players}:{g}", option_sets[g + players - 2], step)
+            assert ENGINE.outcome(st) is not None
 
 
 def test_random_games_end_with_pass_through_and_one_step_free_passage():

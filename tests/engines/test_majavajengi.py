@@ -570,6 +570,54 @@ def test_random_games_end_without_a_turn_cap(players, opts):
         assert ENGINE.outcome(state) is not None and len(state.round_scores) == 6
 
 
+def test_legal_actions_agree_with_the_rules_in_every_state():
+    """The legal actions are kept per situation (rules.legality_key): in every state of these games,
+    and in the states next to it that differ in one thing a rule reads (the discard pile's top, the
+    held card, the knocker and the turns taken, the knock option), they must be the candidates that
+    refusal lets pass, and check must agree."""
+    from engines.majavajengi import rules
+
+    def agree(state):
+        for s in range(state.players):
+            expected = tuple(a for a in rules.candidates(state, s) if rules.refusal(state, s, a) is None)
+            assert ENGINE.legal_actions(state, s) == expected, (state, s)
+            for a in rules.candidates(state, state.turn):
+                try:
+                    ENGINE.check(state, s, a)
+                    passed = True
+                except IllegalAction:
+                    passed = False
+                assert passed == (a in expected), (state, s, a)
+
+    def step(state, seat, action, events):
+        agree(state)
+        if state.phase == "over":
+            return
+        for card in ("N5.1", "SWAP.1", "PEEK.1", "DRAW2.1"):
+            agree(dataclasses.replace(state, discard=(*state.discard, card)))
+            if state.held is not None:
+                agree(dataclasses.replace(state, held=card))
+        agree(dataclasses.replace(state, discard=()))
+        agree(
+            dataclasses.replace(
+                state, knocker=None if state.knocker is not None else (seat + 1) % state.players
+            )
+        )
+        agree(dataclasses.replace(state, turns_taken=0))
+        options = dataclasses.replace(
+            state.options, knock_after_full_lap=not state.options.knock_after_full_lap
+        )
+        agree(dataclasses.replace(state, options=options))
+
+    for players in (2, 3, 5):
+        for g in range(2):
+            opts = MajavajengiOptions(rounds=2, knock_after_full_lap=g == 1)
+            st, _log = play_ai_game(
+                ENGINE, ("random", "smart", "strong", "easy", "random")[:players], f"legal{g}", opts, step
+            )
+            assert ENGINE.outcome(st) is not None
+
+
 def test_smart_games_end_with_every_player_count():
     for players in range(2, 7):
         state, _ = play_ai_game(ENGINE, ("smart",) * players, f"ss:{players}")

@@ -146,3 +146,16 @@ def test_bench_web_prints_the_state_time_bytes_and_first_render():
     assert re.search(rf"state endpoint, fresh version: median {NUMBER} ms, p99 {NUMBER} ms", out), out
     assert re.search(rf"bytes per update, sent \(gzip\): median {NUMBER} B, p99 {NUMBER} B", out), out
     assert re.search(rf"first render .*: median {NUMBER} ms, p99 {NUMBER} ms|first render: skipped", out), out
+
+
+def test_bench_engines_prints_turns_per_second_and_where_a_turn_goes():
+    """scripts/bench_engines.py (issue #28: the base game's turns per second beside the peer's) runs
+    without the peer, and --parts accounts for a turn: each part of the loop and the seeded generators."""
+    out = run("bench_engines.py", "--games", "2", "--runs", "1")
+    assert re.search(rf"ours  afrikan_tahti base, random: {NUMBER} turns/s", out), out
+    out = run("bench_engines.py", "--games", "2", "--parts")
+    for part in ("outcome, to_act", "legal_actions", "view", "ai_rng", "policy", "apply", "notation", "sum"):
+        assert re.search(rf"  {re.escape(part)} +{NUMBER}", out), (part, out)
+    assert re.search(
+        rf"seeded generators: {NUMBER} a turn .*: {NUMBER} µs a turn \({NUMBER} % of the sum\)", out
+    ), out

@@ -229,16 +229,20 @@ def _call_text(name: str, params: dict) -> str | None:
 
 def _in_order(texts: list[str], rows: list[str]) -> list[str]:
     """The texts that do not follow ``rows`` in order (each text is a row's text, or a chunk of it,
-    at the position of the row before or later; a row sent twice after a kill maps to one place)."""
+    at the position of the row before or later). A text shown again later (a row sent twice after a
+    kill or a timed-out call: counted as a duplicate) is no reordering; a row shown before an
+    earlier row that had not been shown yet is."""
     accepted = [{row, *split_text(row)} for row in rows]
     wrong = []
+    shown: set[str] = set()
     at = 0
     for t in texts:
         j = next((j for j in range(at, len(rows)) if t in accepted[j]), None)
-        if j is None:
-            wrong.append(t)
-        else:
+        if j is not None:
             at = j
+        elif t not in shown:
+            wrong.append(t)
+        shown.add(t)
     return wrong
 
 

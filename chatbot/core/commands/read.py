@@ -352,7 +352,8 @@ def _decide(
         weak = not said & {NEW, GAME, BOT}
         toks = [*typed, *pace_tokens(s, typed)]
         return make("new", toks=toks, game=s.game, count=count, level=s.level, weak=weak)
-    if NEW in said and (GAME in said or (not unknown and s.game is None and len(words) == 1)):
+    lone_new = not unknown and s.game is None and len(words) == 1 and AGAIN not in said  # not "uusiks"
+    if NEW in said and (GAME in said or lone_new):
         if loose and not addressed:
             return None  # "otetaanko uusi erä huomenna saunassa?": talk of another day
         return make("new", toks=typed)

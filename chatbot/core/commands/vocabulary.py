@@ -256,8 +256,8 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         REMATCH: ("revanssi", "uusinta", "uusintapeli", "samat pelaajat"),
         REPLAY: ("uusinta näytä", "katsoa uudestaan", "toisto"),
         LANG: ("kieli",),
-        EN: ("englanti", "englanniksi", "enkku", "enkuksi", "englantia", "eng"),
-        FI: ("suomi", "suomeksi", "suomea", "suomen", "fi"),
+        EN: ("englanti", "englanniksi", "englanniks", "enkku", "enkuksi", "enkuks", "englantia", "eng"),
+        FI: ("suomi", "suomeksi", "suomeks", "suomea", "suomen", "fi"),
         SWITCH: ("vaihtaa", "puhua", "käyttää", "kirjoittaa", "vaihto", "asettaa", "muuttaa", "vaihdetaanko"),
         STATUS: ("tila", "tilanne", "pöytä", "pelitilanne", "missä mennään", "mikä tilanne", "pelitila"),
         TURN: ("vuoro", "kenen vuoro", "vuorossa"),
@@ -285,6 +285,9 @@ _VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         BACK: ("palata", "takaisin", "takas", "paluu", "tulla takaisin"),
         WANT: (
             "haluta",
+            "haluisin",  # spoken conditional and present ("mä haluisin pelata", "haluun")
+            "haluun",
+            "haluis",
             "voida",
             "vois",
             "voisko",

@@ -353,8 +353,11 @@ def is_question(text: str, lemmatizer: Lemmatizer | None = None) -> bool:
     if lemmatizer is None:
         return False
     for word in words[:2]:
-        if len(word) > 5 and word.endswith("ks") and lemmatizer.known(word[:-2]):
-            return True  # the spoken clitic: "pelataanks", "otetaanks", "aloitetaanks"
+        # the spoken clitic: "pelataanks", "otetaanks", "aloitetaanks"; not a spoken translative,
+        # the written one without its last vowel ("ilmaiseks", "kakkoseks")
+        spoken = len(word) > 5 and word.endswith("ks") and lemmatizer.known(word[:-2])
+        if spoken and not lemmatizer.known(word + "i"):
+            return True
         if len(word) > 4 and word.endswith(("ko", "kö")):
             stem = word[:-2]
             if lemmatizer.known(stem) and (lemmatizer.backend == "table" or lemmatizer.known(word)):

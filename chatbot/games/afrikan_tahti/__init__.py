@@ -167,6 +167,9 @@ class AfrikanTahtiUI(GameUI):
     def window_key(self, public_view: View) -> str | None:
         return buttons.window_key(public_view)
 
+    def resolve_step(self, step: str, view: View, legal: Sequence[str]) -> str | None:
+        return buttons.resolve_step(step, view, legal)
+
     def automatic(self, notation: str, public_view: View) -> bool:
         return buttons.automatic(notation, public_view)
 

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 
 from chatbot.core.i18n import translator
 from chatbot.core.nlp import fold, normalise
-from chatbot.core.parsing import NotLegal, ParseContext, Parsed, ParseResult
+from chatbot.core.parsing import Later, NotLegal, ParseContext, Parsed, ParseResult
 from chatbot.core.ports import THEN, RenderContext
 from chatbot.games.afrikan_tahti.names import (
     FROM,
     TO,
     TOWARD,
+    TOWARD_STEP,
     VIA,
     ahead,
     card_name,
@@ -37,7 +38,7 @@ from chatbot.games.afrikan_tahti.names import (
 )
 from chatbot.games.afrikan_tahti.render import expansion_of
 from engines.afrikan_tahti import ENGINE
-from engines.afrikan_tahti.board import GOALS, HAZARDS, PLACE_SET, Leg, land_paths, node_of
+from engines.afrikan_tahti.board import DIST_LAND, GOALS, HAZARDS, PLACE_SET, Leg, node_of
 from engines.afrikan_tahti.model import (
     AIR_FARE,
     FLIP_PRICE,
@@ -48,7 +49,7 @@ from engines.afrikan_tahti.model import (
     seat_of,
 )
 from engines.afrikan_tahti.retkikunnat.cards import BUY_DISCARD_PRICE
-from engines.afrikan_tahti.retkikunnat.content import sale_value
+from engines.afrikan_tahti.retkikunnat.content import EXTRA_STEPS, sale_value
 from engines.afrikan_tahti.retkikunnat.model import XView
 from engines.afrikan_tahti.retkikunnat.predicates import SEAPLANE_PRICE
 
@@ -155,6 +156,11 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
     """A short button label for a legal action; a notation this module does not know as it is."""
     t = ctx.t
     x = expansion_of(view)
+    used, _then, aim = notation.partition(f"{THEN}{TOWARD_STEP} ")
+    if aim and used.startswith("use "):
+        return t.gettext("✨ {card} {toward}").format(
+            card=card_name(used.split()[1], t), toward=place(aim, t, TOWARD)
+        )
     if x is not None:
         text = expansion_label(notation, view, x, ctx)
         if text is not None:
@@ -165,11 +171,11 @@ def label(notation: str, view: View, ctx: RenderContext) -> str:
     match notation.split():
         case ["start", pid]:
             return t.gettext("Start {place}").format(place=place(pid, t, FROM))
-        case [step, pid] if step == f"roll{THEN}move":
+        case [step, pid] if step == f"roll{THEN}{TOWARD_STEP}":
             n = next((k for p, k in aims(view) if p == pid), 0)
-            return t.ngettext("🎲 Roll and go {to} ({n} step)", "🎲 Roll and go {to} ({n} steps)", n).format(
-                to=place(pid, t, TO), n=n
-            )
+            return t.ngettext(
+                "🎲 Roll and head {to} ({n} step)", "🎲 Roll and head {to} ({n} steps)", n
+            ).format(to=place(pid, t, TO), n=n)
         case ["roll"]:
             if phase == "release":
                 return t.gettext("🎲 Roll to get free")
@@ -394,40 +400,95 @@ def _others_here(view: View) -> bool:
 PHASE3_CHARACTERS = frozenset({"fortune_seeker", "archaeologist"})
 
 
-#: the places a roll may aim at, nearest first: as many as the die's highest face reaches
+#: the places a roll may head for, nearest first
 AIMS = 3
-DIE_MAX = 6
+
+
+def flippable(view: View, seat: int) -> set[str]:
+    """The places whose top token ``seat`` may flip by the rules (spec §5.2: an equipment token; a
+    discovery token with a complete expedition, or once no equipment token is left), all public."""
+    tops = dict(view.face_down)  # bottom first: the last one of a place is its top token
+    x = expansion_of(view)
+    if x is None:
+        return set(tops)
+    equipment = any(tid.startswith("e") for tid in tops.values())
+    complete = x.players[seat].complete
+    return {pid for pid, tid in tops.items() if tid.startswith("e") or complete or not equipment}
 
 
 def aims(view: View) -> list[tuple[str, int]]:
-    """The places a pawn on land may head for before its roll, with their distance by land (the
-    shortest path, at most a die's throw away): places with a face-down token, and Tangier and Cairo
-    for a holder of a winning item; nearest first, at most :data:`AIMS`."""
+    """The places a pawn on land may head for before its roll, with their distance by land: the
+    places whose token it may flip, or Tangier and Cairo for a holder of a winning item; nearest
+    first, at most :data:`AIMS`."""
     seat = view.turn
     if not isinstance(seat, int) or not 0 <= seat < len(view.pawns):
         return []
     me = view.pawns[seat]
     if me.node is None or me.voyage is not None or me.captured:
         return []
-    wanted = {pid for pid, _tid in view.face_down} | (GOALS if me.items else set())
-    paths = land_paths(me.node, DIE_MAX, frozenset(), frozenset(), False)
-    found = sorted((len(ps[0]), pid) for pid, ps in paths.items() if pid in wanted and pid != me.node)
+    wanted = set(GOALS) if me.items else flippable(view, seat)
+    found = sorted(
+        (DIST_LAND[pid][me.node], pid) for pid in wanted if pid != me.node and me.node in DIST_LAND[pid]
+    )
     return [(pid, n) for n, pid in found[:AIMS]]
+
+
+#: after the roll, these let the mover change the die (Compass, Maps): a real choice, so a move that
+#: does not reach the place headed for is asked
+DIE_CHANGES = frozenset({"reroll_move", "adjust"})
+
+
+def toward(pid: str, view: View, legal: Sequence[str]) -> str | None:
+    """The move a roll "toward ``pid``" makes: to ``pid`` when the die reaches it (and the stop
+    there, should the move be asked again at a port with steps left), else the one move by land
+    whose end is nearest to it (and nearer than the pawn is now), never onto a hazard dot; None
+    (the move is asked) when two are as near, or when the die may still be changed."""
+    seat = view.turn
+    x = expansion_of(view)
+    if view.phase != "move" or not isinstance(seat, int) or (x is not None and x.prompt is not None):
+        return None
+    if f"move {pid}" in legal:
+        # arrived with steps left at a port, the move is asked again (sail on or stop): it stops
+        return f"move {pid}" if view.pawns[seat].node == pid else f"move {pid}{THEN}{TOWARD_STEP} {pid}"
+    distance = DIST_LAND.get(pid, {})
+    here = distance.get(view.pawns[seat].node or "")
+    if here is None or any(n.split()[0] in DIE_CHANGES for n in legal):
+        return None
+    near: list[tuple[int, bool, str]] = []
+    for notation in legal:
+        words = notation.split()
+        to = node_of(words[1]) if words[0] == "move" and len(words) == 2 else None
+        if to is not None and to not in HAZARDS and to in distance:
+            near.append((distance[to], to not in PLACE_SET, notation))
+    if not near:
+        return None
+    best = min(near)
+    ties = [n for d, dot, n in near if (d, dot) == best[:2]]
+    return best[2] if len(ties) == 1 and best[0] < here else None
+
+
+def resolve_step(step: str, view: View, legal: Sequence[str]) -> str | None:
+    """A later step of a button or of typed words, now that the steps before it are done."""
+    match step.split():
+        case [verb, pid] if verb == TOWARD_STEP:
+            return toward(pid, view, legal)
+    return step
 
 
 def with_steps(legal: Sequence[str], view: View) -> list[str]:
     """The legal actions with the buttons of two steps a plain turn takes in one press (issue #28):
-    before the roll, the roll and the move to a place it aims at (the move is made when the die
-    reaches the place, and asked as usual when it does not); in Phase 2, the flip the place allows
+    before the roll, the roll and the move toward a place it heads for (:func:`toward`: there when
+    the die reaches it, else as near as the die allows); in Phase 2, the flip the place allows
     now and the end of the turn (end Phase 2, then flip or end Phase 3), while "go on" to Phase 3
     stays only where it offers more (a duel or a trade, a character's ability)."""
     x = expansion_of(view)
     if "roll" in legal and view.phase == "declare" and (x is None or x.prompt is None):
-        return [*legal, *(f"roll{THEN}move {pid}" for pid, _n in aims(view))]
+        return [*legal, *(f"roll{THEN}{TOWARD_STEP} {pid}" for pid, _n in aims(view))]
     if x is None or x.prompt is not None or view.phase != "phase2" or "end_phase" not in legal:
         return list(legal)
     seat = view.turn
     out = [n for n in legal if n != "end_phase"]
+    out.extend(_steps_toward(legal, view))
     character = x.players[seat].character if isinstance(seat, int) else None
     if _others_here(view) or character in PHASE3_CHARACTERS:
         out.append("end_phase")
@@ -439,6 +500,26 @@ def with_steps(legal: Sequence[str], view: View) -> list[str]:
             out.append(f"end_phase{THEN}flip_roll")
     out.append(f"end_phase{THEN}end_phase")
     return out
+
+
+#: expedition cards whose use in Phase 2 is a walk of extra steps (Orienteering: one after a low roll)
+STEP_CARDS = frozenset(EXTRA_STEPS) | {"orienteering"}
+
+
+def _steps_toward(legal: Sequence[str], view: View) -> list[str]:
+    """Phase 2 off the places the mover may flip: each extra-step card's use with its walk toward
+    the nearest of them (the walk is asked as usual when the die's place is not nearer, or when a
+    reaction window comes between)."""
+    seat = view.turn
+    found = aims(view)
+    if not found or not isinstance(seat, int) or view.pawns[seat].node in flippable(view, seat):
+        return []
+    aim = found[0][0]
+    return [
+        f"{n}{THEN}{TOWARD_STEP} {aim}"
+        for n in legal
+        if n.split()[0] == "use" and len(n.split()) == 2 and cid(n.split()[1]) in STEP_CARDS
+    ]
 
 
 def rows(legal: Sequence[str], view: View, ctx: RenderContext) -> list[list[tuple[str, str]]]:
@@ -464,6 +545,8 @@ def rows(legal: Sequence[str], view: View, ctx: RenderContext) -> list[list[tupl
 def _group(notation: str, view: View) -> str:
     if notation.startswith(f"roll{THEN}"):
         return "aim"
+    if f"{THEN}{TOWARD_STEP} " in notation:
+        notation = notation.split(THEN)[0]  # a card's walk toward a place: with the card's use
     words = notation.split(THEN)[-1].split()
     verb = words[0]
     if verb == "move":
@@ -557,7 +640,7 @@ def typed_label(text: str, ctx: ParseContext[View]) -> ParseResult | None:
     if found[0].split()[0] in ("play", "ask", "offer") and not ctx.private:
         return NotLegal("play_in_private")
     first, *then = found[0].split(THEN)
-    return Parsed((ctx.legal[legal.index(first)], *(ENGINE.parse_notation(n) for n in then)))
+    return Parsed((ctx.legal[legal.index(first)], *(Later(n) for n in then)))
 
 
 def window_key(public_view: View) -> str | None:

@@ -205,6 +205,10 @@ ROLL, GO, STOP, SAIL, FREE, FLY, FLIP, BUY, TRY, STAY, SKIP, DONE, HERE, STEP, S
 )
 # "Suakinin kautta" names the place before the word, "via Suakin" the place after it.
 VIA_AFTER, VIA_BEFORE = "via_after", "via_before"
+#: words of the game that no rule of the parser reads (the verb and the places say what is done):
+#: money, getting free, setting off ("maksan satasen ja avaan", "heitän vapaaksi"); they tell a move
+#: from friends' talk (chatbot.core.certainty)
+GAME_NOUN = "game_noun"
 
 # Finnish entries are base forms (the lemmatiser finds heitän, heitetään, heitä…) or surface forms that
 # the lemmatiser reads oddly; English entries match through their stems (rolls, rolled -> roll).
@@ -263,6 +267,23 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
             "purjehdi",
         ),
         FREE: ("ilmainen", "ilmaiseksi", "ilmaismatka", "ilman rahaa", "maksutta", "ilmaispurjehdus"),
+        GAME_NOUN: (
+            "raha",
+            "rahaa",
+            "satanen",
+            "satasen",
+            "satku",
+            "satkun",
+            "punta",
+            "puntaa",
+            "vapaa",
+            "vapaaksi",
+            "vapaaks",
+            "vapautua",
+            "liikkeelle",
+            "päästä",
+            "pääsen",
+        ),
         FLY: (
             "lentää",
             "lento",
@@ -342,6 +363,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         STOP: ("stop", "halt"),
         SAIL: ("sail", "ship", "boat", "board", "ferry", "voyage", "ticket", "by sea", "take the ship"),
         FREE: ("free", "for free", "free passage", "without paying"),
+        GAME_NOUN: ("money", "pounds", "hundred", "loose", "out", "get"),
         FLY: ("fly", "flight", "plane", "airplane", "aeroplane", "by air", "take a plane"),
         FLIP: ("flip", "token", "turn over", "reveal", "open", "turn it over"),
         BUY: ("buy", "pay"),

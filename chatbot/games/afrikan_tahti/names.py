@@ -352,6 +352,11 @@ PLACE_TEXTS: dict[str, tuple[str, str, str, str, str, str]] = {
 
 NAME, TO, AT, FROM, VIA, TOWARD = range(6)
 
+#: the chat side's step after a roll that a button (or "mene Kongoon" before the roll) carries:
+#: ``toward <place>`` is the move to the place when the die reaches it, else as near to it as the die
+#: allows (:func:`.buttons.toward`)
+TOWARD_STEP = "toward"
+
 
 def place(pid: str, t: Translator, form: int = NAME) -> str:
     """A place as a phrase in the recipient's language: ``place("cairo", t, TO)`` is "to Cairo"

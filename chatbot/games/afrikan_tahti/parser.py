@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from chatbot.core.nlp import NEG, QUESTION, Item, Lemmatizer, Lexicon, Reading
-from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
+from chatbot.core.parsing import Ambiguous, Later, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.games._spoken import YES as YES_ANSWER
 from chatbot.games._spoken import (
     abessive_negated,
@@ -76,7 +76,7 @@ from chatbot.games.afrikan_tahti.lexicon import (
     YES,
     lexicon_words,
 )
-from chatbot.games.afrikan_tahti.names import ahead, move_menu_of, path_of
+from chatbot.games.afrikan_tahti.names import TOWARD_STEP, ahead, move_menu_of, path_of
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.board import AIR_FROM, AIRPORTS, CAPETOWN, LEGS_FROM, PLACE_SET, PORTS
 from engines.afrikan_tahti.model import (
@@ -96,6 +96,11 @@ from engines.afrikan_tahti.model import (
     View,
 )
 from engines.codec import BadNotation
+
+#: the Retkikunnat acts whose words no base-game move takes (a trade, a sale, a duel, a card)
+_EXPANSION_ACTS = frozenset(
+    {"x_offer", "x_sell", "x_duel", "x_exchange", "x_peek", "x_hold", "x_discard", "x_buyd"}
+)
 
 SETUP, DECLARE, RELEASE, MOVE, AFTER_MOVE, OVER = "setup", "declare", "release", "move", "after_move", "over"
 
@@ -252,6 +257,21 @@ class AfrikanTahtiParser:
             for item in items
         ]
 
+    def _expansion_words(self, scanned: Sequence[Item], text: str, ctx: ParseContext[View]) -> bool:
+        """Whether a word the base game's words leave unknown is a Retkikunnat word ("mennään
+        kauppaan": a trade): the base game's move would leave it out, so the words are no move
+        of the base game (the expansion's commands are read before, by its own parser)."""
+        if all(item.known for item in scanned):
+            return False
+        unknown = {
+            i for item in scanned if not item.known for i in range(item.start, item.start + len(item.words))
+        }
+        return any(
+            item.start in unknown
+            and (item.concepts & _EXPANSION_ACTS or any(c.startswith("card:") for c in item.concepts))
+            for item in self.expansion.lexicon.scan(text.replace("-", " "), ctx.lang, ctx.seat_names)
+        )
+
     def parse(self, text: str, ctx: ParseContext[View]) -> ParseResult:
         typed = _typed_notation(text, ctx.legal)
         if typed is not None:
@@ -297,6 +317,8 @@ class AfrikanTahtiParser:
             # command of the phase is no answer, and must not pass for one ("heitä pois ratsu" is
             # no roll of the danger dice); a command the question does not take the engine refuses
             return NotLegal("wrong_prompt", (("prompt", prompt.kind),))
+        if isinstance(result, Parsed) and self._expansion_words(scanned, text, ctx):
+            return NotUnderstood()  # "mennään kauppaan": a trade's word, which the base move leaves out
         return result
 
     # --- setup: choose Tangier or Cairo ---------------------------------------------------------
@@ -425,7 +447,7 @@ class AfrikanTahtiParser:
             return Ambiguous((*other, Roll()), "how")
         if len(dest) > 1:
             return Parsed((Roll(),))  # "Victoria": the buttons after the roll tell the two apart
-        return Parsed((Roll(), Move(dest[0])))
+        return Parsed((Roll(), Later(f"{TOWARD_STEP} {dest[0]}")))
 
     # --- move: where the rolled move ends -------------------------------------------------------------
 

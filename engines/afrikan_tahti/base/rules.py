@@ -366,6 +366,12 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def check(state: State, seat: Seat, action: Any) -> None:
+    # an action object that legal_actions offered for this very situation passed this check then
+    if type(seat) is int and seat == state.turn and state.phase != OVER:
+        last = _last_legal[0]
+        entry = last[2] if last[0] is state and last[1] == seat else _LEGAL.get(legality_key(state, seat))
+        if entry is not None and id(action) in entry[1]:
+            return
     check_seat(state, seat, action, BASE_ACTIONS)
     if seat != state.turn:  # not in to_act(state): the game is not over here
         raise IllegalAction("not_your_turn", turn=state.turn)
@@ -431,15 +437,83 @@ def refusal(state: State, seat: Seat, action: Action) -> Refusal | None:
 def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
     """The candidates that pass :func:`check`: the candidates are actions of the game for the seat to
     act in a game still on (none otherwise), so what check asks first holds for all of them and
-    :func:`refusal` decides."""
-    out: list[Action] = []
-    for action in candidates(state, seat):
-        try:
-            if refusal(state, seat, action) is None:
-                out.append(action)
-        except IllegalAction:
-            continue
-    return tuple(out)
+    :func:`refusal` decides. The answer depends only on the state's :func:`legality_key`, so it is
+    worked out once per key and kept (with the ids of its actions, which let :func:`check` pass an
+    action it offered without asking :func:`refusal` again)."""
+    if state.phase == OVER or seat != state.turn:
+        return ()
+    last = _last_legal[0]
+    if last[0] is state and last[1] == seat:
+        return last[2][0]
+    key = legality_key(state, seat)
+    entry = _LEGAL.get(key)
+    if entry is None:
+        out: list[Action] = []
+        for action in candidates(state, seat):
+            try:
+                if refusal(state, seat, action) is None:
+                    out.append(action)
+            except IllegalAction:
+                continue
+        legal = tuple(out)
+        entry = (legal, frozenset(map(id, legal)))
+        if len(_LEGAL) >= _LEGAL_MAX:
+            _LEGAL.clear()
+        _LEGAL[key] = entry
+    _last_legal[0] = (state, seat, entry)
+    return entry[0]
+
+
+def legality_key(state: State, seat: Seat) -> tuple[Any, ...]:
+    """Everything :func:`candidates` and :func:`refusal` read for ``seat`` when it is the seat to act
+    in a game still on, by phase: two states with the same key have the same legal actions. (The
+    declaration reads the place or sea dot, the voyage's destination and whether it is paid, a
+    face-down token here, a flip this turn, the purse against the fares and the flip price, and the
+    flip-roll option; a move reads its menu's key; the flip after a move the token, the flip this
+    turn and the purse; the start and the release roll nothing more.)"""
+    phase = state.phase
+    pawn = state.pawns[seat]
+    if phase == DECLARE:
+        v = pawn.voyage
+        cash = pawn.cash
+        node = pawn.node
+        return (
+            phase,
+            node,
+            None if v is None else v.dest,
+            None if v is None else v.paid,
+            top_token(state.stacks, node) is not None,
+            state.flipped,
+            cash >= SEA_FARE,
+            cash >= AIR_FARE,
+            cash >= FLIP_PRICE,
+            roll_only_when_broke(state.options),
+        )
+    if phase == MOVE:
+        o = state.options
+        return (
+            phase,
+            pawn.node,
+            state.move,
+            pawn.cash >= SEA_FARE,
+            bool(pawn.items),
+            o.hazard_trigger == "pass_through",
+            o.land_to_sea_same_move,
+            o.sea_to_land_same_move,
+        )
+    if phase == AFTER_MOVE:
+        return (phase, top_token(state.stacks, pawn.node) is not None, state.flipped, pawn.cash >= FLIP_PRICE)
+    return (phase,)
+
+
+#: legal actions (and their ids) by :func:`legality_key`, emptied when full
+_LEGAL: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]] = {}
+_LEGAL_MAX = 1 << 15
+#: the last state asked about, its seat and its entry of ``_LEGAL`` (replaced whole): a caller asks
+#: for the legal actions of a state and then applies one of them to the same state
+_last_legal: list[tuple[Any, int, tuple[tuple[Action, ...], frozenset[int]]]] = [
+    (None, -1, ((), frozenset()))
+]
 
 
 # Actions are values: the candidates of a phase are built once per place and shared.
@@ -495,75 +569,129 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
 
 def act(w: AfrikanWork, seat: int, action: Action) -> None:
     w.ply += 1
+    handler = _ACT.get(type(action))
+    if handler is None:  # a subclass of an action (the classes in order, as a match would test them)
+        handler = next((h for cls, h in _ACT.items() if isinstance(action, cls)), _ignore)
+    handler(w, seat, action)
+
+
+# One function per action class, found by the action's class (a match statement over the classes cost
+# several times the look-up: every action of every game passes here).
+
+
+def _start(w: AfrikanWork, seat: int, action: Start) -> None:
+    place = action.place
+    w.set_pawn(seat, node=place)
+    w.emit("start_chosen", seat=seat, place=place)
+    nxt = next((s for s in range(w.players) if w.pawns[s].node is None), None)
+    if nxt is None:
+        w.round = 1
+        w.turn = w.first_seat
+        begin_turn(w)
+    else:
+        w.turn = nxt
+
+
+def _roll(w: AfrikanWork, seat: int, action: Roll) -> None:
+    if w.phase == RELEASE:
+        value = w.die(seat, "release")
+        if value in w.options.hazard_release_faces:
+            w.set_pawn(seat, captured=False)
+            w.emit("released", seat=seat)
+        else:
+            w.emit("still_captured", seat=seat)
+        end_turn(w)
+        return
     pawn = w.pawns[seat]
-    match action:
-        case Start(place):
-            w.set_pawn(seat, node=place)
-            w.emit("start_chosen", seat=seat, place=place)
-            nxt = next((s for s in range(w.players) if w.pawns[s].node is None), None)
-            if nxt is None:
-                w.round = 1
-                w.turn = w.first_seat
-                begin_turn(w)
-            else:
-                w.turn = nxt
-        case Roll() if w.phase == RELEASE:
-            value = w.die(seat, "release")
-            if value in w.options.hazard_release_faces:
-                w.set_pawn(seat, captured=False)
-                w.emit("released", seat=seat)
-            else:
-                w.emit("still_captured", seat=seat)
-            end_turn(w)
-        case Roll():
-            value = w.die(seat, "move")
-            begin_move(w, seat, value, value)
-            if pawn.voyage is not None:
-                sail(w, seat, value)
-            else:
-                offer_move(w, seat)
-        case Move() | Board() if w.phase == MOVE:
-            assert pawn.node is not None
-            do_move_action(w, seat, action, menu_of(w, seat))
-        case Board(to):
-            value = w.die(seat, "move")
-            begin_move(w, seat, value, value)
-            board(w, seat, to, paid=True, fare=SEA_FARE)
-            sail(w, seat, value)
-        case FreeSail(to):
-            # [decided] ``free_sail <dest>`` both boards and continues a free passage (§7 has no
-            # separate continue command); a paid voyage continues with ``roll``
-            steps = w.options.broke_sea_steps
-            begin_move(w, seat, steps, 0)
-            if pawn.voyage is None:
-                board(w, seat, to, paid=False, fare=0)
-            sail(w, seat, steps)
-        case Fly(to):
-            assert pawn.node is not None
-            w.pay(seat, AIR_FARE)
-            w.set_pawn(seat, node=to)
-            w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=AIR_FARE)
-            arrive(w, seat, to)
-            if not w.over:
-                end_move(w, seat)
-        case Flip():
-            flip(w, seat, FLIP_PRICE, "pay")
-            if not w.over:
-                end_turn(w)
-        case FlipRoll():
-            value = w.die(seat, "flip")
-            if value in FLIP_ROLL_FACES:
-                flip(w, seat, 0, "roll")
-            else:
-                w.emit("flip_failed", seat=seat, place=pawn.node)
-            if not w.over:
-                end_turn(w)
-        case Stay():
-            w.emit("stayed", seat=seat)
-            end_turn(w)
-        case EndPhase():
-            # [decided] declining the §4.1 step 4 flip uses ``end_phase`` (the spec's "no" to a phase)
-            end_turn(w)
+    value = w.die(seat, "move")
+    begin_move(w, seat, value, value)
+    if pawn.voyage is not None:
+        sail(w, seat, value)
+    else:
+        offer_move(w, seat)
+
+
+def _move(w: AfrikanWork, seat: int, action: Move | Board) -> None:
+    if w.phase == MOVE:
+        assert w.pawns[seat].node is not None
+        do_move_action(w, seat, action, menu_of(w, seat))
+
+
+def _board(w: AfrikanWork, seat: int, action: Board) -> None:
+    if w.phase == MOVE:
+        _move(w, seat, action)
+        return
+    value = w.die(seat, "move")
+    begin_move(w, seat, value, value)
+    board(w, seat, action.to, paid=True, fare=SEA_FARE)
+    sail(w, seat, value)
+
+
+def _free_sail(w: AfrikanWork, seat: int, action: FreeSail) -> None:
+    # [decided] ``free_sail <dest>`` both boards and continues a free passage (§7 has no separate
+    # continue command); a paid voyage continues with ``roll``
+    steps = w.options.broke_sea_steps
+    begin_move(w, seat, steps, 0)
+    if w.pawns[seat].voyage is None:
+        board(w, seat, action.to, paid=False, fare=0)
+    sail(w, seat, steps)
+
+
+def _fly(w: AfrikanWork, seat: int, action: Fly) -> None:
+    to = action.to
+    pawn = w.pawns[seat]
+    assert pawn.node is not None
+    w.pay(seat, AIR_FARE)
+    w.set_pawn(seat, node=to)
+    w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=AIR_FARE)
+    arrive(w, seat, to)
+    if not w.over:
+        end_move(w, seat)
+
+
+def _flip(w: AfrikanWork, seat: int, action: Flip) -> None:
+    flip(w, seat, FLIP_PRICE, "pay")
+    if not w.over:
+        end_turn(w)
+
+
+def _flip_roll(w: AfrikanWork, seat: int, action: FlipRoll) -> None:
+    place = w.pawns[seat].node
+    value = w.die(seat, "flip")
+    if value in FLIP_ROLL_FACES:
+        flip(w, seat, 0, "roll")
+    else:
+        w.emit("flip_failed", seat=seat, place=place)
+    if not w.over:
+        end_turn(w)
+
+
+def _stay(w: AfrikanWork, seat: int, action: Stay) -> None:
+    w.emit_pairs("stayed", None, (("seat", seat),))
+    end_turn(w)
+
+
+def _end_phase(w: AfrikanWork, seat: int, action: EndPhase) -> None:
+    # [decided] declining the §4.1 step 4 flip uses ``end_phase`` (the spec's "no" to a phase)
+    end_turn(w)
+
+
+def _ignore(w: AfrikanWork, seat: int, action: Any) -> None:
+    return None
+
+
+_ACT: dict[type, Any] = {
+    Start: _start,
+    Roll: _roll,
+    Move: _move,
+    Board: _board,
+    FreeSail: _free_sail,
+    Fly: _fly,
+    Flip: _flip,
+    FlipRoll: _flip_roll,
+    Stay: _stay,
+    EndPhase: _end_phase,
+}
 
 
 # --- entering places, tokens -------------------------------------------------------------------
@@ -659,7 +787,7 @@ def begin_turn(w: AfrikanWork) -> None:
         w.flipped = False
         w.move = None
         w.phase = RELEASE if pawn.captured else DECLARE
-        w.emit("turn", seat=seat, round=w.round)
+        w.emit_pairs("turn", None, (("seat", seat), ("round", w.round)))
         return
 
 
@@ -742,7 +870,18 @@ def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
     start = w.pawns[seat].node
     w.set_pawn(seat, node=path[-1])
     w.move = move = _movement(move.steps - len(path), move.roll, (*move.visited, *path), "land")
-    w.emit("moved", seat=seat, start=start, dest=path[-1], path=path, steps=len(path), by="land")
+    w.emit_pairs(
+        "moved",
+        None,
+        (
+            ("seat", seat),
+            ("start", start),
+            ("dest", path[-1]),
+            ("path", path),
+            ("steps", len(path)),
+            ("by", "land"),
+        ),
+    )
     for node in path:
         if node in PLACE_SET:
             arrive(w, seat, node)
@@ -766,7 +905,18 @@ def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
     if fare:
         w.pay(seat, fare)
     w.set_pawn(seat, voyage=_voyage(leg.id, leg.origin, leg.dest, 0, paid))
-    w.emit("boarded", seat=seat, port=pawn.node, dest=dest, leg=leg.id, fare=fare, free=not paid)
+    w.emit_pairs(
+        "boarded",
+        None,
+        (
+            ("seat", seat),
+            ("port", pawn.node),
+            ("dest", dest),
+            ("leg", leg.id),
+            ("fare", fare),
+            ("free", not paid),
+        ),
+    )
 
 
 def sail(w: AfrikanWork, seat: int, steps: int) -> None:
@@ -775,24 +925,39 @@ def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     v = pawn.voyage
     assert v is not None and w.move is not None
     leg = LEGS[(v.origin, v.dest)]
-    visited = set(w.move.visited)
+    visited = w.move.visited
     at, used = v.at, 0
     path: list[str] = []
-    while used < steps and at < leg.steps:
-        nxt = leg.path[at + 1]
+    leg_path = leg.path
+    end = len(leg_path) - 1  # leg.steps
+    pass_through = w.options.hazard_trigger == "pass_through"
+    while used < steps and at < end:
+        nxt = leg_path[at + 1]
         if nxt in visited:  # M4: the voyage cannot go on without entering a visited node
             break
         at += 1
         used += 1
         path.append(nxt)
-        if w.options.hazard_trigger == "pass_through" and nxt in HAZARDS:
+        if pass_through and nxt in HAZARDS:
             break
-    arrived = at == leg.steps
+    arrived = at == end
     assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
     node = leg.path[at]
     w.set_pawn(seat, node=node, voyage=None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid))
     w.move = _movement(steps - used if arrived else 0, w.move.roll, (*w.move.visited, *path), "sea")
-    w.emit("sailed", seat=seat, leg=v.leg, dest=v.dest, path=tuple(path), steps=used, at=at, arrived=arrived)
+    w.emit_pairs(
+        "sailed",
+        None,
+        (
+            ("seat", seat),
+            ("leg", v.leg),
+            ("dest", v.dest),
+            ("path", tuple(path)),
+            ("steps", used),
+            ("at", at),
+            ("arrived", arrived),
+        ),
+    )
     if arrived:
         arrive(w, seat, node)
         if w.over:
@@ -849,6 +1014,42 @@ def _revealed(
     return out
 
 
+#: each pawn's view by the pawn's identity (and the contents', which name its items): a working
+#: copy hands an unchanged pawn on as the same value, so most pawns of a view were shown before
+_pawn_views: dict[int, tuple[Pawn, tuple[tuple[str, str], ...], PawnView]] = {}
+
+
+def _pawn_view_of(p: Pawn, contents: tuple[tuple[str, str], ...]) -> PawnView:
+    known = _pawn_views.get(id(p))
+    if known is not None and known[0] is p and known[1] is contents:
+        return known[2]
+    made = _pawn_view(
+        p.node,
+        p.cash,
+        p.lost_turns,
+        p.captured,
+        p.voyage,
+        tuple([content_id(t, kind_of(contents, t)) for t in p.items]) if p.items else (),
+    )
+    if len(_pawn_views) >= 4096:
+        _pawn_views.clear()
+    _pawn_views[id(p)] = (p, contents, made)
+    return made
+
+
+def _pawn_views_of(pawns: tuple[Pawn, ...], contents: tuple[tuple[str, str], ...]) -> tuple[PawnView, ...]:
+    last = _pawn_views_last[0]
+    if last[0] is pawns and last[1] is contents:
+        return last[2]
+    made = tuple([_pawn_view_of(p, contents) for p in pawns])
+    _pawn_views_last[0] = (pawns, contents, made)
+    return made
+
+
+#: the pawns' views of the last pawns tuple shown (a turn that moves no pawn hands it on unchanged)
+_pawn_views_last: list[tuple[Any, Any, tuple[PawnView, ...]]] = [((), (), ())]
+
+
 def view(state: State, seat: Seat | None) -> View:
     contents = state.contents
     pawns = state.pawns
@@ -867,19 +1068,7 @@ def view(state: State, seat: Seat | None) -> View:
         () if over else (state.turn,),  # to_act(state)
         state.round,
         state.first_seat,
-        tuple(
-            [
-                _pawn_view(
-                    p.node,
-                    p.cash,
-                    p.lost_turns,
-                    p.captured,
-                    p.voyage,
-                    tuple([content_id(t, kind_of(contents, t)) for t in p.items]) if p.items else (),
-                )
-                for p in pawns
-            ]
-        ),
+        _pawn_views_of(pawns, contents),
         _face_down(state.stacks),
         _revealed(state.revealed, contents),
         state.star_found,

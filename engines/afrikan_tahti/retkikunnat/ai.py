@@ -202,6 +202,7 @@ class _Facts:
         self.left = {k: +v for k, v in self.left.items()}
         self.disc_left = max(1, sum(self.left["d"].values()))
         self.values: dict[tuple[int, str, int], float] = {}
+        self.flippable: dict[int, set[str]] = {}  # by seat (shared: callers only read it)
 
 
 _LAST: list[_Facts] = []
@@ -220,9 +221,15 @@ def _top_tokens(view: View) -> dict[str, str]:
 
 
 def flippable(view: View, seat: int) -> set[str]:
+    """The places whose top token ``seat`` may flip (kept per view: the caller must not change it)."""
     f = _facts(view)
-    complete = view.x.players[seat].complete
-    return {p for p, t in f.tops.items() if t.startswith("e") or complete or not f.equip}
+    found = f.flippable.get(seat)
+    if found is None:
+        complete = view.x.players[seat].complete
+        found = f.flippable[seat] = {
+            p for p, t in f.tops.items() if t.startswith("e") or complete or not f.equip
+        }
+    return found
 
 
 def _known_kind(view: View, place: str) -> str | None:

@@ -232,7 +232,7 @@ def act(w: AfrikanWork, seat: int, action: Any) -> None:
             windows.announce(w, seat, inst, "a", ok=job("seaplane", seat, to=to), ko=job("undeclare", seat))
         case Stay():
             w.tx = replace(w.tx, declared="stay")
-            w.emit("stayed", seat=seat)
+            w.emit_pairs("stayed", None, (("seat", seat),))
             enter_phase2(w, seat)
         case GemRoll():
             w.tx = replace(w.tx, declared="gem_roll")
@@ -393,7 +393,7 @@ def begin_turn(w: AfrikanWork) -> None:
         assert node is not None
         w.tx = TurnX(visited=(node,), places=(node,) if node in PLACE_SET else ())
         w.phase = RELEASE if pawn.captured else DECLARE
-        w.emit("turn", seat=seat, round=w.round)
+        w.emit_pairs("turn", None, (("seat", seat), ("round", w.round)))
         return
 
 
