@@ -151,7 +151,7 @@ class Events:
         )
         replied_to = await self._replied_to(room_id, relation, text)
         # a reply to the bot's message without the quoted fallback (clients since Matrix 1.13)
-        addressed = addressed or replied_to == self.user_id
+        addressed = addressed or replied_to == me
         if "m.in_reply_to" in relation:
             text = strip_reply_fallback(text)
         stripped = strip_mention(text, self.session.own_names(room_id))
