@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engines.contract import Event, IllegalAction, Outcome, ev, rng_for
+from engines.contract import Event, IllegalAction, Outcome, ev, maker, rng_for
 from engines.gnav.model import (
     CALLS,
     CARD_IDS,
@@ -53,7 +53,7 @@ from engines.gnav.model import (
     deck_from_ranks,
     knows,
 )
-from engines.work import Work
+from engines.work import Work, make_event
 
 # ---------------------------------------------------------------------------------------------
 # The working copy: one transition of the engine, or a sampled world in an AI rollout
@@ -141,7 +141,12 @@ class GnavWork(Work[State]):
     def emit(self, code: str, audience: int | tuple[int, ...] | None = None, **params: Any) -> None:
         if self.quiet:
             return
-        e = ev(code, audience, **params)
+        if audience is None:
+            e = make_event(code, None, tuple(params.items()))
+        elif type(audience) is int:
+            e = make_event(code, (audience,), tuple(params.items()))
+        else:
+            e = ev(code, audience, **params)
         self.events.append(e)
         self.history.append(e)
 
@@ -581,57 +586,72 @@ def ranks_of(eliminated: Sequence[Sequence[int]], players: int) -> tuple[int, ..
 def view(state: State, seat: int | None) -> View:
     know = state.know
     order = state.order
-    hands = tuple(CARD_IDS[c] if c >= 0 and knows(know[c], seat) else None for c in state.hands)
-    own = state.hands[seat] if seat is not None else -1
+    hands_of = state.hands
+    # knows(bits, seat), the mask taken once: a view reads every card's knowledge bits
+    mask = PUBLIC if seat is None else PUBLIC | (1 << seat)
+    hands = tuple([CARD_IDS[c] if c >= 0 and know[c] & mask else None for c in hands_of])
+    own = hands_of[seat] if seat is not None else -1
     # a departed seat's card stays at its seat; its holder still knows it
     own_card = CARD_IDS[own] if own >= 0 else None
     stock_known = []
     stock_ordinary = []
     for depth, c in enumerate(reversed(state.stock)):
-        if knows(know[c], seat):
+        bits = know[c]
+        if bits & mask:
             stock_known.append((depth, CARD_IDS[c]))
-        if know[c] & ORDINARY:
+        if bits & ORDINARY:
             stock_ordinary.append(depth)
     aside = tuple(
-        AsideView(
-            CARD_IDS[a.card] if a.face_up or knows(know[a.card], seat) else None,
-            a.face_up,
-            bool(know[a.card] & ORDINARY),
-        )
-        for a in state.aside
+        [
+            AsideView(
+                CARD_IDS[a.card] if a.face_up or know[a.card] & mask else None,
+                a.face_up,
+                bool(know[a.card] & ORDINARY),
+            )
+            for a in state.aside
+        ]
     )
-    return View(
-        seat=seat,
-        players=state.players,
-        options=state.options,
-        phase=state.phase,
-        lives=state.lives,
-        eliminated=tuple(s for s, _ in state.eliminated),
-        resting=state.resting,
-        rotation=state.rotation,
-        deal=state.deal,
-        order=order,
-        dealer=order[-1] if order else None,
-        to_act=to_act(state),
-        turn=state.turn,
-        departed=state.departed,
-        own_card=own_card,
-        hands=hands,
-        ordinary=tuple(s for s in order if know[state.hands[s]] & ORDINARY),
-        not_fool=tuple(
-            s
-            for s in order
-            if s not in state.knocks and not (state.hands[s] >> 1 == FOOL and know[state.hands[s]] & PUBLIC)
+    knocks = state.knocks
+    # the same order as View's fields (engines.contract.maker)
+    return _view(
+        seat,
+        state.players,
+        state.options,
+        state.phase,
+        state.lives,
+        tuple([s for s, _ in state.eliminated]),  # eliminated
+        state.resting,
+        state.rotation,
+        state.deal,
+        order,
+        order[-1] if order else None,  # dealer
+        to_act(state),
+        state.turn,
+        state.departed,
+        own_card,
+        hands,
+        tuple([s for s in order if know[hands_of[s]] & ORDINARY]),  # ordinary
+        tuple(  # not_fool
+            [
+                s
+                for s in order
+                if s not in knocks and not (hands_of[s] >> 1 == FOOL and know[hands_of[s]] & PUBLIC)
+            ]
         ),
-        stock_size=len(state.stock),
-        stock_known=tuple(stock_known),
-        stock_ordinary=tuple(stock_ordinary),
-        aside=aside,
-        log=state.log,
-        history=tuple(e for e in state.history if e.visible_to(seat)),
-        last=state.last,
-        winners=winners_of(state) if state.phase == OVER else (),
+        len(state.stock),  # stock_size
+        tuple(stock_known),
+        tuple(stock_ordinary),
+        aside,
+        state.log,
+        # history: the public events and the seat's own
+        tuple([e for e in state.history if e.to is None or (seat is not None and seat in e.to)]),
+        state.last,
+        winners_of(state) if state.phase == OVER else (),  # winners
     )
+
+
+#: the view made by position, without the frozen class's field-by-field __init__
+_view = maker(View)
 
 
 def winners_of(state: State) -> tuple[int, ...]:
