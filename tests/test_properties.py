@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.parsing import Ambiguous, NotLegal, NotUnderstood, ParseContext, Parsed
-from chatbot.core.ports import RenderContext
 from chatbot.games import UIS
 from engines import GAMES
 from engines.contract import IllegalAction

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 from chatbot.core.commands import Command
 from chatbot.core.explain import question_words, topic_keywords, word_scores
+from chatbot.core.gameui import GameUI
 from chatbot.core.nlp import (
     FILLER,
     NEG,
@@ -51,7 +52,6 @@ from chatbot.core.nlp import (
     number_words,
     tokens,
 )
-from chatbot.core.ports import GameUI
 
 #: the concept a game's words give talk about the game ("hauskaa", "gg", "good luck")
 CHAT = "chat"

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from chatbot.core import i18n
+from chatbot.core.gameui import GameUI, RuleTopic
 from chatbot.core.nlp import Lemmatizer, english_stems, fold, normalise, tokens
-from chatbot.core.ports import GameUI, RuleTopic
 
 #: question and filler words in both languages: they say that something is asked, not what
 _STOP = frozenset(

@@ -10,18 +10,10 @@ import logging
 from dataclasses import replace
 
 from chatbot.core import i18n
+from chatbot.core.gameui import GameUI
 from chatbot.core.i18n import normalise_language
 from chatbot.core.outbox import Outbox
-from chatbot.core.ports import (
-    LOBBY,
-    RUNNING,
-    Answer,
-    GameUI,
-    MatchRec,
-    Repository,
-    RoomRec,
-    StorageUnavailable,
-)
+from chatbot.core.ports import LOBBY, RUNNING, Answer, MatchRec, Repository, RoomRec, StorageUnavailable
 from chatbot.core.render import Renderer
 from chatbot.core.schedule import Schedule
 from chatbot.core.types import Outbound

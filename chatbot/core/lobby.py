@@ -16,11 +16,12 @@ from chatbot.core import i18n, pace
 from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Finder
+from chatbot.core.gameui import GameUI
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import fold
 from chatbot.core.people import clean_name, new_seat_name, seat_names
-from chatbot.core.ports import CANCELLED, LOBBY, OVER, RUNNING, GameUI, MatchRec, Repository, SeatRec
+from chatbot.core.ports import CANCELLED, LOBBY, OVER, RUNNING, MatchRec, Repository, SeatRec
 from chatbot.core.questions import games_text
 from chatbot.core.render import Renderer, rematch_waiting
 from chatbot.core.roles import Roles

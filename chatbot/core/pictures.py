@@ -1,7 +1,7 @@
 """At most one new table picture per moment of a game (issue #28: Afrikan Tähti sent a new board
 picture at every move, six a round at a table of three).
 
-A game names its moments (:meth:`~chatbot.core.ports.GameUI.picture_moment`: Afrikan Tähti's round,
+A game names its moments (:meth:`~chatbot.core.gameui.GameUI.picture_moment`: Afrikan Tähti's round,
 or the end): the picture drawn at the first change of a moment stays on the table, byte for byte,
 until the moment changes, so the transports (which upload a picture only when its bytes change)
 send one picture per moment, and the text table carries the moves in between.

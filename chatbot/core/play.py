@@ -14,10 +14,11 @@ from typing import Any
 from chatbot.core import i18n
 from chatbot.core.certainty import Certainty, labelled, relabelled
 from chatbot.core.decoded import Decoded, Finder
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import LANGUAGES, Translator, translator
 from chatbot.core.parsing import Ambiguous, Later, NotLegal, NotUnderstood, ParseContext, Parsed, ParseResult
 from chatbot.core.people import seat_names
-from chatbot.core.ports import OVER, RUNNING, THEN, GameUI, MatchRec, RenderContext, Repository, RoomRec
+from chatbot.core.ports import OVER, RUNNING, THEN, MatchRec, Repository, RoomRec
 from chatbot.core.questions import META_REFUSAL
 from chatbot.core.records import Records
 from chatbot.core.render import Renderer

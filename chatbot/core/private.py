@@ -14,9 +14,10 @@ import secrets
 from dataclasses import replace
 
 from chatbot.core import i18n
+from chatbot.core.gameui import GameUI
 from chatbot.core.lobby import Lobby
 from chatbot.core.outbox import Outbox
-from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, GameUI, Repository, StorageUnavailable
+from chatbot.core.ports import LOBBY, RUNNING, Answer, ChatQueue, Repository, StorageUnavailable
 from chatbot.core.questions import Questions
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import CoreSettings, Speaker, reply

@@ -12,11 +12,12 @@ from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
+from chatbot.core.gameui import GameUI, RenderContext, Situation
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer, detect_language, fold
 from chatbot.core.parsing import NotLegal, ParseContext, Parsed
 from chatbot.core.people import seat_names
-from chatbot.core.ports import RUNNING, GameUI, MatchRec, RenderContext, Situation
+from chatbot.core.ports import RUNNING, MatchRec
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Speaker, reply

@@ -23,9 +23,10 @@ from typing import Any
 from babel.dates import format_date
 
 from chatbot.core.commands import Command
+from chatbot.core.gameui import GameUI
 from chatbot.core.i18n import Translator
 from chatbot.core.people import seat_names
-from chatbot.core.ports import FinishedRec, GameUI, MatchRec, Repository, UserRec
+from chatbot.core.ports import FinishedRec, MatchRec, Repository, UserRec
 from chatbot.core.replay import REPLAY_MARK, REPLAY_STEPS, Replays
 from chatbot.core.schedule import room_zone
 from chatbot.core.types import Button, Inbound, Outbound

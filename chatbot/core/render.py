@@ -15,19 +15,10 @@ from typing import Any
 
 from chatbot.core import i18n, pace, pictures, turns
 from chatbot.core.decoded import Decoded
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.people import People, clean_name, seat_names
-from chatbot.core.ports import (
-    LOBBY,
-    REMIND,
-    Deadline,
-    GameUI,
-    MatchRec,
-    RenderContext,
-    Repository,
-    RoomRec,
-    SeatRec,
-)
+from chatbot.core.ports import LOBBY, REMIND, Deadline, MatchRec, Repository, RoomRec, SeatRec
 from chatbot.core.schedule import room_zone
 from chatbot.core.turn import Turn
 from chatbot.core.types import PROMPT, TABLE, Button, Outbound

@@ -26,9 +26,10 @@ from chatbot.core import i18n
 from chatbot.core.access import ButtonData
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Finder
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.people import seat_names
-from chatbot.core.ports import LOBBY, OVER, RUNNING, GameUI, MatchRec, RenderContext, Repository, chat_of
+from chatbot.core.ports import LOBBY, OVER, RUNNING, MatchRec, Repository, chat_of
 from chatbot.core.types import Button, Inbound, Outbound
 from chatbot.core.usecase import CoreSettings, Speaker, not_here, reply
 from chatbot.core.views import Views

@@ -24,10 +24,11 @@ from dataclasses import replace
 
 from chatbot.core import i18n
 from chatbot.core.commands import Command
+from chatbot.core.gameui import GameUI
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer, match_seat
 from chatbot.core.people import Member, People, clean_name, genitive, new_seat_name, seat_names
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, Repository, RoomRec, SeatRec
+from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Repository, RoomRec, SeatRec
 from chatbot.core.render import Renderer
 from chatbot.core.seating import Seating
 from chatbot.core.types import Inbound, Outbound

@@ -16,7 +16,8 @@ from typing import Any
 
 from chatbot.core import pace, pictures, turns
 from chatbot.core.decoded import Decoded
-from chatbot.core.ports import AI_TURN, IDLE_MOVE, REMIND, WINDOW, Deadline, GameUI, MatchRec, Repository
+from chatbot.core.gameui import GameUI
+from chatbot.core.ports import AI_TURN, IDLE_MOVE, REMIND, WINDOW, Deadline, MatchRec, Repository
 from chatbot.core.usecase import CoreSettings
 from engines.contract import Engine
 

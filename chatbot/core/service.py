@@ -42,6 +42,7 @@ from chatbot.core.certainty import Certainty
 from chatbot.core.commands import Command
 from chatbot.core.decoded import Decoded, Finder
 from chatbot.core.explain import find_topics, game_named
+from chatbot.core.gameui import GameUI
 from chatbot.core.groups import Groups
 from chatbot.core.i18n import Translator, normalise_language
 from chatbot.core.live import LivePrompts
@@ -54,7 +55,6 @@ from chatbot.core.ports import (
     LOBBY,
     RUNNING,
     Answer,
-    GameUI,
     MatchRec,
     Members,
     Repository,

@@ -11,10 +11,11 @@ from collections import OrderedDict
 from chatbot.core.asked import answer_button
 from chatbot.core.commands import Command, game_in, option_phrases, parse_command
 from chatbot.core.decoded import Finder
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Lemmatizer
 from chatbot.core.people import seat_names
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, RenderContext
+from chatbot.core.ports import LOBBY, RUNNING
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Speaker, reply

@@ -17,6 +17,7 @@ from typing import Any
 
 from chatbot.core import i18n, turns
 from chatbot.core.decoded import Decoded
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.outbox import Outbox
 from chatbot.core.people import seat_names
@@ -28,9 +29,7 @@ from chatbot.core.ports import (
     RUNNING,
     WINDOW,
     Deadline,
-    GameUI,
     MatchRec,
-    RenderContext,
     Repository,
     RoomRec,
     StorageUnavailable,

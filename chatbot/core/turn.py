@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatbot.core.ports import GameUI
+from chatbot.core.gameui import GameUI
 from engines.contract import Engine
 
 

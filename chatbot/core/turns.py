@@ -9,7 +9,7 @@ edited in place at each step.
 What a turn is, for every game alike: the game's own counters where its public view has them (the
 round, the deal, the turns taken, the seat on turn), else the seats to act. A seat's turn goes on
 while those marks stay the same and the same person plays the seat; a reaction window is a turn of
-its own for the seats it asks (its :meth:`~chatbot.core.ports.GameUI.window_key`), and the seat on
+its own for the seats it asks (its :meth:`~chatbot.core.gameui.GameUI.window_key`), and the seat on
 turn keeps its turn through the windows of others.
 
 Each seat's latest turn is a small record in the match's ``meta["turns"]``, written by the schedule

@@ -7,9 +7,10 @@ from dataclasses import replace
 
 from chatbot.core import turns
 from chatbot.core.decoded import Decoded, Finder
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.people import seat_names
-from chatbot.core.ports import LOBBY, RUNNING, GameUI, MatchRec, RenderContext, Repository
+from chatbot.core.ports import LOBBY, RUNNING, MatchRec, Repository
 from chatbot.core.render import Renderer
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Speaker, reply

@@ -6,7 +6,7 @@ starts as a copy of a game's folder. ``drawing`` is the pictures' shared font lo
 
 from __future__ import annotations
 
-from chatbot.core.ports import GameUI
+from chatbot.core.gameui import GameUI
 from engines.registry import discover
 
 

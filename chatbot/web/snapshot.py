@@ -16,8 +16,9 @@ from typing import Any
 
 from chatbot.core import i18n, pace
 from chatbot.core.decoded import RECENT_ACTIONS
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import AI_TURN, LOBBY, OVER, RUNNING, MatchRec, RenderContext
+from chatbot.core.ports import AI_TURN, LOBBY, OVER, RUNNING, MatchRec
 from chatbot.core.schedule import room_zone
 from chatbot.web.pictures import picture
 

@@ -31,8 +31,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import GameUI, RenderContext
 from chatbot.core.types import Inbound, Outbound
 from chatbot.games import UIS
 from engines import GAMES

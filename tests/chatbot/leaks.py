@@ -19,8 +19,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RUNNING, GameUI, MatchRec, RenderContext
+from chatbot.core.ports import RUNNING, MatchRec
 from chatbot.core.types import Outbound
 from engines.codec import decode
 from engines.contract import Engine, Event

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.parsing import Later, ParseContext, Parsed
-from chatbot.core.ports import THEN, RenderContext
+from chatbot.core.ports import THEN
 from chatbot.games.afrikan_tahti import UI, buttons
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.board import DIST_LAND, HAZARDS, PLACE_SET, node_of

@@ -15,8 +15,8 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from chatbot.compose import new_core
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.picture import board_png
 from chatbot.games.afrikan_tahti.texts import REASONS, TOPICS

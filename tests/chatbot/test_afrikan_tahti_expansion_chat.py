@@ -8,8 +8,8 @@ from __future__ import annotations
 import collections
 
 from chatbot.compose import new_core
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.core.types import TABLE
 from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.cards_generated import CHARACTERS, EXPEDITION_CARDS

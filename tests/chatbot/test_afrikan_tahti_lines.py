@@ -11,8 +11,8 @@ from random import Random
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI, buttons, events, render
 from chatbot.i18n_tool import LOCALES
 from engines.afrikan_tahti import ENGINE

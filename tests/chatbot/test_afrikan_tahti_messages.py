@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.parsing import ParseContext, Parsed
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI, buttons, events, names, parser, render
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from engines.afrikan_tahti import ENGINE

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti.picture import board_png, scene_of
 from engines.afrikan_tahti import ENGINE
 from engines.afrikan_tahti.model import Options

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from PIL import Image, ImageChops, ImageDraw
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import picture
 from chatbot.games.afrikan_tahti.names import card_name, token_word
 from chatbot.games.afrikan_tahti.picture import (

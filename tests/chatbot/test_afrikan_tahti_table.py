@@ -8,8 +8,8 @@ import statistics
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import UI
 from engines.contract import ev
 from tests.chatbot.table import GROUP, Table

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.parsing import Ambiguous, NotLegal, ParseContext, Parsed
-from chatbot.core.ports import THEN, RenderContext
+from chatbot.core.ports import THEN
 from chatbot.games.afrikan_tahti import UI, buttons
 from chatbot.games.afrikan_tahti.names import card_name
 from engines.afrikan_tahti import ENGINE

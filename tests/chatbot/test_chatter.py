@@ -19,10 +19,10 @@ import random
 import pytest
 
 from chatbot.core.certainty import about_own_move, relabelled
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.nlp import LemmatizerUnavailable, default_lemmatizer
 from chatbot.core.parsing import ParseContext, Parsed
-from chatbot.core.ports import RenderContext
 from chatbot.games import UIS
 from engines import GAMES
 from tests.chatbot.backends import backend

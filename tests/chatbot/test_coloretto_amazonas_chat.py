@@ -8,8 +8,8 @@ import re
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.coloretto_amazonas import UI
 from chatbot.games.coloretto_amazonas.render import ANIMALS
 from chatbot.games.coloretto_amazonas.texts import REASONS, TOPICS

@@ -440,8 +440,8 @@ def test_a_player_named_like_an_animal_is_a_receiver_in_the_allative(parser):
 
 def test_every_button_label_reads_back_as_its_action(parser):
     """The words on the buttons are commands too (DESIGN.md §4), in both languages."""
+    from chatbot.core.gameui import RenderContext
     from chatbot.core.i18n import translator
-    from chatbot.core.ports import RenderContext
 
     for scenario, seat in (("A", 0), ("B", 0), ("D", 0), ("GIFT1", 1), ("GIFT2", 1)):
         for lang in ("fi", "en"):

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.gnav import UI
 from chatbot.games.gnav.render import card_name
 from chatbot.games.gnav.texts import REASON_TOPIC, REASONS, TOPIC_TEXT

@@ -13,9 +13,10 @@ import random
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.parsing import Parsed
-from chatbot.core.ports import THEN, RenderContext
+from chatbot.core.ports import THEN
 from chatbot.games import UIS
 from engines import GAMES
 from tests.chatbot.notations import notations, written

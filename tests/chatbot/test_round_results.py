@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 from chatbot.compose import new_core
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.gnav import UI as GNAV
 from chatbot.storage import SqlRepository
 from chatbot.transports.console import ConsoleTable

@@ -15,8 +15,8 @@ import random
 
 import pytest
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games import UIS
 from engines import GAMES
 from engines.contract import Engine, IllegalAction

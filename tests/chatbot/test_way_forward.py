@@ -18,8 +18,8 @@ import random
 import re
 
 from chatbot.compose import new_core
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import events as at_events
 from chatbot.i18n_tool import LOCALES
 from chatbot.storage import SqlRepository

@@ -14,8 +14,8 @@ import dataclasses
 import random
 from typing import Any
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.core.service import BotCore
 from chatbot.games.afrikan_tahti import UI
 from chatbot.games.afrikan_tahti.lexicon import PLACE_FI

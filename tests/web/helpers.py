@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games import UIS
 from tests.chatbot.table import Table
 

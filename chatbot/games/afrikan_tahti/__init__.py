@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.afrikan_tahti import buttons, events, names, parser, records, render, texts
 from chatbot.games.afrikan_tahti.situation import situation
 from chatbot.games.afrikan_tahti.topic_words import TOPIC_WORDS

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
 from chatbot.core.nlp import fold, normalise
 from chatbot.core.parsing import Later, NotLegal, ParseContext, Parsed, ParseResult
-from chatbot.core.ports import THEN, RenderContext
+from chatbot.core.ports import THEN
 from chatbot.games.afrikan_tahti.names import (
     FROM,
     TO,

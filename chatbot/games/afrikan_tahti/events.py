@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti.names import (
     AT,
     DECK_NAMES,

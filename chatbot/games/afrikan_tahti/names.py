@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, cast
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import N_, ListStyle, Translator, translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
 from engines.afrikan_tahti.base.rules import land_dests, may_board_here, may_land, move_menu

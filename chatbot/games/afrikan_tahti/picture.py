@@ -32,7 +32,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from chatbot.games.afrikan_tahti.cards_generated import FACES
 from chatbot.games.afrikan_tahti.names import card_name, kind_of, money, place, token_word
 from chatbot.games.drawing import font

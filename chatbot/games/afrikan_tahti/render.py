@@ -13,8 +13,8 @@ holds which hand card.
 
 from __future__ import annotations
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from chatbot.games.afrikan_tahti.events import window_setting_line
 from chatbot.games.afrikan_tahti.names import (

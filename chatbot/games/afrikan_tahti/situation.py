@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatbot.core.gameui import RenderContext, Situation
 from chatbot.core.nlp import fold, normalise
-from chatbot.core.ports import RenderContext, Situation
 from chatbot.games.afrikan_tahti.names import money
 from chatbot.games.afrikan_tahti.render import where
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatbot.core.gameui import RenderContext, RuleTopic
 from chatbot.core.i18n import N_, Translator
-from chatbot.core.ports import RenderContext, RuleTopic
 from chatbot.games.afrikan_tahti import cards_generated as cards
 from chatbot.games.afrikan_tahti.card_forms_generated import FI_FORMS
 from chatbot.games.afrikan_tahti.names import FROM, TO, VIA, money, node_text, place

@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.coloretto_amazonas import buttons, parser, records, render, texts
 from chatbot.games.coloretto_amazonas.animals import ANIMAL_TOPICS
 from chatbot.games.coloretto_amazonas.situation import situation

@@ -4,8 +4,8 @@ The keywords are every form of every animal name the parser knows, in Finnish an
 
 from __future__ import annotations
 
+from chatbot.core.gameui import RuleTopic
 from chatbot.core.i18n import N_
-from chatbot.core.ports import RuleTopic
 from chatbot.games.coloretto_amazonas.parser import EN_ANIMALS, FI_ANIMALS
 
 _TEXTS = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from chatbot.games.coloretto_amazonas.render import marked_animal
 from engines.codec import BadNotation
 from engines.coloretto_amazonas.model import CODEC, GIFT, Accept, Give, Play, PublicView, Refuse

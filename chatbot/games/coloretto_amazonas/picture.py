@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from chatbot.games.coloretto_amazonas.render import animal
 from chatbot.games.drawing import font
 from engines.coloretto_amazonas.model import PublicView

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import N_, Translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.coloretto_amazonas.texts import REASONS
 from engines.coloretto_amazonas.model import (
     CAPACITY,

@@ -5,8 +5,8 @@ msgid per reason code (the engine's ``check`` codes and the parser's own), each 
 
 from __future__ import annotations
 
+from chatbot.core.gameui import RuleTopic
 from chatbot.core.i18n import N_
-from chatbot.core.ports import RuleTopic
 
 TOPICS = (
     RuleTopic(

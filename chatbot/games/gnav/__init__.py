@@ -11,10 +11,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.gnav import buttons, parser, records, render
 from chatbot.games.gnav.situation import situation
 from chatbot.games.gnav.texts import TOPICS

@@ -1,11 +1,11 @@
 """Gnav's buttons: the label of each move, which moves the group may see, and the move made for an idle
-person. Rows are the default ones of :class:`chatbot.core.ports.GameUI` (one button per move)."""
+person. Rows are the default ones of :class:`chatbot.core.gameui.GameUI` (one button per move)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from engines.gnav.model import MATADORS, TURN, Ask, Keep, Knock, View, rank_of
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.gnav.texts import NAMED_REASONS, REASON_TOPIC, REASONS, TOPIC_TEXT
 from engines.contract import Event
 from engines.gnav.model import KNOCK, MATADORS, OVER, TURN, View, rank_of

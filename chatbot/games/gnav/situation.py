@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatbot.core.ports import RenderContext, Situation
+from chatbot.core.gameui import RenderContext, Situation
 from chatbot.games.gnav.render import card_name, lives_left
 
 

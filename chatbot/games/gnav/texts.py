@@ -8,8 +8,8 @@ its text with the way forward (``REASONS``, or ``NAMED_REASONS`` when it names a
 
 from __future__ import annotations
 
+from chatbot.core.gameui import RuleTopic
 from chatbot.core.i18n import N_
-from chatbot.core.ports import RuleTopic
 
 TOPICS = (
     RuleTopic(

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import GameUI, RenderContext
 from chatbot.core.i18n import Translator
 from chatbot.core.nlp import Item
 from chatbot.core.parsing import ParseContext, ParseResult
-from chatbot.core.ports import GameUI, RenderContext
 from chatbot.games.majavajengi import buttons, parser, records, render
 from chatbot.games.majavajengi.situation import situation
 from chatbot.games.majavajengi.texts import TOPICS

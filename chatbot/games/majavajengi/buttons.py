@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from engines.codec import BadNotation
 from engines.majavajengi.model import (
     CODEC,

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import Translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.majavajengi.texts import NOT_ALLOWED, REASONS
 from engines.contract import Event
 from engines.majavajengi.model import MajavajengiSeatView, MajavajengiView

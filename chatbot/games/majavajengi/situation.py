@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatbot.core.ports import RenderContext, Situation
+from chatbot.core.gameui import RenderContext, Situation
 
 
 def situation(topic: str, view: Any, ctx: RenderContext, about: str = "") -> Situation | None:

@@ -4,8 +4,8 @@ reasons by the engine's reason code. Every text is an English msgid, translated 
 
 from __future__ import annotations
 
+from chatbot.core.gameui import RuleTopic
 from chatbot.core.i18n import N_
-from chatbot.core.ports import RuleTopic
 
 TOPICS: tuple[RuleTopic, ...] = (
     RuleTopic(

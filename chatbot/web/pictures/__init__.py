@@ -17,7 +17,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from chatbot.core.ports import GameUI, RenderContext
+from chatbot.core.gameui import GameUI, RenderContext
 
 
 @dataclass(frozen=True, slots=True)

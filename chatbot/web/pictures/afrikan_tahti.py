@@ -9,8 +9,8 @@ import io
 from functools import lru_cache
 from math import cos, pi, sin
 
+from chatbot.core.gameui import RenderContext
 from chatbot.core.i18n import translator
-from chatbot.core.ports import RenderContext
 from chatbot.games.afrikan_tahti import picture as board
 from chatbot.games.afrikan_tahti.names import place, token_word
 from chatbot.web.pictures import Picture, esc, svg

@@ -3,7 +3,7 @@ up to the row's size), completed stacks, bonus cards and the protection card, fr
 
 from __future__ import annotations
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from chatbot.games.coloretto_amazonas.render import MARKER, animal, card_name, colour_name, title
 from chatbot.web.pictures import Picture, card, esc, svg
 from engines.coloretto_amazonas.model import PublicView

@@ -3,7 +3,7 @@ the public view shows it, else face down), the dealer and the stock, from the pu
 
 from __future__ import annotations
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from chatbot.games.gnav.render import card_name, title
 from chatbot.web.pictures import Picture, back, bare, card, esc, svg
 from engines.gnav.model import OVER, View

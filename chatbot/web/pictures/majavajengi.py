@@ -3,7 +3,7 @@ the draw and discard piles and the scores so far, from the public view."""
 
 from __future__ import annotations
 
-from chatbot.core.ports import RenderContext
+from chatbot.core.gameui import RenderContext
 from chatbot.games.majavajengi.render import card_name, title
 from chatbot.web.pictures import Picture, back, bare, card, esc, svg
 from engines.majavajengi.model import MajavajengiView
