@@ -30,6 +30,7 @@ from random import Random
 from typing import Any, ClassVar, TypeVar
 
 from engines.codec import EngineError, Notation, decode, encode
+from engines.keyed import KEYED_SEED, KeyedRandom
 
 Seat = int
 T = TypeVar("T")
@@ -177,7 +178,13 @@ def rank_by(scores: tuple[int, ...], low_wins: bool, tiebreak: tuple[int, ...] |
 
 
 def rng_for(seed: str, ply: int, purpose: str) -> Random:
-    """The one source of randomness: a generator seeded from the game seed, the ply and a purpose."""
+    """The one source of randomness: a generator seeded from the game seed, the ply and a purpose.
+
+    A seed of the keyed form (:data:`engines.keyed.KEYED_SEED`, the chat's seeds since issue #28)
+    gets the cheap :class:`~engines.keyed.KeyedRandom`; any other seed ``Random(str)``, as every
+    match stored before was played (its replay depends on it)."""
+    if seed.startswith(KEYED_SEED):
+        return KeyedRandom(f"{seed}:{ply}:{purpose}")
     return Random(f"{seed}:{ply}:{purpose}")
 
 
