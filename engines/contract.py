@@ -321,6 +321,11 @@ class Engine(ABC):
             return rng.choice(legal)
         return policy(view, legal, rng)
 
+    def ai_reads_view(self, name: str) -> bool:
+        """Whether AI ``name`` reads the view it is given: the random one (also the fallback of an
+        unknown name) chooses among the legal actions alone, so a caller may pass it ``None``."""
+        return self.ais.get(name, random_policy) is not random_policy
+
     def ai_rng(self, state: Any, seat: Seat) -> Random:
         return rng_for(state.seed, state.ply, f"ai{seat}")
 

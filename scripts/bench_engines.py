@@ -3,9 +3,10 @@ and optionally of a peer engine in the same loop.
 
     python scripts/bench_engines.py [--games N] [--runs R] [--seed S] [--players P] [--peer PATH]
 
-Ours: ``N`` games (seeded ``S:0``, ``S:1``…) of ``afrikan_tahti`` with ``expansion=false``, every seat the ``random`` AI, played
-through the contract as ``python -m engines simulate`` plays them (:func:`engines.playout.play_ai_game`:
-``to_act``, ``legal_actions``, ``view``, the policy, ``apply`` and the notation of every action). A turn
+Ours: ``N`` games (seeded ``S:0``, ``S:1``…) of ``afrikan_tahti`` with ``expansion=false``, every
+seat the ``random`` AI, played through the contract as ``python -m engines simulate`` plays them
+(:func:`engines.playout.play_ai_game`: ``to_act``, ``legal_actions``, the policy, ``apply`` and the
+notation of every action; no ``view``, which the random AI does not read: ``Engine.ai_reads_view``). A turn
 is a seat's turn: the engine's ``turn`` and ``turn_lost`` events (a turn is one to three actions).
 
 ``--peer PATH``: a local copy of the peer engine markus-kari/star_of_africa (nothing of it is part of
@@ -34,8 +35,8 @@ the Mersenne Twister's 624-word seeding: about 5 µs more a generator).
 not depend on the machine's load: the second of two passes over the same games, less the first
 (caches warm, as in the timed runs after the first).
 
-What the loop asks of each side. Ours: the contract's whole turn (legal actions, a view for the
-policy, the notation of every action, events, immutable states, per-action seeded generators). The
+What the loop asks of each side. Ours: the contract's whole turn (legal actions, a view for a
+policy that reads one, the notation of every action, events, immutable states, per-action seeded generators). The
 peer's ``Game.play``: the same rules' decisions (its ``turn_possibilities`` and
 ``destination_options`` are its legal actions) on mutable objects, no view, notation or events, one
 generator. Neither is given less than its own callers need; the difference is what the contract costs.
@@ -102,6 +103,7 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
         ("outcome, to_act", "legal_actions", "view", "ai_rng", "policy", "apply", "notation"), 0.0
     )
     turns = generators = 0
+    reads = engine.ai_reads_view("random")
     for g in range(games):
         state = engine.new_game(players, f"{seed}:{g}", options)
         while True:
@@ -114,7 +116,7 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
                 break
             legal = engine.legal_actions(state, seat)
             t2 = clock()
-            view = engine.view(state, seat)
+            view = engine.view(state, seat) if reads else None  # as play_ai_game: none for the random AI
             t3 = clock()
             rng = engine.ai_rng(state, seat)
             t4 = clock()

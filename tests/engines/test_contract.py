@@ -130,3 +130,24 @@ def test_every_game_module_loads():
 
     assert engines.BROKEN == {} and uis.BROKEN == {}
     assert "majavajengi" in GAMES
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_playout_builds_views_only_for_ais_that_read_them(game, monkeypatch):
+    # issue #28: the random AI chooses among the legal actions alone; no view is built for its seats
+    engine = GAMES[game]
+    assert not engine.ai_reads_view("random") and not engine.ai_reads_view("no such ai")
+    assert engine.ai_reads_view(engine.default_ai)
+    built: list[int | None] = []
+    real_view = engine.view
+
+    def counted_view(state, seat):
+        built.append(seat)
+        return real_view(state, seat)
+
+    monkeypatch.setattr(engine, "view", counted_view)
+    ais = (engine.default_ai, "random")
+    players = engine.min_players
+    _state, log = play_ai_game(engine, tuple(ais[s % 2] for s in range(players)), "views", None)
+    assert built and set(built) == {s for s in range(players) if s % 2 == 0}
+    assert len(built) == sum(1 for seat, _ in log if seat % 2 == 0)
