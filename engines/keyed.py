@@ -69,6 +69,43 @@ class KeyedRandom(Random):
             return (pool & _MASK_53) * _SCALE_53
         return (self._twister or self._take_over()).random()
 
+    # The methods the engines call on every action, written out over the digest's bits: each gives
+    # the value ``random.Random``'s own method would give from the same getrandbits stream.
+
+    def _randbelow(self, n: int) -> int:
+        """A number in ``[0, n)``, n > 0 (``Random._randbelow_with_getrandbits``)."""
+        k = n.bit_length()
+        if self._twister is None:
+            left = self._left
+            if k <= left:
+                pool = self._pool
+                mask = (1 << k) - 1
+                while k <= left:
+                    r = pool & mask
+                    pool >>= k
+                    left -= k
+                    if r < n:
+                        self._pool = pool
+                        self._left = left
+                        return r
+                self._pool = pool
+                self._left = left
+        getrandbits = self.getrandbits
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    def choice(self, seq: Any) -> Any:
+        if not len(seq):
+            raise IndexError("Cannot choose from an empty sequence")
+        return seq[self._randbelow(len(seq))]
+
+    def randint(self, a: int, b: int) -> int:
+        if type(a) is int and type(b) is int and a <= b:
+            return a + self._randbelow(b - a + 1)
+        return super().randint(a, b)
+
     def seed(self, a: Any = None, version: int = 2) -> None:
         """Re-seeding starts a plain ``Random(a)`` stream."""
         twister = Random()
