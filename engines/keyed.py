@@ -32,17 +32,15 @@ class KeyedRandom(Random):
     fifth of the time of ``Random(key)``."""
 
     _pool: int
-    _left: int
+    _left: int = _POOL_BITS
     _digest: int
-    _twister: Random | None
+    #: class defaults, replaced on the instance when they change (fewer stores in ``__init__``)
+    _twister: Random | None = None
+    gauss_next: float | None = None
 
     def __init__(self, key: str) -> None:  # no super().__init__: that would seed the twister
-        digest = int.from_bytes(blake2b(key.encode(), digest_size=_POOL_BITS // 8).digest(), "little")
-        self._pool = digest
-        self._digest = digest
-        self._left = _POOL_BITS
-        self._twister = None
-        self.gauss_next = None
+        # BLAKE2b's default digest is the 512 bits of the pool
+        self._pool = self._digest = int.from_bytes(blake2b(key.encode()).digest(), "little")
 
     def _take_over(self) -> Random:
         """The Mersenne Twister that serves every draw once the digest's bits are spent."""
@@ -97,9 +95,19 @@ class KeyedRandom(Random):
         return r
 
     def choice(self, seq: Any) -> Any:
-        if not len(seq):
+        n = len(seq)
+        if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        return seq[self._randbelow(len(seq))]
+        k = n.bit_length()
+        left = self._left
+        if k <= left and self._twister is None:  # _randbelow's first try, written out
+            pool = self._pool
+            r = pool & ((1 << k) - 1)
+            if r < n:
+                self._pool = pool >> k
+                self._left = left - k
+                return seq[r]
+        return seq[self._randbelow(n)]
 
     def randint(self, a: int, b: int) -> int:
         if type(a) is int and type(b) is int and a <= b:
