@@ -327,7 +327,10 @@ class Engine(ABC):
         return self.ais.get(name, random_policy) is not random_policy
 
     def ai_rng(self, state: Any, seat: Seat) -> Random:
-        return rng_for(state.seed, state.ply, f"ai{seat}")
+        """``rng_for(state.seed, state.ply, f"ai{seat}")`` (written out: one for every AI action)."""
+        seed: str = state.seed
+        key = f"{seed}:{state.ply}:ai{seat}"
+        return KeyedRandom(key) if seed.startswith(KEYED_SEED) else Random(key)
 
 
 def random_policy(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:

@@ -143,3 +143,13 @@ def test_a_game_with_a_keyed_seed_replays_from_its_log(game, options, players):
     # and the keyed seed plays another game than the same seed of the old form
     _old, old_log = play_ai_game(engine, tuple(ais[s % 2] for s in range(players)), "replay", opts)
     assert old_log != log
+
+
+@pytest.mark.parametrize("seed", ["old-form", f"{KEYED_SEED}new-form"])
+def test_the_ai_generator_is_rng_for_of_the_seat(seed):
+    engine = GAMES["gnav"]
+    state = engine.new_game(4, seed, None)
+    for seat in range(4):
+        mine, expected = engine.ai_rng(state, seat), rng_for(seed, state.ply, f"ai{seat}")
+        assert type(mine) is type(expected)
+        assert [mine.random() for _ in range(20)] == [expected.random() for _ in range(20)]
