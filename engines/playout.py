@@ -38,8 +38,11 @@ def play_ai_game(
         legal = engine.legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} must act but has no legal action")
-        view = engine.view(state, seat) if reads[seat] else None
-        action = engine.ai_action(seats_ai[seat], view, legal, engine.ai_rng(state, seat))
+        if len(legal) == 1:  # every AI answers with a legal action: there is nothing to decide
+            action = legal[0]
+        else:
+            view = engine.view(state, seat) if reads[seat] else None
+            action = engine.ai_action(seats_ai[seat], view, legal, engine.ai_rng(state, seat))
         new_state, events = engine.apply(state, seat, action)
         log.append((seat, engine.notation(action)))
         if on_step is not None:
