@@ -30,6 +30,7 @@ from random import Random
 from typing import Any, ClassVar, TypeVar
 
 from engines.codec import EngineError, Notation, decode, encode
+from engines.keyed import KEYED_SEED, KeyedRandom
 
 Seat = int
 T = TypeVar("T")
@@ -177,7 +178,13 @@ def rank_by(scores: tuple[int, ...], low_wins: bool, tiebreak: tuple[int, ...] |
 
 
 def rng_for(seed: str, ply: int, purpose: str) -> Random:
-    """The one source of randomness: a generator seeded from the game seed, the ply and a purpose."""
+    """The one source of randomness: a generator seeded from the game seed, the ply and a purpose.
+
+    A seed of the keyed form (:data:`engines.keyed.KEYED_SEED`, the chat's seeds since issue #28)
+    gets the cheap :class:`~engines.keyed.KeyedRandom`; any other seed ``Random(str)``, as every
+    match stored before was played (its replay depends on it)."""
+    if seed.startswith(KEYED_SEED):
+        return KeyedRandom(f"{seed}:{ply}:{purpose}")
     return Random(f"{seed}:{ply}:{purpose}")
 
 
@@ -314,8 +321,16 @@ class Engine(ABC):
             return rng.choice(legal)
         return policy(view, legal, rng)
 
+    def ai_reads_view(self, name: str) -> bool:
+        """Whether AI ``name`` reads the view it is given: the random one (also the fallback of an
+        unknown name) chooses among the legal actions alone, so a caller may pass it ``None``."""
+        return self.ais.get(name, random_policy) is not random_policy
+
     def ai_rng(self, state: Any, seat: Seat) -> Random:
-        return rng_for(state.seed, state.ply, f"ai{seat}")
+        """``rng_for(state.seed, state.ply, f"ai{seat}")`` (written out: one for every AI action)."""
+        seed: str = state.seed
+        key = f"{seed}:{state.ply}:ai{seat}"
+        return KeyedRandom(key) if seed.startswith(KEYED_SEED) else Random(key)
 
 
 def random_policy(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:

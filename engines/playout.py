@@ -26,6 +26,8 @@ def play_ai_game(
     """Play a whole game with AI ``seats_ai[s]`` in each seat; returns the final state and the log."""
     state = engine.new_game(len(seats_ai), seed, options)
     log: list[tuple[Seat, str]] = []
+    # the random AI reads no view: none is built for its seats
+    reads = tuple(engine.ai_reads_view(name) for name in seats_ai)
     while engine.outcome(state) is None:
         if state.ply > engine.max_plies:
             raise RuntimeError(f"game did not end within {engine.max_plies} actions")
@@ -36,7 +38,11 @@ def play_ai_game(
         legal = engine.legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} must act but has no legal action")
-        action = engine.ai_action(seats_ai[seat], engine.view(state, seat), legal, engine.ai_rng(state, seat))
+        if len(legal) == 1:  # every AI answers with a legal action: there is nothing to decide
+            action = legal[0]
+        else:
+            view = engine.view(state, seat) if reads[seat] else None
+            action = engine.ai_action(seats_ai[seat], view, legal, engine.ai_rng(state, seat))
         new_state, events = engine.apply(state, seat, action)
         log.append((seat, engine.notation(action)))
         if on_step is not None:

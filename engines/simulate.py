@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any, cast
 
 from engines import GAMES
+from engines.keyed import KEYED_SEED
 
 
 def simulate(
@@ -83,7 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     sim = sub.add_parser("simulate", help="play AI games and print figures")
     sim.add_argument("game", choices=sorted(GAMES))
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", default="0")
+    sim.add_argument(
+        "--seed",
+        default=f"{KEYED_SEED}0",
+        help=f"games are seeded SEED:0, SEED:1...; a seed starting with {KEYED_SEED!r} (the default) has the "
+        "cheap generators of the chat's seeds since issue #28, any other the Random(str) ones",
+    )
     sim.add_argument("--players", type=int, default=None)
     sim.add_argument("--ai", default=None, help="comma-separated AI names, e.g. smart,random")
     sim.add_argument("--option", action="append", default=[], help="key=value (JSON value)")

@@ -3,9 +3,10 @@ and optionally of a peer engine in the same loop.
 
     python scripts/bench_engines.py [--games N] [--runs R] [--seed S] [--players P] [--peer PATH]
 
-Ours: ``N`` games of ``afrikan_tahti`` with ``expansion=false``, every seat the ``random`` AI, played
-through the contract as ``python -m engines simulate`` plays them (:func:`engines.playout.play_ai_game`:
-``to_act``, ``legal_actions``, ``view``, the policy, ``apply`` and the notation of every action). A turn
+Ours: ``N`` games (seeded ``S:0``, ``S:1``…) of ``afrikan_tahti`` with ``expansion=false``, every
+seat the ``random`` AI, played through the contract as ``python -m engines simulate`` plays them
+(:func:`engines.playout.play_ai_game`: ``to_act``, ``legal_actions``, the policy, ``apply`` and the
+notation of every action; no ``view``, which the random AI does not read: ``Engine.ai_reads_view``). A turn
 is a seat's turn: the engine's ``turn`` and ``turn_lost`` events (a turn is one to three actions).
 
 ``--peer PATH``: a local copy of the peer engine markus-kari/star_of_africa (nothing of it is part of
@@ -24,16 +25,18 @@ is one process and one core; figures vary with the machine's load (the load aver
 the timer's own cost included), and the part of it that seeds a random generator: the contract gives
 the AI a generator seeded from (seed, ply, seat) for every action and every die its own seeded one
 (``engines.contract.rng_for``), so that a game replays from its log and an AI's choice from its view;
-the peer seeds one global generator per game. Building one (``random.Random(str)``: SHA-512 of the
-key, then the Mersenne Twister's 624-word seeding) is a fixed cost no change of ours may remove
-without changing every seeded game.
+the peer seeds one global generator per game. The seed's form chooses the generator: ``--seed``'s
+default ``k:bench`` is of the keyed form the chat's seeds have since issue #28 (``engines.keyed``:
+BLAKE2b of the key, its first draws from the digest's bits); a seed of the old form (e.g.
+``--seed bench``) gets ``random.Random(str)`` as every match stored before (SHA-512 of the key, then
+the Mersenne Twister's 624-word seeding: about 5 µs more a generator).
 
 ``--instructions``: machine instructions per turn of each side under valgrind (cachegrind), which do
 not depend on the machine's load: the second of two passes over the same games, less the first
 (caches warm, as in the timed runs after the first).
 
-What the loop asks of each side. Ours: the contract's whole turn (legal actions, a view for the
-policy, the notation of every action, events, immutable states, per-action seeded generators). The
+What the loop asks of each side. Ours: the contract's whole turn (legal actions, a view for a
+policy that reads one, the notation of every action, events, immutable states, per-action seeded generators). The
 peer's ``Game.play``: the same rules' decisions (its ``turn_possibilities`` and
 ``destination_options`` are its legal actions) on mutable objects, no view, notation or events, one
 generator. Neither is given less than its own callers need; the difference is what the contract costs.
@@ -57,9 +60,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engines import GAMES
+from engines.keyed import KEYED_SEED, keyed
 from engines.playout import play_ai_game
 
 Runner = Callable[[int, str, int], tuple[int, int]]
+
+
+def seed_form(seed: str) -> str:
+    """Which generators ``rng_for`` makes for games of this seed."""
+    return "keyed form: KeyedRandom" if keyed(seed) else "old form: Random(str)"
 
 
 def run_ours(games: int, seed: str, players: int) -> tuple[int, int]:
@@ -94,6 +103,7 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
         ("outcome, to_act", "legal_actions", "view", "ai_rng", "policy", "apply", "notation"), 0.0
     )
     turns = generators = 0
+    reads = engine.ai_reads_view("random")
     for g in range(games):
         state = engine.new_game(players, f"{seed}:{g}", options)
         while True:
@@ -106,7 +116,7 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
                 break
             legal = engine.legal_actions(state, seat)
             t2 = clock()
-            view = engine.view(state, seat)
+            view = engine.view(state, seat) if reads else None  # as play_ai_game: none for the random AI
             t3 = clock()
             rng = engine.ai_rng(state, seat)
             t4 = clock()
@@ -124,7 +134,7 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
                 spent[name] += took
             generators += 1 + sum(1 for e in events if e.code == "rolled")
             turns += sum(1 for e in events if e.code == "turn" or e.code == "turn_lost")
-    keys = [f"{seed}:{i}:ai0" for i in range(2000)]
+    keys = [f"{seed}:{i}:ai0" for i in range(2000)]  # the seed's own form
     start = clock()
     for key in keys:
         rng_for(key, 0, "d61").randint(1, 6)
@@ -227,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seed", default="bench")
+    parser.add_argument("--seed", default=f"{KEYED_SEED}bench", help="the keyed form unless told otherwise")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--peer", default=None, help="path to a local copy of markus-kari/star_of_africa")
     parser.add_argument("--peer-policy", choices=("random", "ai"), default="random")
@@ -246,7 +256,10 @@ def main(argv: list[str] | None = None) -> int:
         print(turns)
         return 0
     if args.instructions:
-        print(f"{args.games} games, {args.players} seats, second pass less the first, valgrind")
+        print(
+            f"{args.games} games, {args.players} seats, seed {args.seed!r} ({seed_form(args.seed)}), "
+            "second pass less the first, valgrind"
+        )
         ours_i = instructions_per_turn("ours", args.games, args.seed, args.players, None)
         print(f"ours  afrikan_tahti base, random: {ours_i:,.0f} instructions/turn")
         if args.peer:
@@ -258,7 +271,10 @@ def main(argv: list[str] | None = None) -> int:
         parts_of_ours(args.games, args.seed, args.players)  # caches warm, as in the timed runs
         spent, turns, generators, per_generator = parts_of_ours(args.games, args.seed, args.players)
         total = sum(spent.values())
-        print(f"load average {os.getloadavg()[0]:.2f}; ours, {args.games} games, {turns} turns, µs per turn:")
+        print(
+            f"load average {os.getloadavg()[0]:.2f}; ours, {args.games} games, {turns} turns, "
+            f"seed {args.seed!r} ({seed_form(args.seed)}), µs per turn:"
+        )
         for name, ns in spent.items():
             print(f"  {name:16} {ns / turns / 1000:6.2f}  ({100 * ns / total:4.1f} %)")
         print(f"  {'sum':16} {total / turns / 1000:6.2f}")
@@ -270,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     print(
-        f"load average {os.getloadavg()[0]:.2f}; {args.games} games x {args.runs} runs, {args.players} seats"
+        f"load average {os.getloadavg()[0]:.2f}; {args.games} games x {args.runs} runs, {args.players} seats, "
+        f"seed {args.seed!r} ({seed_form(args.seed)})"
     )
     ours = measure(run_ours, args.games, args.seed, args.players, args.runs)
     print(

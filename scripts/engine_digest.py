@@ -10,6 +10,11 @@ actions of every seat to act (their notation), ``outcome``, ``hidden_tokens`` of
 dump/load round trip of the state, and the final dump. It also fails on a list inside a frozen state
 (a working copy must freeze what it thawed). Afrikan Tähti has two variants: ``base``
 (``expansion=false``) and ``expansion``. Prints ``game:variant sha256-prefix`` per line.
+
+The seeds (``digest:…``) are of the old form: their generators are ``Random(str)``, as in every match
+stored before issue #28, so these lines must never change. ``--keyed``: the same games with seeds of
+the keyed form (``k:digest:…``, the chat's seeds since issue #28, :mod:`engines.keyed`): other
+lines, to compare two checkouts that both have the keyed form.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engines import GAMES
 from engines.codec import encode
 from engines.contract import Engine, Event
+from engines.keyed import KEYED_SEED
 from engines.playout import play_ai_game
 
 #: option sets per game (name -> options); games not listed play their defaults
@@ -50,14 +56,14 @@ def _dumps(value: Any) -> bytes:
     return json.dumps(encode(value), sort_keys=True, default=str).encode()
 
 
-def digest(engine: Engine, options: dict[str, Any], games: int) -> str:
+def digest(engine: Engine, options: dict[str, Any], games: int, prefix: str = "") -> str:
     h = hashlib.sha256()
     opts = engine.options_from_dict(options)
     for players in sorted({engine.min_players, engine.max_players}):
         for ais in ((engine.default_ai, "random"), ("random",)):
             for g in range(games):
                 seats = tuple(ais[(s + g) % len(ais)] for s in range(players))
-                seed = f"digest:{players}:{','.join(ais)}:{g}"
+                seed = f"{prefix}digest:{players}:{','.join(ais)}:{g}"
                 first = engine.new_game(players, seed, opts)
                 h.update(_dumps(list(engine.start_events(first))))
 
@@ -87,6 +93,7 @@ def digest(engine: Engine, options: dict[str, Any], games: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--keyed", action="store_true", help="seeds of the keyed form (k:digest:…)")
     parser.add_argument("only", nargs="*", help="game or game:variant (default: all)")
     args = parser.parse_args(argv)
     for game in sorted(GAMES):
@@ -94,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             name = f"{game}:{variant}"
             if args.only and game not in args.only and name not in args.only:
                 continue
-            print(name, digest(GAMES[game], options, args.games), flush=True)
+            prefix = KEYED_SEED if args.keyed else ""
+            print(name, digest(GAMES[game], options, args.games, prefix), flush=True)
     return 0
 
 

@@ -7,7 +7,6 @@ Who may do what is :class:`~chatbot.core.roles.Roles`'; the seats' changes and t
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,7 +24,7 @@ from chatbot.core.ports import CANCELLED, LOBBY, OVER, RUNNING, MatchRec, Reposi
 from chatbot.core.questions import games_text
 from chatbot.core.render import Renderer, rematch_waiting
 from chatbot.core.roles import Roles
-from chatbot.core.seating import Seating, people_of, usual_table
+from chatbot.core.seating import Seating, new_seed, people_of, usual_table
 from chatbot.core.types import TABLE, Inbound, Outbound
 from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply, stale
 from engines.contract import Engine
@@ -104,7 +103,7 @@ class Lobby:
             # a group without a chosen language takes the language of whoever sets up its first game
             self.repo.set_room_lang(room.id, sp.lang)
             room = self.repo.room_by_id(room.id)
-        seed = secrets.token_hex(8)  # replaced by a reproducible one at the start when a base seed is set
+        seed = new_seed()  # replaced by a reproducible one at the start when a base seed is set
         seats = [SeatRec(seat=0, name=sp.user.name, user_id=sp.user.id)]
         # "uus gnav 5 bottia": the AI players asked for, as many as the table holds
         wanted = cmd.count or 0

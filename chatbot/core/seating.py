@@ -32,9 +32,17 @@ from chatbot.core.schedule import Schedule
 from chatbot.core.types import Inbound, Outbound
 from chatbot.core.usecase import Conflict, CoreSettings, Speaker, reply
 from engines.contract import Engine
+from engines.keyed import KEYED_SEED
 
 #: kv namespace: a room's latest finished match (for a typed "rematch"), by room id
 NS_LAST_MATCH = "last-match"
+
+
+def new_seed() -> str:
+    """A new match's seed, of the keyed form (issue #28): its generators are the cheap
+    :class:`engines.keyed.KeyedRandom`. A match stored with a seed of the old form keeps its
+    ``Random(str)`` generators (:func:`engines.contract.rng_for`), so it still replays from its log."""
+    return KEYED_SEED + secrets.token_hex(8)
 
 
 def usual_table(engine: Engine) -> int:
@@ -148,7 +156,7 @@ class Seating:
         """The finished match's game, options, pace and seats as a new lobby, with the presser's yes."""
         back = stood_in(old)
         seats = tuple(replace(s, user_id=back[s.seat], ai=None) if s.seat in back else s for s in old.seats)
-        seed = secrets.token_hex(8)
+        seed = new_seed()
         created = self.repo.create_match(room.id, old.game, dict(old.options), seed, sp.user.id, seats)
         if old.meta.get("pace") is not None:
             self.repo.set_meta(created.id, "pace", old.meta["pace"])

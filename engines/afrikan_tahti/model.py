@@ -764,13 +764,14 @@ _PAWN_FIELDS = frozenset(f.name for f in fields(Pawn))
 class AfrikanWork(Work[State]):
     """A mutable copy of a :class:`State` for one transition (or for reading a state): the rules of
     both layers are functions over it. Tuples became lists, except the token contents and the test
-    layout (never changed: ``KEEP``); the pawns, the rows of ``stacks`` (tuples, top last, replaced
-    whole), the entries of ``revealed`` and the preset dice are one list each (``SHALLOW``).
+    layout (never changed) and the ``stacks`` (a tuple of tuples, top last), ``revealed`` and the
+    preset dice, which the rules replace whole when they change (rarely: a flip, a die): ``KEEP``,
+    no copy on each action; the pawns are one list (``SHALLOW``).
     Retkikunnat's part (``State.ext``) is unpacked into the mutable fields below and packed again by
     :meth:`freeze`. The random streams are numbered per ply as they always were."""
 
-    KEEP = frozenset({"contents", "preset_layout"})
-    SHALLOW = frozenset({"pawns", "stacks", "revealed", "dice"})
+    KEEP = frozenset({"contents", "preset_layout", "stacks", "revealed", "dice"})
+    SHALLOW = frozenset({"pawns"})
 
     seed: str
     ply: int
@@ -782,8 +783,8 @@ class AfrikanWork(Work[State]):
     round: int
     pawns: list[Pawn]
     contents: tuple[tuple[str, str], ...]  # never changes
-    stacks: list[tuple[str, ...]]  # per treasure place, bottom first
-    revealed: list[tuple[str, str]]
+    stacks: tuple[tuple[str, ...], ...]  # per treasure place, bottom first; replaced whole
+    revealed: tuple[tuple[str, str], ...]  # replaced whole
     star_found: bool
     capetown_claimed: int | None
     move: Movement | None
@@ -792,7 +793,7 @@ class AfrikanWork(Work[State]):
     last_roller: int | None
     winner: int | None
     end_reason: str | None
-    dice: list[int]
+    dice: tuple[int, ...]  # replaced whole
     preset_layout: tuple[tuple[str, str], ...]  # never changes
     preset_first: int | None
     ext: Ext | None
@@ -866,6 +867,11 @@ class AfrikanWork(Work[State]):
         self.pawns[seat] = p
         return p
 
+    def place_pawn(self, seat: int, node: str, voyage: Voyage | None) -> None:
+        """:meth:`set_pawn` of ``node`` and ``voyage`` (every step of a move: without the keywords)."""
+        p = self.pawns[seat]
+        self.pawns[seat] = _pawn(node, p.cash, p.lost_turns, p.captured, voyage, p.items)
+
     def pay(self, seat: int, amount: int) -> None:
         cash = self.pawns[seat].cash
         assert cash >= amount, (cash, amount)
@@ -877,7 +883,12 @@ class AfrikanWork(Work[State]):
 
     def die(self, seat: int, purpose: str) -> int:
         """One d6 roll by ``seat`` (preset dice first), announced to everyone."""
-        value = self.dice.pop(0) if self.dice else self.rng("d6").randint(1, 6)
+        dice = self.dice
+        if dice:
+            value = dice[0]
+            self.dice = dice[1:]
+        else:
+            value = self.rng("d6").randint(1, 6)
         if not 1 <= value <= 6:
             raise ValueError(f"preset die {value} out of range")
         self.last_roll = value

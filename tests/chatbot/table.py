@@ -20,7 +20,7 @@ GROUP = "g1"
 @dataclass
 class Table:
     url: str = "sqlite://"
-    seed: str = "test"
+    seed: str | None = "test"  # the base seed; None: each match the seed the chat makes for it
     sent: list[Outbound] = field(default_factory=list)
 
     def __post_init__(self) -> None:

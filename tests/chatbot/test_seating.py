@@ -7,6 +7,7 @@ import random
 
 from chatbot.core.commands import parse_command
 from chatbot.core.ports import LOBBY, OVER, RUNNING
+from engines.keyed import KEYED_SEED
 from tests.chatbot.table import Table
 
 
@@ -198,3 +199,22 @@ def test_a_rematch_and_a_daily_pace_on_either_database(db_url):
     assert again.id != first.id and again.status == RUNNING
     assert again.meta["pace"] == first.meta["pace"] and again.meta["pace"]["quiet"] == [1320, 480]
     assert [(s.name, s.ai) for s in again.seats] == [(s.name, s.ai) for s in first.seats]
+
+
+def test_the_chat_makes_keyed_seeds_for_new_games_and_rematches_and_they_replay():
+    # issue #28: the chat's own seeds (no base seed set) are of the keyed form, whose generators are
+    # cheap; a finished match still replays from its log to the stored final state
+    table = Table(seed=None)
+    table.say("matti", "uusi majavajengi kierrokset=2")
+    table.say("matti", "aloita")
+    first = table.match()
+    assert first.seed.startswith(KEYED_SEED) and len(first.seed) > len(KEYED_SEED) + 8
+    play_to_the_end(table)
+    finished = table.repo.match(first.id)
+    replay = table.core.replays.replay_of(finished)
+    assert replay.problem is None and replay.last == len(table.repo.actions(first.id)) > 0
+    [(_, data)] = buttons_of([final_message(table)])
+    table.press("matti", data, private=False)
+    again = table.match()
+    assert again.status == RUNNING and again.id != first.id
+    assert again.seed.startswith(KEYED_SEED) and again.seed != first.seed

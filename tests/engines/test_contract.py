@@ -130,3 +130,54 @@ def test_every_game_module_loads():
 
     assert engines.BROKEN == {} and uis.BROKEN == {}
     assert "majavajengi" in GAMES
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_playout_builds_views_only_for_ais_that_read_them(game, monkeypatch):
+    # issue #28: the random AI chooses among the legal actions alone; no view is built for its seats
+    engine = GAMES[game]
+    assert not engine.ai_reads_view("random") and not engine.ai_reads_view("no such ai")
+    assert engine.ai_reads_view(engine.default_ai)
+    built: list[int | None] = []
+    real_view = engine.view
+
+    def counted_view(state, seat):
+        built.append(seat)
+        return real_view(state, seat)
+
+    monkeypatch.setattr(engine, "view", counted_view)
+    ais = (engine.default_ai, "random")
+    players = engine.min_players
+    _state, log = play_ai_game(engine, tuple(ais[s % 2] for s in range(players)), "views", None)
+    assert built and set(built) == {s for s in range(players) if s % 2 == 0}
+    assert len(built) <= sum(1 for seat, _ in log if seat % 2 == 0)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_playout_asks_no_ai_when_one_action_is_legal_and_plays_the_same(game, monkeypatch):
+    # issue #28: the only legal action is every AI's answer; the game is the one the AI would play
+    engine = GAMES[game]
+    seats = tuple((engine.default_ai, "random")[s % 2] for s in range(engine.max_players))
+    asked: list[int] = []
+    real_ai_action = engine.ai_action
+    final, log = play_ai_game(engine, seats, "one-choice", None)
+
+    def counted(name, view, legal, rng):
+        asked.append(len(legal))
+        return real_ai_action(name, view, legal, rng)
+
+    monkeypatch.setattr(engine, "ai_action", counted)
+    again, again_log = play_ai_game(engine, seats, "one-choice", None)
+    assert asked and min(asked) > 1
+    assert again_log == log and engine.dump(again) == engine.dump(final)
+    # what every AI would have answered to each of the skipped turns: the only action
+    state = engine.new_game(len(seats), "one-choice", None)
+    skipped = 0
+    for seat, text in log:
+        legal = engine.legal_actions(state, seat)
+        if len(legal) == 1:
+            skipped += 1
+            view, rng = engine.view(state, seat), engine.ai_rng(state, seat)
+            assert real_ai_action(seats[seat], view, legal, rng) == legal[0]
+        state, _ = engine.apply(state, seat, engine.parse_notation(text))
+    assert skipped == len(log) - len(asked)

@@ -645,13 +645,13 @@ def _fly(w: AfrikanWork, seat: int, action: Fly) -> None:
     w.set_pawn(seat, node=to)
     w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=AIR_FARE)
     arrive(w, seat, to)
-    if not w.over:
+    if w.phase != OVER:
         end_move(w, seat)
 
 
 def _flip(w: AfrikanWork, seat: int, action: Flip) -> None:
     flip(w, seat, FLIP_PRICE, "pay")
-    if not w.over:
+    if w.phase != OVER:
         end_turn(w)
 
 
@@ -662,7 +662,7 @@ def _flip_roll(w: AfrikanWork, seat: int, action: FlipRoll) -> None:
         flip(w, seat, 0, "roll")
     else:
         w.emit("flip_failed", seat=seat, place=place)
-    if not w.over:
+    if w.phase != OVER:
         end_turn(w)
 
 
@@ -712,13 +712,14 @@ def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str
     place = w.pawns[seat].node
     assert place is not None
     i = TREASURE_INDEX[place]
-    tid = w.stacks[i][-1]
-    w.stacks[i] = w.stacks[i][:-1]
+    stacks = w.stacks
+    tid = stacks[i][-1]
+    w.stacks = (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
     if price:
         w.pay(seat, price)
     kind = w.kind(tid)
     w.flipped = True
-    w.revealed.append((tid, place))
+    w.revealed = (*w.revealed, (tid, place))
     w.emit("flipped", seat=seat, place=place, token=content_id(tid, kind), kind=kind, paid=price, by=by)
     return place, tid, kind
 
@@ -776,7 +777,7 @@ def advance_seat(w: AfrikanWork) -> None:
 
 def begin_turn(w: AfrikanWork) -> None:
     """Serve lost turns (§4.1 step 1), then open the release roll or the declaration."""
-    while not w.over:
+    while w.phase != OVER:
         seat = w.turn
         pawn = w.pawns[seat]
         if pawn.lost_turns > 0:
@@ -867,8 +868,9 @@ def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
     """A land segment along ``path``; pauses on a port where the pawn could still board."""
     move = w.move
     assert move is not None
-    start = w.pawns[seat].node
-    w.set_pawn(seat, node=path[-1])
+    pawn = w.pawns[seat]
+    start = pawn.node
+    w.place_pawn(seat, path[-1], pawn.voyage)
     w.move = move = _movement(move.steps - len(path), move.roll, (*move.visited, *path), "land")
     w.emit_pairs(
         "moved",
@@ -885,7 +887,7 @@ def walk(w: AfrikanWork, seat: int, path: tuple[str, ...]) -> None:
     for node in path:
         if node in PLACE_SET:
             arrive(w, seat, node)
-            if w.over:
+            if w.phase == OVER:
                 return
     pawn = w.pawns[seat]
     assert pawn.node is not None
@@ -943,7 +945,7 @@ def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     arrived = at == end
     assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
     node = leg.path[at]
-    w.set_pawn(seat, node=node, voyage=None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid))
+    w.place_pawn(seat, node, None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid))
     w.move = _movement(steps - used if arrived else 0, w.move.roll, (*w.move.visited, *path), "sea")
     w.emit_pairs(
         "sailed",
@@ -960,7 +962,7 @@ def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     )
     if arrived:
         arrive(w, seat, node)
-        if w.over:
+        if w.phase == OVER:
             return
         if v.paid and w.move.steps > 0:
             offer_move(w, seat)

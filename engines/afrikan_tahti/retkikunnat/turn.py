@@ -845,7 +845,9 @@ def job_gem(w: AfrikanWork, j: Job) -> None:
 
 def swap_stacks(w: AfrikanWork, a: str, b: str) -> None:
     i, k = TREASURE_INDEX[a], TREASURE_INDEX[b]
-    w.stacks[i], w.stacks[k] = w.stacks[k], w.stacks[i]
+    stacks = list(w.stacks)
+    stacks[i], stacks[k] = stacks[k], stacks[i]
+    w.stacks = tuple(stacks)
 
 
 def _release(card: str) -> tuple[tuple[int, ...], tuple[str, ...]]:

@@ -233,10 +233,11 @@ def job_surprise(w: AfrikanWork, j: Job) -> None:
         w.push(job("token", seat, tid=tid, place=place))
         return
     i = TREASURE_PLACES.index(target)
-    other = w.stacks[i][-1]
-    w.stacks[i] = (*w.stacks[i][:-1], tid)
+    stacks = w.stacks
+    other = stacks[i][-1]
+    w.stacks = (*stacks[:i], (*stacks[i][:-1], tid), *stacks[i + 1 :])
     w.known.append(tid)
-    w.revealed = [r for r in w.revealed if r[0] != tid] + [(other, place)]
+    w.revealed = (*(r for r in w.revealed if r[0] != tid), (other, place))
     kind = w.kind(other)
     w.emit(
         "surprise",

@@ -1,0 +1,155 @@
+"""Seeds of two forms (issue #28): a seed of the keyed form (``k:…``, the chat's seeds since then) gets
+the cheap :class:`engines.keyed.KeyedRandom`; every other seed keeps ``random.Random(str)``, so the
+matches stored before replay from their logs as they were played."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from engines import GAMES
+from engines.contract import rng_for
+from engines.keyed import KEYED_SEED, KeyedRandom
+from engines.playout import play_ai_game, replay
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def dice(seed: str, count: int = 24) -> list[int]:
+    """The first dice of a random-policy base game of Afrikan Tähti."""
+    engine = GAMES["afrikan_tahti"]
+    rolls: list[int] = []
+
+    def on_step(_state: object, _seat: int, _action: object, events: tuple) -> None:
+        rolls.extend(dict(e.params)["die"] for e in events if e.code == "rolled")
+
+    play_ai_game(engine, ("random", "random"), seed, engine.options_from_dict({"expansion": False}), on_step)
+    return rolls[:count]
+
+
+def test_a_seed_of_the_old_form_keeps_its_dice():
+    # recorded before issue #28's keyed seeds: a stored match with such a seed replays as played
+    assert dice("old-form") == [6, 1, 4, 1, 6, 1, 1, 4, 1, 5, 6, 1, 6, 4, 3, 2, 2, 2, 6, 3, 4, 1, 6, 3]
+    for seed in ("3fa9c0d1e2b34455", "test:12", "kk:1", "K:1", " k:1"):
+        rng = rng_for(seed, 7, "die3")
+        assert type(rng) is Random
+        assert [rng.random() for _ in range(3)] == _stream(f"{seed}:7:die3")
+
+
+def _stream(key: str) -> list[float]:
+    reference = Random(key)
+    return [reference.random() for _ in range(3)]
+
+
+def test_a_seed_of_the_keyed_form_has_its_own_recorded_stream():
+    # pinned: a match stored with a keyed seed replays only while these stay the same
+    assert dice(f"{KEYED_SEED}new-form") == [
+        2,
+        1,
+        6,
+        6,
+        1,
+        1,
+        3,
+        4,
+        4,
+        1,
+        1,
+        2,
+        5,
+        1,
+        1,
+        6,
+        2,
+        5,
+        6,
+        6,
+        6,
+        5,
+        2,
+        5,
+    ]
+    rng = rng_for(f"{KEYED_SEED}pin", 3, "x")
+    assert type(rng) is KeyedRandom
+    assert [rng.randint(1, 6) for _ in range(8)] == [6, 1, 1, 2, 1, 2, 1, 1]
+    assert rng.random() == 0.4098560650960418
+    cards = list(range(100))
+    rng.shuffle(cards)  # more bits than the digest holds: the Mersenne Twister takes over
+    assert cards[:10] == [68, 20, 78, 48, 45, 46, 95, 54, 85, 21]
+    assert [rng.randint(1, 6) for _ in range(5)] == [6, 2, 1, 5, 2]
+
+
+def test_the_keyed_stream_is_the_same_in_another_process():
+    probe = (
+        "from engines.contract import rng_for; r = rng_for('k:x', 1, 'ai0'); "
+        "print([r.randrange(1000) for _ in range(200)], r.choices('abc', k=5), r.uniform(0, 1))"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": str(n)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for n in (1, 2)
+    }
+    here = rng_for("k:x", 1, "ai0")
+    assert runs == {
+        f"{[here.randrange(1000) for _ in range(200)]} {here.choices('abc', k=5)} {here.uniform(0, 1)}\n"
+    }
+
+
+def test_every_random_method_works_and_keys_part_the_streams():
+    a, b, other = KeyedRandom("k:a:1:x"), KeyedRandom("k:a:1:x"), KeyedRandom("k:a:1:y")
+    draws = [
+        (r.choice("abcdef"), r.randrange(3, 90, 3), r.randint(-5, 5), r.random(), r.uniform(2, 3),
+         r.choices(range(9), k=4), r.sample(range(50), 6), r.gauss(0, 1), r.randbytes(3), r.getrandbits(70))
+        for r in (a, b, other)
+    ]  # fmt: skip
+    assert draws[0] == draws[1] and draws[0] != draws[2]
+    assert 3 <= draws[0][1] < 90 and draws[0][1] % 3 == 0 and -5 <= draws[0][2] <= 5
+    assert 0 <= draws[0][3] < 1 and 2 <= draws[0][4] <= 3 and draws[0][9] < 2**70
+    # fair dice, from the digest's bits and from the twister's
+    counts = [0] * 6
+    for n in range(6000):
+        counts[KeyedRandom(str(n)).randint(1, 6) - 1] += 1
+    long = KeyedRandom("long")
+    for _ in range(6000):
+        counts[long.randint(1, 6) - 1] += 1
+    assert all(1800 < c < 2200 for c in counts), counts
+    with pytest.raises(ValueError):
+        a.getrandbits(-1)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players"),
+    [(g, o, p) for g in sorted(GAMES) for o in ({}, {"expansion": True}) if o == {} or g == "afrikan_tahti"
+     for p in sorted({GAMES[g].min_players, GAMES[g].max_players})],
+)  # fmt: skip
+def test_a_game_with_a_keyed_seed_replays_from_its_log(game, options, players):
+    engine = GAMES[game]
+    opts = engine.options_from_dict(options)
+    seed = f"{KEYED_SEED}replay"
+    ais = (engine.default_ai, "random")
+    final, log = play_ai_game(engine, tuple(ais[s % 2] for s in range(players)), seed, opts)
+    assert engine.dump(replay(engine, players, seed, opts, log)) == engine.dump(final)
+    # and the keyed seed plays another game than the same seed of the old form
+    _old, old_log = play_ai_game(engine, tuple(ais[s % 2] for s in range(players)), "replay", opts)
+    assert old_log != log
+
+
+@pytest.mark.parametrize("seed", ["old-form", f"{KEYED_SEED}new-form"])
+def test_the_ai_generator_is_rng_for_of_the_seat(seed):
+    engine = GAMES["gnav"]
+    state = engine.new_game(4, seed, None)
+    for seat in range(4):
+        mine, expected = engine.ai_rng(state, seat), rng_for(seed, state.ply, f"ai{seat}")
+        assert type(mine) is type(expected)
+        assert [mine.random() for _ in range(20)] == [expected.random() for _ in range(20)]
