@@ -246,6 +246,18 @@ def _in_order(texts: list[str], rows: list[str]) -> list[str]:
     return wrong
 
 
+def _stuck(player: Player, repo: SqlRepository) -> str:
+    """What a player whose match did not finish saw last: the match's game, status and version,
+    its last press, and the last text the bot sent the player."""
+    match = repo.match(player.match_id)
+    last = next(iter(reversed(player.server.bot_messages(player.uid))), None)
+    return (
+        f"{player.game} #{player.match_id} {match.status if match else None} v{match.version if match else None}"
+        f" presses {len(player.presses)} last {player.presses[-1:]} last_version {player.last_version}"
+        f" last text {((last.text or last.caption) if last is not None else None) or ''!r:.200}"
+    )
+
+
 def _window_peak(times: list[float], period: float) -> int:
     """The most calls within any window of ``period`` seconds."""
     times = sorted(times)
@@ -282,7 +294,9 @@ async def workers_run(tmp_path: Path, db: str) -> dict:
         done, pending = await asyncio.wait(games, timeout=300)
         for g in done:
             g.result()
-        assert not pending, f"{len(pending)} matches did not finish"
+        assert not pending, f"{len(pending)} matches did not finish: " + "; ".join(
+            _stuck(p, repo) for p, g in zip(players, games, strict=True) if g in pending
+        )
         figures["play_seconds"] = time.monotonic() - started
 
         def all_sent() -> bool:
