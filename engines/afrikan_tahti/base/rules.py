@@ -96,7 +96,7 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat, maker
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -562,9 +562,53 @@ def candidates(state: State, seat: Seat) -> tuple[Action, ...]:
 
 
 def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Event, ...]]:
+    kind = type(action)
+    if (kind is Stay and state.phase == DECLARE) or (kind is EndPhase and state.phase == AFTER_MOVE):
+        done = _pass_turn(state, state.pawns, (_STAYED[seat],) if kind is Stay else ())
+        if done is not None:
+            return done
     w = AfrikanWork(state)
     act(w, seat, action)
     return w.freeze(), tuple(w.events)
+
+
+# --- Fast paths ---------------------------------------------------------------------------------
+# A third of a random game's actions only pass the turn (``stay``, ``end_phase``): the general path
+# copies the whole state into a working copy and back for the five fields that change. These build
+# the next state from the old one by position (``engines.contract.replacer``), for the cases they
+# name; every other case returns None and takes the general path. They equal it field by field
+# (the working copy hands every unchanged field on as the same value; tests/engines compares both
+# paths over seeded games).
+
+_make_event = maker(Event)
+_turn_passed = replacer(State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped"))
+#: ``stayed`` of each seat (``_stay``'s event; events are values)
+_STAYED = tuple(_make_event("stayed", None, (("seat", s),)) for s in range(8))
+
+
+def _pass_turn(
+    state: State, pawns: tuple[Pawn, ...], events: tuple[Event, ...]
+) -> tuple[State, tuple[Event, ...]] | None:
+    """The action's ply, then :func:`end_turn` over the frozen state with ``pawns`` and the action's
+    ``events``: the next seat's turn opens. Covers a next seat with no lost turn to serve (the
+    general path loops over those) in a round within the limit (past it the game ends): None
+    otherwise. ``end_turn`` clears the move and the flip, :func:`advance_seat` counts the round at
+    the first seat, :func:`begin_turn` opens the release roll or the declaration."""
+    nxt = (state.turn + 1) % state.players
+    rnd = state.round
+    if nxt == state.first_seat:
+        rnd += 1
+        limit = state.options.max_rounds
+        if limit and rnd > limit:
+            return None
+    pawn = pawns[nxt]
+    if pawn.lost_turns > 0:
+        return None
+    phase = RELEASE if pawn.captured else DECLARE
+    return (
+        _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False),
+        (*events, _make_event("turn", None, (("seat", nxt), ("round", rnd)))),
+    )
 
 
 def act(w: AfrikanWork, seat: int, action: Action) -> None:
