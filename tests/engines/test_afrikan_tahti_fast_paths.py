@@ -71,11 +71,15 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     for g in range(6):
         compare_over(f"k:fast:{g}", 2 + g % 3, {}, seen)
         compare_over(f"fast:{g}", 3, {"max_rounds": 12}, seen)  # the round limit ends these
+        compare_over(f"k:pass:{g}", 2, {"hazard_trigger": "pass_through", "broke_sea_steps": 2 - g % 2}, seen)
     # the cases the fast paths hand back to the general path came up too
     assert seen["Stay:stayed+turn"] > 100
     assert seen["EndPhase:turn"] > 0
     assert any(k.startswith("Stay:stayed+turn_lost") for k in seen)
     assert any(k.startswith("Stay:stayed+game_over") for k in seen)
+    assert seen["FreeSail:sailed+turn"] > 100 and seen["FreeSail:boarded+sailed+turn"] > 100
+    assert any(k.startswith("FreeSail:") and "captured" in k for k in seen)
+    assert any(k.startswith("FreeSail:") and "capetown_bonus" in k for k in seen)
 
 
 def test_replacer_is_dataclasses_replace():

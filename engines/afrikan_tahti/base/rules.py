@@ -567,6 +567,10 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         done = _pass_turn(state, state.pawns, (_STAYED[seat],) if kind is Stay else ())
         if done is not None:
             return done
+    elif kind is FreeSail and state.phase == DECLARE:
+        done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
     w = AfrikanWork(state)
     act(w, seat, action)
     return w.freeze(), tuple(w.events)
@@ -584,6 +588,76 @@ _make_event = maker(Event)
 _turn_passed = replacer(State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped"))
 #: ``stayed`` of each seat (``_stay``'s event; events are values)
 _STAYED = tuple(_make_event("stayed", None, (("seat", s),)) for s in range(8))
+
+
+_pawn = maker(Pawn)
+
+
+def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
+    """``free_sail`` (:func:`_free_sail`: :func:`board` a free passage unless on one, then
+    :func:`sail` the broke steps) when the voyage stops on a sea dot short of its port: no arrival,
+    hence no move offered after it; on a dot that captures no one (:func:`end_move`) and where no
+    token may be flipped (:func:`after_move`): the turn passes. None otherwise. The move the general
+    path opens for the sail is cleared with the turn, and a free passage pays no fare."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    node = pawn.node
+    v = pawn.voyage
+    assert node is not None
+    events: tuple[Event, ...] = ()
+    if v is None:
+        leg = LEGS[(node, to)]
+        v = _voyage(leg.id, leg.origin, leg.dest, 0, False)
+        events = (
+            _make_event(
+                "boarded",
+                None,
+                (("seat", seat), ("port", node), ("dest", to), ("leg", leg.id), ("fare", 0), ("free", True)),
+            ),
+        )
+    else:
+        leg = LEGS[(v.origin, v.dest)]
+    steps = state.options.broke_sea_steps
+    pass_through = state.options.hazard_trigger == "pass_through"
+    leg_path = leg.path
+    end = len(leg_path) - 1
+    at = v.at
+    path: list[str] = []
+    while len(path) < steps and at < end:  # sail's loop; the move has visited only ``node``
+        nxt = leg_path[at + 1]
+        if nxt == node:
+            break
+        at += 1
+        path.append(nxt)
+        if pass_through and nxt in HAZARDS:
+            break
+    stop = leg_path[at]
+    if at == end or at == 0 or stop in HAZARDS:
+        return None
+    if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
+        return None
+    sailed = _make_event(
+        "sailed",
+        None,
+        (
+            ("seat", seat),
+            ("leg", v.leg),
+            ("dest", v.dest),
+            ("path", tuple(path)),
+            ("steps", len(path)),
+            ("at", at),
+            ("arrived", False),
+        ),
+    )
+    moved = _pawn(
+        stop,
+        pawn.cash,
+        pawn.lost_turns,
+        pawn.captured,
+        _voyage(v.leg, v.origin, v.dest, at, v.paid),
+        pawn.items,
+    )
+    return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), (*events, sailed))
 
 
 def _pass_turn(
