@@ -80,6 +80,7 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert seen["FreeSail:sailed+turn"] > 100 and seen["FreeSail:boarded+sailed+turn"] > 100
     assert any(k.startswith("FreeSail:") and "captured" in k for k in seen)
     assert any(k.startswith("FreeSail:") and "capetown_bonus" in k for k in seen)
+    assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
 
 
 def test_replacer_is_dataclasses_replace():

@@ -96,7 +96,7 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer, rng_for
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -567,6 +567,10 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         done = _pass_turn(state, state.pawns, (_STAYED[seat],) if kind is Stay else ())
         if done is not None:
             return done
+    elif kind is Roll and state.phase == DECLARE:
+        done = _roll_to_move(state, seat)
+        if done is not None:
+            return done
     elif kind is FreeSail and state.phase == DECLARE:
         done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
         if done is not None:
@@ -591,6 +595,36 @@ _STAYED = tuple(_make_event("stayed", None, (("seat", s),)) for s in range(8))
 
 
 _pawn = maker(Pawn)
+_rolled_to_move = replacer(State, ("ply", "phase", "move", "last_roll", "last_roller"))
+
+
+def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
+    """``roll`` in the declaration on land (:func:`_roll`: :meth:`~AfrikanWork.die`,
+    :func:`begin_move`, :func:`offer_move`) when the move has more than one possible ending: the
+    ``move`` phase opens. None on a sea dot (the voyage sails), with preset dice (tests), or when the
+    move has one ending (carried out at once). The die is the one the working copy's ``rng("d6")``
+    draws: the first stream of the action's ply."""
+    pawn = state.pawns[seat]
+    node = pawn.node
+    if pawn.voyage is not None or state.dice or node is None:
+        return None
+    ply = state.ply + 1
+    value = rng_for(state.seed, ply, "d61").randint(1, 6)
+    move = _movement(value, value, (node,), "start")
+    o = state.options
+    actions = _move_menu_actions(
+        node,
+        move,
+        pawn.cash >= SEA_FARE,
+        bool(pawn.items),
+        o.hazard_trigger == "pass_through",
+        o.land_to_sea_same_move,
+        o.sea_to_land_same_move,
+    )
+    if len(actions) == 1:
+        return None
+    rolled = _make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move")))
+    return _rolled_to_move(state, ply, MOVE, move, value, seat), (rolled,)
 
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
