@@ -57,6 +57,14 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
         old = before[0]
         assert same(old, seat, action) == (state, events)
         seen[f"{type(action).__name__}:{'+'.join(e.code for e in events)}"] += 1
+        if type(action).__name__ == "Move":  # the mover holds the Star: a goal on the path wins
+            star = next(t for t, kind in old.contents if kind == "star")
+            pawns = list(old.pawns)
+            pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
+            holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
+            if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
+                _state, made = same(holding, seat, action)
+                seen[f"Move holding the Star:{'+'.join(e.code for e in made)}"] += 1
         if type(action).__name__ in ("Stay", "EndPhase"):
             for variant in variants(old):
                 _state, made = same(variant, seat, action)
@@ -80,6 +88,10 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert seen["FreeSail:sailed+turn"] > 100 and seen["FreeSail:boarded+sailed+turn"] > 100
     assert any(k.startswith("FreeSail:") and "captured" in k for k in seen)
     assert any(k.startswith("FreeSail:") and "capetown_bonus" in k for k in seen)
+    assert seen["Move:moved+turn"] > 100 and seen["Move:turn"] > 10 and seen["Move:moved"] > 10
+    assert any(k.startswith("Move:") and "capetown_bonus" in k for k in seen)
+    assert any(k.startswith("Move:") and "captured" in k for k in seen)
+    assert any(k.startswith("Move holding the Star:") and "won" in k for k in seen)
     assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
 
 

@@ -571,6 +571,10 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         done = _roll_to_move(state, seat)
         if done is not None:
             return done
+    elif kind is Move and state.phase == MOVE:
+        done = _move_ending_turn(state, seat, action)  # type: ignore[arg-type]
+        if done is not None:
+            return done
     elif kind is FreeSail and state.phase == DECLARE:
         done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
         if done is not None:
@@ -692,6 +696,54 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
         pawn.items,
     )
     return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), (*events, sailed))
+
+
+def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
+    """``move <node> [via <place>]`` (:func:`do_move_action`: :func:`walk` the chosen path, or stop
+    where the pawn stands) when the turn passes after it: covers a pawn without a winning item
+    (whose places may end the game) on a path that takes no Capetown bonus, ending with no steps
+    left or off a port (so that the move is not kept open to board), on no hazard (no capture) and
+    where no token may be flipped. None otherwise."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    move = state.move
+    node = pawn.node
+    assert move is not None and node is not None
+    if pawn.items:
+        return None
+    to = action.to
+    if to == node and action.via is None:
+        dest = node
+        events: tuple[Event, ...] = ()
+    else:
+        path = chosen_path(menu_of(state, seat).paths(to), action.via)
+        assert path is not None
+        dest = path[-1]
+        if move.steps - len(path) > 0 and dest in PORTS:
+            return None
+        if CAPETOWN in path and state.capetown_claimed is None and state.options.capetown_bonus > 0:
+            return None
+        events = (
+            _make_event(
+                "moved",
+                None,
+                (
+                    ("seat", seat),
+                    ("start", node),
+                    ("dest", dest),
+                    ("path", path),
+                    ("steps", len(path)),
+                    ("by", "land"),
+                ),
+            ),
+        )
+        pawn = _pawn(dest, pawn.cash, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
+        pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    if dest in HAZARDS:
+        return None
+    if not state.flipped and top_token(state.stacks, dest) is not None and pawn.cash >= FLIP_PRICE:
+        return None
+    return _pass_turn(state, pawns, events)
 
 
 def _pass_turn(
