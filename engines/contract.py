@@ -89,6 +89,22 @@ def maker(cls: type[T]) -> Callable[..., T]:
     return made
 
 
+def replacer(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+    """``replace(old, *values)``: a copy of the frozen dataclass value ``old`` with the fields
+    ``names`` set to ``values`` (in the order of ``names``) and every other field as it is, the same
+    value as ``dataclasses.replace(old, **dict(zip(names, values)))``, built by position through
+    :func:`maker` (for a transition that changes a few fields of a large state)."""
+    fields = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    unknown = set(names) - set(fields)
+    if unknown or len(set(names)) != len(names):
+        raise TypeError(f"{cls.__name__}: not its fields, or named twice: {sorted(unknown) or names}")
+    args = ", ".join(n if n in names else f"old.{n}" for n in fields)
+    namespace: dict[str, Any] = {"make": maker(cls)}
+    exec(f"def replace(old, {', '.join(names)}):\n    return make({args})\n", namespace)  # field names only
+    made: Callable[..., T] = namespace["replace"]
+    return made
+
+
 class IllegalAction(EngineError):
     """An action that is well formed but not allowed now. ``code`` is a stable reason code."""
 

@@ -96,7 +96,7 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat, maker
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer, rng_for
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -562,9 +562,213 @@ def candidates(state: State, seat: Seat) -> tuple[Action, ...]:
 
 
 def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Event, ...]]:
+    kind = type(action)
+    if (kind is Stay and state.phase == DECLARE) or (kind is EndPhase and state.phase == AFTER_MOVE):
+        done = _pass_turn(state, state.pawns, (_STAYED[seat],) if kind is Stay else ())
+        if done is not None:
+            return done
+    elif kind is Roll and state.phase == DECLARE:
+        done = _roll_to_move(state, seat)
+        if done is not None:
+            return done
+    elif kind is Move and state.phase == MOVE:
+        done = _move_ending_turn(state, seat, action)  # type: ignore[arg-type]
+        if done is not None:
+            return done
+    elif kind is FreeSail and state.phase == DECLARE:
+        done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
     w = AfrikanWork(state)
     act(w, seat, action)
     return w.freeze(), tuple(w.events)
+
+
+# --- Fast paths ---------------------------------------------------------------------------------
+# A third of a random game's actions only pass the turn (``stay``, ``end_phase``): the general path
+# copies the whole state into a working copy and back for the five fields that change. These build
+# the next state from the old one by position (``engines.contract.replacer``), for the cases they
+# name; every other case returns None and takes the general path. They equal it field by field
+# (the working copy hands every unchanged field on as the same value; tests/engines compares both
+# paths over seeded games).
+
+_make_event = maker(Event)
+_turn_passed = replacer(State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped"))
+#: ``stayed`` of each seat (``_stay``'s event; events are values)
+_STAYED = tuple(_make_event("stayed", None, (("seat", s),)) for s in range(8))
+
+
+_pawn = maker(Pawn)
+_rolled_to_move = replacer(State, ("ply", "phase", "move", "last_roll", "last_roller"))
+
+
+def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
+    """``roll`` in the declaration on land (:func:`_roll`: :meth:`~AfrikanWork.die`,
+    :func:`begin_move`, :func:`offer_move`) when the move has more than one possible ending: the
+    ``move`` phase opens. None on a sea dot (the voyage sails), with preset dice (tests), or when the
+    move has one ending (carried out at once). The die is the one the working copy's ``rng("d6")``
+    draws: the first stream of the action's ply."""
+    pawn = state.pawns[seat]
+    node = pawn.node
+    if pawn.voyage is not None or state.dice or node is None:
+        return None
+    ply = state.ply + 1
+    value = rng_for(state.seed, ply, "d61").randint(1, 6)
+    move = _movement(value, value, (node,), "start")
+    o = state.options
+    actions = _move_menu_actions(
+        node,
+        move,
+        pawn.cash >= SEA_FARE,
+        bool(pawn.items),
+        o.hazard_trigger == "pass_through",
+        o.land_to_sea_same_move,
+        o.sea_to_land_same_move,
+    )
+    if len(actions) == 1:
+        return None
+    rolled = _make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move")))
+    return _rolled_to_move(state, ply, MOVE, move, value, seat), (rolled,)
+
+
+def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
+    """``free_sail`` (:func:`_free_sail`: :func:`board` a free passage unless on one, then
+    :func:`sail` the broke steps) when the voyage stops on a sea dot short of its port: no arrival,
+    hence no move offered after it; on a dot that captures no one (:func:`end_move`) and where no
+    token may be flipped (:func:`after_move`): the turn passes. None otherwise. The move the general
+    path opens for the sail is cleared with the turn, and a free passage pays no fare."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    node = pawn.node
+    v = pawn.voyage
+    assert node is not None
+    events: tuple[Event, ...] = ()
+    if v is None:
+        leg = LEGS[(node, to)]
+        v = _voyage(leg.id, leg.origin, leg.dest, 0, False)
+        events = (
+            _make_event(
+                "boarded",
+                None,
+                (("seat", seat), ("port", node), ("dest", to), ("leg", leg.id), ("fare", 0), ("free", True)),
+            ),
+        )
+    else:
+        leg = LEGS[(v.origin, v.dest)]
+    steps = state.options.broke_sea_steps
+    pass_through = state.options.hazard_trigger == "pass_through"
+    leg_path = leg.path
+    end = len(leg_path) - 1
+    at = v.at
+    path: list[str] = []
+    while len(path) < steps and at < end:  # sail's loop; the move has visited only ``node``
+        nxt = leg_path[at + 1]
+        if nxt == node:
+            break
+        at += 1
+        path.append(nxt)
+        if pass_through and nxt in HAZARDS:
+            break
+    stop = leg_path[at]
+    if at == end or at == 0 or stop in HAZARDS:
+        return None
+    if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
+        return None
+    sailed = _make_event(
+        "sailed",
+        None,
+        (
+            ("seat", seat),
+            ("leg", v.leg),
+            ("dest", v.dest),
+            ("path", tuple(path)),
+            ("steps", len(path)),
+            ("at", at),
+            ("arrived", False),
+        ),
+    )
+    moved = _pawn(
+        stop,
+        pawn.cash,
+        pawn.lost_turns,
+        pawn.captured,
+        _voyage(v.leg, v.origin, v.dest, at, v.paid),
+        pawn.items,
+    )
+    return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), (*events, sailed))
+
+
+def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
+    """``move <node> [via <place>]`` (:func:`do_move_action`: :func:`walk` the chosen path, or stop
+    where the pawn stands) when the turn passes after it: covers a pawn without a winning item
+    (whose places may end the game) on a path that takes no Capetown bonus, ending with no steps
+    left or off a port (so that the move is not kept open to board), on no hazard (no capture) and
+    where no token may be flipped. None otherwise."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    move = state.move
+    node = pawn.node
+    assert move is not None and node is not None
+    if pawn.items:
+        return None
+    to = action.to
+    if to == node and action.via is None:
+        dest = node
+        events: tuple[Event, ...] = ()
+    else:
+        path = chosen_path(menu_of(state, seat).paths(to), action.via)
+        assert path is not None
+        dest = path[-1]
+        if move.steps - len(path) > 0 and dest in PORTS:
+            return None
+        if CAPETOWN in path and state.capetown_claimed is None and state.options.capetown_bonus > 0:
+            return None
+        events = (
+            _make_event(
+                "moved",
+                None,
+                (
+                    ("seat", seat),
+                    ("start", node),
+                    ("dest", dest),
+                    ("path", path),
+                    ("steps", len(path)),
+                    ("by", "land"),
+                ),
+            ),
+        )
+        pawn = _pawn(dest, pawn.cash, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
+        pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    if dest in HAZARDS:
+        return None
+    if not state.flipped and top_token(state.stacks, dest) is not None and pawn.cash >= FLIP_PRICE:
+        return None
+    return _pass_turn(state, pawns, events)
+
+
+def _pass_turn(
+    state: State, pawns: tuple[Pawn, ...], events: tuple[Event, ...]
+) -> tuple[State, tuple[Event, ...]] | None:
+    """The action's ply, then :func:`end_turn` over the frozen state with ``pawns`` and the action's
+    ``events``: the next seat's turn opens. Covers a next seat with no lost turn to serve (the
+    general path loops over those) in a round within the limit (past it the game ends): None
+    otherwise. ``end_turn`` clears the move and the flip, :func:`advance_seat` counts the round at
+    the first seat, :func:`begin_turn` opens the release roll or the declaration."""
+    nxt = (state.turn + 1) % state.players
+    rnd = state.round
+    if nxt == state.first_seat:
+        rnd += 1
+        limit = state.options.max_rounds
+        if limit and rnd > limit:
+            return None
+    pawn = pawns[nxt]
+    if pawn.lost_turns > 0:
+        return None
+    phase = RELEASE if pawn.captured else DECLARE
+    return (
+        _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False),
+        (*events, _make_event("turn", None, (("seat", nxt), ("round", rnd)))),
+    )
 
 
 def act(w: AfrikanWork, seat: int, action: Action) -> None:

@@ -1,0 +1,107 @@
+"""The base game's fast paths (issue #28, engine speed): ``perform`` builds the next state of some
+common actions from the old one without the working copy. Over every action of seeded games it must
+give exactly what the general path (working copy, ``act``, ``freeze``) gives: the same state, field
+by field, and the same events."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engines import GAMES
+from engines.afrikan_tahti.base import rules as base
+from engines.afrikan_tahti.model import AfrikanWork, State
+from engines.contract import replacer
+from engines.playout import play_ai_game
+
+ENGINE = GAMES["afrikan_tahti"]
+
+
+def general(state: State, seat: int, action: Any) -> tuple[State, tuple[Any, ...]]:
+    w = AfrikanWork(state)
+    base.act(w, seat, action)
+    return w.freeze(), tuple(w.events)
+
+
+def same(old: State, seat: int, action: Any) -> tuple[State, tuple[Any, ...]]:
+    """The fast path's answer, checked against the general path's."""
+    want_state, want_events = general(old, seat, action)
+    got_state, got_events = base.perform(old, seat, action)
+    assert got_events == want_events, (old.seed, old.ply, action)
+    assert got_state == want_state, (old.seed, old.ply, action)
+    for f in dataclasses.fields(State):  # an unchanged field is handed on as the same value
+        if getattr(want_state, f.name) is getattr(old, f.name):
+            assert getattr(got_state, f.name) is getattr(old, f.name), f.name
+    return got_state, got_events
+
+
+def variants(state: State) -> list[State]:
+    """The state with the next seat's pawn captured, or with lost turns to serve."""
+    nxt = (state.turn + 1) % state.players
+    pawn = state.pawns[nxt]
+    out = []
+    for change in ({"captured": True}, {"lost_turns": 2}):
+        pawns = (*state.pawns[:nxt], dataclasses.replace(pawn, **change), *state.pawns[nxt + 1 :])
+        out.append(dataclasses.replace(state, pawns=pawns))
+    return out
+
+
+def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter[str]) -> None:
+    opts = ENGINE.options_from_dict({"expansion": False, **options})
+    before: list[State] = [ENGINE.new_game(players, seed, opts)]
+
+    def on_step(state: State, seat: int, action: Any, events: tuple[Any, ...]) -> None:
+        old = before[0]
+        assert same(old, seat, action) == (state, events)
+        seen[f"{type(action).__name__}:{'+'.join(e.code for e in events)}"] += 1
+        if type(action).__name__ == "Move":  # the mover holds the Star: a goal on the path wins
+            star = next(t for t, kind in old.contents if kind == "star")
+            pawns = list(old.pawns)
+            pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
+            holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
+            if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
+                _state, made = same(holding, seat, action)
+                seen[f"Move holding the Star:{'+'.join(e.code for e in made)}"] += 1
+        if type(action).__name__ in ("Stay", "EndPhase"):
+            for variant in variants(old):
+                _state, made = same(variant, seat, action)
+                seen[f"{type(action).__name__}:{'+'.join(e.code for e in made)}"] += 1
+        before[0] = state
+
+    play_ai_game(ENGINE, ("random",) * players, seed, opts, on_step)
+
+
+def test_the_fast_paths_equal_the_general_path_over_seeded_games():
+    seen: Counter[str] = Counter()
+    for g in range(6):
+        compare_over(f"k:fast:{g}", 2 + g % 3, {}, seen)
+        compare_over(f"fast:{g}", 3, {"max_rounds": 12}, seen)  # the round limit ends these
+        compare_over(f"k:pass:{g}", 2, {"hazard_trigger": "pass_through", "broke_sea_steps": 2 - g % 2}, seen)
+    # the cases the fast paths hand back to the general path came up too
+    assert seen["Stay:stayed+turn"] > 100
+    assert seen["EndPhase:turn"] > 0
+    assert any(k.startswith("Stay:stayed+turn_lost") for k in seen)
+    assert any(k.startswith("Stay:stayed+game_over") for k in seen)
+    assert seen["FreeSail:sailed+turn"] > 100 and seen["FreeSail:boarded+sailed+turn"] > 100
+    assert any(k.startswith("FreeSail:") and "captured" in k for k in seen)
+    assert any(k.startswith("FreeSail:") and "capetown_bonus" in k for k in seen)
+    assert seen["Move:moved+turn"] > 100 and seen["Move:turn"] > 10 and seen["Move:moved"] > 10
+    assert any(k.startswith("Move:") and "capetown_bonus" in k for k in seen)
+    assert any(k.startswith("Move:") and "captured" in k for k in seen)
+    assert any(k.startswith("Move holding the Star:") and "won" in k for k in seen)
+    assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
+
+
+def test_replacer_is_dataclasses_replace():
+    state = ENGINE.new_game(3, "k:r", ENGINE.options_from_dict({"expansion": False}))
+    rep = replacer(State, ("turn", "round"))
+    made = rep(state, 2, 7)
+    assert made == dataclasses.replace(state, turn=2, round=7)
+    assert type(made) is State and made.pawns is state.pawns
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.turn = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        replacer(State, ("turn", "no_such_field"))
