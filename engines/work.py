@@ -231,3 +231,9 @@ class Work(Generic[S]):
         state_seed: str = getattr(self, "seed")  # noqa: B009  # every state carries seed and ply
         ply: int = getattr(self, "ply")  # noqa: B009
         return rng_for(state_seed, ply, f"{purpose}{self._n_rng}")
+
+
+def first_rng(seed: str, ply: int, purpose: str) -> Random:
+    """The generator :meth:`Work.rng` gives for ``purpose`` as the first random step of ``ply`` (for
+    a transition built without a working copy that must draw the same numbers)."""
+    return rng_for(seed, ply, f"{purpose}1")

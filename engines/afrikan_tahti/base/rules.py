@@ -96,7 +96,8 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer, rng_for
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer
+from engines.work import first_rng
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -326,10 +327,14 @@ def menu_actions_of(state: State | AfrikanWork, seat: int) -> tuple[Action, ...]
     """``menu_actions(menu_of(state, seat), node)``, kept with the menu."""
     pawn = state.pawns[seat]
     assert state.move is not None and pawn.node is not None
-    o = state.options
+    return _menu_actions_at(pawn.node, state.move, pawn, state.options)
+
+
+def _menu_actions_at(node: str, move: Movement, pawn: Pawn, o: Options) -> tuple[Action, ...]:
+    """The move menu's actions of ``pawn`` at ``node`` in ``move`` under options ``o``."""
     return _move_menu_actions(
-        pawn.node,
-        state.move,
+        node,
+        move,
         pawn.cash >= SEA_FARE,
         bool(pawn.items),
         o.hazard_trigger == "pass_through",
@@ -613,19 +618,9 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
     if pawn.voyage is not None or state.dice or node is None:
         return None
     ply = state.ply + 1
-    value = rng_for(state.seed, ply, "d61").randint(1, 6)
+    value = first_rng(state.seed, ply, "d6").randint(1, 6)
     move = _movement(value, value, (node,), "start")
-    o = state.options
-    actions = _move_menu_actions(
-        node,
-        move,
-        pawn.cash >= SEA_FARE,
-        bool(pawn.items),
-        o.hazard_trigger == "pass_through",
-        o.land_to_sea_same_move,
-        o.sea_to_land_same_move,
-    )
-    if len(actions) == 1:
+    if len(_menu_actions_at(node, move, pawn, state.options)) == 1:
         return None
     rolled = _make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move")))
     return _rolled_to_move(state, ply, MOVE, move, value, seat), (rolled,)
