@@ -255,7 +255,50 @@ def _stuck(player: Player, repo: SqlRepository) -> str:
         f"{player.game} #{player.match_id} {match.status if match else None} v{match.version if match else None}"
         f" presses {len(player.presses)} last {player.presses[-1:]} last_version {player.last_version}"
         f" last text {((last.text or last.caption) if last is not None else None) or ''!r:.200}"
+        + _chat_trail(player, repo)
     )
+
+
+def _chat_trail(player: Player, repo: SqlRepository) -> str:
+    """The player's private chat, for a look at a failure: its outbox rows (id, key, state, the
+    versions of their buttons) and the calls that reached the server (method, message, versions)."""
+
+    def versions(datas) -> list[str]:
+        return sorted({d.split(":")[1] for d in datas if d.count(":") >= 2})
+
+    def of_markup(markup) -> list[str]:
+        markup = json.loads(markup) if isinstance(markup, str) else markup or {}
+        return [b.get("callback_data") or "" for r in markup.get("inline_keyboard") or [] for b in r]
+
+    with repo.engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT id, key, state, payload, sending FROM outbox WHERE chat LIKE :c ORDER BY id"),
+            {"c": f"%:{player.uid}"},
+        ).all()
+    outbox = [
+        (
+            r.id,
+            r.key,
+            r.state,
+            _payload(r).get("text", "")[:25],
+            versions([d for row in _payload(r).get("buttons") or [] for _l, d in row]),
+            bool(r.sending),
+        )
+        for r in rows[-12:]
+    ]
+    calls = [
+        (
+            round(at, 2),
+            name,
+            params.get("message_id"),
+            str(params.get("text") or "")[:25],
+            versions(of_markup(params.get("reply_markup"))),
+            params.get("_error"),
+        )
+        for at, name, params in player.server.calls
+        if str(params.get("chat_id")) == str(player.uid)
+    ][-12:]
+    return f"\n  outbox {outbox}\n  calls {calls}"
 
 
 def _window_peak(times: list[float], period: float) -> int:

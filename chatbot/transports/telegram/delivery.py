@@ -214,7 +214,7 @@ class Sender:
         #: per private chat: a prompt's edit in place and the removal of its keyboard, one at a time
         self._prompt_locks: dict[int, asyncio.Lock] = {}
         #: the newest delivered table row per match, so an older prompt loses its buttons
-        self.tables: dict[int, int] = {}
+        self.tables: dict[int, tuple[int, int | None]] = {}
         #: remember/recall prompt records across restarts (set by the transport)
         self.save_prompt: Callable[[int, dict[str, Any]], Awaitable[None]] | None = None
         self.load_prompt: Callable[[int], Awaitable[dict[str, Any] | None]] | None = None
@@ -283,7 +283,7 @@ class Sender:
         """``out`` as it goes out (a prompt whose match moved on loses its buttons; a keyed picture
         whose text is too long for a caption goes as text) and the match of a prompt's buttons."""
         prompt_match = self._prompt_match(out)
-        if prompt_match is not None and self.tables.get(prompt_match, 0) > row:
+        if prompt_match is not None and self._moved_on(prompt_match, row, out.version):
             out = replace(out, buttons=())
             prompt_match = None
         if out.key is not None and out.image and utf16_len(out.text) > CAPTION_LIMIT:
@@ -375,7 +375,7 @@ class Sender:
             if prompt_match is not None:
                 self._new_prompt(chat_id, message_id, prompt_match, row, out.version)
             if out.role == TABLE and out.match_id is not None and out.chat_id is not None:
-                self._later(self._table_delivered(out.match_id, row))
+                self._later(self._table_delivered(out.match_id, row, out.version))
             if out.key is None:
                 return True, json.dumps({"id": message_id, "box": self._space(chat_id) == 0})
             return True, json.dumps({"id": message_id, **self._wanted(sent)})
@@ -414,7 +414,9 @@ class Sender:
                     new_ref = await self._keyed(chat_id, out, parse_ref(ref), thread)
                     panel = parse_ref(new_ref)
                     if panel is not None and prompt_match is not None:
-                        self._new_prompt(chat_id, int(panel["id"]), prompt_match, row, out.version)
+                        self._new_prompt(
+                            chat_id, int(panel["id"]), prompt_match, row, out.version, keyed=True
+                        )
                     elif panel is not None and self.prompts.get(chat_id, {}).get("id") == panel["id"]:
                         # the panel of a turn that ended, without buttons now: nothing to remove later
                         self.prompts[chat_id] = {**self.prompts[chat_id], "id": None}
@@ -431,7 +433,7 @@ class Sender:
             log.error("Telegram refused a message to %s: %s", chat_id, exc)
             return None
         if out.role == TABLE and out.match_id is not None and out.chat_id is not None:
-            self._later(self._table_delivered(out.match_id, row))
+            self._later(self._table_delivered(out.match_id, row, out.version))
         return new_ref
 
     def _later(self, work: Awaitable[None]) -> None:
@@ -618,13 +620,19 @@ class Sender:
         return True
 
     def _new_prompt(
-        self, chat_id: int, message_id: int, match_id: int, row: int, version: int | None = None
+        self,
+        chat_id: int,
+        message_id: int,
+        match_id: int,
+        row: int,
+        version: int | None = None,
+        keyed: bool = False,
     ) -> None:
         """The chat's live prompt is this message now (a new one, or a panel edited with the buttons of
-        its next step), before any await: the next prompt's bookkeeping and a table delivered
-        meanwhile see it. Only the newest private prompt keeps its buttons: the one before loses
-        them, in the background."""
-        record = {"id": message_id, "match": match_id, "row": row, "version": version}
+        its next step, ``keyed``), before any await: the next prompt's bookkeeping and a table
+        delivered meanwhile see it. Only the newest private prompt keeps its buttons: the one before
+        loses them, in the background."""
+        record = {"id": message_id, "match": match_id, "row": row, "version": version, "keyed": keyed}
         previous = self.prompts.get(chat_id)
         self.prompts[chat_id] = record
         self._later(self._after_new_prompt(chat_id, record, previous))
@@ -640,19 +648,38 @@ class Sender:
         if previous and previous.get("id") and previous["id"] != message_id:
             await self._strip(chat_id, int(previous["id"]))
 
-    async def _table_delivered(self, match_id: int, row: int) -> None:
-        """A newer table of the match is out: prompts of that match sent before it are stale."""
-        if row <= self.tables.get(match_id, 0):
+    async def _table_delivered(self, match_id: int, row: int, version: int | None) -> None:
+        """A newer table of the match is out: prompts of that match drawn at an older version are
+        stale, and lose their buttons. Not a seat's panel (a keyed prompt): the panel is edited in
+        place at each step, possibly by another process since this one last sent it (each private
+        chat is sent by whichever process holds its claim), so this process's memory of it may be
+        old; the core disarms a panel through its own key, in its chat's order (the edit of a turn
+        that ended has no buttons)."""
+        if row <= self.tables.get(match_id, (0, None))[0]:
             return
-        self.tables[match_id] = row
+        self.tables[match_id] = (row, version)
         for chat_id in list(self.prompts):
             record = self.prompts[chat_id]  # now: a panel may have been edited meanwhile
-            if record.get("match") == match_id and int(record.get("row", 0)) < row and record.get("id"):
+            if (
+                record.get("match") == match_id
+                and record.get("id")
+                and not record.get("keyed")
+                and self._moved_on(match_id, int(record.get("row", 0)), record.get("version"))
+            ):
                 stale = int(record["id"])
                 self.prompts[chat_id] = {**record, "id": None}
                 if self.save_prompt is not None:
                     await self.save_prompt(chat_id, self.prompts[chat_id])
                 await self._strip(chat_id, stale)
+
+    def _moved_on(self, match_id: int, row: int, version: int | None) -> bool:
+        """Whether a prompt of ``match_id`` drawn at ``version`` (its outbox row ``row``) is older
+        than the newest table of its match delivered here: by the versions when both are known (a
+        table drawn again at the same version, later, leaves the prompt live), else by the rows."""
+        table_row, table_version = self.tables.get(match_id, (0, None))
+        if table_version is not None and version is not None:
+            return table_version > version
+        return table_row > row
 
     # ------------------------------------------------------------------------------------------
     # keyed messages
