@@ -145,6 +145,7 @@ class Outbox:
     def commit(self, outs: list[Outbound]) -> list[Outbound]:
         """Queue ``outs`` with the live prompts they lack; returns what was queued."""
         outs = [*outs, *self.live.missing(outs)]
+        outs += self.live.disarmed(outs)
         if self.guard is not None:
             outs = self.guard(outs)
         for check in self.checks:

@@ -9,7 +9,7 @@ events; private texts from ``view(state, seat)`` and that seat's events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -301,9 +301,11 @@ class Renderer:
         state: Any = None,
         actor: int | None = None,
         records: dict[str, Any] | None = None,
+        ended: bool = False,
     ) -> list[Outbound]:
         """The seat's private message: its events, its panel and, when it is to act, its buttons
-        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off).
+        (nothing when no person plays the seat, or nothing happened to it and ``force`` is off;
+        ``ended``: the panel alone, as a turn that is over shows it).
 
         One panel per turn (issue #28): while the seat acts, and for the move that ended its turn
         (``actor``), the message has the key of the seat's turn, so each step edits the turn's one
@@ -334,7 +336,7 @@ class Renderer:
         if panel:
             parts.append(panel)
         buttons: list[list[Button]] = []
-        if turn.to_act:
+        if turn.to_act and not ended:
             parts.append(
                 ui.prompt_line(view, ctx)
                 or t.gettext("Your turn, {name}! What will you do?").format(name=names[seat])
@@ -361,6 +363,34 @@ class Renderer:
                 seat=seat,
             )
         ]
+
+    def ended_panel(
+        self, match: MatchRec, room: RoomRec, seat: int, armed: Mapping[str, Any], state: Any
+    ) -> Outbound:
+        """A person's panel ``armed`` (its key, its person) once the match has moved past its
+        buttons: the seat's panel as it is now, without the buttons of the match; a person who no
+        longer plays the seat is told so (and sees nothing of the seat's hand now)."""
+        rec = match.seats[seat] if 0 <= seat < len(match.seats) else None
+        key, user_ext = str(armed.get("k")), str(armed.get("u"))
+        platform = str(armed.get("p") or room.platform)
+        if rec is not None and rec.user_id is not None and rec.user_id == armed.get("i"):
+            for out in self.private_prompt(match, room, seat, (), force=True, state=state, ended=True):
+                return replace(out, key=key)
+        user_id = armed.get("i")
+        user = self.repo.user_by_id(int(user_id)) if isinstance(user_id, int) else None
+        t = i18n.translator(self.people.lang(user, room) if user is not None else "fi")
+        title = self.uis[match.game].title(t)
+        return Outbound(
+            platform,
+            t.gettext("{game}: you no longer play in this seat.").format(game=title),
+            user_id=user_ext,
+            key=key,
+            lang=t.lang,
+            role=PROMPT,
+            match_id=match.id,
+            version=match.version,
+            seat=seat,
+        )
 
     # --- what a seat may do --------------------------------------------------------------------
     def hint(self, match: MatchRec, seat: int, t: Translator, private: bool, turn: Turn | None = None) -> str:

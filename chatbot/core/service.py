@@ -148,6 +148,7 @@ class BotCore:
             lambda match, room, seat, state: self.renderer.private_prompt(
                 match, room, seat, (), force=True, state=state
             ),
+            self.renderer.ended_panel,
         )
         self.outbox = Outbox(repo, live, HiddenGuard(repo, games, self.decoded.state))
         self.seating = Seating(repo, games, self.decoded, self.schedule, self.renderer, settings)

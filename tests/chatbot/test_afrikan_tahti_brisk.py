@@ -39,41 +39,18 @@ class PlainEvening(Evening):
     def __init__(self, mode: str, seed: str) -> None:
         super().__init__(mode, seed)
         self.turns: list[tuple[int, list[str]]] = []  # (seat, the kinds of its presses)
+        self.seen_ply = 0
 
-    def play(self, until: Any = None, limit: int = 6000) -> Any:
-        table = self.table
-        seen_ply = 0
-        for _ in range(limit):
-            match = table.repo.match(self.match_id)
-            if match is None or match.status != "running":
-                return None
-            state = ENGINE.load(match.state)
-            for rec in table.repo.actions(self.match_id, since_ply=seen_ply):
-                self.turns.extend((rec.seat, []) for e in rec.events if e.get("code") == "turn")
-            seen_ply = state.ply
-            acting = [s for s in ENGINE.to_act(state) if match.seats[s].user_id is not None]
-            if not acting:
-                self.clock.now += 1
-                table.run_due()
-                continue
-            seat = acting[0]
-            public = ENGINE.view(state, None)
-            if UI.deadline(public) is not None:  # windows run out: a pass
-                due = [d.due for d in table.repo.deadlines(self.match_id) if d.kind == "window"]
-                self.clock.now = max(self.clock.now, min(due)) if due else self.clock.now + 60
-                table.run_due()
-                continue
-            user = self.user(seat)
-            prompt = table.prompt_for(user)
-            offered = [
-                (b.label, b.data.split(":", 2)[2]) for row in (prompt.buttons if prompt else ()) for b in row
-            ]
-            pressed, kind = self._plain(state, seat, offered)
-            if state.phase not in ("setup", "character") and self.turns and public.turn == seat:
-                self.turns[-1][1].append(kind)
-            self.clock.now += 5
-            table.press(user, f"{self.match_id}:{match.version}:{pressed}")
-        raise AssertionError("the game did not end")
+    def seen(self, state: Any) -> None:
+        for rec in self.table.repo.actions(self.match_id, since_ply=self.seen_ply):
+            self.turns.extend((rec.seat, []) for e in rec.events if e.get("code") == "turn")
+        self.seen_ply = state.ply
+
+    def press(self, state: Any, seat: int, offered: list[tuple[str, str]]) -> str:
+        pressed, kind = self._plain(state, seat, offered)
+        if state.phase not in ("setup", "character") and self.turns and ENGINE.view(state, None).turn == seat:
+            self.turns[-1][1].append(kind)
+        return pressed
 
     def _plain(self, state: Any, seat: int, offered: list[tuple[str, str]]) -> tuple[str, str]:
         heads = [n for label, n in offered if label.startswith(HEAD_FOR)]
@@ -117,20 +94,28 @@ def test_a_plain_turn_takes_at_most_two_presses(plain):
 # --- the step toward a place: what it moves, where it asks ----------------------------------------
 
 
-def _move_states(games: int = 3):
-    """(view, legal notations) of the seat to move after a die roll, from seeded AI games."""
+def _ai_games(seed: str, games: int, limit: int, quick: Any = None):
+    """(state, seat, view, legal actions) of every decision of seeded 3-seat games of the smart AI
+    (``quick``: the quick game always, or in every other game when None)."""
     for g in range(games):
-        state = ENGINE.new_game(3, f"ripeä-siirrot-{g}", ENGINE.options_from_dict({"quick_game": g % 2 == 0}))
-        for _ in range(1500):
+        options = ENGINE.options_from_dict({"quick_game": g % 2 == 0 if quick is None else quick})
+        state = ENGINE.new_game(3, f"{seed}-{g}", options)
+        for _ in range(limit):
             if ENGINE.outcome(state) is not None:
                 break
             seat = ENGINE.to_act(state)[0]
             view = ENGINE.view(state, seat)
             legal = ENGINE.legal_actions(state, seat)
-            if state.phase == "move" and view.x.prompt is None and state.ext.turn.mv.kind == "die":
-                yield view, tuple(ENGINE.notation(a) for a in legal)
+            yield state, seat, view, legal
             action = ENGINE.ai_action("smart", view, legal, ENGINE.ai_rng(state, seat))
             state, _events = ENGINE.apply(state, seat, action)
+
+
+def _move_states(games: int = 3):
+    """(view, legal notations) of the seat to move after a die roll, from seeded AI games."""
+    for state, _seat, view, legal in _ai_games("ripeä-siirrot", games, 1500):
+        if state.phase == "move" and view.x.prompt is None and state.ext.turn.mv.kind == "die":
+            yield view, tuple(ENGINE.notation(a) for a in legal)
 
 
 def test_the_step_toward_a_place_is_legal_nearer_and_never_onto_a_hazard():
@@ -281,26 +266,16 @@ def test_a_head_for_typed_moves_as_near_as_the_die_allows(typed):
 def test_every_head_for_label_typed_back_is_its_button():
     fi, en = translator("fi"), translator("en")
     checked = 0
-    for g in range(2):
-        state = ENGINE.new_game(3, f"ripeä-nimet-{g}", ENGINE.options_from_dict({"quick_game": True}))
-        for _ in range(600):
-            if ENGINE.outcome(state) is not None:
-                break
-            seat = ENGINE.to_act(state)[0]
-            view = ENGINE.view(state, seat)
-            legal = ENGINE.legal_actions(state, seat)
-            notations = tuple(ENGINE.notation(a) for a in legal)
-            for t in (fi, en):
-                for row in buttons.rows(notations, view, RenderContext(t, NAMES, seat)):
-                    for label, notation in row:
-                        if f"{THEN}toward " not in notation:
-                            continue
-                        got = UI.parse(label, ParseContext(t.lang, seat, legal, view, NAMES, private=True))
-                        first, then = notation.split(THEN)
-                        assert isinstance(got, Parsed), (label, got)
-                        assert ENGINE.notation(got.actions[0]) == first and got.actions[1] == Later(then)
-                        checked += 1
-            state, _events = ENGINE.apply(
-                state, seat, ENGINE.ai_action("smart", view, legal, ENGINE.ai_rng(state, seat))
-            )
+    for _state, seat, view, legal in _ai_games("ripeä-nimet", 2, 600, quick=True):
+        notations = tuple(ENGINE.notation(a) for a in legal)
+        for t in (fi, en):
+            for row in buttons.rows(notations, view, RenderContext(t, NAMES, seat)):
+                for label, notation in row:
+                    if f"{THEN}toward " not in notation:
+                        continue
+                    got = UI.parse(label, ParseContext(t.lang, seat, legal, view, NAMES, private=True))
+                    first, then = notation.split(THEN)
+                    assert isinstance(got, Parsed), (label, got)
+                    assert ENGINE.notation(got.actions[0]) == first and got.actions[1] == Later(then)
+                    checked += 1
     assert checked > 100

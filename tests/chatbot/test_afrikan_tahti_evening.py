@@ -55,13 +55,15 @@ class Evening:
 
     def play(self, until: Any = None, limit: int = 6000) -> Any:
         """Play on until ``until(state, seat)`` holds for the person to act (returns that state), or
-        to the end (returns None)."""
+        to the end (returns None). Each person presses what :meth:`press` picks of the buttons of
+        their prompt; :meth:`seen` hears of every state read."""
         table = self.table
         for _ in range(limit):
             match = table.repo.match(self.match_id)
             if match is None or match.status != "running":
                 return None
             state = ENGINE.load(match.state)
+            self.seen(state)
             acting = [s for s in ENGINE.to_act(state) if match.seats[s].user_id is not None]
             if not acting:
                 self.clock.now += 1
@@ -77,13 +79,23 @@ class Evening:
                 continue
             user = table.repo.user_by_id(match.seats[seat].user_id).ext_id
             prompt = table.prompt_for(user)
-            offered = tuple(
-                b.data.split(":", 2)[2] for row in (prompt.buttons if prompt else ()) for b in row
-            )
-            self.asked.append((state, seat, offered))
+            offered = [
+                (b.label, b.data.split(":", 2)[2]) for row in (prompt.buttons if prompt else ()) for b in row
+            ]
+            pressed = self.press(state, seat, offered)
             self.clock.now += 5
-            table.press(user, f"{self.match_id}:{match.version}:{choose(ENGINE, state, seat, list(offered))}")
+            table.press(user, f"{self.match_id}:{match.version}:{pressed}")
         raise AssertionError("the game did not end")
+
+    def seen(self, state: Any) -> None:
+        """A state read before anyone acts in it (subclasses count what they need)."""
+
+    def press(self, state: Any, seat: int, offered: list[tuple[str, str]]) -> str:
+        """The notation the person of ``seat`` presses of ``offered`` (label, notation): what the
+        default AI would choose."""
+        notations = tuple(n for _label, n in offered)
+        self.asked.append((state, seat, notations))
+        return choose(ENGINE, state, seat, list(notations))
 
     def user(self, seat: int) -> str:
         return self.people[seat]

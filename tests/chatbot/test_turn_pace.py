@@ -245,3 +245,97 @@ def test_a_turn_the_bot_stood_in_for_already_is_finished_without_a_second_notice
     out = table.run_due()
     assert table.acting_users() != [first]
     assert not [o for o in out if STOOD_IN in o.text or "tein siirron" in o.text]
+
+
+def stale_panels(table: Table, match_id: int) -> list[tuple[str, str | None, list[str]]]:
+    """The people whose live prompt offers buttons of a version of the match gone by (or any once it
+    is over). A person's live prompt is the message that last got buttons of the match: a
+    transport takes the buttons off the older prompts of the chat when it delivers it (in the
+    chat's order), and edits a keyed message (a panel) in place, so its latest content is what
+    the person sees. Only a panel's own key takes its buttons away once nothing newer came
+    (issue #28's three-worker run: a transport's memory of another chat may be old)."""
+    match = table.repo.match(match_id)
+    live = match.version if match.status == "running" else None
+    head = f"{match_id}:"
+    latest: dict[tuple[str, str], object] = {}
+    prompt: dict[str, object] = {}  # user -> the key of their live prompt, or the message itself
+    for o in table.sent:
+        if o.user_id is None:
+            continue
+        if o.key is not None:
+            latest[(o.user_id, o.key)] = o
+        if any(b.data.startswith(head) for row in o.buttons for b in row):
+            prompt[o.user_id] = o.key if o.key is not None else o
+    stale = []
+    for user, found in prompt.items():
+        shown = latest[(user, found)] if isinstance(found, str) else found
+        datas = [b.data for row in shown.buttons for b in row if b.data.startswith(head)]
+        if any(int(d.split(":")[1]) != live for d in datas):
+            stale.append((user, shown.key, datas[:2]))
+    return stale
+
+
+@pytest.mark.parametrize("game", sorted(UIS))
+def test_a_panel_the_bot_stood_in_for_keeps_no_buttons(game):
+    """Nobody answers: after each stand-in, no person's panel of an earlier turn still offers the
+    buttons of its step."""
+    table, clock = started(game, f"ei nappeja {game}")
+    match_id = table.match().id
+    checked = 0
+    for _ in range(40):
+        match = table.match()
+        if match is None or match.status != "running":
+            break
+        due = table.core.next_due()
+        assert due is not None
+        clock.now = max(clock.now, due)
+        table.run_due()
+        if table.match() is None or table.match().status != "running":
+            break
+        assert not stale_panels(table, match_id), stale_panels(table, match_id)
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("game", sorted(UIS))
+def test_no_panel_keeps_stale_buttons_in_a_whole_game(game):
+    """People press random buttons of their prompts to the end of the game: after every press, and
+    once it is over, no panel of theirs offers buttons of a version gone by."""
+    table, _clock = started(game, f"vanhat napit {game}")
+    match_id = table.match().id
+    rng = random.Random(game)
+    for _ in range(3000):
+        assert not stale_panels(table, match_id), stale_panels(table, match_id)
+        users = table.acting_users()
+        if not users:
+            break
+        prompt = table.prompt_for(users[0])
+        assert prompt is not None
+        table.press(users[0], rng.choice([b for row in prompt.buttons for b in row]).data)
+    assert table.repo.match(match_id).status == "over"
+    assert not stale_panels(table, match_id), stale_panels(table, match_id)
+
+
+@pytest.mark.parametrize("game", sorted(UIS))
+def test_a_person_put_out_of_their_seat_keeps_no_buttons_of_it(game):
+    """The person to act leaves the game (their seat goes to the bot), or the game's starter removes
+    them: the panel they held loses its buttons and says that they no longer play the seat, with
+    nothing of its hand."""
+    table, _clock = started(game, f"poistettu {game}")
+    match_id = table.match().id
+    target = table.acting_users()[0]
+    before = table.prompt_for(target)
+    assert before is not None and before.key is not None
+    if target == "matti":
+        table.say(target, "poistu")
+    else:
+        table.say("matti", f"poista {target.title()} pelistä")
+    assert all(
+        table.repo.user_by_id(s.user_id).ext_id != target
+        for s in table.repo.match(match_id).seats
+        if s.user_id is not None
+    ), "the person is still seated"
+    assert not stale_panels(table, match_id), stale_panels(table, match_id)
+    edited = [o for o in table.sent if o.user_id == target and o.key == before.key][-1]
+    assert edited.text.endswith("et pelaa enää tällä paikalla."), edited.text
+    assert not any(b.data.startswith(f"{match_id}:") for row in edited.buttons for b in row)
