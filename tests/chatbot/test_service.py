@@ -200,6 +200,27 @@ def test_meta_commands_are_recognised_in_both_languages():
         assert command is None or command.name == "new", text
 
 
+def test_a_slash_lopeta_is_the_games_move_where_it_is_one_else_the_question_of_ending():
+    """ "/lopeta" (Telegram's command form of "stop"): where the game reads "lopeta" as a move now it
+    is that move's answer; elsewhere the bot asks whether the whole game should end and says how,
+    instead of "not understood". Nothing ends by it."""
+    table = Table(seed="lopeta")
+    table.say("anna", "uusi afrikan tähti")
+    table.say("bertta", "liity")
+    table.say("anna", "aloita")  # the character phase: no move is "lopeta" here
+    out = table.say("anna", "/lopeta", addressed=True)
+    assert [o.text for o in out] == ["Haluatko lopettaa koko pelin? Kirjoita silloin “lopeta peli”."]
+    assert table.match() is not None and table.match().status == "running"
+    table.say("anna", "lopeta peli")
+    table.say("anna", "uusi majavajengi")
+    table.say("bertta", "liity")
+    table.say("anna", "aloita")
+    acting = table.acting_users()[0]
+    out = table.say(acting, "/lopeta", addressed=True)
+    assert "lopeta koko pelin" not in out[0].text and "Se ei onnistu" in out[0].text, out[0].text
+    assert table.match().status == "running"
+
+
 def test_options_are_checked_when_the_game_is_set_up():
     table = Table()
     out = table.say("matti", "uusi majavajengi kierrokset=0")

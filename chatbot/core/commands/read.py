@@ -264,6 +264,10 @@ def parse_command(
     if question and not _request(folded) and not may_i:
         return _unread(question_asked(words, typed, said, written), said)
     command = _decide(words, typed, said, written, addressed, options, names)
+    if command is None and slash and said.said == {END} and not said.unknown:
+        # "/lopeta": a command by its slash, but which? The game's move where "lopeta" is one (weak),
+        # else the question whether the game should end ("lopeta peli" ends it)
+        return Command("unsure", (), "", tuple(typed[1:]), topic="cancel", weak=True, slash=True)
     if may_i and command is not None and command.name not in _MAY_I_COMMANDS:
         command = None  # "voinko vaihtaa jakajan kanssa?": a rule question
     if question and (command is None or command.name == "unsure"):
