@@ -104,7 +104,10 @@ class SharedWindows(Protocol):
         """The chat's recent calls as saved: ``[time, open]`` pairs (open: not answered when saved)."""
         ...
 
-    async def save(self, chat_id: Hashable, calls: list[list[float]]) -> None: ...
+    async def save(self, chat_id: Hashable, calls: list[list[float]], before_call: bool = False) -> None:
+        """Keep the chat's calls; ``before_call``: a call is about to be made, and a successor of a
+        worker killed right after it must count it (written now, not later)."""
+        ...
 
 
 class RateLimiter:
@@ -230,7 +233,7 @@ class RateLimiter:
                 if chat_window is not None:
                     chat_log.append(cell)
                     if shared is not None:  # written before the call: a successor counts it
-                        await shared.save(chat_id, [list(c) for c in chat_log])
+                        await shared.save(chat_id, [list(c) for c in chat_log], before_call=True)
                 elif not chat_log:
                     del self._chats[chat_id]  # nothing to remember for an unlimited chat
                 self._open.setdefault(chat_id, deque()).append(cell)

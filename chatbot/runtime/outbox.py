@@ -638,13 +638,15 @@ class StoreWindows:
                 calls.append([float(item[0]), float(item[1])])
         return calls
 
-    async def save(self, chat_id: Hashable, calls: list[list[float]]) -> None:
-        """Kept with the chat's next bookkeeping while this worker sends it (before its next wait,
-        with its next read, at the latest with its release), else written now. A worker killed
-        meanwhile leaves out the calls since that write: its successor may make a call or two
-        more in the window than the platform allows, and then waits for the platform's answer."""
+    async def save(self, chat_id: Hashable, calls: list[list[float]], before_call: bool = False) -> None:
+        """Written now before a call (a group's, at most its window's count a period: a worker
+        killed right after the call leaves it counted for whoever sends the group next, also a
+        process restarted under the same name that takes the claim over at once); otherwise (the
+        window at the claim's release) kept with the chat's bookkeeping while this worker sends
+        it. Kept with the bookkeeping before each call too, a killed worker's calls since its last
+        write were lost, and its successor's group got 26 calls in a window of 20."""
         rt = self.runtime
-        if rt.outbox.keep(chat_id, self.NAMESPACE, str(chat_id), calls):
+        if not before_call and rt.outbox.keep(chat_id, self.NAMESPACE, str(chat_id), calls):
             return
         await rt.book(rt.store.kv_set, self.NAMESPACE, str(chat_id), calls, urgent=self._urgent(chat_id))
 

@@ -21,7 +21,7 @@ class Windows:
     async def load(self, chat_id):
         return list(self.rows.get(str(chat_id), []))
 
-    async def save(self, chat_id, calls):
+    async def save(self, chat_id, calls, before_call=False):
         self.saves += 1
         self.rows[str(chat_id)] = [list(c) for c in calls]
 
@@ -87,3 +87,47 @@ def test_scaled_and_split_windows():
     for bad in ("group=20", "groups=20/60", "group=0/60", "sometimes"):
         with pytest.raises(ValueError):
             telegram_limits(bad)
+
+
+def test_a_groups_window_is_in_the_database_before_each_call_to_it():
+    """A worker killed right after a call must leave that call in the group's shared window: the
+    process that sends the group next (another worker once the claim runs out, or one restarted
+    under the same name, which takes the claim over at once) counts it. Kept only with the chat's
+    next bookkeeping, the calls of a batch were lost with the worker, and the successor's group got
+    26 calls in a window of 20 (tests/transports/test_workers.py)."""
+    from chatbot.core.ports import ChatQueue
+    from chatbot.runtime import Runtime, Settings
+    from chatbot.runtime.outbox import StoreWindows
+    from tests.runtime.doubles import EchoCore, MemoryStore, RecordingTransport
+    from tests.runtime.test_runtime import FAST, msg, run
+
+    class Checking(RecordingTransport):
+        """Looks in the store at each call: the group's saved window holds every call so far."""
+
+        def __init__(self, store: MemoryStore, limiter: RateLimiter) -> None:
+            super().__init__(limiter=limiter)
+            self.store = store
+            self.short: list[tuple[int, int]] = []
+
+        async def deliver(self, out, ref, txn):
+            chat = ChatQueue.of(out)
+            saved = self.store.kv.get((StoreWindows.NAMESPACE, str(chat))) or []
+            made = sum(1 for s in self.sent if ChatQueue.of(s.out) == chat) + 1
+            if len(saved) < made:
+                self.short.append((made, len(saved)))
+            return await super().deliver(out, ref, txn)
+
+    async def body():
+        store = MemoryStore(time.time)
+        core = EchoCore(store, time.time)
+        limiter = RateLimiter(Limits(overall=(100, 1.0), per_group=(50, 60.0)), clock=time.time)
+        transport = Checking(store, limiter)
+        rt = Runtime(core, transport, store=store, settings=Settings(**{**FAST, "worker": "w1"}))
+        await rt.start()
+        await rt.handle(msg("many 6", chat="g"))
+        assert await rt.idle(10)
+        await rt.stop()
+        assert len(transport.sent) == 6
+        assert not transport.short, transport.short
+
+    run(body())
