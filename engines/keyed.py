@@ -11,13 +11,26 @@ every call).
 ``hash()``) and serves its first draws from those bits; a generator that draws more seeds a Mersenne
 Twister from the same digest and continues from it at C speed. Every ``random.Random`` method works:
 they all draw through :meth:`~KeyedRandom.getrandbits` or :meth:`~KeyedRandom.random`.
+
+A :class:`KeyedRandom` is not an instance of ``random.Random`` at run time, only to the type checker:
+a ``Random`` (even a subclass that seeds nothing) allocates and seeds its own Mersenne Twister state
+when it is made, about 4,000 machine instructions for every generator (one for every AI decision
+and every die), while most generators draw a few bits of the digest and are dropped. It has every
+method of ``random.Random`` (the ones written in Python are taken from it and draw through this
+class's :meth:`~KeyedRandom.getrandbits`, :meth:`~KeyedRandom.random` and
+:meth:`~KeyedRandom._randbelow`); the Mersenne Twister is made only when the digest's bits run out.
 """
 
 from __future__ import annotations
 
 from hashlib import blake2b
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a Random to the type checker, by the methods it has (see the module's docstring)
+    _Base = Random
+else:
+    _Base = object
 
 #: the start of a seed whose generators are :class:`KeyedRandom` ("k:3fa9…")
 KEYED_SEED = "k:"
@@ -27,20 +40,23 @@ _MASK_53 = (1 << 53) - 1
 _SCALE_53 = 2.0**-53
 
 
-class KeyedRandom(Random):
+class KeyedRandom(_Base):
     """A ``random.Random`` whose stream is a function of ``key`` (a string), built in about a
     fifth of the time of ``Random(key)``."""
 
-    _pool: int
-    _left: int = _POOL_BITS
-    _digest: int
-    #: class defaults, replaced on the instance when they change (fewer stores in ``__init__``)
-    _twister: Random | None = None
-    gauss_next: float | None = None
+    __slots__ = ("_digest", "_left", "_pool", "_twister", "gauss_next")
 
-    def __init__(self, key: str) -> None:  # no super().__init__: that would seed the twister
+    _pool: int
+    _left: int
+    _digest: int
+    _twister: Random | None
+    gauss_next: float | None
+
+    def __init__(self, key: str) -> None:
         # BLAKE2b's default digest is the 512 bits of the pool
         self._pool = self._digest = int.from_bytes(blake2b(key.encode()).digest(), "little")
+        self._left = _POOL_BITS
+        self._twister = self.gauss_next = None
 
     def _take_over(self) -> Random:
         """The Mersenne Twister that serves every draw once the digest's bits are spent."""
@@ -112,7 +128,7 @@ class KeyedRandom(Random):
     def randint(self, a: int, b: int) -> int:
         if type(a) is int and type(b) is int and a <= b:
             return a + self._randbelow(b - a + 1)
-        return super().randint(a, b)
+        return self.randrange(a, b + 1)  # Random.randint's own way, with its errors
 
     def seed(self, a: Any = None, version: int = 2) -> None:
         """Re-seeding starts a plain ``Random(a)`` stream."""
@@ -121,6 +137,25 @@ class KeyedRandom(Random):
         self._twister = twister
         self._left = 0
         self.gauss_next = None
+
+    # every other method of random.Random, drawing through the ones above (the same functions)
+    VERSION = Random.VERSION
+    randrange = Random.randrange
+    randbytes = Random.randbytes
+    shuffle = Random.shuffle
+    sample = Random.sample
+    choices = Random.choices
+    uniform = Random.uniform
+    triangular = Random.triangular
+    normalvariate = Random.normalvariate
+    gauss = Random.gauss
+    lognormvariate = Random.lognormvariate
+    expovariate = Random.expovariate
+    vonmisesvariate = Random.vonmisesvariate
+    gammavariate = Random.gammavariate
+    betavariate = Random.betavariate
+    paretovariate = Random.paretovariate
+    weibullvariate = Random.weibullvariate
 
     def getstate(self) -> Any:
         raise NotImplementedError("a KeyedRandom is rebuilt from its key, not from a state")
