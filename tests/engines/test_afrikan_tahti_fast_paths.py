@@ -105,3 +105,37 @@ def test_replacer_is_dataclasses_replace():
         made.turn = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         replacer(State, ("turn", "no_such_field"))
+
+
+def test_apply_refuses_what_legal_actions_did_not_offer_right_after_it():
+    # apply passes an action object that legal_actions offered for this very state and seat without
+    # checking it again; anything else is still checked: an equal action of another seat, a seat
+    # given as a bool, a refused candidate, a move built by the caller
+    from engines.afrikan_tahti.model import Move, Roll
+    from engines.contract import IllegalAction
+
+    opts = ENGINE.options_from_dict({"expansion": False})
+    refused = Counter[str]()
+
+    def on_step(state: State, seat: int, action: Any, events: tuple[Any, ...]) -> None:
+        before = previous[0]
+        legal = ENGINE.legal_actions(before, seat)
+        assert action in legal
+        other = 1 - seat
+        tries: list[tuple[Any, Any]] = [(other, a) for a in legal] + [(bool(seat), a) for a in legal]
+        tries += [(seat, a) for a in base.candidates(before, seat) if a not in legal]
+        tries += [(seat, Move("cairo")), (seat, Roll()) if Roll() not in legal else (other, Roll())]
+        for who, a in tries:
+            ENGINE.legal_actions(before, seat)  # the last state asked about: this one
+            if who == seat and type(who) is int and a in legal:
+                continue
+            with pytest.raises(IllegalAction) as caught:
+                ENGINE.apply(before, who, a)
+            refused[caught.value.code] += 1
+        previous[0] = state
+
+    for g in range(3):
+        previous = [ENGINE.new_game(2, f"k:refuse:{g}", opts)]
+        play_ai_game(ENGINE, ("random", "random"), f"k:refuse:{g}", opts, on_step)
+    assert refused["not_your_turn"] > 100 and refused["no_such_seat"] > 100
+    assert refused["wrong_phase"] > 100 and refused["cannot_afford"] > 10
