@@ -44,31 +44,43 @@ class KeyedRandom(_Base):
     """A ``random.Random`` whose stream is a function of ``key`` (a string), built in about a
     fifth of the time of ``Random(key)``."""
 
-    __slots__ = ("_digest", "_left", "_pool", "_twister", "gauss_next")
+    __slots__ = ("_bytes", "_left", "_pool", "_twister", "gauss_next")
 
-    _pool: int
+    _bytes: bytes
+    _pool: int | None
     _left: int
-    _digest: int
     _twister: Random | None
     gauss_next: float | None
 
     def __init__(self, key: str) -> None:
-        # BLAKE2b's default digest is the 512 bits of the pool
-        self._pool = self._digest = int.from_bytes(blake2b(key.encode()).digest(), "little")
+        # BLAKE2b's default digest is the 512 bits of the pool, little-endian: its first byte holds
+        # the first 8 bits drawn. Most generators make one small draw (a die, an AI's choice) and
+        # are dropped; that draw reads the first byte, and the digest becomes the int of the pool
+        # only for a generator that draws more (``_unused``).
+        self._bytes = blake2b(key.encode()).digest()
+        self._pool = None
         self._left = _POOL_BITS
         self._twister = self.gauss_next = None
 
+    def _unused(self) -> int:
+        """The digest's bits not drawn yet, as the pool (made at the first draw that needs it)."""
+        pool = int.from_bytes(self._bytes, "little") >> (_POOL_BITS - self._left)
+        self._pool = pool
+        return pool
+
     def _take_over(self) -> Random:
         """The Mersenne Twister that serves every draw once the digest's bits are spent."""
-        twister = Random(self._digest)
+        twister = Random(int.from_bytes(self._bytes, "little"))
         self._twister = twister
         self._left = 0
         return twister
 
     def getrandbits(self, k: int, /) -> int:
         if self._twister is None and 0 <= k <= self._left:
-            self._left -= k
             pool = self._pool
+            if pool is None:
+                pool = self._unused()
+            self._left -= k
             self._pool = pool >> k
             return pool & ((1 << k) - 1)
         if k < 0:
@@ -77,8 +89,10 @@ class KeyedRandom(_Base):
 
     def random(self) -> float:
         if self._left >= 53 and self._twister is None:
-            self._left -= 53
             pool = self._pool
+            if pool is None:
+                pool = self._unused()
+            self._left -= 53
             self._pool = pool >> 53
             return (pool & _MASK_53) * _SCALE_53
         return (self._twister or self._take_over()).random()
@@ -92,7 +106,14 @@ class KeyedRandom(_Base):
         if self._twister is None:
             left = self._left
             if k <= left:
+                if k <= 8 and left == _POOL_BITS:  # the first draw, from the first byte
+                    r = self._bytes[0] & ((1 << k) - 1)
+                    if r < n:
+                        self._left = _POOL_BITS - k
+                        return r
                 pool = self._pool
+                if pool is None:
+                    pool = self._unused()
                 mask = (1 << k) - 1
                 while k <= left:
                     r = pool & mask
@@ -115,13 +136,10 @@ class KeyedRandom(_Base):
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
         k = n.bit_length()
-        left = self._left
-        if k <= left and self._twister is None:  # _randbelow's first try, written out
-            pool = self._pool
-            r = pool & ((1 << k) - 1)
+        if k <= 8 and self._left == _POOL_BITS:  # the first draw: _randbelow's first try, written out
+            r = self._bytes[0] & ((1 << k) - 1)
             if r < n:
-                self._pool = pool >> k
-                self._left = left - k
+                self._left = _POOL_BITS - k
                 return seq[r]
         return seq[self._randbelow(n)]
 

@@ -57,14 +57,18 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
         old = before[0]
         assert same(old, seat, action) == (state, events)
         seen[f"{type(action).__name__}:{'+'.join(e.code for e in events)}"] += 1
-        if type(action).__name__ == "Move":  # the mover holds the Star: a goal on the path wins
+        if type(action).__name__ == "FreeSail" and dict(events[-2 if len(events) > 1 else -1].params).get(
+            "arrived"
+        ):
+            seen["FreeSail arrived"] += 1
+        if type(action).__name__ in ("Move", "FreeSail"):  # the mover holds the Star: a goal reached wins
             star = next(t for t, kind in old.contents if kind == "star")
             pawns = list(old.pawns)
             pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
             holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
             if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
                 _state, made = same(holding, seat, action)
-                seen[f"Move holding the Star:{'+'.join(e.code for e in made)}"] += 1
+                seen[f"{type(action).__name__} holding the Star:{'+'.join(e.code for e in made)}"] += 1
         if type(action).__name__ in ("Stay", "EndPhase"):
             for variant in variants(old):
                 _state, made = same(variant, seat, action)
@@ -88,6 +92,8 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert seen["FreeSail:sailed+turn"] > 100 and seen["FreeSail:boarded+sailed+turn"] > 100
     assert any(k.startswith("FreeSail:") and "captured" in k for k in seen)
     assert any(k.startswith("FreeSail:") and "capetown_bonus" in k for k in seen)
+    assert seen["FreeSail arrived"] > 50  # at its port: the turn passes, or arrive() acts
+    assert any(k.startswith("FreeSail holding the Star:") and "won" in k for k in seen)
     assert seen["Move:moved+turn"] > 100 and seen["Move:turn"] > 10 and seen["Move:moved"] > 10
     assert any(k.startswith("Move:") and "capetown_bonus" in k for k in seen)
     assert any(k.startswith("Move:") and "captured" in k for k in seen)

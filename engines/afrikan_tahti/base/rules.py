@@ -661,10 +661,12 @@ def _opened_move(
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
     """``free_sail`` (:func:`_free_sail`: :func:`board` a free passage unless on one, then
-    :func:`sail` the broke steps) when the voyage stops on a sea dot short of its port: no arrival,
-    hence no move offered after it; on a dot that captures no one (:func:`end_move`) and where no
-    token may be flipped (:func:`after_move`): the turn passes. None otherwise. The move the general
-    path opens for the sail is cleared with the turn, and a free passage pays no fare."""
+    :func:`sail` the broke steps) when the voyage stops on a sea dot short of its port, or arrives
+    at its port where :func:`arrive` does nothing (no win: the pawn holds no winning item or the
+    port is no goal; no Capetown bonus to take); a free passage offers no move after the arrival
+    (only a paid voyage's steps go on). On a node that captures no one (:func:`end_move`) and where
+    no token may be flipped (:func:`after_move`): the turn passes. None otherwise. The move the
+    general path opens for the sail is cleared with the turn, and a free passage pays no fare."""
     pawns = state.pawns
     pawn = pawns[seat]
     node = pawn.node
@@ -698,8 +700,14 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
         if pass_through and nxt in HAZARDS:
             break
     stop = leg_path[at]
-    if at == end or at == 0 or stop in HAZARDS:
+    arrived = at == end
+    if at == 0 or stop in HAZARDS:
         return None
+    if arrived and (
+        (stop in GOALS and pawn.items)
+        or (stop == CAPETOWN and state.capetown_claimed is None and state.options.capetown_bonus > 0)
+    ):
+        return None  # arrive: a win, or the Capetown bonus
     if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
         return None
     sailed = _make_event(
@@ -712,7 +720,7 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
             ("path", tuple(path)),
             ("steps", len(path)),
             ("at", at),
-            ("arrived", False),
+            ("arrived", arrived),
         ),
     )
     moved = _pawn(
@@ -720,7 +728,7 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
         pawn.cash,
         pawn.lost_turns,
         pawn.captured,
-        _voyage(v.leg, v.origin, v.dest, at, v.paid),
+        None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid),
         pawn.items,
     )
     return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), (*events, sailed))
