@@ -15,7 +15,7 @@ import pytest
 
 from engines import GAMES
 from engines.contract import rng_for
-from engines.keyed import KEYED_SEED, KeyedRandom
+from engines.keyed import KEYED_SEED, KeyedRandom, keyed_random
 from engines.playout import play_ai_game, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,7 +199,10 @@ def test_a_keyed_generator_draws_as_its_definition_in_every_method():
         return out
 
     for n in range(40):
-        assert draws(KeyedRandom(f"k:ref:{n}")) == draws(_Reference(f"k:ref:{n}"))
+        reference = draws(_Reference(f"k:ref:{n}"))
+        assert draws(KeyedRandom(f"k:ref:{n}")) == reference
+        assert draws(keyed_random(f"k:ref:{n}")) == reference  # rng_for's way of making one
+        assert type(keyed_random(f"k:ref:{n}")) is KeyedRandom
     reseeded = KeyedRandom("k:ref:seed")
     reseeded.seed(5)  # a re-seeded one is Random(5)
     assert draws(reseeded) == draws(Random(5))
