@@ -30,7 +30,7 @@ from random import Random
 from typing import Any, ClassVar, TypeVar
 
 from engines.codec import EngineError, Notation, decode, encode
-from engines.keyed import KEYED_SEED, KeyedRandom
+from engines.keyed import KEYED_SEED, keyed_random
 
 Seat = int
 T = TypeVar("T")
@@ -200,7 +200,7 @@ def rng_for(seed: str, ply: int, purpose: str) -> Random:
     gets the cheap :class:`~engines.keyed.KeyedRandom`; any other seed ``Random(str)``, as every
     match stored before was played (its replay depends on it)."""
     if seed.startswith(KEYED_SEED):
-        return KeyedRandom(f"{seed}:{ply}:{purpose}")
+        return keyed_random(f"{seed}:{ply}:{purpose}")
     return Random(f"{seed}:{ply}:{purpose}")
 
 
@@ -333,7 +333,7 @@ class Engine(ABC):
     def ai_action(self, name: str, view: Any, legal: tuple[Any, ...], rng: Random) -> Any:
         """The move of AI ``name`` given only its seat's view and its legal actions."""
         policy = self.ais.get(name)
-        if policy is None:
+        if policy is None or policy is random_policy:  # random_policy's answer, without its call
             return rng.choice(legal)
         return policy(view, legal, rng)
 
@@ -346,7 +346,7 @@ class Engine(ABC):
         """``rng_for(state.seed, state.ply, f"ai{seat}")`` (written out: one for every AI action)."""
         seed: str = state.seed
         key = f"{seed}:{state.ply}:ai{seat}"
-        return KeyedRandom(key) if seed.startswith(KEYED_SEED) else Random(key)
+        return keyed_random(key) if seed.startswith(KEYED_SEED) else Random(key)
 
 
 def random_policy(view: Any, legal: tuple[Any, ...], rng: Random) -> Any:

@@ -11,13 +11,26 @@ every call).
 ``hash()``) and serves its first draws from those bits; a generator that draws more seeds a Mersenne
 Twister from the same digest and continues from it at C speed. Every ``random.Random`` method works:
 they all draw through :meth:`~KeyedRandom.getrandbits` or :meth:`~KeyedRandom.random`.
+
+A :class:`KeyedRandom` is not an instance of ``random.Random`` at run time, only to the type checker:
+a ``Random`` (even a subclass that seeds nothing) allocates and seeds its own Mersenne Twister state
+when it is made, about 4,000 machine instructions for every generator (one for every AI decision
+and every die), while most generators draw a few bits of the digest and are dropped. It has every
+method of ``random.Random`` (the ones written in Python are taken from it and draw through this
+class's :meth:`~KeyedRandom.getrandbits`, :meth:`~KeyedRandom.random` and
+:meth:`~KeyedRandom._randbelow`); the Mersenne Twister is made only when the digest's bits run out.
 """
 
 from __future__ import annotations
 
 from hashlib import blake2b
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a Random to the type checker, by the methods it has (see the module's docstring)
+    _Base = Random
+else:
+    _Base = object
 
 #: the start of a seed whose generators are :class:`KeyedRandom` ("k:3fa9…")
 KEYED_SEED = "k:"
@@ -27,32 +40,47 @@ _MASK_53 = (1 << 53) - 1
 _SCALE_53 = 2.0**-53
 
 
-class KeyedRandom(Random):
+class KeyedRandom(_Base):
     """A ``random.Random`` whose stream is a function of ``key`` (a string), built in about a
     fifth of the time of ``Random(key)``."""
 
-    _pool: int
-    _left: int = _POOL_BITS
-    _digest: int
-    #: class defaults, replaced on the instance when they change (fewer stores in ``__init__``)
-    _twister: Random | None = None
-    gauss_next: float | None = None
+    __slots__ = ("_bytes", "_left", "_pool", "_twister", "gauss_next")
 
-    def __init__(self, key: str) -> None:  # no super().__init__: that would seed the twister
-        # BLAKE2b's default digest is the 512 bits of the pool
-        self._pool = self._digest = int.from_bytes(blake2b(key.encode()).digest(), "little")
+    _bytes: bytes
+    _pool: int | None
+    _left: int
+    _twister: Random | None
+    gauss_next: float | None
+
+    def __init__(self, key: str) -> None:
+        # BLAKE2b's default digest is the 512 bits of the pool, little-endian: its first byte holds
+        # the first 8 bits drawn. Most generators make one small draw (a die, an AI's choice) and
+        # are dropped; that draw reads the first byte, and the digest becomes the int of the pool
+        # only for a generator that draws more (``_unused``).
+        self._bytes = blake2b(key.encode()).digest()
+        self._pool = None
+        self._left = _POOL_BITS
+        self._twister = self.gauss_next = None
+
+    def _unused(self) -> int:
+        """The digest's bits not drawn yet, as the pool (made at the first draw that needs it)."""
+        pool = int.from_bytes(self._bytes, "little") >> (_POOL_BITS - self._left)
+        self._pool = pool
+        return pool
 
     def _take_over(self) -> Random:
         """The Mersenne Twister that serves every draw once the digest's bits are spent."""
-        twister = Random(self._digest)
+        twister = Random(int.from_bytes(self._bytes, "little"))
         self._twister = twister
         self._left = 0
         return twister
 
     def getrandbits(self, k: int, /) -> int:
         if self._twister is None and 0 <= k <= self._left:
-            self._left -= k
             pool = self._pool
+            if pool is None:
+                pool = self._unused()
+            self._left -= k
             self._pool = pool >> k
             return pool & ((1 << k) - 1)
         if k < 0:
@@ -61,8 +89,10 @@ class KeyedRandom(Random):
 
     def random(self) -> float:
         if self._left >= 53 and self._twister is None:
-            self._left -= 53
             pool = self._pool
+            if pool is None:
+                pool = self._unused()
+            self._left -= 53
             self._pool = pool >> 53
             return (pool & _MASK_53) * _SCALE_53
         return (self._twister or self._take_over()).random()
@@ -76,7 +106,14 @@ class KeyedRandom(Random):
         if self._twister is None:
             left = self._left
             if k <= left:
+                if k <= 8 and left == _POOL_BITS:  # the first draw, from the first byte
+                    r = self._bytes[0] & ((1 << k) - 1)
+                    if r < n:
+                        self._left = _POOL_BITS - k
+                        return r
                 pool = self._pool
+                if pool is None:
+                    pool = self._unused()
                 mask = (1 << k) - 1
                 while k <= left:
                     r = pool & mask
@@ -99,20 +136,17 @@ class KeyedRandom(Random):
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
         k = n.bit_length()
-        left = self._left
-        if k <= left and self._twister is None:  # _randbelow's first try, written out
-            pool = self._pool
-            r = pool & ((1 << k) - 1)
+        if k <= 8 and self._left == _POOL_BITS:  # the first draw: _randbelow's first try, written out
+            r = self._bytes[0] & ((1 << k) - 1)
             if r < n:
-                self._pool = pool >> k
-                self._left = left - k
+                self._left = _POOL_BITS - k
                 return seq[r]
         return seq[self._randbelow(n)]
 
     def randint(self, a: int, b: int) -> int:
         if type(a) is int and type(b) is int and a <= b:
             return a + self._randbelow(b - a + 1)
-        return super().randint(a, b)
+        return self.randrange(a, b + 1)  # Random.randint's own way, with its errors
 
     def seed(self, a: Any = None, version: int = 2) -> None:
         """Re-seeding starts a plain ``Random(a)`` stream."""
@@ -122,11 +156,44 @@ class KeyedRandom(Random):
         self._left = 0
         self.gauss_next = None
 
+    # every other method of random.Random, drawing through the ones above (the same functions)
+    VERSION = Random.VERSION
+    randrange = Random.randrange
+    randbytes = Random.randbytes
+    shuffle = Random.shuffle
+    sample = Random.sample
+    choices = Random.choices
+    uniform = Random.uniform
+    triangular = Random.triangular
+    normalvariate = Random.normalvariate
+    gauss = Random.gauss
+    lognormvariate = Random.lognormvariate
+    expovariate = Random.expovariate
+    vonmisesvariate = Random.vonmisesvariate
+    gammavariate = Random.gammavariate
+    betavariate = Random.betavariate
+    paretovariate = Random.paretovariate
+    weibullvariate = Random.weibullvariate
+
     def getstate(self) -> Any:
         raise NotImplementedError("a KeyedRandom is rebuilt from its key, not from a state")
 
     def setstate(self, state: Any) -> None:
         raise NotImplementedError("a KeyedRandom is rebuilt from its key, not from a state")
+
+
+_new = object.__new__
+
+
+def keyed_random(key: str) -> KeyedRandom:
+    """``KeyedRandom(key)``, the same generator made without the class call and ``__init__``'s frame
+    (about 700 machine instructions of each of the generators made for every AI decision and die)."""
+    made: KeyedRandom = _new(KeyedRandom)
+    made._bytes = blake2b(key.encode()).digest()
+    made._pool = None
+    made._left = _POOL_BITS
+    made._twister = made.gauss_next = None
+    return made
 
 
 def keyed(seed: str) -> bool:

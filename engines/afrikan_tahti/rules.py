@@ -9,7 +9,7 @@ from typing import Any
 from engines.afrikan_tahti.base import rules as base
 from engines.afrikan_tahti.base import setup as base_setup
 from engines.afrikan_tahti.base.rules import outcome
-from engines.afrikan_tahti.model import Action, Options, Presets, State, View
+from engines.afrikan_tahti.model import OVER, Action, Options, Presets, State, View
 from engines.afrikan_tahti.retkikunnat import rules as retkikunnat
 from engines.afrikan_tahti.retkikunnat import setup as retkikunnat_setup
 from engines.contract import Event, IllegalAction, Seat
@@ -28,7 +28,9 @@ def start_events(state: State) -> tuple[Event, ...]:
 
 
 def to_act(state: State) -> tuple[int, ...]:
-    return retkikunnat.to_act(state) if state.options.expansion else base.to_act(state)
+    if state.options.expansion:
+        return retkikunnat.to_act(state)
+    return () if state.phase == OVER else (state.turn,)  # base.to_act, written out (every action)
 
 
 def check(state: State, seat: Seat, action: Any) -> None:
@@ -66,7 +68,11 @@ def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ..
     if state.options.expansion:
         retkikunnat.check(state, seat, action)
         return retkikunnat.perform(state, seat, action)
-    base.check(state, seat, action)
+    # base.check's first test written out: an action object that legal_actions offered for this
+    # very state and seat passes (the common case: a caller applies one of the legal actions)
+    last = base._last_legal[0]
+    if last[0] is not state or last[1] != seat or type(seat) is not int or id(action) not in last[2][1]:
+        base.check(state, seat, action)
     return base.perform(state, seat, action)
 
 

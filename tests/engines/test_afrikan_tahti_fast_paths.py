@@ -57,14 +57,18 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
         old = before[0]
         assert same(old, seat, action) == (state, events)
         seen[f"{type(action).__name__}:{'+'.join(e.code for e in events)}"] += 1
-        if type(action).__name__ == "Move":  # the mover holds the Star: a goal on the path wins
+        if type(action).__name__ == "FreeSail" and dict(events[-2 if len(events) > 1 else -1].params).get(
+            "arrived"
+        ):
+            seen["FreeSail arrived"] += 1
+        if type(action).__name__ in ("Move", "FreeSail"):  # the mover holds the Star: a goal reached wins
             star = next(t for t, kind in old.contents if kind == "star")
             pawns = list(old.pawns)
             pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
             holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
             if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
                 _state, made = same(holding, seat, action)
-                seen[f"Move holding the Star:{'+'.join(e.code for e in made)}"] += 1
+                seen[f"{type(action).__name__} holding the Star:{'+'.join(e.code for e in made)}"] += 1
         if type(action).__name__ in ("Stay", "EndPhase"):
             for variant in variants(old):
                 _state, made = same(variant, seat, action)
@@ -88,6 +92,8 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert seen["FreeSail:sailed+turn"] > 100 and seen["FreeSail:boarded+sailed+turn"] > 100
     assert any(k.startswith("FreeSail:") and "captured" in k for k in seen)
     assert any(k.startswith("FreeSail:") and "capetown_bonus" in k for k in seen)
+    assert seen["FreeSail arrived"] > 50  # at its port: the turn passes, or arrive() acts
+    assert any(k.startswith("FreeSail holding the Star:") and "won" in k for k in seen)
     assert seen["Move:moved+turn"] > 100 and seen["Move:turn"] > 10 and seen["Move:moved"] > 10
     assert any(k.startswith("Move:") and "capetown_bonus" in k for k in seen)
     assert any(k.startswith("Move:") and "captured" in k for k in seen)
@@ -105,3 +111,37 @@ def test_replacer_is_dataclasses_replace():
         made.turn = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         replacer(State, ("turn", "no_such_field"))
+
+
+def test_apply_refuses_what_legal_actions_did_not_offer_right_after_it():
+    # apply passes an action object that legal_actions offered for this very state and seat without
+    # checking it again; anything else is still checked: an equal action of another seat, a seat
+    # given as a bool, a refused candidate, a move built by the caller
+    from engines.afrikan_tahti.model import Move, Roll
+    from engines.contract import IllegalAction
+
+    opts = ENGINE.options_from_dict({"expansion": False})
+    refused = Counter[str]()
+
+    def on_step(state: State, seat: int, action: Any, events: tuple[Any, ...]) -> None:
+        before = previous[0]
+        legal = ENGINE.legal_actions(before, seat)
+        assert action in legal
+        other = 1 - seat
+        tries: list[tuple[Any, Any]] = [(other, a) for a in legal] + [(bool(seat), a) for a in legal]
+        tries += [(seat, a) for a in base.candidates(before, seat) if a not in legal]
+        tries += [(seat, Move("cairo")), (seat, Roll()) if Roll() not in legal else (other, Roll())]
+        for who, a in tries:
+            ENGINE.legal_actions(before, seat)  # the last state asked about: this one
+            if who == seat and type(who) is int and a in legal:
+                continue
+            with pytest.raises(IllegalAction) as caught:
+                ENGINE.apply(before, who, a)
+            refused[caught.value.code] += 1
+        previous[0] = state
+
+    for g in range(3):
+        previous = [ENGINE.new_game(2, f"k:refuse:{g}", opts)]
+        play_ai_game(ENGINE, ("random", "random"), f"k:refuse:{g}", opts, on_step)
+    assert refused["not_your_turn"] > 100 and refused["no_such_seat"] > 100
+    assert refused["wrong_phase"] > 100 and refused["cannot_afford"] > 10

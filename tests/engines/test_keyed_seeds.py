@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from hashlib import blake2b
 from pathlib import Path
 from random import Random
 
@@ -14,7 +15,7 @@ import pytest
 
 from engines import GAMES
 from engines.contract import rng_for
-from engines.keyed import KEYED_SEED, KeyedRandom
+from engines.keyed import KEYED_SEED, KeyedRandom, keyed_random
 from engines.playout import play_ai_game, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,3 +154,55 @@ def test_the_ai_generator_is_rng_for_of_the_seat(seed):
         mine, expected = engine.ai_rng(state, seat), rng_for(seed, state.ply, f"ai{seat}")
         assert type(mine) is type(expected)
         assert [mine.random() for _ in range(20)] == [expected.random() for _ in range(20)]
+
+
+class _Reference(Random):
+    """The keyed stream as it is defined: the BLAKE2b digest's bits first (``getrandbits`` and
+    ``random`` from the pool), then ``Random(digest)``; every other method is ``Random``'s own."""
+
+    def __init__(self, key: str) -> None:
+        self._pool = self._digest = int.from_bytes(blake2b(key.encode()).digest(), "little")
+        self._left = 512
+        self._twister: Random | None = None
+        super().__init__(0)  # the twister of Random itself is never drawn from
+
+    def _rest(self) -> Random:
+        if self._twister is None:
+            self._twister, self._left = Random(self._digest), 0
+        return self._twister
+
+    def getrandbits(self, k: int, /) -> int:
+        if self._twister is None and k <= self._left:
+            value, self._pool, self._left = self._pool & ((1 << k) - 1), self._pool >> k, self._left - k
+            return value
+        return self._rest().getrandbits(k)
+
+    def random(self) -> float:
+        if self._twister is None and self._left >= 53:
+            return self.getrandbits(53) * 2.0**-53
+        return self._rest().random()
+
+
+def test_a_keyed_generator_draws_as_its_definition_in_every_method():
+    # the written-out methods (choice, randint, _randbelow) and the ones taken from Random, before
+    # and after the digest's bits run out, give the draws of the plain definition
+    assert {n for n in dir(Random) if not n.startswith("_")} <= set(dir(KeyedRandom))
+
+    def draws(r: Random) -> list[object]:
+        out: list[object] = []
+        for _ in range(12):  # 12 rounds cross the digest's 512 bits
+            out += [r.choice("abcdefg"), r.randint(1, 6), r.randrange(5, 100, 7), r.random(), r.uniform(2, 3)]
+            out += [r.choices(range(9), k=3), r.sample(range(40), 4), r.gauss(0, 1), r.randbytes(2)]
+            cards = list(range(10))
+            r.shuffle(cards)
+            out += [cards, r.getrandbits(9), r.triangular(), r.expovariate(2), r.betavariate(2, 3)]
+        return out
+
+    for n in range(40):
+        reference = draws(_Reference(f"k:ref:{n}"))
+        assert draws(KeyedRandom(f"k:ref:{n}")) == reference
+        assert draws(keyed_random(f"k:ref:{n}")) == reference  # rng_for's way of making one
+        assert type(keyed_random(f"k:ref:{n}")) is KeyedRandom
+    reseeded = KeyedRandom("k:ref:seed")
+    reseeded.seed(5)  # a re-seeded one is Random(5)
+    assert draws(reseeded) == draws(Random(5))

@@ -482,17 +482,21 @@ def legality_key(state: State, seat: Seat) -> tuple[Any, ...]:
         v = pawn.voyage
         cash = pawn.cash
         node = pawn.node
+        # top_token(state.stacks, node) is not None, written out (a sea dot or None: no index)
+        at = TREASURE_INDEX.get(node)  # type: ignore[arg-type]
+        o = state.options
+        only_broke = o.flip_roll_only_when_broke  # roll_only_when_broke(o), written out
         return (
             phase,
             node,
             None if v is None else v.dest,
             None if v is None else v.paid,
-            top_token(state.stacks, node) is not None,
+            at is not None and bool(state.stacks[at]),
             state.flipped,
             cash >= SEA_FARE,
             cash >= AIR_FARE,
             cash >= FLIP_PRICE,
-            roll_only_when_broke(state.options),
+            o.expansion if only_broke is None else only_broke,
         )
     if phase == MOVE:
         o = state.options
@@ -619,19 +623,50 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
         return None
     ply = state.ply + 1
     value = first_rng(state.seed, ply, "d6").randint(1, 6)
-    move = _movement(value, value, (node,), "start")
-    if len(_menu_actions_at(node, move, pawn, state.options)) == 1:
+    o = state.options
+    opened = _opened_move(
+        node,
+        value,
+        pawn.cash >= SEA_FARE,
+        bool(pawn.items),
+        o.hazard_trigger == "pass_through",
+        o.land_to_sea_same_move,
+        o.sea_to_land_same_move,
+        seat,
+    )
+    if opened is None:
         return None
-    rolled = _make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move")))
-    return _rolled_to_move(state, ply, MOVE, move, value, seat), (rolled,)
+    return _rolled_to_move(state, ply, MOVE, opened[0], value, seat), opened[1]
+
+
+@lru_cache(maxsize=1 << 13)
+def _opened_move(
+    node: str,
+    value: int,
+    can_pay: bool,
+    holding: bool,
+    pass_through: bool,
+    land_to_sea: bool,
+    sea_to_land: bool,
+    seat: int,
+) -> tuple[Movement, tuple[Event, ...]] | None:
+    """:func:`_roll_to_move`'s movement of ``value`` steps from ``node`` and its ``rolled`` event
+    (values: kept by what they depend on), or None when the move menu (:func:`_move_menu_actions`'s
+    arguments but the movement) has one ending."""
+    move = _movement(value, value, (node,), "start")
+    if len(_move_menu_actions(node, move, can_pay, holding, pass_through, land_to_sea, sea_to_land)) == 1:
+        return None
+    return move, (_make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move"))),)
 
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
     """``free_sail`` (:func:`_free_sail`: :func:`board` a free passage unless on one, then
-    :func:`sail` the broke steps) when the voyage stops on a sea dot short of its port: no arrival,
-    hence no move offered after it; on a dot that captures no one (:func:`end_move`) and where no
-    token may be flipped (:func:`after_move`): the turn passes. None otherwise. The move the general
-    path opens for the sail is cleared with the turn, and a free passage pays no fare."""
+    :func:`sail` the broke steps) when the voyage stops on a sea dot short of its port, or arrives
+    at its port where :func:`arrive` does nothing (no win: the pawn holds no winning item or the
+    port is no goal; no Capetown bonus to take); a free passage offers no move after the arrival
+    (only a paid voyage's steps go on). On a node that captures no one (:func:`end_move`) and where
+    no token may be flipped (:func:`after_move`): the turn passes. None otherwise. The move the
+    general path opens for the sail is cleared with the turn, and a free passage pays no fare."""
     pawns = state.pawns
     pawn = pawns[seat]
     node = pawn.node
@@ -665,8 +700,14 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
         if pass_through and nxt in HAZARDS:
             break
     stop = leg_path[at]
-    if at == end or at == 0 or stop in HAZARDS:
+    arrived = at == end
+    if at == 0 or stop in HAZARDS:
         return None
+    if arrived and (
+        (stop in GOALS and pawn.items)
+        or (stop == CAPETOWN and state.capetown_claimed is None and state.options.capetown_bonus > 0)
+    ):
+        return None  # arrive: a win, or the Capetown bonus
     if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
         return None
     sailed = _make_event(
@@ -679,7 +720,7 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
             ("path", tuple(path)),
             ("steps", len(path)),
             ("at", at),
-            ("arrived", False),
+            ("arrived", arrived),
         ),
     )
     moved = _pawn(
@@ -687,7 +728,7 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
         pawn.cash,
         pawn.lost_turns,
         pawn.captured,
-        _voyage(v.leg, v.origin, v.dest, at, v.paid),
+        None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid),
         pawn.items,
     )
     return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), (*events, sailed))
@@ -760,10 +801,24 @@ def _pass_turn(
     if pawn.lost_turns > 0:
         return None
     phase = RELEASE if pawn.captured else DECLARE
-    return (
-        _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False),
-        (*events, _make_event("turn", None, (("seat", nxt), ("round", rnd)))),
-    )
+    turn = _TURN_EVENTS.get((nxt, rnd))
+    if turn is None:
+        turn = _turn_event(nxt, rnd)
+    return _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False), (*events, turn)
+
+
+def _turn_event(seat: int, rnd: int) -> Event:
+    """The ``turn`` event of ``seat`` in round ``rnd`` (:func:`begin_turn`'s), kept for the first
+    rounds (events are values: one made per turn cost a tenth of a pass)."""
+    made = _make_event("turn", None, (("seat", seat), ("round", rnd)))
+    if rnd <= _KEPT_ROUNDS:
+        _TURN_EVENTS[(seat, rnd)] = made
+    return made
+
+
+#: ``turn`` events by (seat, round), made when first needed
+_TURN_EVENTS: dict[tuple[int, int], Event] = {}
+_KEPT_ROUNDS = 200
 
 
 def act(w: AfrikanWork, seat: int, action: Action) -> None:
