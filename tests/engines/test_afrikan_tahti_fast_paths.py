@@ -69,6 +69,16 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
             if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
                 _state, made = same(holding, seat, action)
                 seen[f"{type(action).__name__} holding the Star:{'+'.join(e.code for e in made)}"] += 1
+        if type(action).__name__ == "Move":
+            move = old.move
+            assert move is not None
+            if len(move.visited) > 1:  # first the same move having visited only where it stands
+                fresh = dataclasses.replace(old, move=dataclasses.replace(move, visited=move.visited[-1:]))
+                for other in ENGINE.legal_actions(fresh, seat):
+                    _state, made = same(fresh, seat, other)
+                    seen[f"Move fresh:{'+'.join(e.code for e in made)}"] += 1
+            for other in ENGINE.legal_actions(old, seat):  # every other move of the menu too
+                same(old, seat, other)
         if type(action).__name__ in ("Stay", "EndPhase"):
             for variant in variants(old):
                 _state, made = same(variant, seat, action)

@@ -672,6 +672,44 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
     node = pawn.node
     v = pawn.voyage
     assert node is not None
+    o = state.options
+    if v is None:
+        key: tuple[Any, ...] = (seat, node, to, o.broke_sea_steps, o.hazard_trigger)
+    else:
+        key = (seat, node, v.leg, v.dest, v.at, v.paid, o.broke_sea_steps, o.hazard_trigger)
+    sailed = _FREE_SAILS.get(key, _MISSING)
+    if sailed is _MISSING:
+        if len(_FREE_SAILS) >= _FREE_SAILS_MAX:
+            _FREE_SAILS.clear()
+        _FREE_SAILS[key] = sailed = _free_sail_voyage(seat, node, to, v, o.broke_sea_steps, o.hazard_trigger)
+    if sailed is None:
+        return None
+    stop, arrived, voyage, events = sailed
+    if arrived and (
+        (stop in GOALS and pawn.items)
+        or (stop == CAPETOWN and state.capetown_claimed is None and o.capetown_bonus > 0)
+    ):
+        return None  # arrive: a win, or the Capetown bonus
+    if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
+        return None
+    moved = _pawn(stop, pawn.cash, pawn.lost_turns, pawn.captured, voyage, pawn.items)
+    return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), events)
+
+
+#: :func:`_free_sail_voyage`'s answers by what they depend on, emptied when full
+_FREE_SAILS: dict[tuple[Any, ...], Any] = {}
+_FREE_SAILS_MAX = 1 << 13
+_MISSING = object()
+
+
+def _free_sail_voyage(
+    seat: int, node: str, to: str, v: Voyage | None, steps: int, hazard_trigger: str
+) -> tuple[str, bool, Voyage | None, tuple[Event, ...]] | None:
+    """The part of :func:`_free_sail_at_sea` that depends only on the seat, where the pawn stands,
+    its voyage (or the port it boards for) and the options (values: kept by these): the dot where
+    the passage stops, whether it arrived, the voyage left (None on arrival) and the events
+    (``boarded`` when boarding, ``sailed``); None when the passage does not move or stops on a
+    hazard."""
     events: tuple[Event, ...] = ()
     if v is None:
         leg = LEGS[(node, to)]
@@ -685,8 +723,7 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
         )
     else:
         leg = LEGS[(v.origin, v.dest)]
-    steps = state.options.broke_sea_steps
-    pass_through = state.options.hazard_trigger == "pass_through"
+    pass_through = hazard_trigger == "pass_through"
     leg_path = leg.path
     end = len(leg_path) - 1
     at = v.at
@@ -703,13 +740,6 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
     arrived = at == end
     if at == 0 or stop in HAZARDS:
         return None
-    if arrived and (
-        (stop in GOALS and pawn.items)
-        or (stop == CAPETOWN and state.capetown_claimed is None and state.options.capetown_bonus > 0)
-    ):
-        return None  # arrive: a win, or the Capetown bonus
-    if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
-        return None
     sailed = _make_event(
         "sailed",
         None,
@@ -723,15 +753,8 @@ def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Ev
             ("arrived", arrived),
         ),
     )
-    moved = _pawn(
-        stop,
-        pawn.cash,
-        pawn.lost_turns,
-        pawn.captured,
-        None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid),
-        pawn.items,
-    )
-    return _pass_turn(state, (*pawns[:seat], moved, *pawns[seat + 1 :]), (*events, sailed))
+    voyage = None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid)
+    return stop, arrived, voyage, (*events, sailed)
 
 
 def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
@@ -747,18 +770,65 @@ def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tup
     assert move is not None and node is not None
     if pawn.items:
         return None
+    o = state.options
+    can_pay = pawn.cash >= SEA_FARE
+    key: tuple[Any, ...] = (
+        seat,
+        node,
+        move.steps,
+        move.roll,
+        move.visited,
+        move.arrived,
+        action.to,
+        action.via,
+        can_pay,
+    )
+    key += (o.hazard_trigger, o.land_to_sea_same_move, o.sea_to_land_same_move)
+    walked = _LAND_MOVES.get(key, _MISSING)
+    if walked is _MISSING:
+        if len(_LAND_MOVES) >= _LAND_MOVES_MAX:
+            _LAND_MOVES.clear()
+        _LAND_MOVES[key] = walked = _land_move(seat, node, move, action, can_pay, o)
+    if walked is None:
+        return None
+    dest, capetown, events = walked
+    if capetown and state.capetown_claimed is None and o.capetown_bonus > 0:
+        return None
+    if dest != node:
+        pawn = _pawn(dest, pawn.cash, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
+        pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    if not state.flipped and top_token(state.stacks, dest) is not None and pawn.cash >= FLIP_PRICE:
+        return None
+    return _pass_turn(state, pawns, events)
+
+
+#: :func:`_land_move`'s answers by what they depend on, emptied when full
+_LAND_MOVES: dict[tuple[Any, ...], Any] = {}
+_LAND_MOVES_MAX = 1 << 14
+
+
+def _land_move(
+    seat: int, node: str, move: Movement, action: Move, can_pay: bool, o: Options
+) -> tuple[str, bool, tuple[Event, ...]] | None:
+    """The part of :func:`_move_ending_turn` that depends only on the seat, the pawn's node, the move,
+    the action, whether the pawn can pay a fare and the options the move menu reads (values: kept by
+    these): where the pawn ends, whether its path passes Capetown, and the events (``moved``, or none
+    when it stops where it stands); None when the move is kept open (a port reached with steps left)
+    or ends on a hazard."""
     to = action.to
     if to == node and action.via is None:
         dest = node
+        capetown = False
         events: tuple[Event, ...] = ()
     else:
-        path = chosen_path(menu_of(state, seat).paths(to), action.via)
+        path = chosen_path(
+            move_menu(node, move, SEA_FARE if can_pay else 0, False, o, SEA_FARE).paths(to), action.via
+        )
         assert path is not None
         dest = path[-1]
         if move.steps - len(path) > 0 and dest in PORTS:
             return None
-        if CAPETOWN in path and state.capetown_claimed is None and state.options.capetown_bonus > 0:
-            return None
+        capetown = CAPETOWN in path
         events = (
             _make_event(
                 "moved",
@@ -773,13 +843,9 @@ def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tup
                 ),
             ),
         )
-        pawn = _pawn(dest, pawn.cash, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
-        pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
     if dest in HAZARDS:
         return None
-    if not state.flipped and top_token(state.stacks, dest) is not None and pawn.cash >= FLIP_PRICE:
-        return None
-    return _pass_turn(state, pawns, events)
+    return dest, capetown, events
 
 
 def _pass_turn(
