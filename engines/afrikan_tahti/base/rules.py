@@ -500,10 +500,15 @@ def legality_key(state: State, seat: Seat) -> tuple[Any, ...]:
         )
     if phase == MOVE:
         o = state.options
-        return (
+        move = state.move
+        assert move is not None
+        return (  # the move's fields rather than the Movement: its hash and == are Python calls
             phase,
             pawn.node,
-            state.move,
+            move.steps,
+            move.roll,
+            move.visited,
+            move.arrived,
             pawn.cash >= SEA_FARE,
             bool(pawn.items),
             o.hazard_trigger == "pass_through",
