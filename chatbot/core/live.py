@@ -89,13 +89,13 @@ class LivePrompts:
                     continue
                 seat = str(o.seat)
                 had = armed.get(seat)
-                live = o.key is not None and _acts(o, match)
+                acts = _acts(o, match)
                 same_chat = had is not None and had.get("u") == o.user_id and had.get("p") == o.platform
-                if same_chat and had is not None and (had.get("k") == o.key or _acts(o, match)):
+                if same_chat and had is not None and (had.get("k") == o.key or acts):
                     # edited by its key, or a newer prompt with buttons in its chat: a transport
                     # strips the older one there, in that chat's order
                     del armed[seat]
-                if live:
+                if acts and o.key is not None:
                     user = match.seats[o.seat].user_id if o.seat < len(match.seats) else None
                     armed[seat] = {"k": o.key, "u": o.user_id, "p": o.platform, "i": user, "v": o.version}
             room: RoomRec | None = None

@@ -78,6 +78,15 @@ async def sender_of(server: FakeTelegram) -> Sender:
     return sender
 
 
+async def started_server() -> FakeTelegram:
+    """The fake Bot API with the group and the person (who opened the bot)."""
+    server = FakeTelegram()
+    await server.start()
+    server.add_group(GROUP)
+    server.add_user(USER, "Anna", "fi", opened=True)
+    return server
+
+
 def live_versions(server: FakeTelegram) -> list[str]:
     """The versions the buttons of the person's messages act on, per message with buttons."""
     return [d.split(":")[1] for m in server.bot_messages(USER) for d in m.callback_data()]
@@ -85,10 +94,7 @@ def live_versions(server: FakeTelegram) -> list[str]:
 
 def test_a_table_delivered_elsewhere_leaves_the_panel_edited_since_its_buttons():
     async def body():
-        server = FakeTelegram()
-        await server.start()
-        server.add_group(GROUP)
-        server.add_user(USER, "Anna", "fi", opened=True)
+        server = await started_server()
         a, b = await sender_of(server), await sender_of(server)
         try:
             # process B sends the turn's panel (v7), then A holds the chat and edits it (v8, v9);
@@ -120,10 +126,7 @@ def test_a_question_of_an_older_version_loses_its_buttons_when_a_newer_table_is_
     moved past, keeps no buttons that would only answer "stale"."""
 
     async def body():
-        server = FakeTelegram()
-        await server.start()
-        server.add_group(GROUP)
-        server.add_user(USER, "Anna", "fi", opened=True)
+        server = await started_server()
         a = await sender_of(server)
         try:
             await a.deliver(question(4), None, "ob40")
@@ -144,10 +147,7 @@ def test_a_prompt_keeps_its_buttons_behind_a_table_drawn_again_at_its_version():
     the prompt of that version (the private chat's queue was slower): the prompt is live."""
 
     async def body():
-        server = FakeTelegram()
-        await server.start()
-        server.add_group(GROUP)
-        server.add_user(USER, "Anna", "fi", opened=True)
+        server = await started_server()
         a = await sender_of(server)
         try:
             await a.deliver(table(6), None, "ob60")

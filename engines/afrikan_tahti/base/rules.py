@@ -32,7 +32,7 @@ of the expansion's view.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -728,36 +728,13 @@ def _free_sail_voyage(
         )
     else:
         leg = LEGS[(v.origin, v.dest)]
-    pass_through = hazard_trigger == "pass_through"
-    leg_path = leg.path
-    end = len(leg_path) - 1
-    at = v.at
-    path: list[str] = []
-    while len(path) < steps and at < end:  # sail's loop; the move has visited only ``node``
-        nxt = leg_path[at + 1]
-        if nxt == node:
-            break
-        at += 1
-        path.append(nxt)
-        if pass_through and nxt in HAZARDS:
-            break
-    stop = leg_path[at]
-    arrived = at == end
+    # the move has visited only ``node``
+    at, path = _sail_leg(leg.path, v.at, steps, (node,), hazard_trigger == "pass_through")
+    stop = leg.path[at]
+    arrived = at == len(leg.path) - 1
     if at == 0 or stop in HAZARDS:
         return None
-    sailed = _make_event(
-        "sailed",
-        None,
-        (
-            ("seat", seat),
-            ("leg", v.leg),
-            ("dest", v.dest),
-            ("path", tuple(path)),
-            ("steps", len(path)),
-            ("at", at),
-            ("arrived", arrived),
-        ),
-    )
+    sailed = _make_event("sailed", None, _sailed_pairs(seat, v, path, at, arrived))
     voyage = None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid)
     return stop, arrived, voyage, (*events, sailed)
 
@@ -1246,45 +1223,54 @@ def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
     )
 
 
+def _sail_leg(
+    leg_path: tuple[str, ...], at: int, steps: int, visited: Collection[str], pass_through: bool
+) -> tuple[int, list[str]]:
+    """Up to ``steps`` dots along a leg from dot ``at``: where the voyage stops and the dots it
+    passed. It stops before a node the move has visited (M4: it cannot go on without entering
+    it) and, with pass-through hazards, on a hazard."""
+    end = len(leg_path) - 1
+    path: list[str] = []
+    while len(path) < steps and at < end:
+        nxt = leg_path[at + 1]
+        if nxt in visited:
+            break
+        at += 1
+        path.append(nxt)
+        if pass_through and nxt in HAZARDS:
+            break
+    return at, path
+
+
+def _sailed_pairs(
+    seat: int, v: Voyage, path: list[str], at: int, arrived: bool
+) -> tuple[tuple[str, Any], ...]:
+    """The ``sailed`` event's fields: the voyage ``v`` sailed ``path`` to dot ``at``."""
+    return (
+        ("seat", seat),
+        ("leg", v.leg),
+        ("dest", v.dest),
+        ("path", tuple(path)),
+        ("steps", len(path)),
+        ("at", at),
+        ("arrived", arrived),
+    )
+
+
 def sail(w: AfrikanWork, seat: int, steps: int) -> None:
     """Advance the pawn's voyage by up to ``steps`` (S3/S4), then continue or end the move."""
     pawn = w.pawns[seat]
     v = pawn.voyage
     assert v is not None and w.move is not None
     leg = LEGS[(v.origin, v.dest)]
-    visited = w.move.visited
-    at, used = v.at, 0
-    path: list[str] = []
-    leg_path = leg.path
-    end = len(leg_path) - 1  # leg.steps
-    pass_through = w.options.hazard_trigger == "pass_through"
-    while used < steps and at < end:
-        nxt = leg_path[at + 1]
-        if nxt in visited:  # M4: the voyage cannot go on without entering a visited node
-            break
-        at += 1
-        used += 1
-        path.append(nxt)
-        if pass_through and nxt in HAZARDS:
-            break
-    arrived = at == end
+    at, path = _sail_leg(leg.path, v.at, steps, w.move.visited, w.options.hazard_trigger == "pass_through")
+    used = len(path)
+    arrived = at == len(leg.path) - 1  # leg.steps
     assert arrived or at > 0, "a voyage always leaves its port"  # boarding needs a free first node
     node = leg.path[at]
     w.place_pawn(seat, node, None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid))
     w.move = _movement(steps - used if arrived else 0, w.move.roll, (*w.move.visited, *path), "sea")
-    w.emit_pairs(
-        "sailed",
-        None,
-        (
-            ("seat", seat),
-            ("leg", v.leg),
-            ("dest", v.dest),
-            ("path", tuple(path)),
-            ("steps", used),
-            ("at", at),
-            ("arrived", arrived),
-        ),
-    )
+    w.emit_pairs("sailed", None, _sailed_pairs(seat, v, path, at, arrived))
     if arrived:
         arrive(w, seat, node)
         if w.phase == OVER:
