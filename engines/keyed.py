@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from hashlib import blake2b
 from random import Random
+from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # a Random to the type checker, by the methods it has (see the module's docstring)
@@ -38,6 +39,8 @@ KEYED_SEED = "k:"
 _POOL_BITS = 512
 _MASK_53 = (1 << 53) - 1
 _SCALE_53 = 2.0**-53
+#: the digest's first 64 bits as an int (the pool's low bits: its first draws), as a 1-tuple
+_first_word = Struct("<Q").unpack_from
 
 
 class KeyedRandom(_Base):
@@ -53,10 +56,11 @@ class KeyedRandom(_Base):
     gauss_next: float | None
 
     def __init__(self, key: str) -> None:
-        # BLAKE2b's default digest is the 512 bits of the pool, little-endian: its first byte holds
-        # the first 8 bits drawn. Most generators make one small draw (a die, an AI's choice) and
-        # are dropped; that draw reads the first byte, and the digest becomes the int of the pool
-        # only for a generator that draws more (``_unused``).
+        # BLAKE2b's default digest is the 512 bits of the pool, little-endian: its first 8 bytes
+        # hold the first 64 bits drawn. Most generators make one small draw (a die, an AI's choice)
+        # and are dropped; that draw (with its rejected tries) reads the first 64 bits as a word,
+        # and the digest becomes the int of the pool only for a generator that draws more
+        # (``_unused``).
         self._bytes = blake2b(key.encode()).digest()
         self._pool = None
         self._left = _POOL_BITS
@@ -106,11 +110,17 @@ class KeyedRandom(_Base):
         if self._twister is None:
             left = self._left
             if k <= left:
-                if k <= 8 and left == _POOL_BITS:  # the first draw, from the first byte
-                    r = self._bytes[0] & ((1 << k) - 1)
-                    if r < n:
-                        self._left = _POOL_BITS - k
-                        return r
+                if k <= 32 and left == _POOL_BITS:  # the first draw: its tries from the first word
+                    word = _first_word(self._bytes)[0]
+                    mask = (1 << k) - 1
+                    used = k
+                    while used <= 64:
+                        r = word & mask
+                        if r < n:
+                            self._left = _POOL_BITS - used
+                            return r
+                        word >>= k
+                        used += k
                 pool = self._pool
                 if pool is None:
                     pool = self._unused()
@@ -136,11 +146,17 @@ class KeyedRandom(_Base):
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
         k = n.bit_length()
-        if k <= 8 and self._left == _POOL_BITS:  # the first draw: _randbelow's first try, written out
-            r = self._bytes[0] & ((1 << k) - 1)
-            if r < n:
-                self._left = _POOL_BITS - k
-                return seq[r]
+        if k <= 32 and self._left == _POOL_BITS:  # the first draw: _randbelow's tries, written out
+            word = _first_word(self._bytes)[0]
+            mask = (1 << k) - 1
+            used = k
+            while used <= 64:
+                r = word & mask
+                if r < n:
+                    self._left = _POOL_BITS - used
+                    return seq[r]
+                word >>= k
+                used += k
         return seq[self._randbelow(n)]
 
     def randint(self, a: int, b: int) -> int:

@@ -206,3 +206,24 @@ def test_a_keyed_generator_draws_as_its_definition_in_every_method():
     reseeded = KeyedRandom("k:ref:seed")
     reseeded.seed(5)  # a re-seeded one is Random(5)
     assert draws(reseeded) == draws(Random(5))
+
+
+def test_the_first_draw_of_a_fresh_generator_and_the_draws_after_it_follow_the_definition():
+    # the first draw of choice and _randbelow (randint, randrange) is taken from the digest's first
+    # word with its rejected tries written out: over every size of a die or a menu (rejections of
+    # up to several tries among them), it gives what the definition gives, and the draws after it
+    # go on from the bits it left
+    def draws(r: Random, first: str, n: int) -> list[object]:
+        if first == "choice":
+            got = r.choice(range(n))
+        elif first == "randint":
+            got = r.randint(1, n)
+        else:
+            got = r.randrange(n)
+        return [got, r.getrandbits(7), r.choice(range(n)), r.random()]
+
+    for n in (*range(1, 70), 127, 128, 129, 255, 256, 1000, 65_537, 2**31 + 5, 2**40):
+        for key in range(12):
+            for first in ("choice", "randint", "randrange"):
+                expected = draws(_Reference(f"k:first:{key}"), first, n)
+                assert draws(keyed_random(f"k:first:{key}"), first, n) == expected, (n, key, first)
