@@ -7,7 +7,8 @@ Ours: ``N`` games (seeded ``S:0``, ``S:1``…) of ``afrikan_tahti`` with ``expan
 seat the ``random`` AI, played through the contract as ``python -m engines simulate`` plays them
 (:func:`engines.playout.play_ai_game`: ``to_act``, ``legal_actions``, the policy, ``apply`` and the
 notation of every action; no ``view``, which the random AI does not read: ``Engine.ai_reads_view``). A turn
-is a seat's turn: the engine's ``turn`` and ``turn_lost`` events (a turn is one to three actions).
+is a seat's turn: the engine's ``turn`` and ``turn_lost`` events (a turn is one to three actions), counted
+in an untimed pass of the same seeded games (the peer's loop counts its ``play()`` calls, for nothing).
 
 ``--peer PATH``: a local copy of the peer engine markus-kari/star_of_africa (nothing of it is part of
 this project; it needs ``numpy`` importable, e.g. ``PYTHONPATH=.:/some/dir`` after
@@ -71,13 +72,12 @@ def seed_form(seed: str) -> str:
     return "keyed form: KeyedRandom" if keyed(seed) else "old form: Random(str)"
 
 
-def run_ours(games: int, seed: str, players: int) -> tuple[int, int]:
-    """``games`` random-policy base games: (turns, actions)."""
+def count_turns(games: int, seed: str, players: int) -> int:
+    """The turns of :func:`run_ours`'s games, counted from their events in a pass of their own (the
+    games are seeded: every pass plays the same ones), so that the timed passes carry no counter."""
     engine = GAMES["afrikan_tahti"]
     options = engine.options_from_dict({"expansion": False})
-    seats = ("random",) * players
     turns = 0
-    actions = 0
 
     def count(_state: Any, _seat: int, _action: Any, events: tuple[Any, ...]) -> None:
         nonlocal turns
@@ -86,9 +86,29 @@ def run_ours(games: int, seed: str, players: int) -> tuple[int, int]:
                 turns += 1
 
     for g in range(games):
-        _state, log = play_ai_game(engine, seats, f"{seed}:{g}", options, on_step=count)
+        play_ai_game(engine, ("random",) * players, f"{seed}:{g}", options, on_step=count)
+    return turns
+
+
+def run_ours(games: int, seed: str, players: int) -> tuple[int, int]:
+    """``games`` random-policy base games: (turns, actions). The turns are counted once per
+    arguments, outside the timed pass (:func:`count_turns`)."""
+    engine = GAMES["afrikan_tahti"]
+    options = engine.options_from_dict({"expansion": False})
+    seats = ("random",) * players
+    actions = 0
+    for g in range(games):
+        _state, log = play_ai_game(engine, seats, f"{seed}:{g}", options)
         actions += len(log)
+    key = (games, seed, players)
+    turns = _TURNS.get(key)
+    if turns is None:
+        turns = _TURNS[key] = count_turns(games, seed, players)
     return turns, actions
+
+
+#: :func:`count_turns` by (games, seed, players)
+_TURNS: dict[tuple[int, str, int], int] = {}
 
 
 def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float], int, int, float]:
@@ -251,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.child:  # one side's passes, for --instructions: prints the turns of a pass
         run = run_ours if args.child == "ours" else peer_runner(args.peer, args.peer_policy)
+        if args.child == "ours":  # the turns counted before the passes: the same in every child
+            _TURNS[(args.games, args.seed, args.players)] = count_turns(args.games, args.seed, args.players)
         for _ in range(args.runs):
             turns, _actions = run(args.games, args.seed, args.players)
         print(turns)
@@ -289,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {os.getloadavg()[0]:.2f}; {args.games} games x {args.runs} runs, {args.players} seats, "
         f"seed {args.seed!r} ({seed_form(args.seed)})"
     )
+    _TURNS[(args.games, args.seed, args.players)] = count_turns(args.games, args.seed, args.players)
     ours = measure(run_ours, args.games, args.seed, args.players, args.runs)
     print(
         f"ours  afrikan_tahti base, random: {ours['turns_per_s']} turns/s "
