@@ -71,11 +71,8 @@ def maker(cls: type[T]) -> Callable[..., T]:
         exec(f"def make({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n", namespace)
         made_by_slots: Callable[..., T] = namespace["make"]
         return made_by_slots
-    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": names})
-    try:
-        probe: Any = object.__new__(twin)
-        probe.__class__ = cls
-    except TypeError:
+    twin = _twin(cls, names)
+    if twin is None:
         return cls
     body = "".join(f"    o.{n} = {n}\n" for n in names)
     namespace["twin"] = twin
@@ -86,21 +83,47 @@ def maker(cls: type[T]) -> Callable[..., T]:
         namespace,
     )
     made: Callable[..., T] = namespace["make"]
+    _TWINS[made] = twin
     return made
+
+
+#: the twin class of each constructor :func:`maker` built with one
+_TWINS: dict[Callable[..., Any], type] = {}
+
+
+def _twin(cls: type, names: tuple[str, ...]) -> type | None:
+    """A plain class with the slots ``names`` whose instances may become a ``cls`` by ``__class__``
+    assignment (:func:`maker`), or None if Python does not allow it for ``cls``."""
+    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": names})
+    try:
+        probe: Any = object.__new__(twin)
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return twin
 
 
 def replacer(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
     """``replace(old, *values)``: a copy of the frozen dataclass value ``old`` with the fields
     ``names`` set to ``values`` (in the order of ``names``) and every other field as it is, the same
-    value as ``dataclasses.replace(old, **dict(zip(names, values)))``, built by position through
-    :func:`maker` (for a transition that changes a few fields of a large state)."""
+    value as ``dataclasses.replace(old, **dict(zip(names, values)))``, built by position as
+    :func:`maker` builds it (for a transition that changes a few fields of a large state). Where
+    maker's twin fits, the fields are stored by the same function (the state's fields are not
+    passed on to a second call)."""
     fields = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
     unknown = set(names) - set(fields)
     if unknown or len(set(names)) != len(names):
         raise TypeError(f"{cls.__name__}: not its fields, or named twice: {sorted(unknown) or names}")
-    args = ", ".join(n if n in names else f"old.{n}" for n in fields)
-    namespace: dict[str, Any] = {"make": maker(cls)}
-    exec(f"def replace(old, {', '.join(names)}):\n    return make({args})\n", namespace)  # field names only
+    make = maker(cls)
+    twin = _TWINS.get(make)
+    namespace: dict[str, Any] = {"make": make, "twin": twin, "cls": cls}
+    if twin is not None:
+        body = "".join(f"    o.{n} = {n if n in names else 'old.' + n}\n" for n in fields)
+        source = f"def replace(old, {', '.join(names)}):\n    o = twin()\n{body}    o.__class__ = cls\n    return o\n"
+    else:
+        args = ", ".join(n if n in names else f"old.{n}" for n in fields)
+        source = f"def replace(old, {', '.join(names)}):\n    return make({args})\n"
+    exec(source, namespace)  # field names only
     made: Callable[..., T] = namespace["replace"]
     return made
 

@@ -111,7 +111,7 @@ class KeyedRandom(_Base):
             left = self._left
             if k <= left:
                 if k <= 32 and left == _POOL_BITS:  # the first draw: its tries from the first word
-                    word = _first_word(self._bytes)[0]
+                    word: int = _first_word(self._bytes)[0]
                     mask = (1 << k) - 1
                     used = k
                     while used <= 64:

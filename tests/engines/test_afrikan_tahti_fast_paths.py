@@ -13,7 +13,7 @@ import pytest
 
 from engines import GAMES
 from engines.afrikan_tahti.base import rules as base
-from engines.afrikan_tahti.model import AfrikanWork, State
+from engines.afrikan_tahti.model import AfrikanWork, Pawn, State
 from engines.contract import replacer
 from engines.playout import play_ai_game
 
@@ -121,6 +121,12 @@ def test_replacer_is_dataclasses_replace():
         made.turn = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         replacer(State, ("turn", "no_such_field"))
+    # a class whose twin does not fit (a subclass of slotted dataclasses): the same value by maker
+    sub = dataclasses.dataclass(frozen=True, slots=True)(
+        type("Sub", (Pawn,), {"__annotations__": {"extra": int}, "extra": 0})
+    )
+    pawn = sub("A", 100, 0, False, None, (), 5)
+    assert replacer(sub, ("cash", "extra"))(pawn, 300, 6) == dataclasses.replace(pawn, cash=300, extra=6)
 
 
 def test_apply_refuses_what_legal_actions_did_not_offer_right_after_it():
