@@ -106,35 +106,39 @@ class KeyedRandom(_Base):
 
     def _randbelow(self, n: int) -> int:
         """A number in ``[0, n)``, n > 0 (``Random._randbelow_with_getrandbits``)."""
+        left = self._left
+        if left == _POOL_BITS and 0 < n < 256:  # the first draw, decided by the first byte (mostly)
+            hit = (_FIRST_BYTE[n] or _first_byte_table(n))[self._bytes[0]]
+            if hit is not None:
+                self._left = hit[1]
+                return hit[0]
         k = n.bit_length()
-        if self._twister is None:
-            left = self._left
-            if k <= left:
-                if k <= 32 and left == _POOL_BITS:  # the first draw: its tries from the first word
-                    word: int = _first_word(self._bytes)[0]
-                    mask = (1 << k) - 1
-                    used = k
-                    while used <= 64:
-                        r = word & mask
-                        if r < n:
-                            self._left = _POOL_BITS - used
-                            return r
-                        word >>= k
-                        used += k
-                pool = self._pool
-                if pool is None:
-                    pool = self._unused()
+        if self._twister is None and k <= left:
+            if k <= 32 and left == _POOL_BITS:  # the first draw: its tries from the first word
+                word: int = _first_word(self._bytes)[0]
                 mask = (1 << k) - 1
-                while k <= left:
-                    r = pool & mask
-                    pool >>= k
-                    left -= k
+                used = k
+                while used <= 64:
+                    r = word & mask
                     if r < n:
-                        self._pool = pool
-                        self._left = left
+                        self._left = _POOL_BITS - used
                         return r
-                self._pool = pool
-                self._left = left
+                    word >>= k
+                    used += k
+            pool = self._pool
+            if pool is None:
+                pool = self._unused()
+            mask = (1 << k) - 1
+            while k <= left:
+                r = pool & mask
+                pool >>= k
+                left -= k
+                if r < n:
+                    self._pool = pool
+                    self._left = left
+                    return r
+            self._pool = pool
+            self._left = left
         getrandbits = self.getrandbits
         r = getrandbits(k)
         while r >= n:
@@ -143,20 +147,13 @@ class KeyedRandom(_Base):
 
     def choice(self, seq: Any) -> Any:
         n = len(seq)
+        if 0 < n < 256 and self._left == _POOL_BITS:  # the first draw: _randbelow's, written out
+            hit = (_FIRST_BYTE[n] or _first_byte_table(n))[self._bytes[0]]
+            if hit is not None:
+                self._left = hit[1]
+                return seq[hit[0]]
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        k = n.bit_length()
-        if k <= 32 and self._left == _POOL_BITS:  # the first draw: _randbelow's tries, written out
-            word = _first_word(self._bytes)[0]
-            mask = (1 << k) - 1
-            used = k
-            while used <= 64:
-                r = word & mask
-                if r < n:
-                    self._left = _POOL_BITS - used
-                    return seq[r]
-                word >>= k
-                used += k
         return seq[self._randbelow(n)]
 
     def randint(self, a: int, b: int) -> int:
@@ -196,6 +193,29 @@ class KeyedRandom(_Base):
 
     def setstate(self, state: Any) -> None:
         raise NotImplementedError("a KeyedRandom is rebuilt from its key, not from a state")
+
+
+#: by n (below 256): the first draw of ``_randbelow(n)`` by the digest's first byte, as (the number
+#: drawn, the bits left after it), or None where every try inside the byte is rejected
+_FIRST_BYTE: list[list[tuple[int, int] | None] | None] = [None] * 256
+
+
+def _first_byte_table(n: int) -> list[tuple[int, int] | None]:
+    """``_FIRST_BYTE[n]``, made at its first use: ``Random._randbelow_with_getrandbits``'s tries of
+    ``n.bit_length()`` bits each, from the byte's low bits up, as long as they fit in the byte."""
+    k = n.bit_length()
+    mask = (1 << k) - 1
+    table: list[tuple[int, int] | None] = []
+    for byte in range(256):
+        hit = None
+        for used in range(k, 9, k):
+            r = (byte >> (used - k)) & mask
+            if r < n:
+                hit = (r, _POOL_BITS - used)
+                break
+        table.append(hit)
+    _FIRST_BYTE[n] = table
+    return table
 
 
 _new = object.__new__

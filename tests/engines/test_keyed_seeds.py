@@ -222,7 +222,7 @@ def test_the_first_draw_of_a_fresh_generator_and_the_draws_after_it_follow_the_d
             got = r.randrange(n)
         return [got, r.getrandbits(7), r.choice(range(n)), r.random()]
 
-    for n in (*range(1, 70), 127, 128, 129, 255, 256, 1000, 65_537, 2**31 + 5, 2**40):
+    for n in (*range(1, 300), 1000, 65_537, 2**31 + 5, 2**40):
         for key in range(12):
             for first in ("choice", "randint", "randrange"):
                 expected = draws(_Reference(f"k:first:{key}"), first, n)
