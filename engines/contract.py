@@ -277,7 +277,8 @@ class Engine(ABC):
     # --- turn order and legality -----------------------------------------------------------
     @abstractmethod
     def to_act(self, state: Any) -> tuple[Seat, ...]:
-        """Seats that may act now; empty when the game is over."""
+        """Seats that may act now: empty exactly when the game is over (when :meth:`outcome` is not
+        None; a whole game's loop asks only this while the game runs)."""
 
     @abstractmethod
     def candidate_actions(self, state: Any, seat: Seat) -> Iterable[Any]:

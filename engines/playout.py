@@ -28,24 +28,29 @@ def play_ai_game(
     log: list[tuple[Seat, str]] = []
     # the random AI reads no view: none is built for its seats
     reads = tuple(engine.ai_reads_view(name) for name in seats_ai)
-    while engine.outcome(state) is None:
-        if state.ply > engine.max_plies:
-            raise RuntimeError(f"game did not end within {engine.max_plies} actions")
-        seats = engine.to_act(state)
-        if not seats:
-            raise RuntimeError("no seat may act but the game is not over")
+    # the engine's calls of every action, looked up once
+    to_act, legal_actions, apply = engine.to_act, engine.legal_actions, engine.apply
+    ai_action, ai_rng, notation, append = engine.ai_action, engine.ai_rng, engine.notation, log.append
+    max_plies = engine.max_plies
+    while True:
+        seats = to_act(state)
+        if not seats:  # the game is over exactly when no seat may act (Engine.to_act)
+            if engine.outcome(state) is None:
+                raise RuntimeError("no seat may act but the game is not over")
+            return state, log
+        if state.ply > max_plies:
+            raise RuntimeError(f"game did not end within {max_plies} actions")
         seat = seats[0]
-        legal = engine.legal_actions(state, seat)
+        legal = legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} must act but has no legal action")
         if len(legal) == 1:  # every AI answers with a legal action: there is nothing to decide
             action = legal[0]
         else:
             view = engine.view(state, seat) if reads[seat] else None
-            action = engine.ai_action(seats_ai[seat], view, legal, engine.ai_rng(state, seat))
-        new_state, events = engine.apply(state, seat, action)
-        log.append((seat, engine.notation(action)))
+            action = ai_action(seats_ai[seat], view, legal, ai_rng(state, seat))
+        new_state, events = apply(state, seat, action)
+        append((seat, notation(action)))
         if on_step is not None:
             on_step(new_state, seat, action, events)
         state = new_state
-    return state, log

@@ -40,6 +40,8 @@ def test_random_playouts_end_and_respect_the_contract(game, players):
         assert outcome is not None
         assert len(outcome.ranks) == players and min(outcome.ranks) == 1
         assert engine.to_act(state) == ()
+        # no seat may act exactly when the game is over, in every state (play_ai_game asks to_act)
+        assert all(bool(engine.to_act(st)) == (engine.outcome(st) is None) for st in steps[:-1])
         # replay from (options, seed, log) gives the same final state
         assert replay(engine, players, seed, None, log) == state
         # dump/load round trip through JSON text, at a sample of steps
