@@ -30,7 +30,7 @@ from random import Random
 from typing import Any, ClassVar, TypeVar
 
 from engines.codec import EngineError, Notation, decode, encode
-from engines.keyed import KEYED_SEED, keyed_random
+from engines.keyed import KEYED_SEED, keyed_choice, keyed_random
 
 Seat = int
 T = TypeVar("T")
@@ -360,6 +360,18 @@ class Engine(ABC):
         if policy is None or policy is random_policy:  # random_policy's answer, without its call
             return rng.choice(legal)
         return policy(view, legal, rng)
+
+    def ai_move(self, name: str, state: Any, seat: Seat, view: Any, legal: tuple[Any, ...]) -> Any:
+        """``ai_action(name, view, legal, ai_rng(state, seat))``: the move of AI ``name`` for ``seat``
+        in ``state``. The random AI's move in a game of a keyed seed is the first draw of that
+        generator, taken from its digest without making the generator (:func:`engines.keyed.keyed_choice`)."""
+        policy = self.ais.get(name)
+        if policy is None or policy is random_policy:
+            seed: str = state.seed
+            if seed.startswith(KEYED_SEED):
+                return keyed_choice(f"{seed}:{state.ply}:ai{seat}", legal)
+            return Random(f"{seed}:{state.ply}:ai{seat}").choice(legal)
+        return policy(view, legal, self.ai_rng(state, seat))
 
     def ai_reads_view(self, name: str) -> bool:
         """Whether AI ``name`` reads the view it is given: the random one (also the fallback of an

@@ -232,6 +232,17 @@ def keyed_random(key: str) -> KeyedRandom:
     return made
 
 
+def keyed_choice(key: str, seq: Any) -> Any:
+    """``keyed_random(key).choice(seq)``: where the digest's first byte decides the draw (nearly
+    always), without making the generator (a random AI's move in every game of a keyed seed)."""
+    n = len(seq)
+    if 0 < n < 256:
+        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[blake2b(key.encode()).digest()[0]]
+        if hit is not None:
+            return seq[hit[0]]
+    return keyed_random(key).choice(seq)
+
+
 def keyed(seed: str) -> bool:
     """Whether ``seed`` is of the keyed form (its generators are :class:`KeyedRandom`)."""
     return seed.startswith(KEYED_SEED)

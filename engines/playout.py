@@ -30,7 +30,7 @@ def play_ai_game(
     reads = tuple(engine.ai_reads_view(name) for name in seats_ai)
     # the engine's calls of every action, looked up once
     to_act, legal_actions, apply = engine.to_act, engine.legal_actions, engine.apply
-    ai_action, ai_rng, notation, append = engine.ai_action, engine.ai_rng, engine.notation, log.append
+    ai_move, notation, append = engine.ai_move, engine.notation, log.append
     max_plies = engine.max_plies
     while True:
         seats = to_act(state)
@@ -48,7 +48,7 @@ def play_ai_game(
             action = legal[0]
         else:
             view = engine.view(state, seat) if reads[seat] else None
-            action = ai_action(seats_ai[seat], view, legal, ai_rng(state, seat))
+            action = ai_move(seats_ai[seat], state, seat, view, legal)
         new_state, events = apply(state, seat, action)
         append((seat, notation(action)))
         if on_step is not None:

@@ -161,14 +161,14 @@ def test_a_playout_asks_no_ai_when_one_action_is_legal_and_plays_the_same(game, 
     engine = GAMES[game]
     seats = tuple((engine.default_ai, "random")[s % 2] for s in range(engine.max_players))
     asked: list[int] = []
-    real_ai_action = engine.ai_action
+    real_ai_action, real_ai_move = engine.ai_action, engine.ai_move
     final, log = play_ai_game(engine, seats, "one-choice", None)
 
-    def counted(name, view, legal, rng):
+    def counted(name, state, seat, view, legal):
         asked.append(len(legal))
-        return real_ai_action(name, view, legal, rng)
+        return real_ai_move(name, state, seat, view, legal)
 
-    monkeypatch.setattr(engine, "ai_action", counted)
+    monkeypatch.setattr(engine, "ai_move", counted)
     again, again_log = play_ai_game(engine, seats, "one-choice", None)
     assert asked and min(asked) > 1
     assert again_log == log and engine.dump(again) == engine.dump(final)
@@ -183,3 +183,24 @@ def test_a_playout_asks_no_ai_when_one_action_is_legal_and_plays_the_same(game, 
             assert real_ai_action(seats[seat], view, legal, rng) == legal[0]
         state, _ = engine.apply(state, seat, engine.parse_notation(text))
     assert skipped == len(log) - len(asked)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("seed", ["k:moves", "old-form moves"])
+def test_an_ai_move_is_the_ai_action_with_the_seats_generator(game, seed):
+    # issue #28: ai_move (play_ai_game's way of asking an AI; the random AI's move of a keyed seed
+    # taken from the digest without a generator) answers as ai_action with ai_rng, in every state
+    engine = GAMES[game]
+    players = engine.max_players
+    _final, log = play_ai_game(engine, ("random",) * players, seed, None)
+    state = engine.new_game(players, seed, None)
+    compared = 0
+    for seat, text in log:
+        legal = engine.legal_actions(state, seat)
+        view = engine.view(state, seat)
+        for name in ("random", engine.default_ai):
+            expected = engine.ai_action(name, view, legal, engine.ai_rng(state, seat))
+            assert engine.ai_move(name, state, seat, view, legal) == expected
+            compared += 1
+        state, _ = engine.apply(state, seat, engine.parse_notation(text))
+    assert compared > 100
