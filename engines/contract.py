@@ -30,7 +30,7 @@ from random import Random
 from typing import Any, ClassVar, TypeVar
 
 from engines.codec import EngineError, Notation, decode, encode
-from engines.keyed import KEYED_SEED, keyed_choice, keyed_random
+from engines.keyed import KEYED_SEED, keyed_below, keyed_choice, keyed_random
 
 Seat = int
 T = TypeVar("T")
@@ -225,6 +225,14 @@ def rng_for(seed: str, ply: int, purpose: str) -> Random:
     if seed.startswith(KEYED_SEED):
         return keyed_random(f"{seed}:{ply}:{purpose}")
     return Random(f"{seed}:{ply}:{purpose}")
+
+
+def randint_for(seed: str, ply: int, purpose: str, a: int, b: int) -> int:
+    """``rng_for(seed, ply, purpose).randint(a, b)``: the same number, without making the generator
+    where the digest of a keyed seed decides it (:func:`engines.keyed.keyed_below`; a die)."""
+    if seed.startswith(KEYED_SEED) and type(a) is int and type(b) is int and a <= b:
+        return a + keyed_below(f"{seed}:{ply}:{purpose}", b - a + 1)
+    return rng_for(seed, ply, purpose).randint(a, b)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -232,6 +232,17 @@ def keyed_random(key: str) -> KeyedRandom:
     return made
 
 
+def keyed_below(key: str, n: int) -> int:
+    """``keyed_random(key)._randbelow(n)`` (n > 0; ``randint(a, b)`` is ``a + keyed_below(key, b - a
+    + 1)``): where the digest's first byte decides the draw, without making the generator (a die
+    rolled as the first draw of its generator)."""
+    if 0 < n < 256:
+        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[blake2b(key.encode()).digest()[0]]
+        if hit is not None:
+            return hit[0]
+    return keyed_random(key)._randbelow(n)
+
+
 def keyed_choice(key: str, seq: Any) -> Any:
     """``keyed_random(key).choice(seq)``: where the digest's first byte decides the draw (nearly
     always), without making the generator (a random AI's move in every game of a keyed seed)."""

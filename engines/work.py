@@ -20,7 +20,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engines.contract import Event, Seat, ev, maker, rng_for
+from engines.contract import Event, Seat, ev, maker, randint_for, rng_for
 
 make_event = maker(Event)
 
@@ -225,6 +225,14 @@ class Work(Generic[S]):
         if not self.quiet:
             self.events.append(make_event(code, None if audience is None else (audience,), params))
 
+    def randint(self, purpose: str, a: int, b: int) -> int:
+        """``rng(purpose).randint(a, b)``: the same number and the same next random step, without
+        the generator where a keyed seed's digest decides it (:func:`engines.contract.randint_for`)."""
+        self._n_rng += 1
+        state_seed: str = getattr(self, "seed")  # noqa: B009  # every state carries seed and ply
+        ply: int = getattr(self, "ply")  # noqa: B009
+        return randint_for(state_seed, ply, f"{purpose}{self._n_rng}", a, b)
+
     def rng(self, purpose: str) -> Random:
         """A generator for the next random step of this ply; each call gets its own stream."""
         self._n_rng += 1
@@ -237,3 +245,9 @@ def first_rng(seed: str, ply: int, purpose: str) -> Random:
     """The generator :meth:`Work.rng` gives for ``purpose`` as the first random step of ``ply`` (for
     a transition built without a working copy that must draw the same numbers)."""
     return rng_for(seed, ply, f"{purpose}1")
+
+
+def first_randint(seed: str, ply: int, purpose: str, a: int, b: int) -> int:
+    """``first_rng(seed, ply, purpose).randint(a, b)`` (:meth:`Work.randint` as the first random
+    step of ``ply``)."""
+    return randint_for(seed, ply, f"{purpose}1", a, b)

@@ -14,8 +14,8 @@ from random import Random
 import pytest
 
 from engines import GAMES
-from engines.contract import rng_for
-from engines.keyed import KEYED_SEED, KeyedRandom, keyed_random
+from engines.contract import randint_for, rng_for
+from engines.keyed import KEYED_SEED, KeyedRandom, keyed_below, keyed_choice, keyed_random
 from engines.playout import play_ai_game, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -224,6 +224,21 @@ def test_the_first_draw_of_a_fresh_generator_and_the_draws_after_it_follow_the_d
 
     for n in (*range(1, 300), 1000, 65_537, 2**31 + 5, 2**40):
         for key in range(12):
+            # the first draw without the generator (a random AI's move, a die): the same numbers
+            first = _Reference(f"k:first:{key}")._randbelow(n)
+            assert keyed_below(f"k:first:{key}", n) == first, (n, key)
+            assert keyed_choice(f"k:first:{key}", range(n)) == first, (n, key)
             for first in ("choice", "randint", "randrange"):
                 expected = draws(_Reference(f"k:first:{key}"), first, n)
                 assert draws(keyed_random(f"k:first:{key}"), first, n) == expected, (n, key, first)
+
+
+@pytest.mark.parametrize("seed", ["k:dice", "old-form dice"])
+def test_a_die_without_its_generator_is_the_generators_draw(seed):
+    # randint_for (a die of a fast path; Work.randint) gives rng_for(...).randint's number, and its
+    # errors where the range is empty
+    for ply in range(200):
+        for a, b in ((1, 6), (1, 2), (0, 0), (-3, 300), (5, 5)):
+            assert randint_for(seed, ply, "d61", a, b) == rng_for(seed, ply, "d61").randint(a, b)
+    with pytest.raises(ValueError):
+        randint_for(seed, 1, "d61", 6, 1)
