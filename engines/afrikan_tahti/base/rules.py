@@ -883,8 +883,8 @@ def act(w: AfrikanWork, seat: int, action: Action) -> None:
 
 def _start(w: AfrikanWork, seat: int, action: Start) -> None:
     place = action.place
-    w.set_pawn(seat, node=place)
-    w.emit("start_chosen", seat=seat, place=place)
+    w.place_pawn(seat, place, w.pawns[seat].voyage)
+    w.emit_pairs("start_chosen", None, (("seat", seat), ("place", place)))
     nxt = next((s for s in range(w.players) if w.pawns[s].node is None), None)
     if nxt is None:
         w.round = 1
@@ -898,10 +898,10 @@ def _roll(w: AfrikanWork, seat: int, action: Roll) -> None:
     if w.phase == RELEASE:
         value = w.die(seat, "release")
         if value in w.options.hazard_release_faces:
-            w.set_pawn(seat, captured=False)
-            w.emit("released", seat=seat)
+            w.set_captured(seat, False)
+            w.emit_pairs("released", None, (("seat", seat),))
         else:
-            w.emit("still_captured", seat=seat)
+            w.emit_pairs("still_captured", None, (("seat", seat),))
         end_turn(w)
         return
     pawn = w.pawns[seat]
@@ -944,8 +944,8 @@ def _fly(w: AfrikanWork, seat: int, action: Fly) -> None:
     pawn = w.pawns[seat]
     assert pawn.node is not None
     w.pay(seat, AIR_FARE)
-    w.set_pawn(seat, node=to)
-    w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=AIR_FARE)
+    w.place_pawn(seat, to, w.pawns[seat].voyage)
+    w.emit_pairs("flew", None, (("seat", seat), ("start", pawn.node), ("dest", to), ("fare", AIR_FARE)))
     arrive(w, seat, to)
     if w.phase != OVER:
         end_move(w, seat)
@@ -963,7 +963,7 @@ def _flip_roll(w: AfrikanWork, seat: int, action: FlipRoll) -> None:
     if value in FLIP_ROLL_FACES:
         flip(w, seat, 0, "roll")
     else:
-        w.emit("flip_failed", seat=seat, place=place)
+        w.emit_pairs("flip_failed", None, (("seat", seat), ("place", place)))
     if w.phase != OVER:
         end_turn(w)
 
@@ -1005,8 +1005,9 @@ def arrive(w: AfrikanWork, seat: int, place: str) -> None:
         return
     if place == CAPETOWN and w.capetown_claimed is None and w.options.capetown_bonus > 0:
         w.capetown_claimed = seat
-        w.set_pawn(seat, cash=pawn.cash + w.options.capetown_bonus)
-        w.emit("capetown_bonus", seat=seat, amount=w.options.capetown_bonus)
+        bonus = w.options.capetown_bonus
+        w.set_cash(seat, pawn.cash + bonus)
+        w.emit_pairs("capetown_bonus", None, (("seat", seat), ("amount", bonus)))
 
 
 def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str, str]:
@@ -1022,7 +1023,18 @@ def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str
     kind = w.kind(tid)
     w.flipped = True
     w.revealed = (*w.revealed, (tid, place))
-    w.emit("flipped", seat=seat, place=place, token=content_id(tid, kind), kind=kind, paid=price, by=by)
+    w.emit_pairs(
+        "flipped",
+        None,
+        (
+            ("seat", seat),
+            ("place", place),
+            ("token", content_id(tid, kind)),
+            ("kind", kind),
+            ("paid", price),
+            ("by", by),
+        ),
+    )
     return place, tid, kind
 
 
@@ -1036,33 +1048,41 @@ def resolve(w: AfrikanWork, seat: int, place: str, tid: str, kind: str) -> None:
     cid = content_id(tid, kind)
     if kind == "star":
         w.star_found = True
-        w.set_pawn(seat, items=(*pawn.items, tid))
-        w.emit("star_found", seat=seat, token=cid)
+        w.set_items(seat, (*pawn.items, tid))
+        w.emit_pairs("star_found", None, (("seat", seat), ("token", cid)))
     elif kind in GEM_VALUES:
         value = w.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
         doubled = place == GOLD_COAST
         amount = value * (2 if doubled else 1)
-        w.set_pawn(seat, cash=pawn.cash + amount)
-        w.emit("gem", seat=seat, token=cid, kind=kind, amount=amount, doubled=doubled)
+        w.set_cash(seat, pawn.cash + amount)
+        w.emit_pairs(
+            "gem",
+            None,
+            (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
+        )
     elif kind == "robber":
-        w.set_pawn(seat, cash=0)
-        w.emit("robbed", seat=seat, token=cid, lost=pawn.cash)
+        w.set_cash(seat, 0)
+        w.emit_pairs("robbed", None, (("seat", seat), ("token", cid), ("lost", pawn.cash)))
     elif kind == "horseshoe":
         if w.star_found:
-            w.set_pawn(seat, items=(*pawn.items, tid))
-            w.emit("horseshoe_kept", seat=seat, token=cid)
+            w.set_items(seat, (*pawn.items, tid))
+            w.emit_pairs("horseshoe_kept", None, (("seat", seat), ("token", cid)))
         else:
-            w.emit("horseshoe_worthless", seat=seat, token=cid)
+            w.emit_pairs("horseshoe_worthless", None, (("seat", seat), ("token", cid)))
     elif kind == "blank":
-        w.emit("blank", seat=seat, token=cid)
+        w.emit_pairs("blank", None, (("seat", seat), ("token", cid)))
         if place == SLAVE_COAST:
             lose_turns(w, seat, SLAVE_COAST_LOST_TURNS, "slave_coast")
 
 
 # --- turn flow ---------------------------------------------------------------------------------
 def lose_turns(w: AfrikanWork, seat: int, turns: int, reason: str) -> None:
-    pawn = w.set_pawn(seat, lost_turns=w.pawns[seat].lost_turns + turns)
-    w.emit("turns_lost", seat=seat, turns=turns, pending=pawn.lost_turns, reason=reason)
+    pawn = w.set_lost_turns(seat, w.pawns[seat].lost_turns + turns)
+    w.emit_pairs(
+        "turns_lost",
+        None,
+        (("seat", seat), ("turns", turns), ("pending", pawn.lost_turns), ("reason", reason)),
+    )
 
 
 def advance_seat(w: AfrikanWork) -> None:
@@ -1083,8 +1103,8 @@ def begin_turn(w: AfrikanWork) -> None:
         seat = w.turn
         pawn = w.pawns[seat]
         if pawn.lost_turns > 0:
-            pawn = w.set_pawn(seat, lost_turns=pawn.lost_turns - 1)
-            w.emit("turn_lost", seat=seat, pending=pawn.lost_turns)
+            pawn = w.set_lost_turns(seat, pawn.lost_turns - 1)
+            w.emit_pairs("turn_lost", None, (("seat", seat), ("pending", pawn.lost_turns)))
             advance_seat(w)
             continue
         w.flipped = False
@@ -1208,7 +1228,7 @@ def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
     leg = LEGS[(pawn.node, dest)]
     if fare:
         w.pay(seat, fare)
-    w.set_pawn(seat, voyage=_voyage(leg.id, leg.origin, leg.dest, 0, paid))
+    w.set_voyage(seat, _voyage(leg.id, leg.origin, leg.dest, 0, paid))
     w.emit_pairs(
         "boarded",
         None,
@@ -1285,8 +1305,8 @@ def end_move(w: AfrikanWork, seat: int) -> None:
     pawn = w.pawns[seat]
     assert pawn.node is not None
     if pawn.node in HAZARDS and not pawn.captured:
-        w.set_pawn(seat, captured=True)
-        w.emit("captured", seat=seat, node=pawn.node, hazard=HAZARDS[pawn.node])
+        w.set_captured(seat, True)
+        w.emit_pairs("captured", None, (("seat", seat), ("node", pawn.node), ("hazard", HAZARDS[pawn.node])))
     w.move = None
     after_move(w, seat)
 
