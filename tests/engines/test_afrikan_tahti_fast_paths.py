@@ -79,6 +79,21 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
                     seen[f"Move fresh:{'+'.join(e.code for e in made)}"] += 1
             for other in ENGINE.legal_actions(old, seat):  # every other move of the menu too
                 same(old, seat, other)
+        if type(action).__name__ in ("Flip", "FlipRoll"):  # other dice and tokens, a Star found, lost turns
+            shifted = [dataclasses.replace(old, ply=old.ply + k) for k in (1, 2, 3)]
+            top = base.top_token(old.stacks, old.pawns[seat].node)
+            tokens = [  # the token on top is each kind in turn
+                dataclasses.replace(
+                    old, contents=tuple((t, kind if t == top else k) for t, k in old.contents)
+                )
+                for kind in sorted({k for _t, k in old.contents})
+            ]
+            for variant in (*variants(old), *shifted, *tokens, dataclasses.replace(old, star_found=True)):
+                _state, made = same(variant, seat, action)
+                key = f"{type(action).__name__} {old.phase}:{'+'.join(e.code for e in made)}"
+                seen[key] += 1
+                if any(e.code == "gem" and dict(e.params)["doubled"] for e in made):
+                    seen[f"{type(action).__name__} doubled gem"] += 1
         if type(action).__name__ in ("Stay", "EndPhase"):
             for variant in variants(old):
                 _state, made = same(variant, seat, action)
@@ -109,6 +124,16 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert any(k.startswith("Move:") and "captured" in k for k in seen)
     assert any(k.startswith("Move holding the Star:") and "won" in k for k in seen)
     assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
+    # flips: every kind of token, by the die and paid for, in the declaration and after a move
+    for flip in ("Flip declare", "Flip after_move", "FlipRoll declare"):
+        by = "rolled+flipped" if flip.startswith("FlipRoll") else "flipped"
+        for kind in ("blank", "gem", "robbed", "horseshoe_kept", "horseshoe_worthless", "star_found"):
+            assert seen[f"{flip}:{by}+{kind}+turn"] > 0, (flip, kind)
+        assert any(k.startswith(f"{flip}:") and "turn_lost" in k.split("+") for k in seen)  # general
+    assert seen["FlipRoll declare:rolled+flip_failed+turn"] > 50
+    assert seen["Flip after_move:flipped+blank+turns_lost+turn"] > 0  # the Slave Coast
+    assert seen["FlipRoll declare:rolled+flipped+blank+turns_lost+turn"] > 0
+    assert seen["Flip doubled gem"] > 0 and seen["FlipRoll doubled gem"] > 0  # the Gold Coast
 
 
 def test_replacer_is_dataclasses_replace():

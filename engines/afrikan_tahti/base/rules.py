@@ -593,6 +593,12 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
         if done is not None:
             return done
+    elif (kind is FlipRoll and state.phase == DECLARE) or (
+        kind is Flip and (state.phase == DECLARE or state.phase == AFTER_MOVE)
+    ):
+        done = _flip_ending_turn(state, seat, kind is FlipRoll)
+        if done is not None:
+            return done
     w = AfrikanWork(state)
     act(w, seat, action)
     return w.freeze(), tuple(w.events)
@@ -662,6 +668,134 @@ def _opened_move(
     if len(_move_menu_actions(node, move, can_pay, holding, pass_through, land_to_sea, sea_to_land)) == 1:
         return None
     return move, (_make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move"))),)
+
+
+_flip_turn_passed = replacer(
+    State,
+    (
+        "ply",
+        "phase",
+        "turn",
+        "round",
+        "pawns",
+        "move",
+        "flipped",
+        "last_roll",
+        "last_roller",
+        "stacks",
+        "revealed",
+        "star_found",
+    ),
+)
+
+
+@cache
+def _rolled_event(seat: int, value: int, purpose: str) -> Event:
+    """:meth:`~AfrikanWork.die`'s ``rolled`` event (events are values)."""
+    return _make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", purpose)))
+
+
+def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tuple[Event, ...]] | None:
+    """``flip`` in the declaration or after a move (:func:`_flip`: pay 100, :func:`flip_token`,
+    :func:`resolve`) and ``flip_roll`` (:func:`_flip_roll`: the die, then on 4-6 the same flip for
+    nothing, else ``flip_failed``), then :func:`end_turn`: covers every token (the Star, a gem, the
+    robber, a horseshoe, a blank, the Slave Coast's lost turns; a flip never ends the game) when the
+    turn passes as :func:`_pass_turn` passes it. None with preset dice (tests) or where the general
+    path serves the next seat's lost turns or ends the game at the round limit. The die is the one
+    the working copy's ``rng("d6")`` draws: the first stream of the action's ply; the flip of this
+    turn is cleared with the turn."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    place = pawn.node
+    assert place is not None
+    ply = state.ply + 1
+    last_roll = state.last_roll
+    last_roller = state.last_roller
+    events: tuple[Event, ...] = ()
+    price = FLIP_PRICE
+    if by_roll:
+        if state.dice:
+            return None
+        last_roll = first_rng(state.seed, ply, "d6").randint(1, 6)
+        last_roller = seat
+        events = (_rolled_event(seat, last_roll, "flip"),)
+        if last_roll not in FLIP_ROLL_FACES:
+            failed = _make_event("flip_failed", None, (("seat", seat), ("place", place)))
+            more: tuple[Any, ...] = (last_roll, seat, state.stacks, state.revealed, state.star_found)
+            return _pass_turn(state, pawns, (*events, failed), _flip_turn_passed, more)
+        price = 0
+    # flip_token
+    i = TREASURE_INDEX[place]
+    stacks = state.stacks
+    tid = stacks[i][-1]
+    kind = kind_of(state.contents, tid)
+    cid = content_id(tid, kind)
+    cash = pawn.cash - price
+    items = pawn.items
+    lost_turns = pawn.lost_turns
+    star_found = state.star_found
+    events += (
+        _make_event(
+            "flipped",
+            None,
+            (
+                ("seat", seat),
+                ("place", place),
+                ("token", cid),
+                ("kind", kind),
+                ("paid", price),
+                ("by", "roll" if by_roll else "pay"),
+            ),
+        ),
+    )
+    # resolve
+    if kind == "star":
+        star_found = True
+        items = (*items, tid)
+        events += (_make_event("star_found", None, (("seat", seat), ("token", cid))),)
+    elif kind in GEM_VALUES:
+        value = state.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
+        doubled = place == GOLD_COAST
+        amount = value * (2 if doubled else 1)
+        cash += amount
+        events += (
+            _make_event(
+                "gem",
+                None,
+                (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
+            ),
+        )
+    elif kind == "robber":
+        events += (_make_event("robbed", None, (("seat", seat), ("token", cid), ("lost", cash))),)
+        cash = 0
+    elif kind == "horseshoe":
+        if star_found:
+            items = (*items, tid)
+            events += (_make_event("horseshoe_kept", None, (("seat", seat), ("token", cid))),)
+        else:
+            events += (_make_event("horseshoe_worthless", None, (("seat", seat), ("token", cid))),)
+    elif kind == "blank":
+        events += (_make_event("blank", None, (("seat", seat), ("token", cid))),)
+        if place == SLAVE_COAST:
+            lost_turns += SLAVE_COAST_LOST_TURNS
+            events += (
+                _make_event(
+                    "turns_lost",
+                    None,
+                    (
+                        ("seat", seat),
+                        ("turns", SLAVE_COAST_LOST_TURNS),
+                        ("pending", lost_turns),
+                        ("reason", "slave_coast"),
+                    ),
+                ),
+            )
+    if cash != pawn.cash or items != pawn.items or lost_turns != pawn.lost_turns:
+        moved = _pawn(place, cash, lost_turns, pawn.captured, pawn.voyage, items)
+        pawns = (*pawns[:seat], moved, *pawns[seat + 1 :])
+    stacks = (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
+    more = (last_roll, last_roller, stacks, (*state.revealed, (tid, place)), star_found)
+    return _pass_turn(state, pawns, events, _flip_turn_passed, more)
 
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
@@ -831,10 +965,15 @@ def _land_move(
 
 
 def _pass_turn(
-    state: State, pawns: tuple[Pawn, ...], events: tuple[Event, ...]
+    state: State,
+    pawns: tuple[Pawn, ...],
+    events: tuple[Event, ...],
+    make: Any = None,
+    more: tuple[Any, ...] = (),
 ) -> tuple[State, tuple[Event, ...]] | None:
     """The action's ply, then :func:`end_turn` over the frozen state with ``pawns`` and the action's
-    ``events``: the next seat's turn opens. Covers a next seat with no lost turn to serve (the
+    ``events``: the next seat's turn opens (with ``more`` fields of the state, after those that
+    :data:`_turn_passed` sets, by a replacer ``make`` of them all). Covers a next seat with no lost turn to serve (the
     general path loops over those) in a round within the limit (past it the game ends): None
     otherwise. ``end_turn`` clears the move and the flip, :func:`advance_seat` counts the round at
     the first seat, :func:`begin_turn` opens the release roll or the declaration."""
@@ -852,6 +991,8 @@ def _pass_turn(
     turn = _TURN_EVENTS.get((nxt, rnd))
     if turn is None:
         turn = _turn_event(nxt, rnd)
+    if more:
+        return make(state, state.ply + 1, phase, nxt, rnd, pawns, None, False, *more), (*events, turn)
     return _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False), (*events, turn)
 
 
