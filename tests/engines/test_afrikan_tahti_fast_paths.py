@@ -67,9 +67,11 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
             pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
             holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
             if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
-                _state, made = same(holding, seat, action)
+                made_state, made = same(holding, seat, action)
                 seen[f"{type(action).__name__} holding the Star:{'+'.join(e.code for e in made)}"] += 1
-        if type(action).__name__ == "Move":
+                seen[f"{type(action).__name__} holding the Star to {made_state.phase}"] += 1
+        if type(action).__name__ == "Move":  # the move kept open, the flip after it, or the turn passed
+            seen[f"Move to {state.phase}:{'+'.join(e.code for e in events)}"] += 1
             move = old.move
             assert move is not None
             if len(move.visited) > 1:  # first the same move having visited only where it stands
@@ -123,6 +125,11 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert any(k.startswith("Move:") and "capetown_bonus" in k for k in seen)
     assert any(k.startswith("Move:") and "captured" in k for k in seen)
     assert any(k.startswith("Move holding the Star:") and "won" in k for k in seen)
+    assert seen["Move to move:moved"] > 10  # a port reached with steps left and a leg to board
+    assert seen["Move to after_move:moved"] > 10 and seen["Move to after_move:"] > 10  # a token to flip
+    assert seen["Move to release:moved+turn"] > 0
+    for phase in ("move", "after_move", "declare"):
+        assert seen[f"Move holding the Star to {phase}"] > 10, phase
     assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
     # flips: every kind of token, by the die and paid for, in the declaration and after a move
     for flip in ("Flip declare", "Flip after_move", "FlipRoll declare"):

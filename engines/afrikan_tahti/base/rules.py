@@ -586,7 +586,7 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         if done is not None:
             return done
     elif kind is Move and state.phase == MOVE:
-        done = _move_ending_turn(state, seat, action)  # type: ignore[arg-type]
+        done = _land_move_fast(state, seat, action)  # type: ignore[arg-type]
         if done is not None:
             return done
     elif kind is FreeSail and state.phase == DECLARE:
@@ -873,19 +873,18 @@ def _free_sail_voyage(
     return stop, arrived, voyage, (*events, sailed)
 
 
-def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
+def _land_move_fast(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
     """``move <node> [via <place>]`` (:func:`do_move_action`: :func:`walk` the chosen path, or stop
-    where the pawn stands) when the turn passes after it: covers a pawn without a winning item
-    (whose places may end the game) on a path that takes no Capetown bonus, ending with no steps
-    left or off a port (so that the move is not kept open to board), on no hazard (no capture) and
-    where no token may be flipped. None otherwise."""
+    where the pawn stands) on a path that wins nothing (no goal reached by a holder of a winning
+    item) and takes no Capetown bonus, ending on no hazard (no capture): the move is kept open on a
+    port reached with steps left and a leg to board (``walk``), the ``after_move`` phase opens where
+    a token may be flipped (:func:`end_move`, :func:`after_move`), or else the turn passes
+    (:func:`_pass_turn`). None otherwise."""
     pawns = state.pawns
     pawn = pawns[seat]
     move = state.move
     node = pawn.node
     assert move is not None and node is not None
-    if pawn.items:
-        return None
     o = state.options
     can_pay = pawn.cash >= SEA_FARE
     key: tuple[Any, ...] = (
@@ -898,52 +897,67 @@ def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tup
         action.to,
         action.via,
         can_pay,
+        bool(pawn.items),
     )
     key += (o.hazard_trigger, o.land_to_sea_same_move, o.sea_to_land_same_move)
     walked = _LAND_MOVES.get(key, _MISSING)
     if walked is _MISSING:
         if len(_LAND_MOVES) >= _LAND_MOVES_MAX:
             _LAND_MOVES.clear()
-        _LAND_MOVES[key] = walked = _land_move(seat, node, move, action, can_pay, o)
+        _LAND_MOVES[key] = walked = _land_move(seat, node, move, action, can_pay, bool(pawn.items), o)
     if walked is None:
         return None
-    dest, capetown, events = walked
+    dest, capetown, events, kept_open = walked
     if capetown and state.capetown_claimed is None and o.capetown_bonus > 0:
         return None
     if dest != node:
         pawn = _pawn(dest, pawn.cash, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
         pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    if kept_open is not None:
+        return _move_kept_open(state, state.ply + 1, pawns, kept_open), events
     if not state.flipped and top_token(state.stacks, dest) is not None and pawn.cash >= FLIP_PRICE:
-        return None
+        return _move_ended(state, state.ply + 1, AFTER_MOVE, pawns, None), events
     return _pass_turn(state, pawns, events)
 
 
+_move_kept_open = replacer(State, ("ply", "pawns", "move"))
+_move_ended = replacer(State, ("ply", "phase", "pawns", "move"))
 #: :func:`_land_move`'s answers by what they depend on, emptied when full
 _LAND_MOVES: dict[tuple[Any, ...], Any] = {}
 _LAND_MOVES_MAX = 1 << 14
 
 
 def _land_move(
-    seat: int, node: str, move: Movement, action: Move, can_pay: bool, o: Options
-) -> tuple[str, bool, tuple[Event, ...]] | None:
-    """The part of :func:`_move_ending_turn` that depends only on the seat, the pawn's node, the move,
-    the action, whether the pawn can pay a fare and the options the move menu reads (values: kept by
-    these): where the pawn ends, whether its path passes Capetown, and the events (``moved``, or none
-    when it stops where it stands); None when the move is kept open (a port reached with steps left)
-    or ends on a hazard."""
+    seat: int, node: str, move: Movement, action: Move, can_pay: bool, holding: bool, o: Options
+) -> tuple[str, bool, tuple[Event, ...], Movement | None] | None:
+    """The part of :func:`_land_move_fast` that depends only on the seat, the pawn's node, the move,
+    the action, whether the pawn can pay a fare and holds a winning item, and the options the move
+    menu reads (values: kept by these): where the pawn ends, whether its path passes Capetown, the
+    events (``moved``, or none when it stops where it stands) and the move kept open on a port (None
+    when it ends); None when a holder reaches a goal or the move ends on a hazard."""
     to = action.to
+    kept_open = None
     if to == node and action.via is None:
         dest = node
         capetown = False
         events: tuple[Event, ...] = ()
     else:
         path = chosen_path(
-            move_menu(node, move, SEA_FARE if can_pay else 0, False, o, SEA_FARE).paths(to), action.via
+            move_menu(node, move, SEA_FARE if can_pay else 0, holding, o, SEA_FARE).paths(to), action.via
         )
         assert path is not None
+        if holding and any(n in GOALS for n in path):
+            return None  # arrive: the win
         dest = path[-1]
-        if move.steps - len(path) > 0 and dest in PORTS:
-            return None
+        moved = _movement(move.steps - len(path), move.roll, (*move.visited, *path), "land")
+        # walk: the cash the menu reads is the pawn's before the move (a Capetown bonus is not
+        # taken here); a kept-open move never captures (end_move is not reached)
+        if (
+            moved.steps > 0
+            and dest in PORTS
+            and move_menu(dest, moved, SEA_FARE if can_pay else 0, holding, o, SEA_FARE).boards
+        ):
+            kept_open = moved
         capetown = CAPETOWN in path
         events = (
             _make_event(
@@ -959,9 +973,9 @@ def _land_move(
                 ),
             ),
         )
-    if dest in HAZARDS:
+    if kept_open is None and dest in HAZARDS:
         return None
-    return dest, capetown, events
+    return dest, capetown, events, kept_open
 
 
 def _pass_turn(
