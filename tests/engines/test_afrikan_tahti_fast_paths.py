@@ -61,7 +61,20 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
             "arrived"
         ):
             seen["FreeSail arrived"] += 1
-        if type(action).__name__ in ("Move", "FreeSail"):  # the mover holds the Star: a goal reached wins
+        if type(action).__name__ == "Fly" or (
+            type(action).__name__ == "Roll" and old.phase == "release"
+        ):  # lost turns next, other dice
+            shifted = [dataclasses.replace(old, ply=old.ply + k) for k in (1, 2, 3)]
+            for variant in (*variants(old), *shifted):
+                made_state, made = same(variant, seat, action)
+                seen[
+                    f"{type(action).__name__} {old.phase} to {made_state.phase}:{'+'.join(e.code for e in made)}"
+                ] += 1
+        if type(action).__name__ in (
+            "Move",
+            "FreeSail",
+            "Fly",
+        ):  # the mover holds the Star: a goal reached wins
             star = next(t for t, kind in old.contents if kind == "star")
             pawns = list(old.pawns)
             pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
@@ -131,6 +144,15 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     for phase in ("move", "after_move", "declare"):
         assert seen[f"Move holding the Star to {phase}"] > 10, phase
     assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
+    # flights and release rolls
+    assert seen["Fly declare to declare:flew+turn"] > 10 and seen["Fly declare to after_move:flew"] > 10
+    assert seen["Fly declare to release:flew+turn"] > 0
+    assert any(k.startswith("Fly holding the Star:") and "won" in k for k in seen)
+    assert any(k.startswith("Fly declare") and "capetown_bonus" in k for k in seen)
+    assert seen["Roll release to declare:rolled+released+turn"] > 10
+    assert seen["Roll release to declare:rolled+still_captured+turn"] > 10
+    assert seen["Roll release to release:rolled+still_captured+turn"] > 0
+    assert any(k.startswith("Roll release") and "turn_lost" in k for k in seen)  # general path
     # flips: every kind of token, by the die and paid for, in the declaration and after a move
     for flip in ("Flip declare", "Flip after_move", "FlipRoll declare"):
         by = "rolled+flipped" if flip.startswith("FlipRoll") else "flipped"

@@ -593,6 +593,14 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
         if done is not None:
             return done
+    elif kind is Fly and state.phase == DECLARE:
+        done = _fly_fast(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
+    elif kind is Roll and state.phase == RELEASE:
+        done = _release_roll(state, seat)
+        if done is not None:
+            return done
     elif (kind is FlipRoll and state.phase == DECLARE) or (
         kind is Flip and (state.phase == DECLARE or state.phase == AFTER_MOVE)
     ):
@@ -796,6 +804,57 @@ def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tu
     stacks = (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
     more = (last_roll, last_roller, stacks, (*state.revealed, (tid, place)), star_found)
     return _pass_turn(state, pawns, events, _flip_turn_passed, more)
+
+
+def _fly_fast(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
+    """``fly <place>`` (:func:`_fly`: pay the air fare, :func:`arrive`, :func:`end_move`) to a place
+    where the flight wins nothing (no goal for a holder of a winning item), takes no Capetown bonus
+    and captures no one: the ``after_move`` phase opens where a token may be flipped
+    (:func:`after_move`), else the turn passes (:func:`_pass_turn`). None otherwise."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    if (
+        (to in GOALS and pawn.items)
+        or (to == CAPETOWN and state.capetown_claimed is None and state.options.capetown_bonus > 0)
+        or to in HAZARDS
+    ):
+        return None
+    flown = _pawn(to, pawn.cash - AIR_FARE, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
+    pawns = (*pawns[:seat], flown, *pawns[seat + 1 :])
+    events = (
+        _make_event("flew", None, (("seat", seat), ("start", pawn.node), ("dest", to), ("fare", AIR_FARE))),
+    )
+    if not state.flipped and top_token(state.stacks, to) is not None and flown.cash >= FLIP_PRICE:
+        return _move_ended(state, state.ply + 1, AFTER_MOVE, pawns, None), events
+    return _pass_turn(state, pawns, events)
+
+
+_rolled_turn_passed = replacer(
+    State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped", "last_roll", "last_roller")
+)
+
+
+def _release_roll(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
+    """The captured pawn's ``roll`` (:func:`_roll` in the ``release`` phase: the die, released on the
+    release faces, then :func:`end_turn`) when the turn passes as :func:`_pass_turn` passes it. None
+    with preset dice (tests), and where the general path serves lost turns or ends the game. The die
+    is the one the working copy's ``rng("d6")`` draws: the first stream of the action's ply."""
+    if state.dice:
+        return None
+    value = first_rng(state.seed, state.ply + 1, "d6").randint(1, 6)
+    pawns = state.pawns
+    if value in state.options.hazard_release_faces:
+        p = pawns[seat]
+        pawns = (
+            *pawns[:seat],
+            _pawn(p.node, p.cash, p.lost_turns, False, p.voyage, p.items),
+            *pawns[seat + 1 :],
+        )
+        outcome = _make_event("released", None, (("seat", seat),))
+    else:
+        outcome = _make_event("still_captured", None, (("seat", seat),))
+    events = (_rolled_event(seat, value, "release"), outcome)
+    return _pass_turn(state, pawns, events, _rolled_turn_passed, (value, seat))
 
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
