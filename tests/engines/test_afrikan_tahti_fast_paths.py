@@ -49,6 +49,10 @@ def variants(state: State) -> list[State]:
     return out
 
 
+def codes(events: tuple[Any, ...]) -> str:
+    return "+".join(e.code for e in events)
+
+
 def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter[str]) -> None:
     opts = ENGINE.options_from_dict({"expansion": False, **options})
     before: list[State] = [ENGINE.new_game(players, seed, opts)]
@@ -61,28 +65,26 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
             "arrived"
         ):
             seen["FreeSail arrived"] += 1
-        if type(action).__name__ == "Fly" or (
-            type(action).__name__ == "Roll" and old.phase == "release"
-        ):  # lost turns next, other dice
-            shifted = [dataclasses.replace(old, ply=old.ply + k) for k in (1, 2, 3)]
+        name = type(action).__name__
+        shifted = [dataclasses.replace(old, ply=old.ply + k) for k in (1, 2, 3)]  # other dice
+        if name == "Fly" or (name == "Roll" and old.phase == "release"):  # lost turns next, other dice
             for variant in (*variants(old), *shifted):
                 made_state, made = same(variant, seat, action)
-                seen[
-                    f"{type(action).__name__} {old.phase} to {made_state.phase}:{'+'.join(e.code for e in made)}"
-                ] += 1
-        if type(action).__name__ in (
-            "Move",
-            "FreeSail",
-            "Fly",
-        ):  # the mover holds the Star: a goal reached wins
+                seen[f"{name} {old.phase} to {made_state.phase}:{codes(made)}"] += 1
+        if name == "Board" or (name == "Roll" and old.pawns[seat].voyage):  # a paid voyage
+            unclaimed = dataclasses.replace(old, capetown_claimed=None)  # the Capetown bonus to take
+            for variant in (*variants(old), *shifted, unclaimed):
+                made_state, made = same(variant, seat, action)
+                seen[f"{name} {old.phase} to {made_state.phase}:{codes(made)}"] += 1
+        if name in ("Move", "FreeSail", "Fly", "Board", "Roll"):  # the mover holds the Star: a goal wins
             star = next(t for t, kind in old.contents if kind == "star")
             pawns = list(old.pawns)
             pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
             holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
             if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
                 made_state, made = same(holding, seat, action)
-                seen[f"{type(action).__name__} holding the Star:{'+'.join(e.code for e in made)}"] += 1
-                seen[f"{type(action).__name__} holding the Star to {made_state.phase}"] += 1
+                seen[f"{name} holding the Star:{codes(made)}"] += 1
+                seen[f"{name} holding the Star to {made_state.phase}"] += 1
         if type(action).__name__ == "Move":  # the move kept open, the flip after it, or the turn passed
             seen[f"Move to {state.phase}:{'+'.join(e.code for e in events)}"] += 1
             move = old.move
@@ -144,6 +146,18 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     for phase in ("move", "after_move", "declare"):
         assert seen[f"Move holding the Star to {phase}"] > 10, phase
     assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
+    # paid voyages: boarded in the declaration or in a move, or sailed on by a roll
+    for voyage, by in (
+        ("Board declare", "rolled+boarded+"),
+        ("Board move", "boarded+"),
+        ("Roll declare", "rolled+"),
+    ):
+        for ending in ("declare", "move", "after_move"):
+            assert any(k.startswith(f"{voyage} to {ending}:{by}sailed") for k in seen), (voyage, ending)
+        assert any(k.startswith(f"{voyage} ") and "+captured" in k for k in seen), voyage
+    assert any(k.startswith("Roll declare ") and "capetown_bonus" in k for k in seen)
+    assert any(k.startswith("Roll holding the Star:") and "won" in k for k in seen)
+    assert any(k.startswith("Board holding the Star:") and "won" in k for k in seen)
     # flights and release rolls
     assert seen["Fly declare to declare:flew+turn"] > 10 and seen["Fly declare to after_move:flew"] > 10
     assert seen["Fly declare to release:flew+turn"] > 0

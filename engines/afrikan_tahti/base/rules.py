@@ -582,7 +582,10 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         if done is not None:
             return done
     elif kind is Roll and state.phase == DECLARE:
-        done = _roll_to_move(state, seat)
+        if state.pawns[seat].voyage is None:
+            done = _roll_to_move(state, seat)
+        else:
+            done = _paid_voyage(state, seat, None)
         if done is not None:
             return done
     elif kind is Move and state.phase == MOVE:
@@ -595,6 +598,10 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
             return done
     elif kind is Fly and state.phase == DECLARE:
         done = _fly_fast(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
+    elif kind is Board and (state.phase == DECLARE or state.phase == MOVE):
+        done = _paid_voyage(state, seat, action.to)  # type: ignore[union-attr]
         if done is not None:
             return done
     elif kind is Roll and state.phase == RELEASE:
@@ -855,6 +862,78 @@ def _release_roll(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
         outcome = _make_event("still_captured", None, (("seat", seat),))
     events = (_rolled_event(seat, value, "release"), outcome)
     return _pass_turn(state, pawns, events, _rolled_turn_passed, (value, seat))
+
+
+_sailed_on = replacer(State, ("ply", "phase", "pawns", "move", "last_roll", "last_roller"))
+
+
+def _paid_voyage(state: State, seat: int, to: str | None) -> tuple[State, tuple[Event, ...]] | None:
+    """A paid voyage's sail (:func:`sail`): ``roll`` on a sea dot (``to`` None; :func:`_roll`: the
+    die, :func:`begin_move`, sail), ``board <to>`` in the declaration (:func:`_board`: the die,
+    begin_move, :func:`board` at the fare, sail) or in a move (:func:`do_move_action`: board, sail
+    the steps left). Covers a voyage that arrives where it wins nothing and takes no Capetown bonus
+    (with steps left, the ``move`` phase opens when the menu there offers more than one ending), or
+    stops (or arrives with no steps left) on a node that captures no one: the ``after_move`` phase
+    opens where a token may be flipped, else the turn passes (:func:`_pass_turn`). None with preset
+    dice (tests) and otherwise. The die is the one the working copy's ``rng("d6")`` draws: the first
+    stream of the action's ply."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    node = pawn.node
+    assert node is not None
+    last_roll = state.last_roll
+    last_roller = state.last_roller
+    events: tuple[Event, ...] = ()
+    if state.phase == DECLARE:
+        if state.dice:
+            return None
+        last_roll = first_rng(state.seed, state.ply + 1, "d6").randint(1, 6)
+        last_roller = seat
+        events = (_rolled_event(seat, last_roll, "move"),)
+        move = _movement(last_roll, last_roll, (node,), "start")
+    else:
+        assert state.move is not None
+        move = state.move
+    steps = move.steps
+    if to is not None:  # board
+        leg = LEGS[(node, to)]
+        boarded = _voyage(leg.id, leg.origin, leg.dest, 0, True)
+        pawn = _pawn(node, pawn.cash - SEA_FARE, pawn.lost_turns, pawn.captured, boarded, pawn.items)
+        pairs = (
+            ("seat", seat),
+            ("port", node),
+            ("dest", to),
+            ("leg", leg.id),
+            ("fare", SEA_FARE),
+            ("free", False),
+        )
+        events += (_make_event("boarded", None, pairs),)
+    v = pawn.voyage
+    assert v is not None
+    leg = LEGS[(v.origin, v.dest)]
+    o = state.options
+    at, path = _sail_leg(leg.path, v.at, steps, move.visited, o.hazard_trigger == "pass_through")
+    arrived = at == len(leg.path) - 1
+    stop = leg.path[at]
+    left = None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid)
+    pawn = _pawn(stop, pawn.cash, pawn.lost_turns, pawn.captured, left, pawn.items)
+    pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    move = _movement(steps - len(path) if arrived else 0, move.roll, (*move.visited, *path), "sea")
+    events += (_make_event("sailed", None, _sailed_pairs(seat, v, path, at, arrived)),)
+    if arrived:
+        if (stop in GOALS and pawn.items) or (
+            stop == CAPETOWN and state.capetown_claimed is None and o.capetown_bonus > 0
+        ):
+            return None  # arrive: a win, or the Capetown bonus
+        if v.paid and move.steps > 0:  # offer_move
+            if len(_menu_actions_at(stop, move, pawn, o)) == 1:
+                return None  # carried out at once
+            return _sailed_on(state, state.ply + 1, MOVE, pawns, move, last_roll, last_roller), events
+    if stop in HAZARDS and not pawn.captured:
+        return None  # end_move: captured
+    if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
+        return _sailed_on(state, state.ply + 1, AFTER_MOVE, pawns, None, last_roll, last_roller), events
+    return _pass_turn(state, pawns, events, _rolled_turn_passed, (last_roll, last_roller))
 
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
