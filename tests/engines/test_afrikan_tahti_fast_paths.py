@@ -71,7 +71,7 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
             for variant in (*variants(old), *shifted):
                 made_state, made = same(variant, seat, action)
                 seen[f"{name} {old.phase} to {made_state.phase}:{codes(made)}"] += 1
-        if name == "Board" or (name == "Roll" and old.pawns[seat].voyage):  # a paid voyage
+        if name == "Board" or (name == "Roll" and old.phase == "declare"):  # a paid voyage, a die move
             unclaimed = dataclasses.replace(old, capetown_claimed=None)  # the Capetown bonus to take
             for variant in (*variants(old), *shifted, unclaimed):
                 made_state, made = same(variant, seat, action)
@@ -158,6 +158,12 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert any(k.startswith("Roll declare ") and "capetown_bonus" in k for k in seen)
     assert any(k.startswith("Roll holding the Star:") and "won" in k for k in seen)
     assert any(k.startswith("Board holding the Star:") and "won" in k for k in seen)
+    # a die move whose one ending is to stay: carried out at once
+    assert (
+        seen["Roll declare to declare:rolled+turn"] > 10 and seen["Roll declare to release:rolled+turn"] > 0
+    )
+    # the start places chosen, the first turn opened
+    assert seen["Start:start_chosen"] > 10 and seen["Start:start_chosen+turn"] > 10
     # flights and release rolls
     assert seen["Fly declare to declare:flew+turn"] > 10 and seen["Fly declare to after_move:flew"] > 10
     assert seen["Fly declare to release:flew+turn"] > 0

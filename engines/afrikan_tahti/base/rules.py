@@ -67,6 +67,7 @@ from engines.afrikan_tahti.model import (
     PHASE_ACTIONS,
     RELEASE,
     SEA_FARE,
+    SETUP,
     SLAVE_COAST_LOST_TURNS,
     TREASURE_INDEX,
     Action,
@@ -614,6 +615,10 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         done = _flip_ending_turn(state, seat, kind is FlipRoll)
         if done is not None:
             return done
+    elif kind is Start and state.phase == SETUP:
+        done = _start_fast(state, seat, action.place)  # type: ignore[union-attr]
+        if done is not None:
+            return done
     w = AfrikanWork(state)
     act(w, seat, action)
     return w.freeze(), tuple(w.events)
@@ -640,9 +645,11 @@ _rolled_to_move = replacer(State, ("ply", "phase", "move", "last_roll", "last_ro
 def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
     """``roll`` in the declaration on land (:func:`_roll`: :meth:`~AfrikanWork.die`,
     :func:`begin_move`, :func:`offer_move`) when the move has more than one possible ending: the
-    ``move`` phase opens. None on a sea dot (the voyage sails), with preset dice (tests), or when the
-    move has one ending (carried out at once). The die is the one the working copy's ``rng("d6")``
-    draws: the first stream of the action's ply."""
+    ``move`` phase opens; or when its one ending is to stay where the pawn stands (carried out at
+    once: :func:`end_move`) off a hazard and a face-down token: the turn passes. None on a sea dot
+    (the voyage sails), with preset dice (tests), or when the one ending goes somewhere.
+    The die is the one the working copy's ``rng("d6")`` draws: the first stream of the action's
+    ply."""
     pawn = state.pawns[seat]
     node = pawn.node
     if pawn.voyage is not None or state.dice or node is None:
@@ -661,7 +668,12 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
         seat,
     )
     if opened is None:
-        return None
+        move = _movement(value, value, (node,), "start")
+        (only,) = _menu_actions_at(node, move, pawn, o)
+        if only != Move(node) or node in HAZARDS or top_token(state.stacks, node) is not None:
+            return None
+        events = (_rolled_event(seat, value, "move"),)
+        return _pass_turn(state, state.pawns, events, _rolled_turn_passed, (value, seat))
     return _rolled_to_move(state, ply, MOVE, opened[0], value, seat), opened[1]
 
 
@@ -811,6 +823,33 @@ def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tu
     stacks = (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
     more = (last_roll, last_roller, stacks, (*state.revealed, (tid, place)), star_found)
     return _pass_turn(state, pawns, events, _flip_turn_passed, more)
+
+
+_started = replacer(State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped"))
+
+
+def _start_fast(state: State, seat: int, place: str) -> tuple[State, tuple[Event, ...]] | None:
+    """``start <place>`` (:func:`_start`): the pawn is placed, then the next seat without a pawn
+    chooses, or the first round opens at the first seat (:func:`begin_turn`: its declaration; None
+    if that pawn had lost turns to serve or were captured, which no pawn is at the start)."""
+    pawns = state.pawns
+    p = pawns[seat]
+    pawns = (
+        *pawns[:seat],
+        _pawn(place, p.cash, p.lost_turns, p.captured, p.voyage, p.items),
+        *pawns[seat + 1 :],
+    )
+    events: tuple[Event, ...] = (_make_event("start_chosen", None, (("seat", seat), ("place", place))),)
+    nxt = next((s for s in range(state.players) if pawns[s].node is None), None)
+    if nxt is not None:
+        return _started(
+            state, state.ply + 1, SETUP, nxt, state.round, pawns, state.move, state.flipped
+        ), events
+    first = state.first_seat
+    if pawns[first].lost_turns > 0 or pawns[first].captured:
+        return None
+    turn = _TURN_EVENTS.get((first, 1)) or _turn_event(first, 1)
+    return _started(state, state.ply + 1, DECLARE, first, 1, pawns, None, False), (*events, turn)
 
 
 def _fly_fast(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
