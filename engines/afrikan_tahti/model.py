@@ -867,19 +867,46 @@ class AfrikanWork(Work[State]):
         self.pawns[seat] = p
         return p
 
+    # :meth:`set_pawn` of one or two fields, without the keywords (a keyword call and its checks cost
+    # several times the new pawn): the base game's transitions use these
     def place_pawn(self, seat: int, node: str, voyage: Voyage | None) -> None:
-        """:meth:`set_pawn` of ``node`` and ``voyage`` (every step of a move: without the keywords)."""
+        """:meth:`set_pawn` of ``node`` and ``voyage`` (every step of a move)."""
         p = self.pawns[seat]
         self.pawns[seat] = _pawn(node, p.cash, p.lost_turns, p.captured, voyage, p.items)
 
+    def set_cash(self, seat: int, cash: int) -> Pawn:
+        p = self.pawns[seat]
+        p = self.pawns[seat] = _pawn(p.node, cash, p.lost_turns, p.captured, p.voyage, p.items)
+        return p
+
+    def set_lost_turns(self, seat: int, lost_turns: int) -> Pawn:
+        p = self.pawns[seat]
+        p = self.pawns[seat] = _pawn(p.node, p.cash, lost_turns, p.captured, p.voyage, p.items)
+        return p
+
+    def set_captured(self, seat: int, captured: bool) -> Pawn:
+        p = self.pawns[seat]
+        p = self.pawns[seat] = _pawn(p.node, p.cash, p.lost_turns, captured, p.voyage, p.items)
+        return p
+
+    def set_voyage(self, seat: int, voyage: Voyage | None) -> Pawn:
+        p = self.pawns[seat]
+        p = self.pawns[seat] = _pawn(p.node, p.cash, p.lost_turns, p.captured, voyage, p.items)
+        return p
+
+    def set_items(self, seat: int, items: tuple[str, ...]) -> Pawn:
+        p = self.pawns[seat]
+        p = self.pawns[seat] = _pawn(p.node, p.cash, p.lost_turns, p.captured, p.voyage, items)
+        return p
+
     def pay(self, seat: int, amount: int) -> None:
-        cash = self.pawns[seat].cash
-        assert cash >= amount, (cash, amount)
-        self.set_pawn(seat, cash=cash - amount)
+        p = self.pawns[seat]
+        assert p.cash >= amount, (p.cash, amount)
+        self.pawns[seat] = _pawn(p.node, p.cash - amount, p.lost_turns, p.captured, p.voyage, p.items)
 
     def add_cash(self, seat: int, amount: int) -> None:
         """Retkikunnat's payments: never below 0."""
-        self.set_pawn(seat, cash=max(0, self.pawns[seat].cash + amount))
+        self.set_cash(seat, max(0, self.pawns[seat].cash + amount))
 
     def die(self, seat: int, purpose: str) -> int:
         """One d6 roll by ``seat`` (preset dice first), announced to everyone."""

@@ -49,6 +49,10 @@ def variants(state: State) -> list[State]:
     return out
 
 
+def codes(events: tuple[Any, ...]) -> str:
+    return "+".join(e.code for e in events)
+
+
 def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter[str]) -> None:
     opts = ENGINE.options_from_dict({"expansion": False, **options})
     before: list[State] = [ENGINE.new_game(players, seed, opts)]
@@ -61,15 +65,28 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
             "arrived"
         ):
             seen["FreeSail arrived"] += 1
-        if type(action).__name__ in ("Move", "FreeSail"):  # the mover holds the Star: a goal reached wins
+        name = type(action).__name__
+        shifted = [dataclasses.replace(old, ply=old.ply + k) for k in (1, 2, 3)]  # other dice
+        if name == "Fly" or (name == "Roll" and old.phase == "release"):  # lost turns next, other dice
+            for variant in (*variants(old), *shifted):
+                made_state, made = same(variant, seat, action)
+                seen[f"{name} {old.phase} to {made_state.phase}:{codes(made)}"] += 1
+        if name == "Board" or (name == "Roll" and old.phase == "declare"):  # a paid voyage, a die move
+            unclaimed = dataclasses.replace(old, capetown_claimed=None)  # the Capetown bonus to take
+            for variant in (*variants(old), *shifted, unclaimed):
+                made_state, made = same(variant, seat, action)
+                seen[f"{name} {old.phase} to {made_state.phase}:{codes(made)}"] += 1
+        if name in ("Move", "FreeSail", "Fly", "Board", "Roll"):  # the mover holds the Star: a goal wins
             star = next(t for t, kind in old.contents if kind == "star")
             pawns = list(old.pawns)
             pawns[seat] = dataclasses.replace(pawns[seat], items=(star,))
             holding = dataclasses.replace(old, pawns=tuple(pawns), star_found=True)
             if action in ENGINE.legal_actions(holding, seat):  # (the goals are stops for a holder)
-                _state, made = same(holding, seat, action)
-                seen[f"{type(action).__name__} holding the Star:{'+'.join(e.code for e in made)}"] += 1
-        if type(action).__name__ == "Move":
+                made_state, made = same(holding, seat, action)
+                seen[f"{name} holding the Star:{codes(made)}"] += 1
+                seen[f"{name} holding the Star to {made_state.phase}"] += 1
+        if type(action).__name__ == "Move":  # the move kept open, the flip after it, or the turn passed
+            seen[f"Move to {state.phase}:{'+'.join(e.code for e in events)}"] += 1
             move = old.move
             assert move is not None
             if len(move.visited) > 1:  # first the same move having visited only where it stands
@@ -79,6 +96,21 @@ def compare_over(seed: str, players: int, options: dict[str, Any], seen: Counter
                     seen[f"Move fresh:{'+'.join(e.code for e in made)}"] += 1
             for other in ENGINE.legal_actions(old, seat):  # every other move of the menu too
                 same(old, seat, other)
+        if type(action).__name__ in ("Flip", "FlipRoll"):  # other dice and tokens, a Star found, lost turns
+            shifted = [dataclasses.replace(old, ply=old.ply + k) for k in (1, 2, 3)]
+            top = base.top_token(old.stacks, old.pawns[seat].node)
+            tokens = [  # the token on top is each kind in turn
+                dataclasses.replace(
+                    old, contents=tuple((t, kind if t == top else k) for t, k in old.contents)
+                )
+                for kind in sorted({k for _t, k in old.contents})
+            ]
+            for variant in (*variants(old), *shifted, *tokens, dataclasses.replace(old, star_found=True)):
+                _state, made = same(variant, seat, action)
+                key = f"{type(action).__name__} {old.phase}:{'+'.join(e.code for e in made)}"
+                seen[key] += 1
+                if any(e.code == "gem" and dict(e.params)["doubled"] for e in made):
+                    seen[f"{type(action).__name__} doubled gem"] += 1
         if type(action).__name__ in ("Stay", "EndPhase"):
             for variant in variants(old):
                 _state, made = same(variant, seat, action)
@@ -108,7 +140,49 @@ def test_the_fast_paths_equal_the_general_path_over_seeded_games():
     assert any(k.startswith("Move:") and "capetown_bonus" in k for k in seen)
     assert any(k.startswith("Move:") and "captured" in k for k in seen)
     assert any(k.startswith("Move holding the Star:") and "won" in k for k in seen)
+    assert seen["Move to move:moved"] > 10  # a port reached with steps left and a leg to board
+    assert seen["Move to after_move:moved"] > 10 and seen["Move to after_move:"] > 10  # a token to flip
+    assert seen["Move to release:moved+turn"] > 0
+    for phase in ("move", "after_move", "declare"):
+        assert seen[f"Move holding the Star to {phase}"] > 10, phase
     assert seen["Roll:rolled"] > 100 and seen["Roll:rolled+turn"] > 0  # one ending: carried out at once
+    # paid voyages: boarded in the declaration or in a move, or sailed on by a roll
+    for voyage, by in (
+        ("Board declare", "rolled+boarded+"),
+        ("Board move", "boarded+"),
+        ("Roll declare", "rolled+"),
+    ):
+        for ending in ("declare", "move", "after_move"):
+            assert any(k.startswith(f"{voyage} to {ending}:{by}sailed") for k in seen), (voyage, ending)
+        assert any(k.startswith(f"{voyage} ") and "+captured" in k for k in seen), voyage
+    assert any(k.startswith("Roll declare ") and "capetown_bonus" in k for k in seen)
+    assert any(k.startswith("Roll holding the Star:") and "won" in k for k in seen)
+    assert any(k.startswith("Board holding the Star:") and "won" in k for k in seen)
+    # a die move whose one ending is to stay: carried out at once
+    assert (
+        seen["Roll declare to declare:rolled+turn"] > 10 and seen["Roll declare to release:rolled+turn"] > 0
+    )
+    # the start places chosen, the first turn opened
+    assert seen["Start:start_chosen"] > 10 and seen["Start:start_chosen+turn"] > 10
+    # flights and release rolls
+    assert seen["Fly declare to declare:flew+turn"] > 10 and seen["Fly declare to after_move:flew"] > 10
+    assert seen["Fly declare to release:flew+turn"] > 0
+    assert any(k.startswith("Fly holding the Star:") and "won" in k for k in seen)
+    assert any(k.startswith("Fly declare") and "capetown_bonus" in k for k in seen)
+    assert seen["Roll release to declare:rolled+released+turn"] > 10
+    assert seen["Roll release to declare:rolled+still_captured+turn"] > 10
+    assert seen["Roll release to release:rolled+still_captured+turn"] > 0
+    assert any(k.startswith("Roll release") and "turn_lost" in k for k in seen)  # general path
+    # flips: every kind of token, by the die and paid for, in the declaration and after a move
+    for flip in ("Flip declare", "Flip after_move", "FlipRoll declare"):
+        by = "rolled+flipped" if flip.startswith("FlipRoll") else "flipped"
+        for kind in ("blank", "gem", "robbed", "horseshoe_kept", "horseshoe_worthless", "star_found"):
+            assert seen[f"{flip}:{by}+{kind}+turn"] > 0, (flip, kind)
+        assert any(k.startswith(f"{flip}:") and "turn_lost" in k.split("+") for k in seen)  # general
+    assert seen["FlipRoll declare:rolled+flip_failed+turn"] > 50
+    assert seen["Flip after_move:flipped+blank+turns_lost+turn"] > 0  # the Slave Coast
+    assert seen["FlipRoll declare:rolled+flipped+blank+turns_lost+turn"] > 0
+    assert seen["Flip doubled gem"] > 0 and seen["FlipRoll doubled gem"] > 0  # the Gold Coast
 
 
 def test_replacer_is_dataclasses_replace():

@@ -67,6 +67,7 @@ from engines.afrikan_tahti.model import (
     PHASE_ACTIONS,
     RELEASE,
     SEA_FARE,
+    SETUP,
     SLAVE_COAST_LOST_TURNS,
     TREASURE_INDEX,
     Action,
@@ -582,15 +583,40 @@ def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Even
         if done is not None:
             return done
     elif kind is Roll and state.phase == DECLARE:
-        done = _roll_to_move(state, seat)
+        if state.pawns[seat].voyage is None:
+            done = _roll_to_move(state, seat)
+        else:
+            done = _paid_voyage(state, seat, None)
         if done is not None:
             return done
     elif kind is Move and state.phase == MOVE:
-        done = _move_ending_turn(state, seat, action)  # type: ignore[arg-type]
+        done = _land_move_fast(state, seat, action)  # type: ignore[arg-type]
         if done is not None:
             return done
     elif kind is FreeSail and state.phase == DECLARE:
         done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
+    elif kind is Fly and state.phase == DECLARE:
+        done = _fly_fast(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
+    elif kind is Board and (state.phase == DECLARE or state.phase == MOVE):
+        done = _paid_voyage(state, seat, action.to)  # type: ignore[union-attr]
+        if done is not None:
+            return done
+    elif kind is Roll and state.phase == RELEASE:
+        done = _release_roll(state, seat)
+        if done is not None:
+            return done
+    elif (kind is FlipRoll and state.phase == DECLARE) or (
+        kind is Flip and (state.phase == DECLARE or state.phase == AFTER_MOVE)
+    ):
+        done = _flip_ending_turn(state, seat, kind is FlipRoll)
+        if done is not None:
+            return done
+    elif kind is Start and state.phase == SETUP:
+        done = _start_fast(state, seat, action.place)  # type: ignore[union-attr]
         if done is not None:
             return done
     w = AfrikanWork(state)
@@ -619,9 +645,11 @@ _rolled_to_move = replacer(State, ("ply", "phase", "move", "last_roll", "last_ro
 def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
     """``roll`` in the declaration on land (:func:`_roll`: :meth:`~AfrikanWork.die`,
     :func:`begin_move`, :func:`offer_move`) when the move has more than one possible ending: the
-    ``move`` phase opens. None on a sea dot (the voyage sails), with preset dice (tests), or when the
-    move has one ending (carried out at once). The die is the one the working copy's ``rng("d6")``
-    draws: the first stream of the action's ply."""
+    ``move`` phase opens; or when its one ending is to stay where the pawn stands (carried out at
+    once: :func:`end_move`) off a hazard and a face-down token: the turn passes. None on a sea dot
+    (the voyage sails), with preset dice (tests), or when the one ending goes somewhere.
+    The die is the one the working copy's ``rng("d6")`` draws: the first stream of the action's
+    ply."""
     pawn = state.pawns[seat]
     node = pawn.node
     if pawn.voyage is not None or state.dice or node is None:
@@ -640,7 +668,12 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
         seat,
     )
     if opened is None:
-        return None
+        move = _movement(value, value, (node,), "start")
+        (only,) = _menu_actions_at(node, move, pawn, o)
+        if only != Move(node) or node in HAZARDS or top_token(state.stacks, node) is not None:
+            return None
+        events = (_rolled_event(seat, value, "move"),)
+        return _pass_turn(state, state.pawns, events, _rolled_turn_passed, (value, seat))
     return _rolled_to_move(state, ply, MOVE, opened[0], value, seat), opened[1]
 
 
@@ -662,6 +695,284 @@ def _opened_move(
     if len(_move_menu_actions(node, move, can_pay, holding, pass_through, land_to_sea, sea_to_land)) == 1:
         return None
     return move, (_make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", "move"))),)
+
+
+_flip_turn_passed = replacer(
+    State,
+    (
+        "ply",
+        "phase",
+        "turn",
+        "round",
+        "pawns",
+        "move",
+        "flipped",
+        "last_roll",
+        "last_roller",
+        "stacks",
+        "revealed",
+        "star_found",
+    ),
+)
+
+
+@cache
+def _rolled_event(seat: int, value: int, purpose: str) -> Event:
+    """:meth:`~AfrikanWork.die`'s ``rolled`` event (events are values)."""
+    return _make_event("rolled", None, (("seat", seat), ("die", value), ("purpose", purpose)))
+
+
+def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tuple[Event, ...]] | None:
+    """``flip`` in the declaration or after a move (:func:`_flip`: pay 100, :func:`flip_token`,
+    :func:`resolve`) and ``flip_roll`` (:func:`_flip_roll`: the die, then on 4-6 the same flip for
+    nothing, else ``flip_failed``), then :func:`end_turn`: covers every token (the Star, a gem, the
+    robber, a horseshoe, a blank, the Slave Coast's lost turns; a flip never ends the game) when the
+    turn passes as :func:`_pass_turn` passes it. None with preset dice (tests) or where the general
+    path serves the next seat's lost turns or ends the game at the round limit. The die is the one
+    the working copy's ``rng("d6")`` draws: the first stream of the action's ply; the flip of this
+    turn is cleared with the turn."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    place = pawn.node
+    assert place is not None
+    ply = state.ply + 1
+    last_roll = state.last_roll
+    last_roller = state.last_roller
+    events: tuple[Event, ...] = ()
+    price = FLIP_PRICE
+    if by_roll:
+        if state.dice:
+            return None
+        last_roll = first_rng(state.seed, ply, "d6").randint(1, 6)
+        last_roller = seat
+        events = (_rolled_event(seat, last_roll, "flip"),)
+        if last_roll not in FLIP_ROLL_FACES:
+            failed = _make_event("flip_failed", None, (("seat", seat), ("place", place)))
+            more: tuple[Any, ...] = (last_roll, seat, state.stacks, state.revealed, state.star_found)
+            return _pass_turn(state, pawns, (*events, failed), _flip_turn_passed, more)
+        price = 0
+    # flip_token
+    i = TREASURE_INDEX[place]
+    stacks = state.stacks
+    tid = stacks[i][-1]
+    kind = kind_of(state.contents, tid)
+    cid = content_id(tid, kind)
+    cash = pawn.cash - price
+    items = pawn.items
+    lost_turns = pawn.lost_turns
+    star_found = state.star_found
+    events += (
+        _make_event(
+            "flipped",
+            None,
+            (
+                ("seat", seat),
+                ("place", place),
+                ("token", cid),
+                ("kind", kind),
+                ("paid", price),
+                ("by", "roll" if by_roll else "pay"),
+            ),
+        ),
+    )
+    # resolve
+    if kind == "star":
+        star_found = True
+        items = (*items, tid)
+        events += (_make_event("star_found", None, (("seat", seat), ("token", cid))),)
+    elif kind in GEM_VALUES:
+        value = state.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
+        doubled = place == GOLD_COAST
+        amount = value * (2 if doubled else 1)
+        cash += amount
+        events += (
+            _make_event(
+                "gem",
+                None,
+                (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
+            ),
+        )
+    elif kind == "robber":
+        events += (_make_event("robbed", None, (("seat", seat), ("token", cid), ("lost", cash))),)
+        cash = 0
+    elif kind == "horseshoe":
+        if star_found:
+            items = (*items, tid)
+            events += (_make_event("horseshoe_kept", None, (("seat", seat), ("token", cid))),)
+        else:
+            events += (_make_event("horseshoe_worthless", None, (("seat", seat), ("token", cid))),)
+    elif kind == "blank":
+        events += (_make_event("blank", None, (("seat", seat), ("token", cid))),)
+        if place == SLAVE_COAST:
+            lost_turns += SLAVE_COAST_LOST_TURNS
+            events += (
+                _make_event(
+                    "turns_lost",
+                    None,
+                    (
+                        ("seat", seat),
+                        ("turns", SLAVE_COAST_LOST_TURNS),
+                        ("pending", lost_turns),
+                        ("reason", "slave_coast"),
+                    ),
+                ),
+            )
+    if cash != pawn.cash or items != pawn.items or lost_turns != pawn.lost_turns:
+        moved = _pawn(place, cash, lost_turns, pawn.captured, pawn.voyage, items)
+        pawns = (*pawns[:seat], moved, *pawns[seat + 1 :])
+    stacks = (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
+    more = (last_roll, last_roller, stacks, (*state.revealed, (tid, place)), star_found)
+    return _pass_turn(state, pawns, events, _flip_turn_passed, more)
+
+
+_started = replacer(State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped"))
+
+
+def _start_fast(state: State, seat: int, place: str) -> tuple[State, tuple[Event, ...]] | None:
+    """``start <place>`` (:func:`_start`): the pawn is placed, then the next seat without a pawn
+    chooses, or the first round opens at the first seat (:func:`begin_turn`: its declaration; None
+    if that pawn had lost turns to serve or were captured, which no pawn is at the start)."""
+    pawns = state.pawns
+    p = pawns[seat]
+    pawns = (
+        *pawns[:seat],
+        _pawn(place, p.cash, p.lost_turns, p.captured, p.voyage, p.items),
+        *pawns[seat + 1 :],
+    )
+    events: tuple[Event, ...] = (_make_event("start_chosen", None, (("seat", seat), ("place", place))),)
+    nxt = next((s for s in range(state.players) if pawns[s].node is None), None)
+    if nxt is not None:
+        return _started(
+            state, state.ply + 1, SETUP, nxt, state.round, pawns, state.move, state.flipped
+        ), events
+    first = state.first_seat
+    if pawns[first].lost_turns > 0 or pawns[first].captured:
+        return None
+    turn = _TURN_EVENTS.get((first, 1)) or _turn_event(first, 1)
+    return _started(state, state.ply + 1, DECLARE, first, 1, pawns, None, False), (*events, turn)
+
+
+def _fly_fast(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
+    """``fly <place>`` (:func:`_fly`: pay the air fare, :func:`arrive`, :func:`end_move`) to a place
+    where the flight wins nothing (no goal for a holder of a winning item), takes no Capetown bonus
+    and captures no one: the ``after_move`` phase opens where a token may be flipped
+    (:func:`after_move`), else the turn passes (:func:`_pass_turn`). None otherwise."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    if (
+        (to in GOALS and pawn.items)
+        or (to == CAPETOWN and state.capetown_claimed is None and state.options.capetown_bonus > 0)
+        or to in HAZARDS
+    ):
+        return None
+    flown = _pawn(to, pawn.cash - AIR_FARE, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
+    pawns = (*pawns[:seat], flown, *pawns[seat + 1 :])
+    events = (
+        _make_event("flew", None, (("seat", seat), ("start", pawn.node), ("dest", to), ("fare", AIR_FARE))),
+    )
+    if not state.flipped and top_token(state.stacks, to) is not None and flown.cash >= FLIP_PRICE:
+        return _move_ended(state, state.ply + 1, AFTER_MOVE, pawns, None), events
+    return _pass_turn(state, pawns, events)
+
+
+_rolled_turn_passed = replacer(
+    State, ("ply", "phase", "turn", "round", "pawns", "move", "flipped", "last_roll", "last_roller")
+)
+
+
+def _release_roll(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
+    """The captured pawn's ``roll`` (:func:`_roll` in the ``release`` phase: the die, released on the
+    release faces, then :func:`end_turn`) when the turn passes as :func:`_pass_turn` passes it. None
+    with preset dice (tests), and where the general path serves lost turns or ends the game. The die
+    is the one the working copy's ``rng("d6")`` draws: the first stream of the action's ply."""
+    if state.dice:
+        return None
+    value = first_rng(state.seed, state.ply + 1, "d6").randint(1, 6)
+    pawns = state.pawns
+    if value in state.options.hazard_release_faces:
+        p = pawns[seat]
+        pawns = (
+            *pawns[:seat],
+            _pawn(p.node, p.cash, p.lost_turns, False, p.voyage, p.items),
+            *pawns[seat + 1 :],
+        )
+        outcome = _make_event("released", None, (("seat", seat),))
+    else:
+        outcome = _make_event("still_captured", None, (("seat", seat),))
+    events = (_rolled_event(seat, value, "release"), outcome)
+    return _pass_turn(state, pawns, events, _rolled_turn_passed, (value, seat))
+
+
+_sailed_on = replacer(State, ("ply", "phase", "pawns", "move", "last_roll", "last_roller"))
+
+
+def _paid_voyage(state: State, seat: int, to: str | None) -> tuple[State, tuple[Event, ...]] | None:
+    """A paid voyage's sail (:func:`sail`): ``roll`` on a sea dot (``to`` None; :func:`_roll`: the
+    die, :func:`begin_move`, sail), ``board <to>`` in the declaration (:func:`_board`: the die,
+    begin_move, :func:`board` at the fare, sail) or in a move (:func:`do_move_action`: board, sail
+    the steps left). Covers a voyage that arrives where it wins nothing and takes no Capetown bonus
+    (with steps left, the ``move`` phase opens when the menu there offers more than one ending), or
+    stops (or arrives with no steps left) on a node that captures no one: the ``after_move`` phase
+    opens where a token may be flipped, else the turn passes (:func:`_pass_turn`). None with preset
+    dice (tests) and otherwise. The die is the one the working copy's ``rng("d6")`` draws: the first
+    stream of the action's ply."""
+    pawns = state.pawns
+    pawn = pawns[seat]
+    node = pawn.node
+    assert node is not None
+    last_roll = state.last_roll
+    last_roller = state.last_roller
+    events: tuple[Event, ...] = ()
+    if state.phase == DECLARE:
+        if state.dice:
+            return None
+        last_roll = first_rng(state.seed, state.ply + 1, "d6").randint(1, 6)
+        last_roller = seat
+        events = (_rolled_event(seat, last_roll, "move"),)
+        move = _movement(last_roll, last_roll, (node,), "start")
+    else:
+        assert state.move is not None
+        move = state.move
+    steps = move.steps
+    if to is not None:  # board
+        leg = LEGS[(node, to)]
+        boarded = _voyage(leg.id, leg.origin, leg.dest, 0, True)
+        pawn = _pawn(node, pawn.cash - SEA_FARE, pawn.lost_turns, pawn.captured, boarded, pawn.items)
+        pairs = (
+            ("seat", seat),
+            ("port", node),
+            ("dest", to),
+            ("leg", leg.id),
+            ("fare", SEA_FARE),
+            ("free", False),
+        )
+        events += (_make_event("boarded", None, pairs),)
+    v = pawn.voyage
+    assert v is not None
+    leg = LEGS[(v.origin, v.dest)]
+    o = state.options
+    at, path = _sail_leg(leg.path, v.at, steps, move.visited, o.hazard_trigger == "pass_through")
+    arrived = at == len(leg.path) - 1
+    stop = leg.path[at]
+    left = None if arrived else _voyage(v.leg, v.origin, v.dest, at, v.paid)
+    pawn = _pawn(stop, pawn.cash, pawn.lost_turns, pawn.captured, left, pawn.items)
+    pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    move = _movement(steps - len(path) if arrived else 0, move.roll, (*move.visited, *path), "sea")
+    events += (_make_event("sailed", None, _sailed_pairs(seat, v, path, at, arrived)),)
+    if arrived:
+        if (stop in GOALS and pawn.items) or (
+            stop == CAPETOWN and state.capetown_claimed is None and o.capetown_bonus > 0
+        ):
+            return None  # arrive: a win, or the Capetown bonus
+        if v.paid and move.steps > 0:  # offer_move
+            if len(_menu_actions_at(stop, move, pawn, o)) == 1:
+                return None  # carried out at once
+            return _sailed_on(state, state.ply + 1, MOVE, pawns, move, last_roll, last_roller), events
+    if stop in HAZARDS and not pawn.captured:
+        return None  # end_move: captured
+    if not state.flipped and top_token(state.stacks, stop) is not None and pawn.cash >= FLIP_PRICE:
+        return _sailed_on(state, state.ply + 1, AFTER_MOVE, pawns, None, last_roll, last_roller), events
+    return _pass_turn(state, pawns, events, _rolled_turn_passed, (last_roll, last_roller))
 
 
 def _free_sail_at_sea(state: State, seat: int, to: str) -> tuple[State, tuple[Event, ...]] | None:
@@ -739,19 +1050,18 @@ def _free_sail_voyage(
     return stop, arrived, voyage, (*events, sailed)
 
 
-def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
+def _land_move_fast(state: State, seat: int, action: Move) -> tuple[State, tuple[Event, ...]] | None:
     """``move <node> [via <place>]`` (:func:`do_move_action`: :func:`walk` the chosen path, or stop
-    where the pawn stands) when the turn passes after it: covers a pawn without a winning item
-    (whose places may end the game) on a path that takes no Capetown bonus, ending with no steps
-    left or off a port (so that the move is not kept open to board), on no hazard (no capture) and
-    where no token may be flipped. None otherwise."""
+    where the pawn stands) on a path that wins nothing (no goal reached by a holder of a winning
+    item) and takes no Capetown bonus, ending on no hazard (no capture): the move is kept open on a
+    port reached with steps left and a leg to board (``walk``), the ``after_move`` phase opens where
+    a token may be flipped (:func:`end_move`, :func:`after_move`), or else the turn passes
+    (:func:`_pass_turn`). None otherwise."""
     pawns = state.pawns
     pawn = pawns[seat]
     move = state.move
     node = pawn.node
     assert move is not None and node is not None
-    if pawn.items:
-        return None
     o = state.options
     can_pay = pawn.cash >= SEA_FARE
     key: tuple[Any, ...] = (
@@ -764,52 +1074,67 @@ def _move_ending_turn(state: State, seat: int, action: Move) -> tuple[State, tup
         action.to,
         action.via,
         can_pay,
+        bool(pawn.items),
     )
     key += (o.hazard_trigger, o.land_to_sea_same_move, o.sea_to_land_same_move)
     walked = _LAND_MOVES.get(key, _MISSING)
     if walked is _MISSING:
         if len(_LAND_MOVES) >= _LAND_MOVES_MAX:
             _LAND_MOVES.clear()
-        _LAND_MOVES[key] = walked = _land_move(seat, node, move, action, can_pay, o)
+        _LAND_MOVES[key] = walked = _land_move(seat, node, move, action, can_pay, bool(pawn.items), o)
     if walked is None:
         return None
-    dest, capetown, events = walked
+    dest, capetown, events, kept_open = walked
     if capetown and state.capetown_claimed is None and o.capetown_bonus > 0:
         return None
     if dest != node:
         pawn = _pawn(dest, pawn.cash, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
         pawns = (*pawns[:seat], pawn, *pawns[seat + 1 :])
+    if kept_open is not None:
+        return _move_kept_open(state, state.ply + 1, pawns, kept_open), events
     if not state.flipped and top_token(state.stacks, dest) is not None and pawn.cash >= FLIP_PRICE:
-        return None
+        return _move_ended(state, state.ply + 1, AFTER_MOVE, pawns, None), events
     return _pass_turn(state, pawns, events)
 
 
+_move_kept_open = replacer(State, ("ply", "pawns", "move"))
+_move_ended = replacer(State, ("ply", "phase", "pawns", "move"))
 #: :func:`_land_move`'s answers by what they depend on, emptied when full
 _LAND_MOVES: dict[tuple[Any, ...], Any] = {}
 _LAND_MOVES_MAX = 1 << 14
 
 
 def _land_move(
-    seat: int, node: str, move: Movement, action: Move, can_pay: bool, o: Options
-) -> tuple[str, bool, tuple[Event, ...]] | None:
-    """The part of :func:`_move_ending_turn` that depends only on the seat, the pawn's node, the move,
-    the action, whether the pawn can pay a fare and the options the move menu reads (values: kept by
-    these): where the pawn ends, whether its path passes Capetown, and the events (``moved``, or none
-    when it stops where it stands); None when the move is kept open (a port reached with steps left)
-    or ends on a hazard."""
+    seat: int, node: str, move: Movement, action: Move, can_pay: bool, holding: bool, o: Options
+) -> tuple[str, bool, tuple[Event, ...], Movement | None] | None:
+    """The part of :func:`_land_move_fast` that depends only on the seat, the pawn's node, the move,
+    the action, whether the pawn can pay a fare and holds a winning item, and the options the move
+    menu reads (values: kept by these): where the pawn ends, whether its path passes Capetown, the
+    events (``moved``, or none when it stops where it stands) and the move kept open on a port (None
+    when it ends); None when a holder reaches a goal or the move ends on a hazard."""
     to = action.to
+    kept_open = None
     if to == node and action.via is None:
         dest = node
         capetown = False
         events: tuple[Event, ...] = ()
     else:
         path = chosen_path(
-            move_menu(node, move, SEA_FARE if can_pay else 0, False, o, SEA_FARE).paths(to), action.via
+            move_menu(node, move, SEA_FARE if can_pay else 0, holding, o, SEA_FARE).paths(to), action.via
         )
         assert path is not None
+        if holding and any(n in GOALS for n in path):
+            return None  # arrive: the win
         dest = path[-1]
-        if move.steps - len(path) > 0 and dest in PORTS:
-            return None
+        moved = _movement(move.steps - len(path), move.roll, (*move.visited, *path), "land")
+        # walk: the cash the menu reads is the pawn's before the move (a Capetown bonus is not
+        # taken here); a kept-open move never captures (end_move is not reached)
+        if (
+            moved.steps > 0
+            and dest in PORTS
+            and move_menu(dest, moved, SEA_FARE if can_pay else 0, holding, o, SEA_FARE).boards
+        ):
+            kept_open = moved
         capetown = CAPETOWN in path
         events = (
             _make_event(
@@ -825,16 +1150,21 @@ def _land_move(
                 ),
             ),
         )
-    if dest in HAZARDS:
+    if kept_open is None and dest in HAZARDS:
         return None
-    return dest, capetown, events
+    return dest, capetown, events, kept_open
 
 
 def _pass_turn(
-    state: State, pawns: tuple[Pawn, ...], events: tuple[Event, ...]
+    state: State,
+    pawns: tuple[Pawn, ...],
+    events: tuple[Event, ...],
+    make: Any = None,
+    more: tuple[Any, ...] = (),
 ) -> tuple[State, tuple[Event, ...]] | None:
     """The action's ply, then :func:`end_turn` over the frozen state with ``pawns`` and the action's
-    ``events``: the next seat's turn opens. Covers a next seat with no lost turn to serve (the
+    ``events``: the next seat's turn opens (with ``more`` fields of the state, after those that
+    :data:`_turn_passed` sets, by a replacer ``make`` of them all). Covers a next seat with no lost turn to serve (the
     general path loops over those) in a round within the limit (past it the game ends): None
     otherwise. ``end_turn`` clears the move and the flip, :func:`advance_seat` counts the round at
     the first seat, :func:`begin_turn` opens the release roll or the declaration."""
@@ -852,6 +1182,8 @@ def _pass_turn(
     turn = _TURN_EVENTS.get((nxt, rnd))
     if turn is None:
         turn = _turn_event(nxt, rnd)
+    if more:
+        return make(state, state.ply + 1, phase, nxt, rnd, pawns, None, False, *more), (*events, turn)
     return _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False), (*events, turn)
 
 
@@ -883,8 +1215,8 @@ def act(w: AfrikanWork, seat: int, action: Action) -> None:
 
 def _start(w: AfrikanWork, seat: int, action: Start) -> None:
     place = action.place
-    w.set_pawn(seat, node=place)
-    w.emit("start_chosen", seat=seat, place=place)
+    w.place_pawn(seat, place, w.pawns[seat].voyage)
+    w.emit_pairs("start_chosen", None, (("seat", seat), ("place", place)))
     nxt = next((s for s in range(w.players) if w.pawns[s].node is None), None)
     if nxt is None:
         w.round = 1
@@ -898,10 +1230,10 @@ def _roll(w: AfrikanWork, seat: int, action: Roll) -> None:
     if w.phase == RELEASE:
         value = w.die(seat, "release")
         if value in w.options.hazard_release_faces:
-            w.set_pawn(seat, captured=False)
-            w.emit("released", seat=seat)
+            w.set_captured(seat, False)
+            w.emit_pairs("released", None, (("seat", seat),))
         else:
-            w.emit("still_captured", seat=seat)
+            w.emit_pairs("still_captured", None, (("seat", seat),))
         end_turn(w)
         return
     pawn = w.pawns[seat]
@@ -944,8 +1276,8 @@ def _fly(w: AfrikanWork, seat: int, action: Fly) -> None:
     pawn = w.pawns[seat]
     assert pawn.node is not None
     w.pay(seat, AIR_FARE)
-    w.set_pawn(seat, node=to)
-    w.emit("flew", seat=seat, start=pawn.node, dest=to, fare=AIR_FARE)
+    w.place_pawn(seat, to, w.pawns[seat].voyage)
+    w.emit_pairs("flew", None, (("seat", seat), ("start", pawn.node), ("dest", to), ("fare", AIR_FARE)))
     arrive(w, seat, to)
     if w.phase != OVER:
         end_move(w, seat)
@@ -963,7 +1295,7 @@ def _flip_roll(w: AfrikanWork, seat: int, action: FlipRoll) -> None:
     if value in FLIP_ROLL_FACES:
         flip(w, seat, 0, "roll")
     else:
-        w.emit("flip_failed", seat=seat, place=place)
+        w.emit_pairs("flip_failed", None, (("seat", seat), ("place", place)))
     if w.phase != OVER:
         end_turn(w)
 
@@ -1005,8 +1337,9 @@ def arrive(w: AfrikanWork, seat: int, place: str) -> None:
         return
     if place == CAPETOWN and w.capetown_claimed is None and w.options.capetown_bonus > 0:
         w.capetown_claimed = seat
-        w.set_pawn(seat, cash=pawn.cash + w.options.capetown_bonus)
-        w.emit("capetown_bonus", seat=seat, amount=w.options.capetown_bonus)
+        bonus = w.options.capetown_bonus
+        w.set_cash(seat, pawn.cash + bonus)
+        w.emit_pairs("capetown_bonus", None, (("seat", seat), ("amount", bonus)))
 
 
 def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str, str]:
@@ -1022,7 +1355,18 @@ def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str
     kind = w.kind(tid)
     w.flipped = True
     w.revealed = (*w.revealed, (tid, place))
-    w.emit("flipped", seat=seat, place=place, token=content_id(tid, kind), kind=kind, paid=price, by=by)
+    w.emit_pairs(
+        "flipped",
+        None,
+        (
+            ("seat", seat),
+            ("place", place),
+            ("token", content_id(tid, kind)),
+            ("kind", kind),
+            ("paid", price),
+            ("by", by),
+        ),
+    )
     return place, tid, kind
 
 
@@ -1036,33 +1380,41 @@ def resolve(w: AfrikanWork, seat: int, place: str, tid: str, kind: str) -> None:
     cid = content_id(tid, kind)
     if kind == "star":
         w.star_found = True
-        w.set_pawn(seat, items=(*pawn.items, tid))
-        w.emit("star_found", seat=seat, token=cid)
+        w.set_items(seat, (*pawn.items, tid))
+        w.emit_pairs("star_found", None, (("seat", seat), ("token", cid)))
     elif kind in GEM_VALUES:
         value = w.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
         doubled = place == GOLD_COAST
         amount = value * (2 if doubled else 1)
-        w.set_pawn(seat, cash=pawn.cash + amount)
-        w.emit("gem", seat=seat, token=cid, kind=kind, amount=amount, doubled=doubled)
+        w.set_cash(seat, pawn.cash + amount)
+        w.emit_pairs(
+            "gem",
+            None,
+            (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
+        )
     elif kind == "robber":
-        w.set_pawn(seat, cash=0)
-        w.emit("robbed", seat=seat, token=cid, lost=pawn.cash)
+        w.set_cash(seat, 0)
+        w.emit_pairs("robbed", None, (("seat", seat), ("token", cid), ("lost", pawn.cash)))
     elif kind == "horseshoe":
         if w.star_found:
-            w.set_pawn(seat, items=(*pawn.items, tid))
-            w.emit("horseshoe_kept", seat=seat, token=cid)
+            w.set_items(seat, (*pawn.items, tid))
+            w.emit_pairs("horseshoe_kept", None, (("seat", seat), ("token", cid)))
         else:
-            w.emit("horseshoe_worthless", seat=seat, token=cid)
+            w.emit_pairs("horseshoe_worthless", None, (("seat", seat), ("token", cid)))
     elif kind == "blank":
-        w.emit("blank", seat=seat, token=cid)
+        w.emit_pairs("blank", None, (("seat", seat), ("token", cid)))
         if place == SLAVE_COAST:
             lose_turns(w, seat, SLAVE_COAST_LOST_TURNS, "slave_coast")
 
 
 # --- turn flow ---------------------------------------------------------------------------------
 def lose_turns(w: AfrikanWork, seat: int, turns: int, reason: str) -> None:
-    pawn = w.set_pawn(seat, lost_turns=w.pawns[seat].lost_turns + turns)
-    w.emit("turns_lost", seat=seat, turns=turns, pending=pawn.lost_turns, reason=reason)
+    pawn = w.set_lost_turns(seat, w.pawns[seat].lost_turns + turns)
+    w.emit_pairs(
+        "turns_lost",
+        None,
+        (("seat", seat), ("turns", turns), ("pending", pawn.lost_turns), ("reason", reason)),
+    )
 
 
 def advance_seat(w: AfrikanWork) -> None:
@@ -1083,8 +1435,8 @@ def begin_turn(w: AfrikanWork) -> None:
         seat = w.turn
         pawn = w.pawns[seat]
         if pawn.lost_turns > 0:
-            pawn = w.set_pawn(seat, lost_turns=pawn.lost_turns - 1)
-            w.emit("turn_lost", seat=seat, pending=pawn.lost_turns)
+            pawn = w.set_lost_turns(seat, pawn.lost_turns - 1)
+            w.emit_pairs("turn_lost", None, (("seat", seat), ("pending", pawn.lost_turns)))
             advance_seat(w)
             continue
         w.flipped = False
@@ -1208,7 +1560,7 @@ def board(w: AfrikanWork, seat: int, dest: str, paid: bool, fare: int) -> None:
     leg = LEGS[(pawn.node, dest)]
     if fare:
         w.pay(seat, fare)
-    w.set_pawn(seat, voyage=_voyage(leg.id, leg.origin, leg.dest, 0, paid))
+    w.set_voyage(seat, _voyage(leg.id, leg.origin, leg.dest, 0, paid))
     w.emit_pairs(
         "boarded",
         None,
@@ -1285,8 +1637,8 @@ def end_move(w: AfrikanWork, seat: int) -> None:
     pawn = w.pawns[seat]
     assert pawn.node is not None
     if pawn.node in HAZARDS and not pawn.captured:
-        w.set_pawn(seat, captured=True)
-        w.emit("captured", seat=seat, node=pawn.node, hazard=HAZARDS[pawn.node])
+        w.set_captured(seat, True)
+        w.emit_pairs("captured", None, (("seat", seat), ("node", pawn.node), ("hazard", HAZARDS[pawn.node])))
     w.move = None
     after_move(w, seat)
 
