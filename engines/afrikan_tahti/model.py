@@ -915,7 +915,7 @@ class AfrikanWork(Work[State]):
             value = dice[0]
             self.dice = dice[1:]
         else:
-            value = self.rng("d6").randint(1, 6)
+            value = self.randint("d6", 1, 6)
         if not 1 <= value <= 6:
             raise ValueError(f"preset die {value} out of range")
         self.last_roll = value

@@ -98,7 +98,7 @@ from engines.afrikan_tahti.model import (
     top_token,
 )
 from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer
-from engines.work import first_rng
+from engines.work import first_randint
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -655,7 +655,7 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
     if pawn.voyage is not None or state.dice or node is None:
         return None
     ply = state.ply + 1
-    value = first_rng(state.seed, ply, "d6").randint(1, 6)
+    value = first_randint(state.seed, ply, "d6", 1, 6)
     o = state.options
     opened = _opened_move(
         node,
@@ -743,7 +743,7 @@ def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tu
     if by_roll:
         if state.dice:
             return None
-        last_roll = first_rng(state.seed, ply, "d6").randint(1, 6)
+        last_roll = first_randint(state.seed, ply, "d6", 1, 6)
         last_roller = seat
         events = (_rolled_event(seat, last_roll, "flip"),)
         if last_roll not in FLIP_ROLL_FACES:
@@ -887,7 +887,7 @@ def _release_roll(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
     is the one the working copy's ``rng("d6")`` draws: the first stream of the action's ply."""
     if state.dice:
         return None
-    value = first_rng(state.seed, state.ply + 1, "d6").randint(1, 6)
+    value = first_randint(state.seed, state.ply + 1, "d6", 1, 6)
     pawns = state.pawns
     if value in state.options.hazard_release_faces:
         p = pawns[seat]
@@ -926,7 +926,7 @@ def _paid_voyage(state: State, seat: int, to: str | None) -> tuple[State, tuple[
     if state.phase == DECLARE:
         if state.dice:
             return None
-        last_roll = first_rng(state.seed, state.ply + 1, "d6").randint(1, 6)
+        last_roll = first_randint(state.seed, state.ply + 1, "d6", 1, 6)
         last_roller = seat
         events = (_rolled_event(seat, last_roll, "move"),)
         move = _movement(last_roll, last_roll, (node,), "start")
