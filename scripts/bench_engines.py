@@ -19,8 +19,10 @@ replaced for the run; ``--peer-policy ai`` keeps its own AI), seeded per game th
 seats, start places alternating Cairo and Tangier.
 
 Each side is timed ``R`` times over the same ``N`` seeded games; the line gives the median turns per
-second (and the spread), and with a peer the ratio ours / peer (above 1: ours is faster). Every run
-is one process and one core; figures vary with the machine's load (the load average is printed).
+second (and the spread), and with a peer the ratio ours / peer (above 1: ours is faster). With a peer
+the runs alternate (ours, the peer's, ours…), so that a machine whose speed drifts slows both alike;
+the ratio of each such pair is printed too. Every run is one process and one core; figures vary
+with the machine's load (the load average is printed).
 
 ``--parts``: where a turn of ours goes, timed inside the same loop (µs per turn for each call of it,
 the timer's own cost included), and the part of it that seeds a random generator: the contract gives
@@ -244,13 +246,37 @@ def measure(run: Runner, games: int, seed: str, players: int, runs: int) -> dict
         start = time.process_time()  # CPU time: the other processes' turns do not count
         turns, actions = run(games, seed, players)
         rates.append(turns / (time.process_time() - start))
+    return summary(rates, turns, actions)
+
+
+def summary(rates: list[float], turns: int, actions: int) -> dict[str, Any]:
     return {
         "turns": turns,
         "actions": actions,
+        "rates": rates,
         "turns_per_s": round(statistics.median(rates), 1),
         "min": round(min(rates), 1),
         "max": round(max(rates), 1),
     }
+
+
+def measure_pairs(
+    ours: Runner, peer: Runner, games: int, seed: str, players: int, runs: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both sides, a run of each in turn (ours, then the peer's, ``runs`` times): a machine whose
+    speed drifts during the measurement (other processes, the clock) slows both sides alike."""
+    mine: list[float] = []
+    theirs: list[float] = []
+    counts = [0, 0, 0]
+    for _ in range(runs):
+        for run, rates, at in ((ours, mine, 0), (peer, theirs, 2)):
+            start = time.process_time()
+            turns, actions = run(games, seed, players)
+            rates.append(turns / (time.process_time() - start))
+            counts[at] = turns
+            if at == 0:
+                counts[1] = actions
+    return summary(mine, counts[0], counts[1]), summary(theirs, counts[2], counts[2])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -312,20 +338,26 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {args.seed!r} ({seed_form(args.seed)})"
     )
     _TURNS[(args.games, args.seed, args.players)] = count_turns(args.games, args.seed, args.players)
-    ours = measure(run_ours, args.games, args.seed, args.players, args.runs)
+    if args.peer:
+        peer_run = peer_runner(args.peer, args.peer_policy)
+        ours, peer = measure_pairs(run_ours, peer_run, args.games, args.seed, args.players, args.runs)
+    else:
+        ours = measure(run_ours, args.games, args.seed, args.players, args.runs)
     print(
         f"ours  afrikan_tahti base, random: {ours['turns_per_s']} turns/s "
         f"(runs {ours['min']}-{ours['max']}; {ours['turns']} turns, {ours['actions']} actions a run)"
     )
     if args.peer:
-        peer = measure(
-            peer_runner(args.peer, args.peer_policy), args.games, args.seed, args.players, args.runs
-        )
         print(
             f"peer  star_of_africa, {args.peer_policy}: {peer['turns_per_s']} turns/s "
             f"(runs {peer['min']}-{peer['max']}; {peer['turns']} turns a run)"
         )
-        print(f"ratio ours/peer {ours['turns_per_s'] / peer['turns_per_s']:.2f}")
+        pairs = [a / b for a, b in zip(ours["rates"], peer["rates"], strict=True)]
+        print(
+            f"ratio ours/peer {ours['turns_per_s'] / peer['turns_per_s']:.2f} "
+            f"(the runs were taken in turn; ratio of each pair: median {statistics.median(pairs):.2f}, "
+            f"{min(pairs):.2f}-{max(pairs):.2f})"
+        )
     return 0
 
 
