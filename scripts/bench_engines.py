@@ -121,9 +121,7 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
     engine = GAMES["afrikan_tahti"]
     options = engine.options_from_dict({"expansion": False})
     clock = time.perf_counter_ns
-    spent = dict.fromkeys(
-        ("outcome, to_act", "legal_actions", "view", "ai_rng", "policy", "apply", "notation"), 0.0
-    )
+    spent = dict.fromkeys(("outcome, to_act", "legal_actions", "view", "ai_move", "apply", "notation"), 0.0)
     turns = generators = 0
     reads = engine.ai_reads_view("random")
     for g in range(games):
@@ -140,17 +138,16 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
             t2 = clock()
             view = engine.view(state, seat) if reads else None  # as play_ai_game: none for the random AI
             t3 = clock()
-            rng = engine.ai_rng(state, seat)
+            # as play_ai_game: the AI's move with its seeded generator (the first draw of a keyed one)
+            action = legal[0] if len(legal) == 1 else engine.ai_move("random", state, seat, view, legal)
             t4 = clock()
-            action = engine.ai_action("random", view, legal, rng)
-            t5 = clock()
             state, events = engine.apply(state, seat, action)
-            t6 = clock()
+            t5 = clock()
             engine.notation(action)
-            t7 = clock()
+            t6 = clock()
             for name, took in zip(
-                ("legal_actions", "view", "ai_rng", "policy", "apply", "notation"),
-                (t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5, t7 - t6),
+                ("legal_actions", "view", "ai_move", "apply", "notation"),
+                (t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5),
                 strict=True,
             ):
                 spent[name] += took
