@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from hashlib import blake2b
 from random import Random
-from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # a Random to the type checker, by the methods it has (see the module's docstring)
@@ -39,8 +38,6 @@ KEYED_SEED = "k:"
 _POOL_BITS = 512
 _MASK_53 = (1 << 53) - 1
 _SCALE_53 = 2.0**-53
-#: the digest's first 64 bits as an int (the pool's low bits: its first draws), as a 1-tuple
-_first_word = Struct("<Q").unpack_from
 
 
 class KeyedRandom(_Base):
@@ -56,11 +53,10 @@ class KeyedRandom(_Base):
     gauss_next: float | None
 
     def __init__(self, key: str) -> None:
-        # BLAKE2b's default digest is the 512 bits of the pool, little-endian: its first 8 bytes
-        # hold the first 64 bits drawn. Most generators make one small draw (a die, an AI's choice)
-        # and are dropped; that draw (with its rejected tries) reads the first 64 bits as a word,
-        # and the digest becomes the int of the pool only for a generator that draws more
-        # (``_unused``).
+        # BLAKE2b's default digest is the 512 bits of the pool, little-endian: its first byte holds
+        # the first bits drawn. Most generators make one small draw (a die, an AI's choice) and are
+        # dropped; that draw is mostly decided by the first byte (``_FIRST_BYTE``), and the digest
+        # becomes the int of the pool only for a generator that draws more (``_unused``).
         self._bytes = blake2b(key.encode()).digest()
         self._pool = None
         self._left = _POOL_BITS
@@ -114,17 +110,6 @@ class KeyedRandom(_Base):
                 return hit[0]
         k = n.bit_length()
         if self._twister is None and k <= left:
-            if k <= 32 and left == _POOL_BITS:  # the first draw: its tries from the first word
-                word: int = _first_word(self._bytes)[0]
-                mask = (1 << k) - 1
-                used = k
-                while used <= 64:
-                    r = word & mask
-                    if r < n:
-                        self._left = _POOL_BITS - used
-                        return r
-                    word >>= k
-                    used += k
             pool = self._pool
             if pool is None:
                 pool = self._unused()
@@ -147,11 +132,6 @@ class KeyedRandom(_Base):
 
     def choice(self, seq: Any) -> Any:
         n = len(seq)
-        if 0 < n < 256 and self._left == _POOL_BITS:  # the first draw: _randbelow's, written out
-            hit = (_FIRST_BYTE[n] or _first_byte_table(n))[self._bytes[0]]
-            if hit is not None:
-                self._left = hit[1]
-                return seq[hit[0]]
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
         return seq[self._randbelow(n)]
@@ -247,11 +227,9 @@ def keyed_choice(key: str, seq: Any) -> Any:
     """``keyed_random(key).choice(seq)``: where the digest's first byte decides the draw (nearly
     always), without making the generator (a random AI's move in every game of a keyed seed)."""
     n = len(seq)
-    if 0 < n < 256:
-        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[blake2b(key.encode()).digest()[0]]
-        if hit is not None:
-            return seq[hit[0]]
-    return keyed_random(key).choice(seq)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    return seq[keyed_below(key, n)]
 
 
 def keyed(seed: str) -> bool:

@@ -17,7 +17,7 @@ from engines.afrikan_tahti.board import AIR, CODE, LEGS, PLACE_SET, TREASURE_PLA
 from engines.afrikan_tahti.retkikunnat.content import CHARS, EVT, EXP, HAND_CARDS
 from engines.afrikan_tahti.retkikunnat.model import Deck, Ext, Job, SeatX, TurnX
 from engines.codec import BadNotation, Notation, one_of
-from engines.contract import maker
+from engines.contract import maker, replacer
 from engines.work import Work
 
 # ---------------------------------------------------------------------------------------------
@@ -759,6 +759,19 @@ def _frozen(v: Any) -> Any:
 
 _pawn = maker(Pawn)
 _PAWN_FIELDS = frozenset(f.name for f in fields(Pawn))
+_with_place = replacer(Pawn, ("node", "voyage"))
+
+
+def _pawn_setter(name: str) -> Callable[[AfrikanWork, int, Any], Pawn]:
+    """``set_<name>(seat, value)``: :meth:`AfrikanWork.set_pawn` of that one field, by position."""
+    replace = replacer(Pawn, (name,))
+
+    def set_field(w: AfrikanWork, seat: int, value: Any) -> Pawn:
+        p = w.pawns[seat] = replace(w.pawns[seat], value)
+        return p
+
+    set_field.__name__ = f"set_{name}"
+    return set_field
 
 
 class AfrikanWork(Work[State]):
@@ -871,38 +884,18 @@ class AfrikanWork(Work[State]):
     # several times the new pawn): the base game's transitions use these
     def place_pawn(self, seat: int, node: str, voyage: Voyage | None) -> None:
         """:meth:`set_pawn` of ``node`` and ``voyage`` (every step of a move)."""
-        p = self.pawns[seat]
-        self.pawns[seat] = _pawn(node, p.cash, p.lost_turns, p.captured, voyage, p.items)
+        self.pawns[seat] = _with_place(self.pawns[seat], node, voyage)
 
-    def set_cash(self, seat: int, cash: int) -> Pawn:
-        p = self.pawns[seat]
-        p = self.pawns[seat] = _pawn(p.node, cash, p.lost_turns, p.captured, p.voyage, p.items)
-        return p
-
-    def set_lost_turns(self, seat: int, lost_turns: int) -> Pawn:
-        p = self.pawns[seat]
-        p = self.pawns[seat] = _pawn(p.node, p.cash, lost_turns, p.captured, p.voyage, p.items)
-        return p
-
-    def set_captured(self, seat: int, captured: bool) -> Pawn:
-        p = self.pawns[seat]
-        p = self.pawns[seat] = _pawn(p.node, p.cash, p.lost_turns, captured, p.voyage, p.items)
-        return p
-
-    def set_voyage(self, seat: int, voyage: Voyage | None) -> Pawn:
-        p = self.pawns[seat]
-        p = self.pawns[seat] = _pawn(p.node, p.cash, p.lost_turns, p.captured, voyage, p.items)
-        return p
-
-    def set_items(self, seat: int, items: tuple[str, ...]) -> Pawn:
-        p = self.pawns[seat]
-        p = self.pawns[seat] = _pawn(p.node, p.cash, p.lost_turns, p.captured, p.voyage, items)
-        return p
+    set_cash = _pawn_setter("cash")
+    set_lost_turns = _pawn_setter("lost_turns")
+    set_captured = _pawn_setter("captured")
+    set_voyage = _pawn_setter("voyage")
+    set_items = _pawn_setter("items")
 
     def pay(self, seat: int, amount: int) -> None:
-        p = self.pawns[seat]
-        assert p.cash >= amount, (p.cash, amount)
-        self.pawns[seat] = _pawn(p.node, p.cash - amount, p.lost_turns, p.captured, p.voyage, p.items)
+        cash = self.pawns[seat].cash
+        assert cash >= amount, (cash, amount)
+        self.set_cash(seat, cash - amount)
 
     def add_cash(self, seat: int, amount: int) -> None:
         """Retkikunnat's payments: never below 0."""

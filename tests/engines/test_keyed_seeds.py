@@ -209,10 +209,9 @@ def test_a_keyed_generator_draws_as_its_definition_in_every_method():
 
 
 def test_the_first_draw_of_a_fresh_generator_and_the_draws_after_it_follow_the_definition():
-    # the first draw of choice and _randbelow (randint, randrange) is taken from the digest's first
-    # word with its rejected tries written out: over every size of a die or a menu (rejections of
-    # up to several tries among them), it gives what the definition gives, and the draws after it
-    # go on from the bits it left
+    # the first draw of choice and _randbelow (randint, randrange) is looked up by the digest's first
+    # byte (the pool's bits where every try in the byte is rejected): over every size of a die or a
+    # menu, it gives what the definition gives, and the draws after it go on from the bits it left
     def draws(r: Random, first: str, n: int) -> list[object]:
         if first == "choice":
             got = r.choice(range(n))

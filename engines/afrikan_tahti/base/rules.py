@@ -577,48 +577,33 @@ def candidates(state: State, seat: Seat) -> tuple[Action, ...]:
 
 
 def perform(state: State, seat: Seat, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """The fast path that covers the action (the commonest first), else the working copy."""
     kind = type(action)
-    if (kind is Stay and state.phase == DECLARE) or (kind is EndPhase and state.phase == AFTER_MOVE):
+    phase = state.phase
+    done: tuple[State, tuple[Event, ...]] | None = None
+    if (kind is Stay and phase == DECLARE) or (kind is EndPhase and phase == AFTER_MOVE):
         done = _pass_turn(state, state.pawns, (_STAYED[seat],) if kind is Stay else ())
-        if done is not None:
-            return done
-    elif kind is Roll and state.phase == DECLARE:
+    elif kind is Roll and phase == DECLARE:
         if state.pawns[seat].voyage is None:
             done = _roll_to_move(state, seat)
         else:
             done = _paid_voyage(state, seat, None)
-        if done is not None:
-            return done
-    elif kind is Move and state.phase == MOVE:
+    elif kind is Move and phase == MOVE:
         done = _land_move_fast(state, seat, action)  # type: ignore[arg-type]
-        if done is not None:
-            return done
-    elif kind is FreeSail and state.phase == DECLARE:
+    elif kind is FreeSail and phase == DECLARE:
         done = _free_sail_at_sea(state, seat, action.to)  # type: ignore[union-attr]
-        if done is not None:
-            return done
-    elif kind is Fly and state.phase == DECLARE:
+    elif kind is Fly and phase == DECLARE:
         done = _fly_fast(state, seat, action.to)  # type: ignore[union-attr]
-        if done is not None:
-            return done
-    elif kind is Board and (state.phase == DECLARE or state.phase == MOVE):
+    elif kind is Board and phase in (DECLARE, MOVE):
         done = _paid_voyage(state, seat, action.to)  # type: ignore[union-attr]
-        if done is not None:
-            return done
-    elif kind is Roll and state.phase == RELEASE:
+    elif kind is Roll and phase == RELEASE:
         done = _release_roll(state, seat)
-        if done is not None:
-            return done
-    elif (kind is FlipRoll and state.phase == DECLARE) or (
-        kind is Flip and (state.phase == DECLARE or state.phase == AFTER_MOVE)
-    ):
+    elif (kind is FlipRoll and phase == DECLARE) or (kind is Flip and phase in (DECLARE, AFTER_MOVE)):
         done = _flip_ending_turn(state, seat, kind is FlipRoll)
-        if done is not None:
-            return done
-    elif kind is Start and state.phase == SETUP:
+    elif kind is Start and phase == SETUP:
         done = _start_fast(state, seat, action.place)  # type: ignore[union-attr]
-        if done is not None:
-            return done
+    if done is not None:
+        return done
     w = AfrikanWork(state)
     act(w, seat, action)
     return w.freeze(), tuple(w.events)
@@ -751,75 +736,18 @@ def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tu
             more: tuple[Any, ...] = (last_roll, seat, state.stacks, state.revealed, state.star_found)
             return _pass_turn(state, pawns, (*events, failed), _flip_turn_passed, more)
         price = 0
-    # flip_token
+    # flip_token, then resolve
     i = TREASURE_INDEX[place]
     stacks = state.stacks
     tid = stacks[i][-1]
     kind = kind_of(state.contents, tid)
-    cid = content_id(tid, kind)
-    cash = pawn.cash - price
-    items = pawn.items
-    lost_turns = pawn.lost_turns
-    star_found = state.star_found
-    events += (
-        _make_event(
-            "flipped",
-            None,
-            (
-                ("seat", seat),
-                ("place", place),
-                ("token", cid),
-                ("kind", kind),
-                ("paid", price),
-                ("by", "roll" if by_roll else "pay"),
-            ),
-        ),
-    )
-    # resolve
-    if kind == "star":
-        star_found = True
-        items = (*items, tid)
-        events += (_make_event("star_found", None, (("seat", seat), ("token", cid))),)
-    elif kind in GEM_VALUES:
-        value = state.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
-        doubled = place == GOLD_COAST
-        amount = value * (2 if doubled else 1)
-        cash += amount
-        events += (
-            _make_event(
-                "gem",
-                None,
-                (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
-            ),
-        )
-    elif kind == "robber":
-        events += (_make_event("robbed", None, (("seat", seat), ("token", cid), ("lost", cash))),)
-        cash = 0
-    elif kind == "horseshoe":
-        if star_found:
-            items = (*items, tid)
-            events += (_make_event("horseshoe_kept", None, (("seat", seat), ("token", cid))),)
-        else:
-            events += (_make_event("horseshoe_worthless", None, (("seat", seat), ("token", cid))),)
-    elif kind == "blank":
-        events += (_make_event("blank", None, (("seat", seat), ("token", cid))),)
-        if place == SLAVE_COAST:
-            lost_turns += SLAVE_COAST_LOST_TURNS
-            events += (
-                _make_event(
-                    "turns_lost",
-                    None,
-                    (
-                        ("seat", seat),
-                        ("turns", SLAVE_COAST_LOST_TURNS),
-                        ("pending", lost_turns),
-                        ("reason", "slave_coast"),
-                    ),
-                ),
-            )
-    if cash != pawn.cash or items != pawn.items or lost_turns != pawn.lost_turns:
-        moved = _pawn(place, cash, lost_turns, pawn.captured, pawn.voyage, items)
-        pawns = (*pawns[:seat], moved, *pawns[seat + 1 :])
+    events += (_flipped_event(seat, place, tid, kind, price, "roll" if by_roll else "pay"),)
+    if price:
+        pawn = _pawn(place, pawn.cash - price, pawn.lost_turns, pawn.captured, pawn.voyage, pawn.items)
+    after, star_found, effect = token_effect(seat, place, tid, kind, pawn, state.star_found, state.options)
+    events += effect
+    if after is not pawns[seat]:
+        pawns = (*pawns[:seat], after, *pawns[seat + 1 :])
     stacks = (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
     more = (last_roll, last_roller, stacks, (*state.revealed, (tid, place)), star_found)
     return _pass_turn(state, pawns, events, _flip_turn_passed, more)
@@ -1355,7 +1283,14 @@ def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str
     kind = w.kind(tid)
     w.flipped = True
     w.revealed = (*w.revealed, (tid, place))
-    w.emit_pairs(
+    if not w.quiet:
+        w.events.append(_flipped_event(seat, place, tid, kind, price, by))
+    return place, tid, kind
+
+
+def _flipped_event(seat: int, place: str, tid: str, kind: str, price: int, by: str) -> Event:
+    """:func:`flip_token`'s ``flipped`` event."""
+    return _make_event(
         "flipped",
         None,
         (
@@ -1367,7 +1302,6 @@ def flip_token(w: AfrikanWork, seat: int, price: int, by: str) -> tuple[str, str
             ("by", by),
         ),
     )
-    return place, tid, kind
 
 
 def flip(w: AfrikanWork, seat: int, price: int, by: str) -> None:
@@ -1375,45 +1309,67 @@ def flip(w: AfrikanWork, seat: int, price: int, by: str) -> None:
 
 
 def resolve(w: AfrikanWork, seat: int, place: str, tid: str, kind: str) -> None:
-    """§4.7 token effects and the Slave Coast rule of §4.8."""
-    pawn = w.pawns[seat]
+    """§4.7 token effects and the Slave Coast rule of §4.8 (:func:`token_effect`)."""
+    pawn, w.star_found, events = token_effect(seat, place, tid, kind, w.pawns[seat], w.star_found, w.options)
+    w.pawns[seat] = pawn
+    if not w.quiet:
+        w.events.extend(events)
+
+
+def token_effect(
+    seat: int, place: str, tid: str, kind: str, pawn: Pawn, star_found: bool, o: Options
+) -> tuple[Pawn, bool, tuple[Event, ...]]:
+    """What the token ``tid`` of ``kind`` turned face up at ``place`` does to ``seat``'s ``pawn``
+    (§4.7, and §4.8's lost turns on the Slave Coast): the pawn after it (the same object when
+    unchanged), whether the Star is found, and the events. Shared by :func:`resolve` and the flip's
+    fast path."""
     cid = content_id(tid, kind)
+    cash, items, lost_turns = pawn.cash, pawn.items, pawn.lost_turns
+    events: tuple[Event, ...] = ()
     if kind == "star":
-        w.star_found = True
-        w.set_items(seat, (*pawn.items, tid))
-        w.emit_pairs("star_found", None, (("seat", seat), ("token", cid)))
+        star_found = True
+        items = (*items, tid)
+        events = (_make_event("star_found", None, (("seat", seat), ("token", cid))),)
     elif kind in GEM_VALUES:
-        value = w.options.emerald_value if kind == "emerald" else GEM_VALUES[kind]
+        value = o.emerald_value if kind == "emerald" else GEM_VALUES[kind]
         doubled = place == GOLD_COAST
         amount = value * (2 if doubled else 1)
-        w.set_cash(seat, pawn.cash + amount)
-        w.emit_pairs(
-            "gem",
-            None,
-            (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
+        cash += amount
+        events = (
+            _make_event(
+                "gem",
+                None,
+                (("seat", seat), ("token", cid), ("kind", kind), ("amount", amount), ("doubled", doubled)),
+            ),
         )
     elif kind == "robber":
-        w.set_cash(seat, 0)
-        w.emit_pairs("robbed", None, (("seat", seat), ("token", cid), ("lost", pawn.cash)))
+        events = (_make_event("robbed", None, (("seat", seat), ("token", cid), ("lost", cash))),)
+        cash = 0
     elif kind == "horseshoe":
-        if w.star_found:
-            w.set_items(seat, (*pawn.items, tid))
-            w.emit_pairs("horseshoe_kept", None, (("seat", seat), ("token", cid)))
-        else:
-            w.emit_pairs("horseshoe_worthless", None, (("seat", seat), ("token", cid)))
+        code = "horseshoe_kept" if star_found else "horseshoe_worthless"
+        if star_found:
+            items = (*items, tid)
+        events = (_make_event(code, None, (("seat", seat), ("token", cid))),)
     elif kind == "blank":
-        w.emit_pairs("blank", None, (("seat", seat), ("token", cid)))
+        events = (_make_event("blank", None, (("seat", seat), ("token", cid))),)
         if place == SLAVE_COAST:
-            lose_turns(w, seat, SLAVE_COAST_LOST_TURNS, "slave_coast")
+            lost_turns += SLAVE_COAST_LOST_TURNS
+            events += (_turns_lost_event(seat, SLAVE_COAST_LOST_TURNS, lost_turns, "slave_coast"),)
+    if cash != pawn.cash or items is not pawn.items or lost_turns != pawn.lost_turns:
+        pawn = _pawn(pawn.node, cash, lost_turns, pawn.captured, pawn.voyage, items)
+    return pawn, star_found, events
 
 
 # --- turn flow ---------------------------------------------------------------------------------
 def lose_turns(w: AfrikanWork, seat: int, turns: int, reason: str) -> None:
     pawn = w.set_lost_turns(seat, w.pawns[seat].lost_turns + turns)
-    w.emit_pairs(
-        "turns_lost",
-        None,
-        (("seat", seat), ("turns", turns), ("pending", pawn.lost_turns), ("reason", reason)),
+    if not w.quiet:
+        w.events.append(_turns_lost_event(seat, turns, pawn.lost_turns, reason))
+
+
+def _turns_lost_event(seat: int, turns: int, pending: int, reason: str) -> Event:
+    return _make_event(
+        "turns_lost", None, (("seat", seat), ("turns", turns), ("pending", pending), ("reason", reason))
     )
 
 
