@@ -191,6 +191,8 @@ class Notation:
         # the text of an action written lately, by the action's identity (the entry holds the action,
         # so its id stays its own): engines offer the same action values turn after turn
         self._written: dict[int, tuple[Any, str]] = {}
+        #: the same texts by the action's value (an equal action made anew: an AI's ``Flip()``)
+        self._by_value: dict[Any, str] = {}
         for cls in actions:
             form = self._compile(cls)
             self._by_class[cls] = form
@@ -261,13 +263,17 @@ class Notation:
         form = self._by_class.get(type(action))
         if form is None:
             raise TypeError(f"not an action of this game: {action!r}")
-        text = _fill(form.write_required, action)
-        if form.optional and all(getattr(action, f) is not None for f in form.optional_fields):
-            text += _fill(form.write_optional, action)
+        text = self._by_value.get(action) if form.frozen else None
+        if text is None:
+            text = _fill(form.write_required, action)
+            if form.optional and all(getattr(action, f) is not None for f in form.optional_fields):
+                text += _fill(form.write_optional, action)
         if form.frozen:
             if len(self._written) >= _WRITTEN_MAX:
                 self._written.clear()
+                self._by_value.clear()
             self._written[id(action)] = (action, text)
+            self._by_value[action] = text
         return text
 
     # --- reading -------------------------------------------------------------------------------

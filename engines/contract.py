@@ -30,7 +30,7 @@ from random import Random
 from typing import Any, ClassVar, TypeVar
 
 from engines.codec import EngineError, Notation, decode, encode
-from engines.keyed import KEYED_SEED, keyed_below, keyed_choice, keyed_random
+from engines.keyed import KEYED_SEED, keyed_below, keyed_random
 
 Seat = int
 T = TypeVar("T")
@@ -313,6 +313,13 @@ class Engine(ABC):
             return False
         return True
 
+    def for_game(self, state: Any) -> Engine:
+        """The engine to ask about the game of ``state`` from now on (its turns, legal actions and
+        transitions, the same answers as this one's): this engine, unless the game's options select
+        rules with entry points of their own, which then answer without a dispatch on the options in
+        every call. A whole game's loop asks once (:func:`engines.playout.play_ai_game`)."""
+        return self
+
     # --- transitions -------------------------------------------------------------------------
     def apply(self, state: Any, seat: Seat, action: Any) -> tuple[Any, tuple[Event, ...]]:
         """Check, then perform. The returned state has ``ply`` one higher."""
@@ -372,12 +379,12 @@ class Engine(ABC):
     def ai_move(self, name: str, state: Any, seat: Seat, view: Any, legal: tuple[Any, ...]) -> Any:
         """``ai_action(name, view, legal, ai_rng(state, seat))``: the move of AI ``name`` for ``seat``
         in ``state``. The random AI's move in a game of a keyed seed is the first draw of that
-        generator, taken from its digest without making the generator (:func:`engines.keyed.keyed_choice`)."""
+        generator, taken from its digest without making the generator (:func:`engines.keyed.keyed_below`)."""
         policy = self.ais.get(name)
         if policy is None or policy is random_policy:
             seed: str = state.seed
-            if seed.startswith(KEYED_SEED):
-                return keyed_choice(f"{seed}:{state.ply}:ai{seat}", legal)
+            if seed.startswith(KEYED_SEED) and legal:  # keyed_choice, its call left out
+                return legal[keyed_below(f"{seed}:{state.ply}:ai{seat}", len(legal))]
             return Random(f"{seed}:{state.ply}:ai{seat}").choice(legal)
         return policy(view, legal, self.ai_rng(state, seat))
 

@@ -199,6 +199,8 @@ def _first_byte_table(n: int) -> list[tuple[int, int] | None]:
 
 
 _new = object.__new__
+#: a new BLAKE2b hash of nothing yet (a copy of one made once: cheaper than a new one)
+_blank = blake2b().copy
 
 
 def keyed_random(key: str) -> KeyedRandom:
@@ -217,7 +219,9 @@ def keyed_below(key: str, n: int) -> int:
     + 1)``): where the digest's first byte decides the draw, without making the generator (a die
     rolled as the first draw of its generator)."""
     if 0 < n < 256:
-        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[blake2b(key.encode()).digest()[0]]
+        digest = _blank()  # blake2b(key.encode()), from a copy of the empty hash's state
+        digest.update(key.encode())
+        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[digest.digest()[0]]
         if hit is not None:
             return hit[0]
     return keyed_random(key)._randbelow(n)

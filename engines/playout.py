@@ -25,6 +25,7 @@ def play_ai_game(
 ) -> tuple[Any, list[tuple[Seat, str]]]:
     """Play a whole game with AI ``seats_ai[s]`` in each seat; returns the final state and the log."""
     state = engine.new_game(len(seats_ai), seed, options)
+    engine = engine.for_game(state)
     log: list[tuple[Seat, str]] = []
     # the random AI reads no view: none is built for its seats
     reads = tuple(engine.ai_reads_view(name) for name in seats_ai)

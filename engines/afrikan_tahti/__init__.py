@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.afrikan_tahti import ai, board, model, rules
+from engines.afrikan_tahti.base import rules as base_rules
 from engines.afrikan_tahti.model import NOTATION, Action, Options, Presets, State, normalize_options
 from engines.afrikan_tahti.retkikunnat import model as retkikunnat_model
 from engines.codec import Notation, types_of
@@ -105,6 +106,31 @@ class AfrikanTahti(Engine):
     def hidden_tokens(self, state: State, seat: Seat | None) -> frozenset[str]:
         return rules.hidden_tokens(state, seat)
 
+    def for_game(self, state: State) -> AfrikanTahti:
+        """A game without Retkikunnat is asked of :data:`BASE_GAME` (the base game's rules as its
+        entry points), one with it of this engine."""
+        return ENGINE if state.options.expansion else BASE_GAME
+
+
+class BaseGame(AfrikanTahti):
+    """The engine of the games of ``expansion=False`` (:meth:`AfrikanTahti.for_game`): the base game's
+    rules (:mod:`.base.rules`) are its entry points, without the dispatch on the option that
+    :mod:`.rules` makes in every call. A game with Retkikunnat is not one of its games."""
+
+    to_act = staticmethod(base_rules.to_act)
+    check = staticmethod(base_rules.check)
+    legal_actions = staticmethod(base_rules.legal_actions)
+    perform = staticmethod(base_rules.perform)
+    apply = staticmethod(base_rules.apply)
+    view = staticmethod(base_rules.view)
+
+    def candidate_actions(self, state: State, seat: Seat) -> Iterable[Action]:
+        return base_rules.candidates(state, seat)
+
+    def hidden_tokens(self, state: State, seat: Seat | None) -> frozenset[str]:
+        return base_rules.hidden_tokens(state, seat)
+
 
 AfrikanTahti.types = {**types_of(vars(board)), **types_of(vars(model)), **types_of(vars(retkikunnat_model))}
 ENGINE = AfrikanTahti()
+BASE_GAME = BaseGame()

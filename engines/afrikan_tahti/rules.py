@@ -68,12 +68,7 @@ def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ..
     if state.options.expansion:
         retkikunnat.check(state, seat, action)
         return retkikunnat.perform(state, seat, action)
-    # base.check's first test written out: an action object that legal_actions offered for this
-    # very state and seat passes (the common case: a caller applies one of the legal actions)
-    last = base._last_legal[0]
-    if last[0] is not state or last[1] != seat or type(seat) is not int or id(action) not in last[2][1]:
-        base.check(state, seat, action)
-    return base.perform(state, seat, action)
+    return base.apply(state, seat, action)
 
 
 def view(state: State, seat: Seat | None) -> View:

@@ -859,3 +859,28 @@ def test_deck_draws_and_reshuffles():
     assert again == card and re and deck.discard == ()
     assert cards.draw(deck, rng)[1] is None
     assert cards.card_id("sabotage#3") == "sabotage"
+
+
+def test_an_action_the_base_game_offers_is_the_same_object_whenever_offered():
+    """Actions are values, and the base game makes each one it offers once (issue #28): an equal
+    action offered in another state, turn or game is the same object, so that its notation and its
+    pass through check are known by identity. Over whole games of every phase: the start, the
+    declaration on land and at sea, the move menu with its vias and boardings, the flip after it."""
+    from engines.afrikan_tahti.base import rules as base
+
+    first_seen: dict[object, object] = {}
+    offered = 0
+
+    def step(state, seat, action, events):
+        nonlocal offered
+        for s in ENGINE.to_act(state):
+            for a in (*ENGINE.legal_actions(state, s), *base.candidates(state, s)):
+                assert first_seen.setdefault(a, a) is a, a
+                offered += 1
+
+    kinds = set()
+    for g in range(3):
+        _final, log = play_ai_game(ENGINE, ("random", "smart", "random"), f"k:same:{g}", BASE, step)
+        kinds |= {text.split()[0] for _seat, text in log}
+    assert {"start", "roll", "move", "stay", "free_sail", "board"} <= kinds and offered > 1000
+    assert any(type(a).__name__ == "Move" and a.via is not None for a in first_seen)

@@ -204,3 +204,53 @@ def test_an_ai_move_is_the_ai_action_with_the_seats_generator(game, seed):
             compared += 1
         state, _ = engine.apply(state, seat, engine.parse_notation(text))
     assert compared > 100
+
+
+def option_cases():
+    for game in GAME_IDS:
+        yield pytest.param(game, None, id=f"{game}-default")
+    yield pytest.param("afrikan_tahti", {"expansion": False}, id="afrikan_tahti-base")
+
+
+@pytest.mark.parametrize(("game", "options"), list(option_cases()))
+def test_the_engine_for_a_game_answers_as_the_engine(game, options):
+    # issue #28: play_ai_game asks engine.for_game(state) (Afrikan Tähti without Retkikunnat: the
+    # base game's rules without the dispatch on the option); in every state of a game it answers
+    # as the engine: the seats to act, the legal actions, each one's next state and events, the
+    # views, the outcome, and the same refusal of an action that is not legal
+    engine = GAMES[game]
+    opts = engine.options_from_dict(options) if options is not None else None
+    players = engine.max_players
+    state = engine.new_game(players, "k:for-game", opts)
+    own = engine.for_game(state)
+    if options == {"expansion": False}:
+        assert own is not engine  # the base game's own engine
+    _final, log = play_ai_game(engine, ("random",) * players, "k:for-game", opts)
+    compared = 0
+    for seat, text in log:
+        assert engine.for_game(state) is own
+        assert own.to_act(state) == engine.to_act(state)
+        legal = engine.legal_actions(state, seat)
+        assert own.legal_actions(state, seat) == legal
+        assert own.view(state, seat) == engine.view(state, seat) and own.view(state, None) == engine.view(
+            state, None
+        )
+        if compared % 7 == 0:  # every action, now and then (the others are not taken)
+            for action in legal:
+                assert own.apply(state, seat, action) == engine.apply(state, seat, action)
+        other = (seat + 1) % players
+        for action in legal[:2]:  # not this seat's to take: both refuse it alike
+            errors = []
+            for e in (engine, own):
+                try:
+                    e.apply(state, other, action)
+                    errors.append(None)
+                except IllegalAction as exc:
+                    errors.append(exc.code)
+            assert errors[0] == errors[1]
+        action = engine.parse_notation(text)
+        assert own.apply(state, seat, action) == engine.apply(state, seat, action)
+        state, _ = own.apply(state, seat, action)
+        compared += 1
+    assert own.to_act(state) == () and own.outcome(state) == engine.outcome(state) is not None
+    assert compared > 50

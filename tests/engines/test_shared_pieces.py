@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
 
+from engines import codec as codec_module
 from engines.codec import BadNotation, Notation, one_of, word_list
 from engines.work import Work
 
@@ -70,6 +72,38 @@ def test_notation_round_trips(action, text):
     assert (
         CODEC.read("  " + text.upper().replace(" ", "   ") + " ") == action
     )  # spacing and case do not matter
+
+
+def test_an_action_is_written_by_its_value_whichever_object_it_is():
+    # issue #28: the codec keeps the texts it wrote by the action object and by its value (an equal
+    # action made anew gets the same text without the template being filled again); actions of two
+    # classes with equal fields, and equal fields in another order, are different actions
+    codec = Notation([Swap, Use, Adjust], readers={"card": one_of(["rifle", "horse"])})
+    pairs = [
+        (Swap(1, 2, 3), "swap 1 seat2 3"),
+        (Swap(3, 2, 1), "swap 3 seat2 1"),
+        (Use("rifle"), "use rifle"),
+    ]
+    pairs += [(Use("horse", "cairo"), "use horse cairo"), (Adjust(1), "adjust +1")]
+    for action, text in pairs:
+        assert codec.write(action) == text
+    for action, text in pairs:
+        again = dataclasses.replace(action)  # equal, not the same object
+        assert again is not action and codec.write(again) == text
+    filled = []
+    real_fill = codec_module._fill
+
+    def counted(pieces, action):
+        filled.append(action)
+        return real_fill(pieces, action)
+
+    codec_module._fill = counted
+    try:
+        assert codec.write(Swap(1, 2, 3)) == "swap 1 seat2 3" and codec.write(Use("horse", "cairo"))
+        assert filled == []  # known by value
+        assert codec.write(Swap(2, 2, 3)) == "swap 2 seat2 3" and filled == [Swap(2, 2, 3)]
+    finally:
+        codec_module._fill = real_fill
 
 
 @pytest.mark.parametrize(

@@ -350,16 +350,28 @@ def menu_of(state: State | AfrikanWork, seat: int) -> MoveMenu:
     return move_menu(pawn.node, state.move, pawn.cash, holds_winning_item(pawn), state.options, SEA_FARE)
 
 
+# Actions are values, and each one the rules offer is made once: the same object wherever and
+# whenever it is offered, so that what is known of it by identity holds for every game (its
+# notation, kept by the codec; check's pass for an action legal_actions offered). One made
+# elsewhere (an AI's ``Stay()``) is equal to it and is read by value.
+_move_action = cache(Move)
+_board_action = cache(Board)
+_free_sail_action = cache(FreeSail)
+_fly_action = cache(Fly)
+_start_action = cache(Start)
+_ROLL, _STAY, _FLIP, _FLIP_ROLL, _END_PHASE = Roll(), Stay(), Flip(), FlipRoll(), EndPhase()
+
+
 def menu_actions(menu: MoveMenu, node: str) -> tuple[Action, ...]:
     """The ``move``/``board`` actions of a menu (a sea target is ``move <node>`` too)."""
     out: list[Action] = []
     if menu.stop_here:
-        out.append(Move(node))
+        out.append(_move_action(node))
     for dest, _paths, vias in menu.dests:
-        out.append(Move(dest))
-        out.extend(Move(dest, v) for v in vias)
-    out.extend(Board(d) for d in menu.boards)
-    out.extend(a for n, _leg, _steps in menu.sea if (a := Move(n)) not in out)
+        out.append(_move_action(dest))
+        out.extend(_move_action(dest, v) for v in vias)
+    out.extend(_board_action(d) for d in menu.boards)
+    out.extend(a for n, _leg, _steps in menu.sea if (a := _move_action(n)) not in out)
     return tuple(out)
 
 
@@ -369,6 +381,16 @@ def menu_actions(menu: MoveMenu, node: str) -> tuple[Action, ...]:
 
 def to_act(state: State) -> tuple[int, ...]:
     return () if state.phase == OVER else (state.turn,)
+
+
+def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ...]]:
+    """Check, then perform (``Engine.apply``). :func:`check`'s first test written out: an action
+    object that :func:`legal_actions` offered for this very state and seat passes (the common case:
+    a caller applies one of the legal actions)."""
+    last = _last_legal[0]
+    if last[0] is not state or last[1] != seat or type(seat) is not int or id(action) not in last[2][1]:
+        check(state, seat, action)
+    return perform(state, seat, action)
 
 
 def check(state: State, seat: Seat, action: Any) -> None:
@@ -531,23 +553,23 @@ _last_legal: list[tuple[Any, int, tuple[tuple[Action, ...], frozenset[int]]]] = 
 ]
 
 
-# Actions are values: the candidates of a phase are built once per place and shared.
-_START: tuple[Action, ...] = tuple(Start(p) for p in STARTS)
-_RELEASE: tuple[Action, ...] = (Roll(),)
-_AFTER_MOVE: tuple[Action, ...] = (Flip(), EndPhase())
+# The candidates of a phase are built once per place and shared (of the actions made once, above).
+_START: tuple[Action, ...] = tuple(_start_action(p) for p in STARTS)
+_RELEASE: tuple[Action, ...] = (_ROLL,)
+_AFTER_MOVE: tuple[Action, ...] = (_FLIP, _END_PHASE)
 
 
 @cache
 def _declare_candidates(node: str, voyage_dest: str | None) -> tuple[Action, ...]:
-    out: list[Action] = [Roll()]
+    out: list[Action] = [_ROLL]
     if voyage_dest is not None:
-        out.append(FreeSail(voyage_dest))
+        out.append(_free_sail_action(voyage_dest))
     else:
         for dest in LEGS_FROM.get(node, ()):
-            out.extend((Board(dest), FreeSail(dest)))
-        out.extend(Fly(d) for d in AIR_FROM.get(node, ()))
-        out.extend((Flip(), FlipRoll()))
-    out.append(Stay())
+            out.extend((_board_action(dest), _free_sail_action(dest)))
+        out.extend(_fly_action(d) for d in AIR_FROM.get(node, ()))
+        out.extend((_FLIP, _FLIP_ROLL))
+    out.append(_STAY)
     return tuple(out)
 
 
@@ -655,7 +677,7 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
     if opened is None:
         move = _movement(value, value, (node,), "start")
         (only,) = _menu_actions_at(node, move, pawn, o)
-        if only != Move(node) or node in HAZARDS or top_token(state.stacks, node) is not None:
+        if only is not _move_action(node) or node in HAZARDS or top_token(state.stacks, node) is not None:
             return None
         events = (_rolled_event(seat, value, "move"),)
         return _pass_turn(state, state.pawns, events, _rolled_turn_passed, (value, seat))
