@@ -239,6 +239,8 @@ def randint_for(seed: str, ply: int, purpose: str, a: int, b: int) -> int:
 # The engine base class
 
 AIPolicy = Callable[[Any, tuple[Any, ...], Random], Any]
+#: an AI as a player of one game (:meth:`Engine.ai_player`): (state, seat, view, legal) -> its move
+AIPlayer = Callable[[Any, Seat, Any, tuple[Any, ...]], Any]
 
 
 class Engine(ABC):
@@ -378,15 +380,37 @@ class Engine(ABC):
 
     def ai_move(self, name: str, state: Any, seat: Seat, view: Any, legal: tuple[Any, ...]) -> Any:
         """``ai_action(name, view, legal, ai_rng(state, seat))``: the move of AI ``name`` for ``seat``
-        in ``state``. The random AI's move in a game of a keyed seed is the first draw of that
-        generator, taken from its digest without making the generator (:func:`engines.keyed.keyed_below`)."""
+        in ``state`` (:meth:`ai_player`'s)."""
+        return self.ai_player(name, state.seed)(state, seat, view, legal)
+
+    def ai_player(self, name: str, seed: str) -> AIPlayer:
+        """AI ``name`` as a player of the game seeded ``seed``: ``move(state, seat, view, legal)`` is
+        ``ai_action(name, view, legal, ai_rng(state, seat))``, with what stays the same for the whole
+        game (the policy, the form of the seed) worked out once (:func:`engines.playout.play_ai_game`
+        asks once per seat and game). The random AI's move in a game of a keyed seed is the first draw
+        of the seat's generator, taken from its digest without making the generator
+        (:func:`engines.keyed.keyed_below`)."""
         policy = self.ais.get(name)
-        if policy is None or policy is random_policy:
-            seed: str = state.seed
-            if seed.startswith(KEYED_SEED) and legal:  # keyed_choice, its call left out
-                return legal[keyed_below(f"{seed}:{state.ply}:ai{seat}", len(legal))]
+        if policy is not None and policy is not random_policy:
+            ai_rng = self.ai_rng
+
+            def policy_move(state: Any, seat: Seat, view: Any, legal: tuple[Any, ...]) -> Any:
+                return policy(view, legal, ai_rng(state, seat))
+
+            return policy_move
+        if seed.startswith(KEYED_SEED):
+
+            def keyed_move(state: Any, seat: Seat, view: Any, legal: tuple[Any, ...]) -> Any:
+                if legal:  # keyed_random(key).choice(legal), from the digest
+                    return legal[keyed_below(f"{seed}:{state.ply}:ai{seat}", len(legal))]
+                raise IndexError("Cannot choose from an empty sequence")
+
+            return keyed_move
+
+        def seeded_move(state: Any, seat: Seat, view: Any, legal: tuple[Any, ...]) -> Any:
             return Random(f"{seed}:{state.ply}:ai{seat}").choice(legal)
-        return policy(view, legal, self.ai_rng(state, seat))
+
+        return seeded_move
 
     def ai_reads_view(self, name: str) -> bool:
         """Whether AI ``name`` reads the view it is given: the random one (also the fallback of an

@@ -29,9 +29,10 @@ def play_ai_game(
     log: list[tuple[Seat, str]] = []
     # the random AI reads no view: none is built for its seats
     reads = tuple(engine.ai_reads_view(name) for name in seats_ai)
-    # the engine's calls of every action, looked up once
+    # the engine's calls of every action, looked up once, and each seat's AI as a player of this game
     to_act, legal_actions, apply = engine.to_act, engine.legal_actions, engine.apply
-    ai_move, notation, append = engine.ai_move, engine.notation, log.append
+    notation, append = engine.notation, log.append
+    players = tuple(engine.ai_player(name, seed) for name in seats_ai)
     max_plies = engine.max_plies
     while True:
         seats = to_act(state)
@@ -49,7 +50,7 @@ def play_ai_game(
             action = legal[0]
         else:
             view = engine.view(state, seat) if reads[seat] else None
-            action = ai_move(seats_ai[seat], state, seat, view, legal)
+            action = players[seat](state, seat, view, legal)
         new_state, events = apply(state, seat, action)
         append((seat, notation(action)))
         if on_step is not None:

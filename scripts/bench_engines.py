@@ -121,11 +121,13 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
     engine = GAMES["afrikan_tahti"]
     options = engine.options_from_dict({"expansion": False})
     clock = time.perf_counter_ns
-    spent = dict.fromkeys(("outcome, to_act", "legal_actions", "view", "ai_move", "apply", "notation"), 0.0)
+    spent = dict.fromkeys(("outcome, to_act", "legal_actions", "view", "ai's move", "apply", "notation"), 0.0)
     turns = generators = 0
     reads = engine.ai_reads_view("random")
     for g in range(games):
         state = engine.new_game(players, f"{seed}:{g}", options)
+        engine = engine.for_game(state)  # as play_ai_game: the engine for the game, the AI as its player
+        ai_player = engine.ai_player("random", state.seed)
         while True:
             t0 = clock()
             over = engine.outcome(state) is not None
@@ -139,14 +141,14 @@ def parts_of_ours(games: int, seed: str, players: int) -> tuple[dict[str, float]
             view = engine.view(state, seat) if reads else None  # as play_ai_game: none for the random AI
             t3 = clock()
             # as play_ai_game: the AI's move with its seeded generator (the first draw of a keyed one)
-            action = legal[0] if len(legal) == 1 else engine.ai_move("random", state, seat, view, legal)
+            action = legal[0] if len(legal) == 1 else ai_player(state, seat, view, legal)
             t4 = clock()
             state, events = engine.apply(state, seat, action)
             t5 = clock()
             engine.notation(action)
             t6 = clock()
             for name, took in zip(
-                ("legal_actions", "view", "ai_move", "apply", "notation"),
+                ("legal_actions", "view", "ai's move", "apply", "notation"),
                 (t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5),
                 strict=True,
             ):

@@ -161,14 +161,19 @@ def test_a_playout_asks_no_ai_when_one_action_is_legal_and_plays_the_same(game, 
     engine = GAMES[game]
     seats = tuple((engine.default_ai, "random")[s % 2] for s in range(engine.max_players))
     asked: list[int] = []
-    real_ai_action, real_ai_move = engine.ai_action, engine.ai_move
+    real_ai_action, real_ai_player = engine.ai_action, engine.ai_player
     final, log = play_ai_game(engine, seats, "one-choice", None)
 
-    def counted(name, state, seat, view, legal):
-        asked.append(len(legal))
-        return real_ai_move(name, state, seat, view, legal)
+    def counted_player(name, seed):
+        move = real_ai_player(name, seed)
 
-    monkeypatch.setattr(engine, "ai_move", counted)
+        def counted(state, seat, view, legal):
+            asked.append(len(legal))
+            return move(state, seat, view, legal)
+
+        return counted
+
+    monkeypatch.setattr(engine, "ai_player", counted_player)
     again, again_log = play_ai_game(engine, seats, "one-choice", None)
     assert asked and min(asked) > 1
     assert again_log == log and engine.dump(again) == engine.dump(final)
@@ -188,22 +193,29 @@ def test_a_playout_asks_no_ai_when_one_action_is_legal_and_plays_the_same(game, 
 @pytest.mark.parametrize("game", GAME_IDS)
 @pytest.mark.parametrize("seed", ["k:moves", "old-form moves"])
 def test_an_ai_move_is_the_ai_action_with_the_seats_generator(game, seed):
-    # issue #28: ai_move (play_ai_game's way of asking an AI; the random AI's move of a keyed seed
-    # taken from the digest without a generator) answers as ai_action with ai_rng, in every state
+    # issue #28: ai_move and the game's AI player (play_ai_game's way of asking an AI, made once per
+    # seat and game; the random AI's move of a keyed seed taken from the digest without a generator)
+    # answer as ai_action with ai_rng, in every state, for every AI and an unknown name (random)
     engine = GAMES[game]
     players = engine.max_players
     _final, log = play_ai_game(engine, ("random",) * players, seed, None)
     state = engine.new_game(players, seed, None)
+    names = ("random", engine.default_ai, "no such ai")
+    ai_players = {name: engine.ai_player(name, seed) for name in names}
     compared = 0
     for seat, text in log:
         legal = engine.legal_actions(state, seat)
         view = engine.view(state, seat)
-        for name in ("random", engine.default_ai):
+        for name in names:
             expected = engine.ai_action(name, view, legal, engine.ai_rng(state, seat))
             assert engine.ai_move(name, state, seat, view, legal) == expected
+            assert ai_players[name](state, seat, view, legal) == expected
             compared += 1
         state, _ = engine.apply(state, seat, engine.parse_notation(text))
     assert compared > 100
+    for name in ("random", "no such ai"):  # nothing to choose from: as random.choice, an IndexError
+        with pytest.raises(IndexError):
+            ai_players[name](state, 0, engine.view(state, 0), ())
 
 
 def option_cases():

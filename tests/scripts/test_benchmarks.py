@@ -154,7 +154,7 @@ def test_bench_engines_prints_turns_per_second_and_where_a_turn_goes():
     out = run("bench_engines.py", "--games", "2", "--runs", "1")
     assert re.search(rf"ours  afrikan_tahti base, random: {NUMBER} turns/s", out), out
     out = run("bench_engines.py", "--games", "2", "--parts")
-    for part in ("outcome, to_act", "legal_actions", "view", "ai_move", "apply", "notation", "sum"):
+    for part in ("outcome, to_act", "legal_actions", "view", "ai's move", "apply", "notation", "sum"):
         assert re.search(rf"  {re.escape(part)} +{NUMBER}", out), (part, out)
     assert re.search(
         rf"seeded generators: {NUMBER} a turn .*: {NUMBER} µs a turn \({NUMBER} % of the sum\)", out
