@@ -206,8 +206,13 @@ _blank = blake2b().copy
 def keyed_random(key: str) -> KeyedRandom:
     """``KeyedRandom(key)``, the same generator made without the class call and ``__init__``'s frame
     (about 700 machine instructions of each of the generators made for every AI decision and die)."""
+    return _of_digest(blake2b(key.encode()).digest())
+
+
+def _of_digest(digest: bytes) -> KeyedRandom:
+    """The :class:`KeyedRandom` whose key has this BLAKE2b ``digest``."""
     made: KeyedRandom = _new(KeyedRandom)
-    made._bytes = blake2b(key.encode()).digest()
+    made._bytes = digest
     made._pool = None
     made._left = _POOL_BITS
     made._twister = made.gauss_next = None
@@ -217,13 +222,15 @@ def keyed_random(key: str) -> KeyedRandom:
 def keyed_below(key: str, n: int) -> int:
     """``keyed_random(key)._randbelow(n)`` (n > 0; ``randint(a, b)`` is ``a + keyed_below(key, b - a
     + 1)``): where the digest's first byte decides the draw, without making the generator (a die
-    rolled as the first draw of its generator)."""
+    rolled as the first draw of its generator); else the generator of the same digest draws it."""
     if 0 < n < 256:
-        digest = _blank()  # blake2b(key.encode()), from a copy of the empty hash's state
-        digest.update(key.encode())
-        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[digest.digest()[0]]
+        hashed = _blank()  # blake2b(key.encode()), from a copy of the empty hash's state
+        hashed.update(key.encode())
+        digest = hashed.digest()
+        hit = (_FIRST_BYTE[n] or _first_byte_table(n))[digest[0]]
         if hit is not None:
             return hit[0]
+        return _of_digest(digest)._randbelow(n)
     return keyed_random(key)._randbelow(n)
 
 
