@@ -884,3 +884,21 @@ def test_an_action_the_base_game_offers_is_the_same_object_whenever_offered():
         kinds |= {text.split()[0] for _seat, text in log}
     assert {"start", "roll", "move", "stay", "free_sail", "board"} <= kinds and offered > 1000
     assert any(type(a).__name__ == "Move" and a.via is not None for a in first_seen)
+
+
+@pytest.mark.parametrize(
+    "engine", [ENGINE, ENGINE.for_game(ENGINE.new_game(2, "k:x", BASE))], ids=["rules", "base"]
+)
+def test_an_offered_action_is_refused_to_a_seat_that_is_not_the_very_seat_int(engine):
+    """apply passes an action legal_actions offered for this very state without checking it again,
+    only for the seat to act given as an int (issue #28): the same seat as a float, a bool or a
+    string, or another seat, is refused with a reason and changes nothing."""
+    state = engine.new_game(2, "k:seat-types", BASE)
+    for _ in range(6):
+        turn = state.turn
+        offered = engine.legal_actions(state, turn)
+        for seat in (float(turn), bool(turn), str(turn), 1 - turn, None):
+            with pytest.raises(IllegalAction):
+                engine.apply(state, seat, offered[0])
+        assert engine.legal_actions(state, turn) == offered
+        state, _events = engine.apply(state, turn, offered[0])

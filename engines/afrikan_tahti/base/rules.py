@@ -385,10 +385,11 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ...]]:
     """Check, then perform (``Engine.apply``). :func:`check`'s first test written out: an action
-    object that :func:`legal_actions` offered for this very state and seat passes (the common case:
-    a caller applies one of the legal actions)."""
+    object that :func:`legal_actions` offered for this very state passes (the common case: a caller
+    applies one of the legal actions), when ``seat`` is the very int of the seat to act (the seat it
+    offered them to; a seat of another type, such as ``1.0``, is checked in full)."""
     last = _last_legal[0]
-    if last[0] is not state or last[1] != seat or type(seat) is not int or id(action) not in last[2][1]:
+    if last[0] is not state or seat is not state.turn or id(action) not in last[1][1]:
         check(state, seat, action)
     return perform(state, seat, action)
 
@@ -397,7 +398,7 @@ def check(state: State, seat: Seat, action: Any) -> None:
     # an action object that legal_actions offered for this very situation passed this check then
     if type(seat) is int and seat == state.turn and state.phase != OVER:
         last = _last_legal[0]
-        entry = last[2] if last[0] is state and last[1] == seat else _LEGAL.get(legality_key(state, seat))
+        entry = last[1] if last[0] is state else _LEGAL.get(legality_key(state, seat))
         if entry is not None and id(action) in entry[1]:
             return
     check_seat(state, seat, action, BASE_ACTIONS)
@@ -471,8 +472,8 @@ def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
     if state.phase == OVER or seat != state.turn:
         return ()
     last = _last_legal[0]
-    if last[0] is state and last[1] == seat:
-        return last[2][0]
+    if last[0] is state:  # (asked for its seat to act)
+        return last[1][0]
     key = legality_key(state, seat)
     entry = _LEGAL.get(key)
     if entry is None:
@@ -488,7 +489,7 @@ def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
         if len(_LEGAL) >= _LEGAL_MAX:
             _LEGAL.clear()
         _LEGAL[key] = entry
-    _last_legal[0] = (state, seat, entry)
+    _last_legal[0] = (state, entry)
     return entry[0]
 
 
@@ -546,11 +547,9 @@ def legality_key(state: State, seat: Seat) -> tuple[Any, ...]:
 #: legal actions (and their ids) by :func:`legality_key`, emptied when full
 _LEGAL: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]] = {}
 _LEGAL_MAX = 1 << 15
-#: the last state asked about, its seat and its entry of ``_LEGAL`` (replaced whole): a caller asks
-#: for the legal actions of a state and then applies one of them to the same state
-_last_legal: list[tuple[Any, int, tuple[tuple[Action, ...], frozenset[int]]]] = [
-    (None, -1, ((), frozenset()))
-]
+#: the last state asked about for its seat to act, and its entry of ``_LEGAL`` (replaced whole): a
+#: caller asks for the legal actions of a state and then applies one of them to the same state
+_last_legal: list[tuple[Any, tuple[tuple[Action, ...], frozenset[int]]]] = [(None, ((), frozenset()))]
 
 
 # The candidates of a phase are built once per place and shared (of the actions made once, above).
