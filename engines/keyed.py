@@ -113,17 +113,9 @@ class KeyedRandom(_Base):
             pool = self._pool
             if pool is None:
                 pool = self._unused()
-            mask = (1 << k) - 1
-            while k <= left:
-                r = pool & mask
-                pool >>= k
-                left -= k
-                if r < n:
-                    self._pool = pool
-                    self._left = left
-                    return r
-            self._pool = pool
-            self._left = left
+            drawn, self._pool, self._left = _pool_below(pool, left, n)
+            if drawn is not None:
+                return drawn
         getrandbits = self.getrandbits
         r = getrandbits(k)
         while r >= n:
@@ -173,6 +165,21 @@ class KeyedRandom(_Base):
 
     def setstate(self, state: Any) -> None:
         raise NotImplementedError("a KeyedRandom is rebuilt from its key, not from a state")
+
+
+def _pool_below(pool: int, left: int, n: int) -> tuple[int | None, int, int]:
+    """``Random._randbelow_with_getrandbits``'s tries of ``n.bit_length()`` bits each, from the low
+    bits of ``pool`` (``left`` bits in it) while they last: (the number drawn, or None when the bits
+    ran out first; the pool after the tries; the bits left in it)."""
+    k = n.bit_length()
+    mask = (1 << k) - 1
+    while k <= left:
+        r = pool & mask
+        pool >>= k
+        left -= k
+        if r < n:
+            return r, pool, left
+    return None, pool, left
 
 
 #: by n (below 256): the first draw of ``_randbelow(n)`` by the digest's first byte, as (the number
@@ -230,7 +237,9 @@ def keyed_below(key: str, n: int) -> int:
         hit = (_FIRST_BYTE[n] or _first_byte_table(n))[digest[0]]
         if hit is not None:
             return hit[0]
-        return _of_digest(digest)._randbelow(n)
+        # the generator's tries over the digest's bits (those of the first byte again), without it
+        drawn = _pool_below(int.from_bytes(digest, "little"), _POOL_BITS, n)[0]
+        return _of_digest(digest)._randbelow(n) if drawn is None else drawn
     return keyed_random(key)._randbelow(n)
 
 
