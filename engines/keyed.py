@@ -228,8 +228,9 @@ def _of_digest(digest: bytes) -> KeyedRandom:
 
 def keyed_below(key: str, n: int) -> int:
     """``keyed_random(key)._randbelow(n)`` (n > 0; ``randint(a, b)`` is ``a + keyed_below(key, b - a
-    + 1)``): where the digest's first byte decides the draw, without making the generator (a die
-    rolled as the first draw of its generator); else the generator of the same digest draws it."""
+    + 1)``): without making the generator (a die rolled as the first draw of its generator). The
+    digest's first byte decides nearly every draw; the others take the generator's tries over the
+    digest's bits, and only a draw that spends them all makes the generator."""
     if 0 < n < 256:
         hashed = _blank()  # blake2b(key.encode()), from a copy of the empty hash's state
         hashed.update(key.encode())
