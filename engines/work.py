@@ -241,13 +241,9 @@ class Work(Generic[S]):
         return rng_for(state_seed, ply, f"{purpose}{self._n_rng}")
 
 
-def first_rng(seed: str, ply: int, purpose: str) -> Random:
-    """The generator :meth:`Work.rng` gives for ``purpose`` as the first random step of ``ply`` (for
-    a transition built without a working copy that must draw the same numbers)."""
-    return rng_for(seed, ply, f"{purpose}1")
-
-
-def first_randint(seed: str, ply: int, purpose: str, a: int, b: int) -> int:
-    """``first_rng(seed, ply, purpose).randint(a, b)`` (:meth:`Work.randint` as the first random
-    step of ``ply``)."""
-    return randint_for(seed, ply, f"{purpose}1", a, b)
+def first_purpose(purpose: str) -> str:
+    """What :meth:`Work.rng` and :meth:`Work.randint` key the first random step of a ply for
+    ``purpose`` by: ``rng_for(seed, ply, first_purpose(purpose))`` and ``randint_for(seed, ply,
+    first_purpose(purpose), a, b)`` draw what the working copy draws first (for a transition built
+    without one)."""
+    return f"{purpose}1"

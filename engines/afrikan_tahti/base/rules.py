@@ -97,8 +97,8 @@ from engines.afrikan_tahti.model import (
     roll_only_when_broke,
     top_token,
 )
-from engines.contract import Event, IllegalAction, Outcome, Seat, maker, replacer
-from engines.work import first_randint
+from engines.contract import Event, IllegalAction, Outcome, Seat, maker, randint_for, replacer
+from engines.work import first_purpose
 
 # ---------------------------------------------------------------------------------------------
 # Legality shared by both rule sets
@@ -646,6 +646,8 @@ _STAYED = tuple(_make_event("stayed", None, (("seat", s),)) for s in range(8))
 
 _pawn = maker(Pawn)
 _rolled_to_move = replacer(State, ("ply", "phase", "move", "last_roll", "last_roller"))
+#: the die of a fast path: the working copy's ``randint("d6", 1, 6)`` as the first draw of the ply
+_FIRST_D6 = first_purpose("d6")
 
 
 def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | None:
@@ -661,7 +663,7 @@ def _roll_to_move(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
     if pawn.voyage is not None or state.dice or node is None:
         return None
     ply = state.ply + 1
-    value = first_randint(state.seed, ply, "d6", 1, 6)
+    value = randint_for(state.seed, ply, _FIRST_D6, 1, 6)
     o = state.options
     opened = _opened_move(
         node,
@@ -749,7 +751,7 @@ def _flip_ending_turn(state: State, seat: int, by_roll: bool) -> tuple[State, tu
     if by_roll:
         if state.dice:
             return None
-        last_roll = first_randint(state.seed, ply, "d6", 1, 6)
+        last_roll = randint_for(state.seed, ply, _FIRST_D6, 1, 6)
         last_roller = seat
         events = (_rolled_event(seat, last_roll, "flip"),)
         if last_roll not in FLIP_ROLL_FACES:
@@ -836,7 +838,7 @@ def _release_roll(state: State, seat: int) -> tuple[State, tuple[Event, ...]] | 
     is the one the working copy's ``rng("d6")`` draws: the first stream of the action's ply."""
     if state.dice:
         return None
-    value = first_randint(state.seed, state.ply + 1, "d6", 1, 6)
+    value = randint_for(state.seed, state.ply + 1, _FIRST_D6, 1, 6)
     pawns = state.pawns
     if value in state.options.hazard_release_faces:
         p = pawns[seat]
@@ -875,7 +877,7 @@ def _paid_voyage(state: State, seat: int, to: str | None) -> tuple[State, tuple[
     if state.phase == DECLARE:
         if state.dice:
             return None
-        last_roll = first_randint(state.seed, state.ply + 1, "d6", 1, 6)
+        last_roll = randint_for(state.seed, state.ply + 1, _FIRST_D6, 1, 6)
         last_roller = seat
         events = (_rolled_event(seat, last_roll, "move"),)
         move = _movement(last_roll, last_roll, (node,), "start")
@@ -1013,7 +1015,7 @@ def _land_move_fast(state: State, seat: int, action: Move) -> tuple[State, tuple
     assert move is not None and node is not None
     o = state.options
     can_pay = pawn.cash >= SEA_FARE
-    key: tuple[Any, ...] = (
+    key = (
         seat,
         node,
         move.steps,
@@ -1024,8 +1026,10 @@ def _land_move_fast(state: State, seat: int, action: Move) -> tuple[State, tuple
         action.via,
         can_pay,
         bool(pawn.items),
+        o.hazard_trigger,
+        o.land_to_sea_same_move,
+        o.sea_to_land_same_move,
     )
-    key += (o.hazard_trigger, o.land_to_sea_same_move, o.sea_to_land_same_move)
     walked = _LAND_MOVES.get(key, _MISSING)
     if walked is _MISSING:
         if len(_LAND_MOVES) >= _LAND_MOVES_MAX:
