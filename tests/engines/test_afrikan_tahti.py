@@ -743,7 +743,7 @@ def test_invariants_hold_in_random_play(players):
 
 
 def test_legal_actions_and_check_agree_with_the_rules_in_every_state():
-    """The legal actions are kept per situation (base.legality_key) and check passes an action it
+    """The legal actions are kept per situation (base.legal_actions) and check passes an action it
     offered without asking again: in every state of these games, and in the states next to it that
     differ in one thing a rule reads (the purse below and above each price, a winning item held or
     not, a flip this turn or not, a paid voyage or a free one, each rule option), both must say what the rules (candidates

@@ -397,9 +397,8 @@ def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ..
 def check(state: State, seat: Seat, action: Any) -> None:
     # an action object that legal_actions offered for this very situation passed this check then
     if type(seat) is int and seat == state.turn and state.phase != OVER:
-        last = _last_legal[0]
-        entry = last[1] if last[0] is state else _LEGAL.get(legality_key(state, seat))
-        if entry is not None and id(action) in entry[1]:
+        legal_actions(state, seat)  # (kept as the last entry)
+        if id(action) in _last_legal[0][1][1]:
             return
     check_seat(state, seat, action, BASE_ACTIONS)
     if seat != state.turn:  # not in to_act(state): the game is not over here
@@ -466,15 +465,65 @@ def refusal(state: State, seat: Seat, action: Action) -> Refusal | None:
 def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
     """The candidates that pass :func:`check`: the candidates are actions of the game for the seat to
     act in a game still on (none otherwise), so what check asks first holds for all of them and
-    :func:`refusal` decides. The answer depends only on the state's :func:`legality_key`, so it is
-    worked out once per key and kept (with the ids of its actions, which let :func:`check` pass an
-    action it offered without asking :func:`refusal` again)."""
-    if state.phase == OVER or seat != state.turn:
+    :func:`refusal` decides. The answer depends only on the situation's key below, so it is worked
+    out once per key and kept (with the ids of its actions, which let :func:`check` pass an action it
+    offered without asking :func:`refusal` again).
+
+    The key is everything :func:`candidates` and :func:`refusal` read for the seat to act, by phase:
+    two states with the same key have the same legal actions. The declaration reads the place or sea
+    dot, the voyage's destination and whether it is paid, a face-down token here, a flip this turn,
+    the purse against the fares and the flip price, and the flip-roll option; a move reads its
+    menu's key; the flip after a move the token, the flip this turn and the purse; the start and the
+    release roll nothing more."""
+    phase = state.phase
+    if phase == OVER or seat != state.turn:
         return ()
     last = _last_legal[0]
     if last[0] is state:  # (asked for its seat to act)
         return last[1][0]
-    key = legality_key(state, seat)
+    pawn = state.pawns[seat]
+    key: tuple[Any, ...]
+    if phase == DECLARE:
+        v = pawn.voyage
+        cash = pawn.cash
+        node = pawn.node
+        # top_token(state.stacks, node) is not None, written out (a sea dot or None: no index)
+        at = TREASURE_INDEX.get(node)  # type: ignore[arg-type]
+        o = state.options
+        only_broke = o.flip_roll_only_when_broke  # roll_only_when_broke(o), written out
+        key = (
+            phase,
+            node,
+            None if v is None else v.dest,
+            None if v is None else v.paid,
+            at is not None and bool(state.stacks[at]),
+            state.flipped,
+            cash >= SEA_FARE,
+            cash >= AIR_FARE,
+            cash >= FLIP_PRICE,
+            o.expansion if only_broke is None else only_broke,
+        )
+    elif phase == MOVE:
+        o = state.options
+        move = state.move
+        assert move is not None
+        key = (  # the move's fields rather than the Movement: its hash and == are Python calls
+            phase,
+            pawn.node,
+            move.steps,
+            move.roll,
+            move.visited,
+            move.arrived,
+            pawn.cash >= SEA_FARE,
+            bool(pawn.items),
+            o.hazard_trigger == "pass_through",
+            o.land_to_sea_same_move,
+            o.sea_to_land_same_move,
+        )
+    elif phase == AFTER_MOVE:
+        key = (phase, top_token(state.stacks, pawn.node) is not None, state.flipped, pawn.cash >= FLIP_PRICE)
+    else:
+        key = (phase,)
     entry = _LEGAL.get(key)
     if entry is None:
         out: list[Action] = []
@@ -493,58 +542,7 @@ def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
     return entry[0]
 
 
-def legality_key(state: State, seat: Seat) -> tuple[Any, ...]:
-    """Everything :func:`candidates` and :func:`refusal` read for ``seat`` when it is the seat to act
-    in a game still on, by phase: two states with the same key have the same legal actions. (The
-    declaration reads the place or sea dot, the voyage's destination and whether it is paid, a
-    face-down token here, a flip this turn, the purse against the fares and the flip price, and the
-    flip-roll option; a move reads its menu's key; the flip after a move the token, the flip this
-    turn and the purse; the start and the release roll nothing more.)"""
-    phase = state.phase
-    pawn = state.pawns[seat]
-    if phase == DECLARE:
-        v = pawn.voyage
-        cash = pawn.cash
-        node = pawn.node
-        # top_token(state.stacks, node) is not None, written out (a sea dot or None: no index)
-        at = TREASURE_INDEX.get(node)  # type: ignore[arg-type]
-        o = state.options
-        only_broke = o.flip_roll_only_when_broke  # roll_only_when_broke(o), written out
-        return (
-            phase,
-            node,
-            None if v is None else v.dest,
-            None if v is None else v.paid,
-            at is not None and bool(state.stacks[at]),
-            state.flipped,
-            cash >= SEA_FARE,
-            cash >= AIR_FARE,
-            cash >= FLIP_PRICE,
-            o.expansion if only_broke is None else only_broke,
-        )
-    if phase == MOVE:
-        o = state.options
-        move = state.move
-        assert move is not None
-        return (  # the move's fields rather than the Movement: its hash and == are Python calls
-            phase,
-            pawn.node,
-            move.steps,
-            move.roll,
-            move.visited,
-            move.arrived,
-            pawn.cash >= SEA_FARE,
-            bool(pawn.items),
-            o.hazard_trigger == "pass_through",
-            o.land_to_sea_same_move,
-            o.sea_to_land_same_move,
-        )
-    if phase == AFTER_MOVE:
-        return (phase, top_token(state.stacks, pawn.node) is not None, state.flipped, pawn.cash >= FLIP_PRICE)
-    return (phase,)
-
-
-#: legal actions (and their ids) by :func:`legality_key`, emptied when full
+#: legal actions (and their ids) by the key of the situation (:func:`legal_actions`), emptied when full
 _LEGAL: dict[tuple[Any, ...], tuple[tuple[Action, ...], frozenset[int]]] = {}
 _LEGAL_MAX = 1 << 15
 #: the last state asked about for its seat to act, and its entry of ``_LEGAL`` (replaced whole): a
