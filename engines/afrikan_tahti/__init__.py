@@ -31,7 +31,15 @@ from typing import Any, ClassVar
 
 from engines.afrikan_tahti import ai, board, model, rules
 from engines.afrikan_tahti.base import rules as base_rules
-from engines.afrikan_tahti.model import NOTATION, Action, Options, Presets, State, normalize_options
+from engines.afrikan_tahti.model import (
+    MAX_SEATS,
+    NOTATION,
+    Action,
+    Options,
+    Presets,
+    State,
+    normalize_options,
+)
 from engines.afrikan_tahti.retkikunnat import model as retkikunnat_model
 from engines.codec import Notation, types_of
 from engines.contract import Engine, Event, Seat
@@ -40,7 +48,7 @@ from engines.contract import Engine, Event, Seat
 class AfrikanTahti(Engine):
     id = "afrikan_tahti"
     min_players = 2
-    max_players = 6
+    max_players = MAX_SEATS
     default_players = 2
     Options = Options
     ais = ai.AIS

@@ -24,6 +24,8 @@ from engines.work import Work
 # Constants
 
 START_CASH = 300
+#: the most seats a game has (``AfrikanTahti.max_players``)
+MAX_SEATS = 6
 FLIP_PRICE = 100
 SEA_FARE = 100
 AIR_FARE = 300

@@ -61,6 +61,7 @@ from engines.afrikan_tahti.model import (
     DECLARE,
     FLIP_PRICE,
     FLIP_ROLL_FACES,
+    MAX_SEATS,
     MOVE,
     NO_STOPS,
     OVER,
@@ -380,7 +381,11 @@ def menu_actions(menu: MoveMenu, node: str) -> tuple[Action, ...]:
 
 
 def to_act(state: State) -> tuple[int, ...]:
-    return () if state.phase == OVER else (state.turn,)
+    return () if state.phase == OVER else _ALONE[state.turn]
+
+
+#: ``(seat,)`` of each seat
+_ALONE = tuple((s,) for s in range(MAX_SEATS))
 
 
 def apply(state: State, seat: Seat, action: Any) -> tuple[State, tuple[Event, ...]]:
@@ -797,7 +802,7 @@ def _start_fast(state: State, seat: int, place: str) -> tuple[State, tuple[Event
     first = state.first_seat
     if pawns[first].lost_turns > 0 or pawns[first].captured:
         return None
-    turn = _TURN_EVENTS.get((first, 1)) or _turn_event(first, 1)
+    turn = _TURN_EVENTS[1][first]
     return _started(state, state.ply + 1, DECLARE, first, 1, pawns, None, False), (*events, turn)
 
 
@@ -1130,26 +1135,23 @@ def _pass_turn(
     if pawn.lost_turns > 0:
         return None
     phase = RELEASE if pawn.captured else DECLARE
-    turn = _TURN_EVENTS.get((nxt, rnd))
-    if turn is None:
-        turn = _turn_event(nxt, rnd)
+    turn = _TURN_EVENTS[rnd][nxt] if rnd <= _KEPT_ROUNDS else _turn_event(nxt, rnd)
     if more:
         return make(state, state.ply + 1, phase, nxt, rnd, pawns, None, False, *more), (*events, turn)
     return _turn_passed(state, state.ply + 1, phase, nxt, rnd, pawns, None, False), (*events, turn)
 
 
 def _turn_event(seat: int, rnd: int) -> Event:
-    """The ``turn`` event of ``seat`` in round ``rnd`` (:func:`begin_turn`'s), kept for the first
-    rounds (events are values: one made per turn cost a tenth of a pass)."""
-    made = _make_event("turn", None, (("seat", seat), ("round", rnd)))
-    if rnd <= _KEPT_ROUNDS:
-        _TURN_EVENTS[(seat, rnd)] = made
-    return made
+    """The ``turn`` event of ``seat`` in round ``rnd`` (:func:`begin_turn`'s)."""
+    return _make_event("turn", None, (("seat", seat), ("round", rnd)))
 
 
-#: ``turn`` events by (seat, round), made when first needed
-_TURN_EVENTS: dict[tuple[int, int], Event] = {}
+#: ``turn`` events by round and seat, of the rounds most games see (events are values: one made
+#: for every turn cost a tenth of a pass)
 _KEPT_ROUNDS = 200
+_TURN_EVENTS: tuple[tuple[Event, ...], ...] = tuple(
+    tuple(_turn_event(s, r) for s in range(MAX_SEATS)) for r in range(_KEPT_ROUNDS + 1)
+)
 
 
 def act(w: AfrikanWork, seat: int, action: Action) -> None:
