@@ -235,3 +235,21 @@ def test_apply_refuses_what_legal_actions_did_not_offer_right_after_it():
         play_ai_game(ENGINE, ("random", "random"), f"k:refuse:{g}", opts, on_step)
     assert refused["not_your_turn"] > 100 and refused["no_such_seat"] > 100
     assert refused["wrong_phase"] > 100 and refused["cannot_afford"] > 10
+
+
+@pytest.mark.parametrize("rnd", [1, 199, 200, 201, 350])
+def test_the_turn_passed_into_a_late_round_is_the_general_paths(rnd):
+    # the turn events of the first 200 rounds come from a table (issue #28); the turn that opens
+    # round 200, 201 or later is the same as the general path's, with or without a round limit
+    from engines.afrikan_tahti.model import Stay
+
+    for limit in (0, 500):
+        opts = ENGINE.options_from_dict({"expansion": False, "max_rounds": limit})
+        state = ENGINE.new_game(3, "k:late", opts)
+        while state.phase != "declare":
+            seat = state.turn
+            state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+        last = (state.first_seat - 1) % state.players  # its stay opens the next round
+        state = dataclasses.replace(state, round=rnd - 1, turn=last)
+        got, events = same(state, last, Stay())
+        assert got.round == rnd and events[-1].code == "turn" and events[-1]["round"] == rnd
