@@ -263,7 +263,13 @@ class Notation:
         form = self._by_class.get(type(action))
         if form is None:
             raise TypeError(f"not an action of this game: {action!r}")
-        text = self._by_value.get(action) if form.frozen else None
+        by_value = form.frozen
+        text = None
+        if by_value:
+            try:
+                text = self._by_value.get(action)
+            except TypeError:  # a field holds an unhashable value (a list): known by identity only
+                by_value = False
         if text is None:
             text = _fill(form.write_required, action)
             if form.optional and all(getattr(action, f) is not None for f in form.optional_fields):
@@ -273,7 +279,8 @@ class Notation:
                 self._written.clear()
                 self._by_value.clear()
             self._written[id(action)] = (action, text)
-            self._by_value[action] = text
+            if by_value:
+                self._by_value[action] = text
         return text
 
     # --- reading -------------------------------------------------------------------------------
