@@ -244,15 +244,6 @@ def keyed_below(key: str, n: int) -> int:
     return keyed_random(key)._randbelow(n)
 
 
-def keyed_choice(key: str, seq: Any) -> Any:
-    """``keyed_random(key).choice(seq)``: where the digest's first byte decides the draw (nearly
-    always), without making the generator (a random AI's move in every game of a keyed seed)."""
-    n = len(seq)
-    if not n:
-        raise IndexError("Cannot choose from an empty sequence")
-    return seq[keyed_below(key, n)]
-
-
 def keyed(seed: str) -> bool:
     """Whether ``seed`` is of the keyed form (its generators are :class:`KeyedRandom`)."""
     return seed.startswith(KEYED_SEED)

@@ -27,6 +27,7 @@ the same keywords.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import Any, ClassVar
 
 from engines.afrikan_tahti import ai, board, model, rules
@@ -43,6 +44,13 @@ from engines.afrikan_tahti.model import (
 from engines.afrikan_tahti.retkikunnat import model as retkikunnat_model
 from engines.codec import Notation, types_of
 from engines.contract import Engine, Event, Seat
+
+
+def entry_points(module: ModuleType) -> tuple[Any, ...]:
+    """An engine's entry points taken from its rules ``module``: its ``to_act``, ``check``,
+    ``legal_actions``, ``perform``, ``apply`` and ``view``, as static methods."""
+    names = ("to_act", "check", "legal_actions", "perform", "apply", "view")
+    return tuple(staticmethod(getattr(module, name)) for name in names)
 
 
 class AfrikanTahti(Engine):
@@ -94,25 +102,24 @@ class AfrikanTahti(Engine):
         return rules.start_events(state)
 
     # --- turn order, legality, transitions, information ---------------------------------------------
-    # The rules' own entry points (:mod:`.rules`, which dispatch to the base game or Retkikunnat), not
-    # methods that call them: these are called for every action of every game and AI look-ahead.
-    # ``legal_actions`` is the candidates that pass ``check`` (:func:`.rules.legal_actions`: the same
-    # filter with the calls through the engine left out); ``apply`` is check, then perform.
-    to_act = staticmethod(rules.to_act)
-    check = staticmethod(rules.check)
-    legal_actions = staticmethod(rules.legal_actions)
-    perform = staticmethod(rules.perform)
-    apply = staticmethod(rules.apply)
-    view = staticmethod(rules.view)
+    # The rules' own entry points (:func:`entry_points` of :attr:`rules`), not methods that call them:
+    # these are called for every action of every game and AI look-ahead. ``legal_actions`` is the
+    # candidates that pass ``check`` (the same filter with the calls through the engine left out);
+    # ``apply`` is check, then perform.
+    #: the module of the rules: :mod:`.rules`, which dispatches to the base game or Retkikunnat
+    rules: ClassVar[ModuleType] = rules
+    to_act, check, legal_actions, perform, apply, view = entry_points(rules)
     outcome = staticmethod(rules.outcome)
     #: the codec's own method (``Engine.notation`` calls it; one call less for every action)
     notation = staticmethod(NOTATION.write)
 
     def candidate_actions(self, state: State, seat: Seat) -> Iterable[Action]:
-        return rules.candidates(state, seat)
+        candidates: Iterable[Action] = self.rules.candidates(state, seat)
+        return candidates
 
     def hidden_tokens(self, state: State, seat: Seat | None) -> frozenset[str]:
-        return rules.hidden_tokens(state, seat)
+        hidden: frozenset[str] = self.rules.hidden_tokens(state, seat)
+        return hidden
 
     def for_game(self, state: State) -> AfrikanTahti:
         """A game without Retkikunnat is asked of :data:`BASE_GAME` (the base game's rules as its
@@ -125,18 +132,8 @@ class BaseGame(AfrikanTahti):
     rules (:mod:`.base.rules`) are its entry points, without the dispatch on the option that
     :mod:`.rules` makes in every call. A game with Retkikunnat is not one of its games."""
 
-    to_act = staticmethod(base_rules.to_act)
-    check = staticmethod(base_rules.check)
-    legal_actions = staticmethod(base_rules.legal_actions)
-    perform = staticmethod(base_rules.perform)
-    apply = staticmethod(base_rules.apply)
-    view = staticmethod(base_rules.view)
-
-    def candidate_actions(self, state: State, seat: Seat) -> Iterable[Action]:
-        return base_rules.candidates(state, seat)
-
-    def hidden_tokens(self, state: State, seat: Seat | None) -> frozenset[str]:
-        return base_rules.hidden_tokens(state, seat)
+    rules: ClassVar[ModuleType] = base_rules
+    to_act, check, legal_actions, perform, apply, view = entry_points(base_rules)
 
 
 AfrikanTahti.types = {**types_of(vars(board)), **types_of(vars(model)), **types_of(vars(retkikunnat_model))}

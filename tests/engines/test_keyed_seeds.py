@@ -15,7 +15,7 @@ import pytest
 
 from engines import GAMES
 from engines.contract import randint_for, rng_for
-from engines.keyed import KEYED_SEED, KeyedRandom, keyed_below, keyed_choice, keyed_random
+from engines.keyed import KEYED_SEED, KeyedRandom, keyed_below, keyed_random
 from engines.playout import play_ai_game, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -226,7 +226,6 @@ def test_the_first_draw_of_a_fresh_generator_and_the_draws_after_it_follow_the_d
             # the first draw without the generator (a random AI's move, a die): the same numbers
             first = _Reference(f"k:first:{key}")._randbelow(n)
             assert keyed_below(f"k:first:{key}", n) == first, (n, key)
-            assert keyed_choice(f"k:first:{key}", range(n)) == first, (n, key)
             for first in ("choice", "randint", "randrange"):
                 expected = draws(_Reference(f"k:first:{key}"), first, n)
                 assert draws(keyed_random(f"k:first:{key}"), first, n) == expected, (n, key, first)
